@@ -1,0 +1,400 @@
+package texture
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image"
+	"image/jpeg"
+)
+
+// BLP header sizes: BLP1 has 7 u32 fields before the mip tables, BLP2 packs
+// four of its fields into bytes.
+const (
+	blp1TablesAt = 28
+	blp2TablesAt = 20
+	blpPalette   = 1024
+)
+
+// BLP content and compression values.
+const (
+	blpJPEG    = 0
+	blpDirect  = 1
+	blp2Pal    = 1
+	blp2DXT    = 2
+	blp2Raw    = 3
+	blpMaxMips = 16
+)
+
+// blpHeader mirrors the fields of a BLP1 or BLP2 header that decoding needs.
+type blpHeader struct {
+	version     int    // 1 or 2
+	content     uint32 // 0 JPEG, 1 direct
+	compression uint8  // BLP2 only: 1 palette, 2 DXT, 3 raw BGRA
+	alphaBits   uint32
+	alphaType   uint8 // BLP2 only: DXT variant
+	hasMips     bool
+	w, h        int
+	offsets     [blpMaxMips]uint32
+	sizes       [blpMaxMips]uint32
+	dataAt      int // where the palette or JPEG header starts
+	levels      int // mip levels that will be decoded
+}
+
+func (h *blpHeader) name() string {
+	if h.version == 2 {
+		return "BLP2"
+	}
+	return "BLP1"
+}
+
+func (h *blpHeader) format() Format {
+	if h.content == blpJPEG {
+		if h.version == 2 {
+			return FormatBLP2JPEG
+		}
+		return FormatBLP1JPEG
+	}
+	if h.version == 1 {
+		return FormatBLP1Palette
+	}
+	switch h.compression {
+	case blp2Pal:
+		return FormatBLP2Palette
+	case blp2Raw:
+		return FormatBLP2Raw
+	}
+	switch h.dxt() {
+	case 1:
+		return FormatBLP2DXT1
+	case 3:
+		return FormatBLP2DXT3
+	}
+	return FormatBLP2DXT5
+}
+
+// dxt maps BLP2's alpha type byte to a DXT variant (0 when unknown).
+func (h *blpHeader) dxt() int {
+	switch h.alphaType {
+	case 0:
+		return 1
+	case 1:
+		return 3
+	case 7:
+		return 5
+	}
+	return 0
+}
+
+// parseBLPHeader reads and validates everything up to the mip tables, so
+// that no allocation depends on an unchecked field.
+func parseBLPHeader(data []byte, o *Options) (*blpHeader, error) {
+	if len(data) < 4 {
+		return nil, errAt("BLP", -1, 0, "file is %d bytes, too short for a header", len(data))
+	}
+	h := &blpHeader{}
+	le := binary.LittleEndian
+	switch string(data[:4]) {
+	case "BLP0":
+		return nil, &UnsupportedError{Format: "BLP0", Feature: "mip levels stored in separate .b00-.b15 files"}
+	case "BLP1":
+		h.version = 1
+		if len(data) < blp1TablesAt+8*blpMaxMips {
+			return nil, errAt("BLP1", -1, int64(len(data)), "file is %d bytes, too short for the 156-byte header", len(data))
+		}
+		h.content = le.Uint32(data[4:])
+		h.alphaBits = le.Uint32(data[8:])
+		h.w = int(le.Uint32(data[12:]))
+		h.h = int(le.Uint32(data[16:]))
+		h.hasMips = le.Uint32(data[24:]) != 0
+		h.dataAt = blp1TablesAt + 8*blpMaxMips
+		for i := range blpMaxMips {
+			h.offsets[i] = le.Uint32(data[blp1TablesAt+4*i:])
+			h.sizes[i] = le.Uint32(data[blp1TablesAt+64+4*i:])
+		}
+		if h.content > blpDirect {
+			return nil, &UnsupportedError{Format: "BLP1", Feature: "content type " + itoa(int(h.content))}
+		}
+	case "BLP2":
+		h.version = 2
+		if len(data) < blp2TablesAt+8*blpMaxMips {
+			return nil, errAt("BLP2", -1, int64(len(data)), "file is %d bytes, too short for the 148-byte header", len(data))
+		}
+		h.content = le.Uint32(data[4:])
+		h.compression = data[8]
+		h.alphaBits = uint32(data[9])
+		h.alphaType = data[10]
+		h.hasMips = data[11] != 0
+		h.w = int(le.Uint32(data[12:]))
+		h.h = int(le.Uint32(data[16:]))
+		h.dataAt = blp2TablesAt + 8*blpMaxMips
+		for i := range blpMaxMips {
+			h.offsets[i] = le.Uint32(data[blp2TablesAt+4*i:])
+			h.sizes[i] = le.Uint32(data[blp2TablesAt+64+4*i:])
+		}
+		if h.content > blpDirect {
+			return nil, &UnsupportedError{Format: "BLP2", Feature: "content type " + itoa(int(h.content))}
+		}
+		if h.content == blpDirect {
+			switch h.compression {
+			case blp2Pal, blp2Raw:
+			case blp2DXT:
+				if h.dxt() == 0 {
+					return nil, &UnsupportedError{Format: "BLP2", Feature: "DXT alpha type " + itoa(int(h.alphaType))}
+				}
+			default:
+				return nil, &UnsupportedError{Format: "BLP2", Feature: "compression " + itoa(int(h.compression))}
+			}
+		}
+	default:
+		return nil, errAt("BLP", -1, 0, "bad magic %q", data[:4])
+	}
+	// Widths are u32 in the file; reading them into int first keeps a value
+	// like 0x80000000 from turning negative on 32-bit platforms only.
+	if err := checkDims(h.name(), h.w, h.h, o); err != nil {
+		return nil, err
+	}
+
+	// A level exists while its size is non-zero. Levels that share an
+	// offset are "fake" mips (the reference viewer then uses level 0 only,
+	// and so do we) and a file without the mips flag has just level 0.
+	h.levels = 0
+	limit := maxLevels(h.w, h.h)
+	for i := 0; i < limit && h.sizes[i] > 0; i++ {
+		h.levels++
+		if !h.hasMips || o.firstOnly() {
+			break
+		}
+	}
+	if h.levels == 0 {
+		return nil, errAt(h.name(), 0, int64(h.dataAt-64), "no mip level has a non-zero size")
+	}
+	for i := 1; i < h.levels; i++ {
+		for j := range i {
+			if h.offsets[i] == h.offsets[j] {
+				h.levels = 1
+			}
+		}
+	}
+	for i := range h.levels {
+		end := uint64(h.offsets[i]) + uint64(h.sizes[i])
+		if end > uint64(len(data)) {
+			return nil, errAt(h.name(), i, int64(h.offsets[i]),
+				"mip data of %d bytes runs past the end of the %d-byte file", h.sizes[i], len(data))
+		}
+	}
+	return h, nil
+}
+
+// DecodeBLPConfig reads a BLP1 or BLP2 header.
+func DecodeBLPConfig(data []byte) (Config, error) {
+	h, err := parseBLPHeader(data, nil)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Format: h.format(), Width: h.w, Height: h.h, Levels: h.levels}, nil
+}
+
+// DecodeBLP decodes a BLP1 (JPEG or palettised) or BLP2 (JPEG, palette,
+// DXT1/3/5, raw BGRA) texture with all of its mip levels.
+func DecodeBLP(data []byte, o *Options) (*Texture, error) {
+	h, err := parseBLPHeader(data, o)
+	if err != nil {
+		return nil, err
+	}
+	t := &Texture{Format: h.format(), Levels: make([]*image.NRGBA, 0, h.levels)}
+	var (
+		jpegHeader []byte
+		palette    []byte
+	)
+	switch {
+	case h.content == blpJPEG:
+		if len(data) < h.dataAt+4 {
+			return nil, errAt(h.name(), -1, int64(h.dataAt), "file ends before the JPEG header size")
+		}
+		n := binary.LittleEndian.Uint32(data[h.dataAt:])
+		if uint64(n) > uint64(len(data)-h.dataAt-4) {
+			return nil, errAt(h.name(), -1, int64(h.dataAt), "JPEG header size %d runs past the end of the file", n)
+		}
+		jpegHeader = data[h.dataAt+4 : h.dataAt+4+int(n)]
+	case h.version == 1 || h.compression == blp2Pal:
+		if len(data) < h.dataAt+blpPalette {
+			return nil, errAt(h.name(), -1, int64(h.dataAt), "file ends inside the 256-colour palette")
+		}
+		palette = data[h.dataAt : h.dataAt+blpPalette]
+	}
+	for i := range h.levels {
+		w, hh := mipSize(h.w, h.h, i)
+		mip := data[h.offsets[i] : h.offsets[i]+h.sizes[i]]
+		var img *image.NRGBA
+		var err error
+		switch {
+		case jpegHeader != nil || h.content == blpJPEG:
+			img, err = decodeBLPJPEG(jpegHeader, mip, w, hh, h.alphaBits != 0, o)
+		case palette != nil:
+			img, err = decodeBLPPalette(palette, data, int(h.offsets[i]), w, hh, h.alphaBits)
+		case h.compression == blp2Raw:
+			img, err = decodeBGRA(mip, w, hh, h.alphaBits != 0)
+		default:
+			img, err = decodeDXT(h.dxt(), mip, w, hh, h.alphaBits == 0)
+		}
+		if err != nil {
+			fe, ok := err.(*FormatError)
+			if ok {
+				fe.Format, fe.Mip = h.name(), i
+				if fe.Offset < 0 {
+					fe.Offset = int64(h.offsets[i])
+				}
+			}
+			if !ok {
+				if ue, isU := err.(*UnsupportedError); isU {
+					ue.Format = h.name()
+					return nil, ue
+				}
+				fe = &FormatError{Format: h.name(), Mip: i, Offset: int64(h.offsets[i]), Reason: "bad JPEG data", Err: err}
+			}
+			if i == 0 || o.strict() {
+				return nil, fe
+			}
+			t.LevelErr = fe
+			break
+		}
+		t.Levels = append(t.Levels, img)
+	}
+	return t, nil
+}
+
+// adobeApp14 is an Adobe APP14 segment with colour transform 0. Go's JPEG
+// decoder refuses 4-component streams without one; with it, it returns the
+// four raw planes (inverted, as CMYK) instead of converting colours.
+var adobeApp14 = []byte{0xff, 0xee, 0x00, 0x0e, 'A', 'd', 'o', 'b', 'e', 0x00, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00}
+
+// decodeBLPJPEG decodes one JPEG mip level: the shared header followed by
+// the level's bytes. The four components are stored B, G, R, A.
+func decodeBLPJPEG(header, mip []byte, w, h int, hasAlpha bool, o *Options) (*image.NRGBA, error) {
+	stream := make([]byte, 0, len(header)+len(mip)+len(adobeApp14))
+	stream = append(stream, header...)
+	stream = append(stream, mip...)
+	if len(stream) < 2 || stream[0] != 0xff || stream[1] != 0xd8 {
+		return nil, errAt("", -1, -1, "JPEG data does not start with an SOI marker")
+	}
+	stream = append(stream[:2], append(append([]byte(nil), adobeApp14...), stream[2:]...)...)
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(stream))
+	if err != nil {
+		return nil, &FormatError{Mip: -1, Offset: -1, Reason: "bad JPEG header", Err: err}
+	}
+	// The stream's own size is what the JPEG decoder allocates, and it need
+	// not match the level's size, so it is limited separately.
+	if m := o.maxDim(); cfg.Width > m || cfg.Height > m {
+		return nil, errAt("", -1, -1, "JPEG frame %dx%d exceeds the limit of %d", cfg.Width, cfg.Height, m)
+	}
+	im, err := jpeg.Decode(bytes.NewReader(stream))
+	if err != nil {
+		return nil, &FormatError{Mip: -1, Offset: -1, Reason: "bad JPEG data", Err: err}
+	}
+	// Some files carry JPEG frames whose size differs from the mip size;
+	// like the reference viewer we keep the level's computed size and
+	// copy the overlapping part.
+	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
+	b := im.Bounds()
+	cw, ch := min(w, b.Dx()), min(h, b.Dy())
+	switch src := im.(type) {
+	case *image.CMYK:
+		for y := range ch {
+			s := src.Pix[y*src.Stride : y*src.Stride+cw*4]
+			d := dst.Pix[y*dst.Stride : y*dst.Stride+cw*4]
+			for x := 0; x < len(s); x += 4 {
+				d[x+0] = 255 - s[x+2]
+				d[x+1] = 255 - s[x+1]
+				d[x+2] = 255 - s[x+0]
+				if hasAlpha {
+					d[x+3] = 255 - s[x+3]
+				} else {
+					d[x+3] = 255
+				}
+			}
+		}
+	case *image.RGBA: // three planes, B, G, R
+		for y := range ch {
+			s := src.Pix[y*src.Stride : y*src.Stride+cw*4]
+			d := dst.Pix[y*dst.Stride : y*dst.Stride+cw*4]
+			for x := 0; x < len(s); x += 4 {
+				d[x+0], d[x+1], d[x+2], d[x+3] = s[x+2], s[x+1], s[x+0], 255
+			}
+		}
+	case *image.Gray:
+		for y := range ch {
+			s := src.Pix[y*src.Stride : y*src.Stride+cw]
+			d := dst.Pix[y*dst.Stride : y*dst.Stride+cw*4]
+			for x, v := range s {
+				d[4*x+0], d[4*x+1], d[4*x+2], d[4*x+3] = v, v, v, 255
+			}
+		}
+	default:
+		return nil, &UnsupportedError{Feature: "JPEG colour layout " + typeName(im)}
+	}
+	if !hasAlpha && (cw < w || ch < h) {
+		for i := 3; i < len(dst.Pix); i += 4 {
+			dst.Pix[i] = 255
+		}
+	}
+	return dst, nil
+}
+
+// decodeBLPPalette decodes w×h palette indices at off, followed by an alpha
+// plane of alphaBits per pixel packed least-significant bit first.
+func decodeBLPPalette(pal, data []byte, off, w, h int, alphaBits uint32) (*image.NRGBA, error) {
+	n := w * h
+	bits := int(min(alphaBits, 8)) // the reference viewer caps it at 8
+	need := n + (n*bits+7)/8
+	if len(data)-off < need {
+		return nil, errAt("", -1, int64(off), "palette level needs %d bytes, the file has %d", need, len(data)-off)
+	}
+	idx := data[off : off+n]
+	alpha := data[off+n : off+need]
+	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
+	p := dst.Pix
+	for i, c := range idx {
+		e := pal[int(c)*4 : int(c)*4+4]
+		p[4*i+0], p[4*i+1], p[4*i+2], p[4*i+3] = e[2], e[1], e[0], 255
+	}
+	switch bits {
+	case 0:
+	case 8:
+		for i, a := range alpha {
+			p[4*i+3] = a
+		}
+	default:
+		maxv := uint32(1)<<bits - 1
+		for i := range n {
+			bit := i * bits
+			// A value never straddles bytes for 1, 2, 4 bits; for others
+			// read two bytes so it can.
+			v := uint32(alpha[bit>>3])
+			if bit>>3+1 < len(alpha) {
+				v |= uint32(alpha[bit>>3+1]) << 8
+			}
+			v = (v >> (bit & 7)) & maxv
+			p[4*i+3] = uint8((v*255 + maxv/2) / maxv)
+		}
+	}
+	return dst, nil
+}
+
+// decodeBGRA decodes w×h 4-byte B,G,R,A pixels.
+func decodeBGRA(src []byte, w, h int, hasAlpha bool) (*image.NRGBA, error) {
+	need := w * h * 4
+	if len(src) < need {
+		return nil, errAt("", -1, -1, "raw level needs %d bytes, has %d", need, len(src))
+	}
+	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
+	p := dst.Pix
+	for i := 0; i < need; i += 4 {
+		p[i+0], p[i+1], p[i+2] = src[i+2], src[i+1], src[i+0]
+		if hasAlpha {
+			p[i+3] = src[i+3]
+		} else {
+			p[i+3] = 255
+		}
+	}
+	return dst, nil
+}

@@ -1,0 +1,135 @@
+package texture
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// maxFileSize bounds how much of a file DecodeFile reads. The largest
+// legitimate texture (8192² raw BGRA with mips) is under 400 MB.
+const maxFileSize = 512 << 20
+
+// Sniff names the format of data from its first bytes, or returns "" when
+// it is not recognised. TGA has no magic number, so it is recognised by its
+// TGA 2.0 footer or, failing that, a plausible header.
+func Sniff(data []byte) Format {
+	switch {
+	case bytes.HasPrefix(data, []byte("BLP1")):
+		return "BLP1"
+	case bytes.HasPrefix(data, []byte("BLP2")):
+		return "BLP2"
+	case bytes.HasPrefix(data, []byte("BLP0")):
+		return "BLP0"
+	case bytes.HasPrefix(data, []byte("DDS ")):
+		return FormatDDS
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		return FormatPNG
+	case bytes.HasPrefix(data, []byte{0xff, 0xd8, 0xff}):
+		return FormatJPEG
+	case looksLikeTGA(data):
+		return FormatTGA
+	}
+	return ""
+}
+
+// Decode decodes any supported texture, choosing the decoder from the
+// data's first bytes. o may be nil.
+func Decode(data []byte, o *Options) (*Texture, error) {
+	switch Sniff(data) {
+	case "BLP1", "BLP2", "BLP0":
+		return DecodeBLP(data, o)
+	case FormatDDS:
+		return DecodeDDS(data, o)
+	case FormatPNG, FormatJPEG:
+		return DecodeStd(data, o)
+	case FormatTGA:
+		return DecodeTGA(data, o)
+	}
+	return nil, unknownFormat(data)
+}
+
+// DecodeConfig reports a texture's format, size and mip count without
+// decoding its pixels.
+func DecodeConfig(data []byte) (Config, error) {
+	switch Sniff(data) {
+	case "BLP1", "BLP2", "BLP0":
+		return DecodeBLPConfig(data)
+	case FormatDDS:
+		return DecodeDDSConfig(data)
+	case FormatPNG, FormatJPEG:
+		return DecodeStdConfig(data)
+	case FormatTGA:
+		return DecodeTGAConfig(data)
+	}
+	return Config{}, unknownFormat(data)
+}
+
+func unknownFormat(data []byte) error {
+	n := min(len(data), 4)
+	return &FormatError{Format: "texture", Mip: -1, Offset: 0,
+		Reason: fmt.Sprintf("unrecognised format (first bytes %q)", data[:n])}
+}
+
+// DecodeFile reads and decodes the texture at path. Errors name the file.
+func DecodeFile(path string, o *Options) (*Texture, error) {
+	data, err := readFileLimited(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Decode(data, o)
+	if t != nil && t.LevelErr != nil {
+		t.LevelErr = withFile(t.LevelErr, path)
+	}
+	return t, withFile(err, path)
+}
+
+// DecodeFileConfig is DecodeConfig for a file.
+func DecodeFileConfig(path string) (Config, error) {
+	data, err := readFileLimited(path)
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := DecodeConfig(data)
+	return c, withFile(err, path)
+}
+
+func readFileLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxFileSize {
+		return nil, &FormatError{File: path, Format: "texture", Mip: -1, Offset: -1,
+			Reason: fmt.Sprintf("file is %d bytes, more than the %d a texture may have", st.Size(), maxFileSize)}
+	}
+	buf := make([]byte, st.Size())
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return buf, nil
+}
+
+// withFile records the file name in a typed error so messages name it.
+func withFile(err error, path string) error {
+	if err == nil {
+		return nil
+	}
+	var fe *FormatError
+	if errors.As(err, &fe) && fe.File == "" {
+		fe.File = path
+		return err
+	}
+	var ue *UnsupportedError
+	if errors.As(err, &ue) && ue.File == "" {
+		ue.File = path
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

@@ -1,0 +1,17 @@
+// Package texture finds, decodes and samples the textures that Blizzard
+// models refer to: BLP1 (Warcraft III), BLP2 (World of Warcraft), DDS
+// (Warcraft III Reforged), TGA, PNG and JPEG.
+//
+// Every decoder produces a [Texture]: a chain of straight-alpha RGBA mip
+// levels. The format is detected from the file's first bytes, never from its
+// name, because modders routinely rename converted files. image.Decode is
+// never used: a TGA package linked into the same program would otherwise be
+// able to claim every format (see the README).
+//
+// A [Resolver] turns the paths stored in a model (Windows separators, any
+// case, replaceable ids for team colour) into textures, confined to a set of
+// search roots, and caches decoded results by size in a [Cache]. Problems a
+// render should survive (a missing file, a path that tries to leave the
+// roots) come back as [Warning] values together with a stand-in texture;
+// this package never logs.
+package texture
