@@ -29,6 +29,10 @@ type chunkRef struct {
 	n int
 	// pad is bytes left at the end of the chunk that do not form a record.
 	pad []byte
+	// over is how many bytes the chunk's records ran past its declared
+	// size (a quirk some writers have, which mdx-m3-viewer tolerates: the
+	// next chunk starts after the last record).
+	over int
 }
 
 // fileLayout is what a decoded Model remembers about its file.
@@ -36,6 +40,8 @@ type fileLayout struct {
 	chunks []chunkRef
 	// trailing is bytes after the last whole chunk.
 	trailing []byte
+	// modl holds raw MODL strings.
+	modl rec
 }
 
 func (n *Node) nodeRec() *rec { return &n.nrec }

@@ -1,0 +1,154 @@
+package mdx
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sharedDir returns the shared folder (corpus, references) or skips the test
+// when it is absent. MDXR_SHARED overrides the default ../../../shared.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("MDXR_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err != nil {
+		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
+	}
+	return dir
+}
+
+// corpusEntry is one row of corpus/manifest.tsv.
+type corpusEntry struct {
+	Path    string // absolute or relative to the test's working directory
+	Rel     string // local_path column, e.g. files/HiveWE/...
+	Magic   string
+	Version string
+	Note    string
+}
+
+// Malformed reports whether the manifest marks the file as intentionally
+// invalid (HiveWE's broken fixtures).
+func (c corpusEntry) Malformed() bool {
+	if !strings.Contains(c.Note, "intentionally invalid") {
+		return false
+	}
+	base := strings.ToLower(filepath.Base(c.Rel))
+	for _, w := range []string{"bad_", "overflow", "short", "truncated", "huge", "cycle"} {
+		if strings.Contains(base, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// corpusFiles lists the manifest rows, skipping the test when the corpus is
+// absent.
+func corpusFiles(t testing.TB) []corpusEntry {
+	t.Helper()
+	dir := sharedDir(t)
+	f, err := os.Open(filepath.Join(dir, "corpus", "manifest.tsv"))
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	var out []corpusEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	first := true
+	for sc.Scan() {
+		if first {
+			first = false
+			continue
+		}
+		col := strings.Split(sc.Text(), "\t")
+		if len(col) < 9 {
+			continue
+		}
+		out = append(out, corpusEntry{
+			Path: filepath.Join(dir, "corpus", col[0]), Rel: col[0],
+			Magic: col[5], Version: col[6], Note: col[8],
+		})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// corpusMDX lists the MDX files of versions 800..1100.
+func corpusMDX(t testing.TB) []corpusEntry {
+	var out []corpusEntry
+	for _, e := range corpusFiles(t) {
+		if e.Magic != "MDLX" {
+			continue
+		}
+		v, _ := strconv.Atoi(e.Version)
+		if v >= 800 && v <= 1100 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// peerCounts is the "counts" object of reference/peer-parse.jsonl.
+type peerCounts struct {
+	Version          int `json:"version"`
+	Geosets          int `json:"geosets"`
+	Vertices         int `json:"vertices"`
+	Faces            int `json:"faces"`
+	Bones            int `json:"bones"`
+	Helpers          int `json:"helpers"`
+	Attachments      int `json:"attachments"`
+	Sequences        int `json:"sequences"`
+	GlobalSequences  int `json:"global_sequences"`
+	Materials        int `json:"materials"`
+	Layers           int `json:"layers"`
+	Textures         int `json:"textures"`
+	TextureAnims     int `json:"texture_animations"`
+	GeosetAnims      int `json:"geoset_animations"`
+	Lights           int `json:"lights"`
+	Emitters         int `json:"particle_emitters"`
+	Emitters2        int `json:"particle_emitters2"`
+	Ribbons          int `json:"ribbon_emitters"`
+	EventObjects     int `json:"event_objects"`
+	Cameras          int `json:"cameras"`
+	CollisionShapes  int `json:"collision_shapes"`
+	PivotPoints      int `json:"pivot_points"`
+}
+
+type peerResult struct {
+	File   string      `json:"file"`
+	Error  string      `json:"error"`
+	Counts *peerCounts `json:"counts"`
+}
+
+// peerParse maps a corpus local_path (files/...) to the reference parser's
+// result for it.
+func peerParse(t testing.TB) map[string]peerResult {
+	t.Helper()
+	dir := sharedDir(t)
+	b, err := os.ReadFile(filepath.Join(dir, "reference", "peer-parse.jsonl"))
+	if err != nil {
+		t.Skip(err)
+	}
+	out := map[string]peerResult{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var p peerResult
+		if err := json.Unmarshal(line, &p); err != nil {
+			t.Fatalf("peer-parse.jsonl: %v", err)
+		}
+		out[strings.TrimPrefix(p.File, "../corpus/")] = p
+	}
+	return out
+}
