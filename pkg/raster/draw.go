@@ -1,0 +1,496 @@
+package raster
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Sampler is a texture as the rasteriser sees it. pkg/texture is expected to
+// satisfy it. Implementations must be safe for concurrent use (several band
+// workers sample the same texture at once) and must not keep per-call state.
+type Sampler interface {
+	// Size is the width and height of mip level 0 in texels. The rasteriser
+	// uses it to turn screen-space UV derivatives into a level of detail.
+	Size() (width, height int)
+	// Sample returns the filtered texel at (u, v) as STRAIGHT (not
+	// premultiplied) RGBA in 0..1. (0, 0) is the first (top) row of the
+	// image, with no V flip (RENDERING.md §0); wrapping or clamping is the
+	// sampler's business. lod is GL's λ: log2 of the pixel footprint in
+	// level-0 texels, already including any bias; λ ≤ 0 means magnification.
+	Sample(u, v, lod float32) [4]float32
+}
+
+// Vertex is one vertex of a batch, already transformed to clip space.
+type Vertex struct {
+	// Position is the homogeneous clip-space position (projection · view ·
+	// world · p), OpenGL conventions: visible when −w ≤ x, y, z ≤ w.
+	Position [4]float32
+	// UV is the texture coordinate after texture animation.
+	UV [2]float32
+	// Normal is the world-space normal and Light the unit vector from the
+	// world-space vertex to the light (see LightDir). Both are interpolated
+	// and dotted per fragment without renormalising, as the reference
+	// viewer's shader does. Only read when the batch's State.Lit is set.
+	Normal, Light [3]float32
+	// Color is a straight RGBA multiplier, read only when Batch.VertexColor
+	// is set (particles, ribbons).
+	Color [4]float32
+}
+
+// Batch is one draw call: one geoset layer, or one set of emitter quads.
+type Batch struct {
+	State State
+	// Texture may be nil, which samples as opaque white.
+	Texture Sampler
+	// Color multiplies every fragment: geoset colour and alpha times layer
+	// alpha, straight RGBA. Use {1, 1, 1, 1} for "no tint".
+	Color [4]float32
+	// VertexColor enables the per-vertex Vertex.Color multiplier.
+	VertexColor bool
+	Vertices    []Vertex
+	// Indices lists triangles, three indices each, into Vertices.
+	Indices []uint32
+}
+
+// DrawOptions tunes Draw; the zero value is a good default. No option
+// changes the output bytes except LODBias.
+type DrawOptions struct {
+	// Workers is the number of band workers; 0 means GOMAXPROCS.
+	Workers int
+	// LODBias is added to every level of detail. Supersampling at k× makes
+	// the rasteriser pick mip levels log2(k) sharper than a 1× render; a
+	// bias of log2(k) mimics the 1× reference's texture blur instead.
+	LODBias float32
+}
+
+// LightDir is the unit vector from a world-space position to a point light,
+// for Vertex.Light. The reference viewer's light is at (0, 0, 10000).
+func LightDir(pos, light [3]float32) [3]float32 {
+	d := [3]float64{float64(light[0] - pos[0]), float64(light[1] - pos[1]), float64(light[2] - pos[2])}
+	n := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	if n == 0 {
+		return [3]float32{0, 0, 1}
+	}
+	return [3]float32{float32(d[0] / n), float32(d[1] / n), float32(d[2] / n)}
+}
+
+const (
+	subBits = 8 // fixed-point sub-pixel precision, as GPUs snap vertices
+	subOne  = 1 << subBits
+	// guardBand widens the x/y clip planes to ±guardBand·w: triangles only
+	// partly off-screen are rasterised without clipping, while clipped
+	// coordinates stay small enough for exact int64 edge functions.
+	guardBand = 2.0
+	maxPoly   = 3 + 6 // a triangle clipped by 6 planes
+	nAttr     = 12    // u v | r g b a | nx ny nz | lx ly lz
+)
+
+type edge struct {
+	a, b, c int64 // E(px, py) = a·px + b·py + c over fixed-point sample positions
+	bias    int64 // 0 on top and left edges, −1 otherwise (top-left fill rule)
+}
+
+// tri is a clipped, projected, set-up screen triangle, ordered so that the
+// inside has all edge functions ≥ 0.
+type tri struct {
+	e                      [3]edge
+	minX, minY, maxX, maxY int32
+	batch                  int32
+	invArea                float32
+	z, q                   [3]float32 // window depth and 1/w per vertex
+	attr                   [3][nAttr]float32
+	// Screen-space gradients per pixel of 1/w, u/w and v/w, for the LOD.
+	dq, du, dv [2]float32
+}
+
+type batchInfo struct {
+	st          State
+	tex         Sampler
+	texW, texH  float32
+	color       [4]float32
+	vertexColor bool
+}
+
+type cvert struct {
+	p [4]float64
+	a [nAttr]float32
+}
+
+// Draw rasterises the batches, in order, into the target. Every pixel sees
+// the triangles in submission order (batch by batch, index order within a
+// batch), whatever the number of workers, so the output is deterministic.
+// The vertex and index slices are only read, and only during the call. It
+// returns an error, drawing nothing, if an index is out of range.
+func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
+	for bi := range batches {
+		b := &batches[bi]
+		n := uint32(len(b.Vertices))
+		for i, ix := range b.Indices[:len(b.Indices)/3*3] {
+			if ix >= n {
+				return fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
+			}
+		}
+	}
+	t.setup(batches)
+	if len(t.tris) == 0 {
+		return nil
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	bandH := max(4, (t.Height+8*workers-1)/(8*workers))
+	nBands := (t.Height + bandH - 1) / bandH
+	workers = min(workers, nBands)
+	if workers == 1 {
+		for band := 0; band < nBands; band++ {
+			t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias)
+		}
+		return nil
+	}
+	// Bands are handed out dynamically for load balance; that cannot change
+	// the output because each band is drawn entirely by one worker, walking
+	// all triangles in order, and bands do not share pixels.
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				band := int(next.Add(1)) - 1
+				if band >= nBands {
+					return
+				}
+				t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias)
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// setup clips, projects, culls and sets up every triangle into t.tris.
+func (t *Target) setup(batches []Batch) {
+	t.tris = t.tris[:0]
+	t.batches = t.batches[:0]
+	var buf [2][maxPoly]cvert
+	for bi := range batches {
+		b := &batches[bi]
+		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor}
+		if b.Texture != nil {
+			w, h := b.Texture.Size()
+			info.texW, info.texH = float32(max(w, 1)), float32(max(h, 1))
+		}
+		t.batches = append(t.batches, info)
+		for i := 0; i+2 < len(b.Indices); i += 3 {
+			var oc [3]uint8
+			for k := 0; k < 3; k++ {
+				v := &b.Vertices[b.Indices[i+k]]
+				c := &buf[0][k]
+				for j := 0; j < 4; j++ {
+					c.p[j] = float64(v.Position[j])
+				}
+				c.a = [nAttr]float32{v.UV[0], v.UV[1],
+					v.Color[0], v.Color[1], v.Color[2], v.Color[3],
+					v.Normal[0], v.Normal[1], v.Normal[2],
+					v.Light[0], v.Light[1], v.Light[2]}
+				oc[k] = outcode(&c.p)
+			}
+			if oc[0]&oc[1]&oc[2] != 0 {
+				continue
+			}
+			poly, n := &buf[0], 3
+			if all := oc[0] | oc[1] | oc[2]; all != 0 {
+				poly, n = clipPoly(&buf, all)
+			}
+			for k := 1; k+1 < n; k++ {
+				t.setupTri(&poly[0], &poly[k], &poly[k+1], int32(bi), &info)
+			}
+		}
+	}
+}
+
+func planeDist(p *[4]float64, plane int) float64 {
+	switch plane {
+	case 0:
+		return p[3] + p[2] // near
+	case 1:
+		return p[3] - p[2] // far
+	case 2:
+		return guardBand*p[3] + p[0]
+	case 3:
+		return guardBand*p[3] - p[0]
+	case 4:
+		return guardBand*p[3] + p[1]
+	default:
+		return guardBand*p[3] - p[1]
+	}
+}
+
+func outcode(p *[4]float64) uint8 {
+	var c uint8
+	for plane := 0; plane < 6; plane++ {
+		if !(planeDist(p, plane) >= 0) { // NaN counts as outside
+			c |= 1 << plane
+		}
+	}
+	return c
+}
+
+// clipPoly clips the triangle in buf[0][:3] against the planes in mask
+// (Sutherland–Hodgman, in homogeneous clip space) and returns the polygon.
+// An intersection is always interpolated from the inside vertex towards the
+// outside one, so an edge shared by two triangles is cut at the bit-identical
+// point in both, and the fill rule still holds along it.
+func clipPoly(buf *[2][maxPoly]cvert, mask uint8) (*[maxPoly]cvert, int) {
+	in, out := &buf[0], &buf[1]
+	n := 3
+	for plane := 0; plane < 6 && n > 0; plane++ {
+		if mask&(1<<plane) == 0 {
+			continue
+		}
+		m := 0
+		for i := 0; i < n; i++ {
+			a, b := &in[i], &in[(i+1)%n]
+			da, db := planeDist(&a.p, plane), planeDist(&b.p, plane)
+			ina, inb := da >= 0, db >= 0
+			if ina {
+				out[m] = *a
+				m++
+			}
+			if ina != inb {
+				if ina {
+					lerpVert(&out[m], a, b, da/(da-db))
+				} else {
+					lerpVert(&out[m], b, a, db/(db-da))
+				}
+				m++
+			}
+		}
+		in, out = out, in
+		n = m
+	}
+	return in, n
+}
+
+func lerpVert(dst, a, b *cvert, s float64) {
+	for j := 0; j < 4; j++ {
+		dst.p[j] = a.p[j] + s*(b.p[j]-a.p[j])
+	}
+	sf := float32(s)
+	for j := 0; j < nAttr; j++ {
+		dst.a[j] = a.a[j] + sf*(b.a[j]-a.a[j])
+	}
+}
+
+// setupTri projects one clipped triangle and appends it to t.tris unless it
+// is culled, degenerate or covers no pixel centre.
+func (t *Target) setupTri(v0, v1, v2 *cvert, bi int32, info *batchInfo) {
+	vs := [3]*cvert{v0, v1, v2}
+	var x, y [3]int64
+	var sx, sy [3]float64
+	var tr tri
+	W, H := float64(t.Width), float64(t.Height)
+	for k, v := range vs {
+		w := v.p[3]
+		if !(w > 0) {
+			return // only reachable with projections that put points behind the eye inside the near plane
+		}
+		iw := 1 / w
+		fx := (v.p[0]*iw + 1) * 0.5 * W * subOne
+		fy := (1 - v.p[1]*iw) * 0.5 * H * subOne
+		x[k], y[k] = int64(math.Round(fx)), int64(math.Round(fy))
+		sx[k], sy[k] = float64(x[k])/subOne, float64(y[k])/subOne
+		tr.z[k] = float32(0.5*v.p[2]*iw + 0.5)
+		tr.q[k] = float32(iw)
+		tr.attr[k] = v.a
+	}
+	area := (x[1]-x[0])*(y[2]-y[0]) - (x[2]-x[0])*(y[1]-y[0])
+	if area == 0 {
+		return
+	}
+	// With y pointing down, a counter-clockwise (front) triangle in NDC has
+	// a negative area here.
+	if area > 0 && info.st.Cull == CullBack {
+		return
+	}
+	if area < 0 {
+		x[1], x[2] = x[2], x[1]
+		y[1], y[2] = y[2], y[1]
+		sx[1], sx[2] = sx[2], sx[1]
+		sy[1], sy[2] = sy[2], sy[1]
+		tr.z[1], tr.z[2] = tr.z[2], tr.z[1]
+		tr.q[1], tr.q[2] = tr.q[2], tr.q[1]
+		tr.attr[1], tr.attr[2] = tr.attr[2], tr.attr[1]
+		area = -area
+	}
+	minFx, maxFx := min(x[0], x[1], x[2]), max(x[0], x[1], x[2])
+	minFy, maxFy := min(y[0], y[1], y[2]), max(y[0], y[1], y[2])
+	// Pixel px is sampled at px·256+128.
+	x0 := max(0, ceilDiv(minFx-subOne/2, subOne))
+	x1 := min(int64(t.Width-1), floorDiv(maxFx-subOne/2, subOne))
+	y0 := max(0, ceilDiv(minFy-subOne/2, subOne))
+	y1 := min(int64(t.Height-1), floorDiv(maxFy-subOne/2, subOne))
+	if x0 > x1 || y0 > y1 {
+		return
+	}
+	tr.minX, tr.maxX, tr.minY, tr.maxY = int32(x0), int32(x1), int32(y0), int32(y1)
+	for k := 0; k < 3; k++ {
+		ax, ay := x[(k+1)%3], y[(k+1)%3]
+		bx, by := x[(k+2)%3], y[(k+2)%3]
+		dx, dy := bx-ax, by-ay
+		e := edge{a: -dy, b: dx, c: dy*ax - dx*ay, bias: -1}
+		// With this orientation (inside on the right when walking the edge
+		// in y-down screen space), left edges go up and top edges go right.
+		if dy < 0 || (dy == 0 && dx > 0) {
+			e.bias = 0
+		}
+		tr.e[k] = e
+	}
+	tr.invArea = float32(1 / float64(area))
+	tr.batch = bi
+	if info.tex != nil {
+		den := (sx[1]-sx[0])*(sy[2]-sy[0]) - (sx[2]-sx[0])*(sy[1]-sy[0])
+		grad := func(f0, f1, f2 float64) [2]float32 {
+			return [2]float32{
+				float32(((f1-f0)*(sy[2]-sy[0]) - (f2-f0)*(sy[1]-sy[0])) / den),
+				float32(((f2-f0)*(sx[1]-sx[0]) - (f1-f0)*(sx[2]-sx[0])) / den),
+			}
+		}
+		q := [3]float64{float64(tr.q[0]), float64(tr.q[1]), float64(tr.q[2])}
+		tr.dq = grad(q[0], q[1], q[2])
+		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
+		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
+	}
+	t.tris = append(t.tris, tr)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
+
+// rasterBand draws every triangle, in order, clipped to rows [y0, y1).
+func (t *Target) rasterBand(y0, y1 int, lodBias float32) {
+	for i := range t.tris {
+		tr := &t.tris[i]
+		if int(tr.maxY) < y0 || int(tr.minY) >= y1 {
+			continue
+		}
+		t.rasterTri(tr, &t.batches[tr.batch], max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias)
+	}
+}
+
+func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
+	st := &b.st
+	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
+	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
+	px0 := int64(tr.minX)*subOne + subOne/2
+	inv := tr.invArea
+	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
+	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
+	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
+	depth, color := t.Depth, t.Color
+	W := t.Width
+	for y := ys; y <= ye; y++ {
+		py := int64(y)*subOne + subOne/2
+		w0 := e0.a*px0 + e0.b*py + e0.c
+		w1 := e1.a*px0 + e1.b*py + e1.c
+		w2 := e2.a*px0 + e2.b*py + e2.c
+		entered := false
+		for x := int(tr.minX); x <= int(tr.maxX); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
+			if w0+e0.bias < 0 || w1+e1.bias < 0 || w2+e2.bias < 0 {
+				if entered {
+					break // triangles are convex: the span is over
+				}
+				continue
+			}
+			entered = true
+			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
+			z := l0*z0 + l1*z1 + l2*z2
+			idx := y*W + x
+			if st.DepthTest && z > depth[idx] {
+				continue
+			}
+			q := l0*q0 + l1*q1 + l2*q2
+			iq := 1 / q
+			p0, p1, p2 := l0*q0*iq, l1*q1*iq, l2*q2*iq
+			r, g, bl, a := b.color[0], b.color[1], b.color[2], b.color[3]
+			if b.vertexColor {
+				r *= p0*a0[2] + p1*a1[2] + p2*a2[2]
+				g *= p0*a0[3] + p1*a1[3] + p2*a2[3]
+				bl *= p0*a0[4] + p1*a1[4] + p2*a2[4]
+				a *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+			}
+			if b.tex != nil {
+				u := p0*a0[0] + p1*a1[0] + p2*a2[0]
+				v := p0*a0[1] + p1*a1[1] + p2*a2[1]
+				// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
+				dux := (tr.du[0] - u*tr.dq[0]) * iq * b.texW
+				dvx := (tr.dv[0] - v*tr.dq[0]) * iq * b.texH
+				duy := (tr.du[1] - u*tr.dq[1]) * iq * b.texW
+				dvy := (tr.dv[1] - v*tr.dq[1]) * iq * b.texH
+				rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
+				lod := float32(-32)
+				if rho2 > 0 {
+					lod = 0.5*log2f(rho2) + lodBias
+				}
+				tx := b.tex.Sample(u, v, lod)
+				r, g, bl, a = r*tx[0], g*tx[1], bl*tx[2], a*tx[3]
+			}
+			if st.Lit {
+				nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
+				ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
+				nz := p0*a0[8] + p1*a1[8] + p2*a2[8]
+				lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
+				ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
+				lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
+				f := min(max(nx*lx+ny*ly+nz*lz, 0)+0.7, 1)
+				r, g, bl = r*f, g*f, bl*f
+			}
+			r, g, bl, a = clamp01(r), clamp01(g), clamp01(bl), clamp01(a)
+			if st.AlphaTest && a < st.AlphaRef {
+				continue
+			}
+			c := color[idx*4 : idx*4+4 : idx*4+4]
+			switch st.Blend {
+			case BlendReplace:
+				c[0], c[1], c[2], c[3] = r, g, bl, 1
+			case BlendOver:
+				k := 1 - a
+				c[0] = clamp01(r*a + c[0]*k)
+				c[1] = clamp01(g*a + c[1]*k)
+				c[2] = clamp01(bl*a + c[2]*k)
+				c[3] = clamp01(a + c[3]*k)
+			case BlendAdd:
+				c[0] = clamp01(c[0] + r*a)
+				c[1] = clamp01(c[1] + g*a)
+				c[2] = clamp01(c[2] + bl*a)
+			case BlendModulate:
+				m := (r + g + bl) / 3
+				c[0], c[1], c[2] = c[0]*r, c[1]*g, c[2]*bl
+				c[3] = 1 - (1-c[3])*m
+			case BlendModulate2x:
+				m := min(1, 2*(r+g+bl)/3)
+				c[0], c[1], c[2] = clamp01(2*c[0]*r), clamp01(2*c[1]*g), clamp01(2*c[2]*bl)
+				c[3] = 1 - (1-c[3])*m
+			}
+			if st.DepthWrite {
+				depth[idx] = z
+			}
+		}
+	}
+}
+
+// log2f is log2 in float32 through the float64 library function, which is
+// pure arithmetic and so gives the same bits on every run.
+func log2f(x float32) float32 { return float32(math.Log2(float64(x))) }

@@ -1,0 +1,124 @@
+package raster
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+)
+
+// MaxSide is the largest target width or height. It keeps the fixed-point
+// edge functions (1/256 pixel, guard band included) far from int64 overflow.
+const MaxSide = 1 << 14
+
+// Target is a framebuffer: a premultiplied float RGBA colour buffer and a
+// float depth buffer, row 0 at the top. A render at k× supersampling uses a
+// Target k times larger in each direction and Resolve(k, …) to shrink it.
+type Target struct {
+	Width, Height int
+	// Color holds 4 float32 per pixel, premultiplied R, G, B, A in 0..1.
+	// Additive layers can leave a colour channel above A (light added over
+	// nothing); Resolve handles that.
+	Color []float32
+	// Depth holds GL window depth (0 near .. 1 far) per pixel.
+	Depth []float32
+
+	// Reused between Draw calls so that steady-state frames do not allocate.
+	tris    []tri
+	batches []batchInfo
+}
+
+// NewTarget allocates a width×height target cleared to transparent black
+// and depth 1.
+func NewTarget(width, height int) (*Target, error) {
+	if width <= 0 || height <= 0 || width > MaxSide || height > MaxSide {
+		return nil, fmt.Errorf("raster: target size %dx%d out of range 1..%d", width, height, MaxSide)
+	}
+	t := &Target{
+		Width:  width,
+		Height: height,
+		Color:  make([]float32, 4*width*height),
+		Depth:  make([]float32, width*height),
+	}
+	t.Clear([4]float32{})
+	return t, nil
+}
+
+// Clear sets every pixel to c (premultiplied RGBA) and every depth to 1.
+// To match the reference viewer on a solid background, clear to that
+// opaque colour: modulate layers then darken the background as GL does.
+func (t *Target) Clear(c [4]float32) {
+	for i := 0; i < len(t.Color); i += 4 {
+		t.Color[i], t.Color[i+1], t.Color[i+2], t.Color[i+3] = c[0], c[1], c[2], c[3]
+	}
+	for i := range t.Depth {
+		t.Depth[i] = 1
+	}
+}
+
+// Resolve box-filters the target down by factor k (the supersampling
+// factor; 1 keeps the size) on the premultiplied floats and converts to an
+// 8-bit straight-alpha image with rounding. With bg nil the background stays
+// transparent: colour is un-premultiplied, so edges have no dark fringe.
+// Where additive light exceeds coverage (colour above alpha), alpha is raised
+// to the brightest channel, which keeps the picture exact over black. With bg
+// set, the image is composited over that opaque colour and is opaque.
+func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
+	if k < 1 || t.Width%k != 0 || t.Height%k != 0 {
+		return nil, fmt.Errorf("raster: cannot resolve %dx%d target by factor %d", t.Width, t.Height, k)
+	}
+	w, h := t.Width/k, t.Height/k
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	inv := 1 / float32(k*k)
+	var bgc [3]float32
+	if bg != nil {
+		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var s [4]float32
+			for sy := 0; sy < k; sy++ {
+				i := ((y*k+sy)*t.Width + x*k) * 4
+				for sx := 0; sx < k; sx++ {
+					s[0] += t.Color[i]
+					s[1] += t.Color[i+1]
+					s[2] += t.Color[i+2]
+					s[3] += t.Color[i+3]
+					i += 4
+				}
+			}
+			for c := range s {
+				s[c] = clamp01(s[c] * inv)
+			}
+			o := img.PixOffset(x, y)
+			p := img.Pix[o : o+4 : o+4]
+			if bg != nil {
+				for c := 0; c < 3; c++ {
+					p[c] = to8(s[c] + (1-s[3])*bgc[c])
+				}
+				p[3] = 255
+				continue
+			}
+			a := max(s[3], s[0], s[1], s[2])
+			if a <= 0 {
+				p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+				continue
+			}
+			p[0], p[1], p[2], p[3] = to8(s[0]/a), to8(s[1]/a), to8(s[2]/a), to8(a)
+		}
+	}
+	return img, nil
+}
+
+// clamp01 also maps NaN to 0, so a degenerate input cannot reach a uint8
+// conversion with an undefined value.
+func clamp01(v float32) float32 {
+	if !(v >= 0) {
+		return 0
+	}
+	if v > 1 {
+		return 1
+	}
+	return v
+}
+
+func to8(v float32) uint8 { return uint8(clamp01(v)*255 + 0.5) }
