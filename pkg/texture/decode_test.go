@@ -201,8 +201,8 @@ func TestBCBlocks(t *testing.T) {
 }
 
 func TestDDS(t *testing.T) {
-	blk := []byte{0x00, 0xf8, 0x1f, 0x00, 0, 0, 0, 0}           // all red
-	blk5 := []byte{255, 0, 0, 0, 0, 0, 0, 0, 0xe0, 0x07, 0, 0, 0, 0, 0, 0} // green, alpha 255
+	blk := []byte{0x00, 0xf8, 0x1f, 0x00, 0, 0, 0, 0}                         // all red
+	blk5 := []byte{255, 0, 0, 0, 0, 0, 0, 0, 0xe0, 0x07, 0, 0, 0, 0, 0, 0}    // green, alpha 255
 	bc5 := []byte{255, 0, 0, 0, 0, 0, 0, 0, 0, 255, 0b111_111, 0, 0, 0, 0, 0} // r=255; g index 7 (six-value) = 255
 	cases := []struct {
 		name   string

@@ -1,0 +1,183 @@
+package texture
+
+import (
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"testing"
+)
+
+// writeTGA writes a 1×1 TGA of the given colour.
+func writeTGA(t *testing.T, path string, rgb [3]uint8) {
+	t.Helper()
+	im := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	copy(im.Pix, []uint8{rgb[0], rgb[1], rgb[2], 255})
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, tgaFile(im, 32, true), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func colourOf(t *testing.T, tex *Texture) [3]uint8 {
+	t.Helper()
+	return [3]uint8(tex.Levels[0].Pix[:3])
+}
+
+func TestResolverOrder(t *testing.T) {
+	base := t.TempDir()
+	lib := filepath.Join(base, "lib")
+	model := filepath.Join(base, "model")
+	// The model asks for Textures\Footman.blp. lib has it converted to TGA
+	// under a differently cased folder; the model folder has it by basename.
+	writeTGA(t, filepath.Join(lib, "TEXTURES", "footman.TGA"), [3]uint8{1, 0, 0})
+	writeTGA(t, filepath.Join(model, "Footman.tga"), [3]uint8{2, 0, 0})
+	writeTGA(t, filepath.Join(model, "Textures", "Only.blp"), [3]uint8{3, 0, 0}) // a TGA named .blp: sniffed
+	r := &Resolver{Roots: []string{lib}}
+	cases := []struct {
+		path string
+		want uint8
+	}{
+		{`Textures\Footman.blp`, 1},
+		{`textures/only.BLP`, 3},
+		{`Elsewhere\Deep\Only.blp`, 0}, // basename fallback finds nothing: Only.blp is not at the root
+		{`Foo\Footman.blp`, 2},         // DIR/<basename> in the model folder
+	}
+	for _, c := range cases {
+		tex, warns := r.Load(Request{ModelDir: model, Path: c.path})
+		got := colourOf(t, tex)
+		if c.want == 0 {
+			if len(warns) != 1 || got != [3]uint8{255, 255, 255} || !strings.Contains(warns[0].String(), "not found") {
+				t.Errorf("%s: got %v %v, want white and a warning", c.path, got, warns)
+			}
+			continue
+		}
+		if len(warns) != 0 || got[0] != c.want {
+			t.Errorf("%s: got %v %v, want red %d", c.path, got, warns, c.want)
+		}
+	}
+	// Model folder first on request.
+	r2 := &Resolver{Roots: []string{lib}, ModelDirFirst: true}
+	writeTGA(t, filepath.Join(model, "Textures", "Footman.tga"), [3]uint8{4, 0, 0})
+	if tex, _ := r2.Load(Request{ModelDir: model, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 4 {
+		t.Errorf("ModelDirFirst: got %v", colourOf(t, tex))
+	}
+}
+
+func TestResolverConfinement(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	secret := filepath.Join(base, "secret")
+	writeTGA(t, filepath.Join(secret, "secret.tga"), [3]uint8{9, 9, 9})
+	writeTGA(t, filepath.Join(root, "ok.tga"), [3]uint8{1, 1, 1})
+	if err := os.Symlink(secret, filepath.Join(root, "link")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.Symlink(filepath.Join(root, "ok.tga"), filepath.Join(root, "inside.tga")); err != nil {
+		t.Fatal(err)
+	}
+	r := &Resolver{Roots: []string{root}}
+	for _, p := range []string{
+		`..\secret\secret.tga`, `textures\..\..\secret\secret.tga`,
+		filepath.Join(secret, "secret.tga"), `C:\secret\secret.tga`, `\\server\share\x.blp`,
+		`link\secret.tga`,
+	} {
+		tex, warns := r.Load(Request{Path: p})
+		if colourOf(t, tex) != [3]uint8{255, 255, 255} || len(warns) != 1 {
+			t.Errorf("%q: got %v, %v; want refused", p, colourOf(t, tex), warns)
+		}
+	}
+	// A link that stays inside the root is followed.
+	if tex, warns := r.Load(Request{Path: "inside.blp"}); colourOf(t, tex) != [3]uint8{1, 1, 1} {
+		t.Errorf("inside link: %v %v", colourOf(t, tex), warns)
+	}
+}
+
+func TestReplaceable(t *testing.T) {
+	if p, _ := ReplaceablePath(1, 3, false); p != `ReplaceableTextures\TeamColor\TeamColor03.blp` {
+		t.Errorf("team colour path %q", p)
+	}
+	if p, _ := ReplaceablePath(2, 12, true); p != `ReplaceableTextures\TeamGlow\TeamGlow12.dds` {
+		t.Errorf("team glow path %q", p)
+	}
+	if p, _ := ReplaceablePath(37, 0, false); p != `ReplaceableTextures\OutlandMushroomTree\MushroomTree.blp` {
+		t.Errorf("tree path %q", p)
+	}
+	if _, ok := ReplaceablePath(5, 0, false); ok {
+		t.Error("id 5 has a path")
+	}
+
+	// No files: built-in colours.
+	r := &Resolver{Team: 1}
+	tex, warns := r.Load(Request{ReplaceableID: 1})
+	if len(warns) != 0 || colourOf(t, tex) != [3]uint8{0, 66, 255} || tex.Width() != 8 {
+		t.Errorf("team colour: %v %v", colourOf(t, tex), warns)
+	}
+	glow, _ := r.Load(Request{ReplaceableID: 2})
+	g := glow.Levels[0]
+	// 255·(1−r)² with r = hypot(0.5, 0.5)/16 at pixel (16,16).
+	centre, corner := g.Pix[g.PixOffset(16, 16)+3], g.Pix[g.PixOffset(0, 0)+3]
+	if g.Rect.Dx() != 32 || centre != 233 || corner != 0 || [3]uint8(g.Pix[:3]) != [3]uint8{0, 66, 255} {
+		t.Errorf("team glow: size %v centre alpha %d corner alpha %d", g.Rect, centre, corner)
+	}
+	if rgb, _ := TeamColorRGB(16); rgb != [3]uint8{236, 205, 134} {
+		t.Errorf("player 16: %v", rgb)
+	}
+	if rgb, _ := TeamColorRGB(15); rgb != [3]uint8{190, 0, 254} {
+		t.Errorf("player 15: %v", rgb)
+	}
+	// A missing tree is white with a warning.
+	if tex, warns := r.Load(Request{ReplaceableID: 31}); len(warns) != 1 || colourOf(t, tex) != [3]uint8{255, 255, 255} {
+		t.Errorf("tree: %v", warns)
+	}
+
+	// Files win over the table, and HD models find .dds by substitution.
+	dir := t.TempDir()
+	writeTGA(t, filepath.Join(dir, "ReplaceableTextures", "TeamColor", "TeamColor01.tga"), [3]uint8{7, 7, 7})
+	r.Roots = []string{dir}
+	if tex, _ := r.Load(Request{ReplaceableID: 1, HD: true}); colourOf(t, tex) != [3]uint8{7, 7, 7} {
+		t.Errorf("team colour file: %v", colourOf(t, tex))
+	}
+}
+
+func TestCache(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.tga"), filepath.Join(dir, "b.tga")
+	writeTGA(t, a, [3]uint8{1, 0, 0})
+	writeTGA(t, b, [3]uint8{2, 0, 0})
+	c := NewCache(4) // one 1×1 texture
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Load(a, nil); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if s := c.Stats(); s.Misses != 1 || s.Hits != 7 || s.Entries != 1 {
+		t.Errorf("after 8 loads of one file: %+v", s)
+	}
+	t1, _ := c.Load(a, nil)
+	if _, err := c.Load(b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Stats(); s.Evictions != 1 || s.Bytes != 4 {
+		t.Errorf("budget not kept: %+v", s)
+	}
+	// A changed file is decoded again.
+	writeTGA(t, b, [3]uint8{3, 0, 0})
+	os.Chtimes(b, time1(), time1())
+	tb, _ := c.Load(b, nil)
+	if colourOf(t, tb)[0] != 3 || colourOf(t, t1)[0] != 1 {
+		t.Errorf("stale cache entry: %v", colourOf(t, tb))
+	}
+}
+
+func time1() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }

@@ -1,0 +1,155 @@
+package texture
+
+import (
+	"fmt"
+	"image"
+	"math"
+)
+
+// Replaceable texture ids used in MDX TEXS records (RENDERING.md §5.4).
+const (
+	ReplaceableTeamColor = 1
+	ReplaceableTeamGlow  = 2
+)
+
+// Players is the number of player colours; TeamNeutral selects the
+// neutral colour.
+const (
+	Players     = 24
+	TeamNeutral = 24
+)
+
+// teamRGB holds players 0-15 as the reference renders use them
+// (../shared/tools/peer/README.md), so our team colour matches pixel for
+// pixel, then players 16-23 and neutral from RENDERING.md §5.4.
+var teamRGB = [Players + 1][3]uint8{
+	{255, 3, 3}, {0, 66, 255}, {28, 230, 185}, {84, 0, 129},
+	{255, 252, 1}, {254, 138, 14}, {32, 192, 0}, {229, 91, 176},
+	{149, 150, 151}, {126, 191, 241}, {16, 98, 70}, {78, 42, 4},
+	{155, 0, 0}, {0, 0, 195}, {0, 234, 255}, {190, 0, 254},
+	{236, 205, 134}, {247, 164, 139}, {192, 255, 128}, {220, 185, 236},
+	{79, 79, 85}, {236, 240, 255}, {0, 120, 30}, {164, 111, 51},
+	{46, 45, 46},
+}
+
+// TeamColorRGB returns the built-in colour of a player (0-23) or of
+// TeamNeutral; ok is false for other numbers.
+func TeamColorRGB(team int) (rgb [3]uint8, ok bool) {
+	if team < 0 || team > TeamNeutral {
+		return [3]uint8{}, false
+	}
+	return teamRGB[team], true
+}
+
+// replaceableNames maps replaceable ids to paths under ReplaceableTextures.
+var replaceableNames = map[uint32]string{
+	11: `Cliff\Cliff0`,
+	31: `LordaeronTree\LordaeronSummerTree`,
+	32: `AshenvaleTree\AshenTree`,
+	33: `BarrensTree\BarrensTree`,
+	34: `NorthrendTree\NorthTree`,
+	35: `Mushroom\MushroomTree`,
+	36: `RuinsTree\RuinsTree`,
+	37: `OutlandMushroomTree\MushroomTree`,
+}
+
+// ReplaceablePath returns the file a replaceable id stands for, for the
+// given team, e.g. `ReplaceableTextures\TeamColor\TeamColor03.blp`. hd
+// selects the Reforged ".dds" extension (model version > 800). ok is false
+// for ids with no file (0, 21 and unknown ids).
+func ReplaceablePath(id uint32, team int, hd bool) (path string, ok bool) {
+	ext := ".blp"
+	if hd {
+		ext = ".dds"
+	}
+	var name string
+	switch id {
+	case ReplaceableTeamColor:
+		name = fmt.Sprintf(`TeamColor\TeamColor%02d`, team)
+	case ReplaceableTeamGlow:
+		name = fmt.Sprintf(`TeamGlow\TeamGlow%02d`, team)
+	default:
+		name, ok = replaceableNames[id]
+		if !ok {
+			return "", false
+		}
+	}
+	return `ReplaceableTextures\` + name + ext, true
+}
+
+// TeamColorTexture is the stand-in for a missing TeamColorNN file: 8×8 of
+// the player's colour, as the reference harness generates it.
+func TeamColorTexture(rgb [3]uint8) *Texture {
+	const n = 8
+	img := image.NewNRGBA(image.Rect(0, 0, n, n))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = rgb[0], rgb[1], rgb[2], 255
+	}
+	return &Texture{Levels: mipChain(img), Format: FormatSynthetic}
+}
+
+// TeamGlowTexture is the stand-in for a missing TeamGlowNN file: 32×32 of
+// the player's colour with alpha falling off from the centre as
+// 255·(1−r)², the reference harness's formula.
+func TeamGlowTexture(rgb [3]uint8) *Texture {
+	const n = 32
+	img := image.NewNRGBA(image.Rect(0, 0, n, n))
+	for y := range n {
+		for x := range n {
+			dx := (float64(x) + 0.5 - n/2) / (n / 2)
+			dy := (float64(y) + 0.5 - n/2) / (n / 2)
+			r := math.Min(1, math.Hypot(dx, dy))
+			i := img.PixOffset(x, y)
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2] = rgb[0], rgb[1], rgb[2]
+			img.Pix[i+3] = uint8(math.Round(255 * (1 - r) * (1 - r)))
+		}
+	}
+	return &Texture{Levels: mipChain(img), Format: FormatSynthetic}
+}
+
+// WhiteTexture is the 2×2 opaque white texture that stands in for a
+// missing file, as in the reference viewer.
+func WhiteTexture() *Texture {
+	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	return &Texture{Levels: []*image.NRGBA{img}, Format: FormatSynthetic}
+}
+
+// mipChain builds a box-filtered mip chain (premultiplied averaging) for
+// generated textures.
+func mipChain(img *image.NRGBA) []*image.NRGBA {
+	levels := []*image.NRGBA{img}
+	for {
+		src := levels[len(levels)-1]
+		w, h := src.Rect.Dx(), src.Rect.Dy()
+		if w == 1 && h == 1 {
+			return levels
+		}
+		nw, nh := max(w/2, 1), max(h/2, 1)
+		dst := image.NewNRGBA(image.Rect(0, 0, nw, nh))
+		for y := range nh {
+			for x := range nw {
+				var acc [4]int
+				for _, d := range [4][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+					sx, sy := min(2*x+d[0], w-1), min(2*y+d[1], h-1)
+					p := src.Pix[src.PixOffset(sx, sy):]
+					a := int(p[3])
+					acc[0] += int(p[0]) * a
+					acc[1] += int(p[1]) * a
+					acc[2] += int(p[2]) * a
+					acc[3] += a
+				}
+				q := dst.Pix[dst.PixOffset(x, y):]
+				if acc[3] > 0 {
+					q[0] = uint8((acc[0] + acc[3]/2) / acc[3])
+					q[1] = uint8((acc[1] + acc[3]/2) / acc[3])
+					q[2] = uint8((acc[2] + acc[3]/2) / acc[3])
+				}
+				q[3] = uint8((acc[3] + 2) / 4)
+			}
+		}
+		levels = append(levels, dst)
+	}
+}
