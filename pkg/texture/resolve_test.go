@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 )
 
 // writeTGA writes a 1×1 TGA of the given colour.
