@@ -391,7 +391,7 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 				if !ok {
 					return
 				}
-				e.Frames = make([]uint32, n)
+				e.Frames = mk[uint32](n)
 				fillWords(e.Frames, r.b[r.pos:], 4)
 				r.pos += 4 * n
 			} else {
@@ -418,6 +418,15 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 		r.pos = end
 	}
 	return nil
+}
+
+// mk makes a slice of n elements, nil for none, so that a decoded empty
+// list compares equal to one never set.
+func mk[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, n)
 }
 
 // grow extends s by n zero elements.
@@ -481,7 +490,7 @@ func (d *decoder) material() Material {
 	if !ok {
 		return mt
 	}
-	mt.Layers = make([]Layer, n)
+	mt.Layers = mk[Layer](n)
 	for i := range mt.Layers {
 		d.layer(&mt.Layers[i])
 	}
@@ -516,7 +525,7 @@ func (d *decoder) layer(l *Layer) {
 		if !ok {
 			return
 		}
-		l.Textures = make([]LayerTexture, n)
+		l.Textures = mk[LayerTexture](n)
 		for i := range l.Textures {
 			t := &l.Textures[i]
 			t.TextureID = r.u32()
@@ -556,7 +565,7 @@ func words[T any](r *reader, tag uint32, elem, word int, what string) []T {
 	if !ok {
 		return nil
 	}
-	s := make([]T, n)
+	s := mk[T](n)
 	fillWords(s, r.b[r.pos:], word)
 	r.pos += n * elem
 	return s
@@ -589,7 +598,7 @@ func (d *decoder) geoset(g *Geoset) {
 	if !ok {
 		return
 	}
-	g.SequenceExtents = make([]Extent, n)
+	g.SequenceExtents = mk[Extent](n)
 	fillWords(g.SequenceExtents, r.b[r.pos:], 4)
 	r.pos += 28 * n
 	if d.v > 800 {
@@ -614,7 +623,7 @@ func (d *decoder) geoset(g *Geoset) {
 	if !ok {
 		return
 	}
-	g.UVSets = make([][]Vec2, n)
+	g.UVSets = mk[[]Vec2](n)
 	for i := range g.UVSets {
 		g.UVSets[i] = words[Vec2](r, tUVBS, 8, 4, "texture coordinate")
 	}
