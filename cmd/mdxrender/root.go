@@ -18,7 +18,8 @@ func newRootCmd() *cobra.Command {
 	// Each subcommand lives in its own file and is registered here, so the
 	// command tree is visible in one place.
 	root.AddCommand(
-	// subcommands
+		// subcommands
+		newTextureCmd(),
 	)
 	return root
 }

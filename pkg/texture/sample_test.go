@@ -94,7 +94,7 @@ func TestSampleTrilinear(t *testing.T) {
 	}
 	// Non-finite coordinates do not panic.
 	for _, u := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e30} {
-		_ = tex.WithWrap(WrapWidth | WrapHeight).Sample(u, u, 0.5)
+		_ = tex.WithWrap(WrapWidth|WrapHeight).Sample(u, u, 0.5)
 		_ = tex.Sample(u, -u, 0.5)
 	}
 	if lod := tex.LOD(0.5, 0, 0, 0.5); lod != 0 { // 2-texel image, half per pixel: 1 texel
