@@ -173,11 +173,23 @@ func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
 	return nil
 }
 
+// pvert is a vertex projected to the screen: fixed-point position, window
+// depth, 1/w, and its attributes. Projection happens once per vertex (and
+// not again for a following batch that shares the vertex slice, as the
+// layers of one geoset do); clipped vertices are projected as they appear.
+type pvert struct {
+	x, y int64
+	z, q float32
+	code uint8 // outcode against the six clip planes
+	a    [nAttr]float32
+}
+
 // setup clips, projects, culls and sets up every triangle into t.tris.
 func (t *Target) setup(batches []Batch) {
 	t.tris = t.tris[:0]
 	t.batches = t.batches[:0]
 	var buf [2][maxPoly]cvert
+	var prev []Vertex
 	for bi := range batches {
 		b := &batches[bi]
 		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor}
@@ -186,32 +198,84 @@ func (t *Target) setup(batches []Batch) {
 			info.texW, info.texH = float32(max(w, 1)), float32(max(h, 1))
 		}
 		t.batches = append(t.batches, info)
+		if len(b.Indices) < 3 {
+			continue
+		}
+		if len(b.Vertices) != len(prev) || &b.Vertices[0] != &prev[0] {
+			t.projectAll(b.Vertices)
+			prev = b.Vertices
+		}
+		pv := t.pverts
 		for i := 0; i+2 < len(b.Indices); i += 3 {
-			var oc [3]uint8
-			for k := 0; k < 3; k++ {
-				v := &b.Vertices[b.Indices[i+k]]
-				c := &buf[0][k]
-				for j := 0; j < 4; j++ {
-					c.p[j] = float64(v.Position[j])
-				}
-				c.a = [nAttr]float32{v.UV[0], v.UV[1],
-					v.Color[0], v.Color[1], v.Color[2], v.Color[3],
-					v.Normal[0], v.Normal[1], v.Normal[2],
-					v.Light[0], v.Light[1], v.Light[2]}
-				oc[k] = outcode(&c.p)
-			}
-			if oc[0]&oc[1]&oc[2] != 0 {
+			i0, i1, i2 := b.Indices[i], b.Indices[i+1], b.Indices[i+2]
+			c0, c1, c2 := pv[i0].code, pv[i1].code, pv[i2].code
+			if c0&c1&c2 != 0 {
 				continue
 			}
-			poly, n := &buf[0], 3
-			if all := oc[0] | oc[1] | oc[2]; all != 0 {
-				poly, n = clipPoly(&buf, all)
+			all := c0 | c1 | c2
+			if all == 0 {
+				t.setupTri(&pv[i0], &pv[i1], &pv[i2], int32(bi), &info)
+				continue
+			}
+			for k, ix := range [3]uint32{i0, i1, i2} {
+				c := &buf[0][k]
+				for j := 0; j < 4; j++ {
+					c.p[j] = float64(b.Vertices[ix].Position[j])
+				}
+				c.a = pv[ix].a
+			}
+			poly, n := clipPoly(&buf, all)
+			if n < 3 {
+				continue
+			}
+			var fan [maxPoly]pvert
+			for k := 0; k < n; k++ {
+				if !t.project(&fan[k], &poly[k].p) {
+					n = 0 // only with projections that keep w ≤ 0 inside the near plane
+				}
+				fan[k].a = poly[k].a
 			}
 			for k := 1; k+1 < n; k++ {
-				t.setupTri(&poly[0], &poly[k], &poly[k+1], int32(bi), &info)
+				t.setupTri(&fan[0], &fan[k], &fan[k+1], int32(bi), &info)
 			}
 		}
 	}
+}
+
+// projectAll fills t.pverts for a batch's vertices.
+func (t *Target) projectAll(vs []Vertex) {
+	if cap(t.pverts) < len(vs) {
+		t.pverts = make([]pvert, len(vs))
+	}
+	t.pverts = t.pverts[:len(vs)]
+	for i := range vs {
+		v, pv := &vs[i], &t.pverts[i]
+		p := [4]float64{float64(v.Position[0]), float64(v.Position[1]), float64(v.Position[2]), float64(v.Position[3])}
+		pv.code = outcode(&p)
+		if pv.code == 0 {
+			t.project(pv, &p)
+		}
+		pv.a = [nAttr]float32{v.UV[0], v.UV[1],
+			v.Color[0], v.Color[1], v.Color[2], v.Color[3],
+			v.Normal[0], v.Normal[1], v.Normal[2],
+			v.Light[0], v.Light[1], v.Light[2]}
+	}
+}
+
+// project maps a clip-space position inside the clip volume to the screen.
+// NDC (x, y) maps to ((x+1)/2·W, (1−y)/2·H), row 0 at the top, snapped to
+// 1/256 pixel.
+func (t *Target) project(pv *pvert, p *[4]float64) bool {
+	w := p[3]
+	if !(w > 0) {
+		return false
+	}
+	iw := 1 / w
+	pv.x = int64(math.Round((p[0]*iw + 1) * 0.5 * float64(t.Width) * subOne))
+	pv.y = int64(math.Round((1 - p[1]*iw) * 0.5 * float64(t.Height) * subOne))
+	pv.z = float32(0.5*p[2]*iw + 0.5)
+	pv.q = float32(iw)
+	return true
 }
 
 func planeDist(p *[4]float64, plane int) float64 {
@@ -231,12 +295,29 @@ func planeDist(p *[4]float64, plane int) float64 {
 	}
 }
 
+// outcode has bit i set when the point is outside plane i (see planeDist).
+// NaN coordinates count as outside every plane, so they are never drawn.
 func outcode(p *[4]float64) uint8 {
+	x, y, z, w := p[0], p[1], p[2], p[3]
+	g := guardBand * w
 	var c uint8
-	for plane := 0; plane < 6; plane++ {
-		if !(planeDist(p, plane) >= 0) { // NaN counts as outside
-			c |= 1 << plane
-		}
+	if !(w+z >= 0) {
+		c |= 1
+	}
+	if !(w-z >= 0) {
+		c |= 2
+	}
+	if !(g+x >= 0) {
+		c |= 4
+	}
+	if !(g-x >= 0) {
+		c |= 8
+	}
+	if !(g+y >= 0) {
+		c |= 16
+	}
+	if !(g-y >= 0) {
+		c |= 32
 	}
 	return c
 }
@@ -287,29 +368,10 @@ func lerpVert(dst, a, b *cvert, s float64) {
 	}
 }
 
-// setupTri projects one clipped triangle and appends it to t.tris unless it
-// is culled, degenerate or covers no pixel centre.
-func (t *Target) setupTri(v0, v1, v2 *cvert, bi int32, info *batchInfo) {
-	vs := [3]*cvert{v0, v1, v2}
-	var x, y [3]int64
-	var sx, sy [3]float64
-	var tr tri
-	W, H := float64(t.Width), float64(t.Height)
-	for k, v := range vs {
-		w := v.p[3]
-		if !(w > 0) {
-			return // only reachable with projections that put points behind the eye inside the near plane
-		}
-		iw := 1 / w
-		fx := (v.p[0]*iw + 1) * 0.5 * W * subOne
-		fy := (1 - v.p[1]*iw) * 0.5 * H * subOne
-		x[k], y[k] = int64(math.Round(fx)), int64(math.Round(fy))
-		sx[k], sy[k] = float64(x[k])/subOne, float64(y[k])/subOne
-		tr.z[k] = float32(0.5*v.p[2]*iw + 0.5)
-		tr.q[k] = float32(iw)
-		tr.attr[k] = v.a
-	}
-	area := (x[1]-x[0])*(y[2]-y[0]) - (x[2]-x[0])*(y[1]-y[0])
+// setupTri sets up one projected triangle and appends it to t.tris unless
+// it is culled, degenerate or covers no pixel centre.
+func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
+	area := (v1.x-v0.x)*(v2.y-v0.y) - (v2.x-v0.x)*(v1.y-v0.y)
 	if area == 0 {
 		return
 	}
@@ -319,17 +381,11 @@ func (t *Target) setupTri(v0, v1, v2 *cvert, bi int32, info *batchInfo) {
 		return
 	}
 	if area < 0 {
-		x[1], x[2] = x[2], x[1]
-		y[1], y[2] = y[2], y[1]
-		sx[1], sx[2] = sx[2], sx[1]
-		sy[1], sy[2] = sy[2], sy[1]
-		tr.z[1], tr.z[2] = tr.z[2], tr.z[1]
-		tr.q[1], tr.q[2] = tr.q[2], tr.q[1]
-		tr.attr[1], tr.attr[2] = tr.attr[2], tr.attr[1]
+		v1, v2 = v2, v1
 		area = -area
 	}
-	minFx, maxFx := min(x[0], x[1], x[2]), max(x[0], x[1], x[2])
-	minFy, maxFy := min(y[0], y[1], y[2]), max(y[0], y[1], y[2])
+	minFx, maxFx := min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)
+	minFy, maxFy := min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)
 	// Pixel px is sampled at px·256+128.
 	x0 := max(0, ceilDiv(minFx-subOne/2, subOne))
 	x1 := min(int64(t.Width-1), floorDiv(maxFx-subOne/2, subOne))
@@ -338,22 +394,29 @@ func (t *Target) setupTri(v0, v1, v2 *cvert, bi int32, info *batchInfo) {
 	if x0 > x1 || y0 > y1 {
 		return
 	}
+	t.tris = append(t.tris, tri{})
+	tr := &t.tris[len(t.tris)-1]
 	tr.minX, tr.maxX, tr.minY, tr.maxY = int32(x0), int32(x1), int32(y0), int32(y1)
+	vs := [3]*pvert{v0, v1, v2}
 	for k := 0; k < 3; k++ {
-		ax, ay := x[(k+1)%3], y[(k+1)%3]
-		bx, by := x[(k+2)%3], y[(k+2)%3]
-		dx, dy := bx-ax, by-ay
-		e := edge{a: -dy, b: dx, c: dy*ax - dx*ay, bias: -1}
+		a, b := vs[(k+1)%3], vs[(k+2)%3]
+		dx, dy := b.x-a.x, b.y-a.y
+		e := edge{a: -dy, b: dx, c: dy*a.x - dx*a.y, bias: -1}
 		// With this orientation (inside on the right when walking the edge
 		// in y-down screen space), left edges go up and top edges go right.
 		if dy < 0 || (dy == 0 && dx > 0) {
 			e.bias = 0
 		}
 		tr.e[k] = e
+		tr.z[k], tr.q[k], tr.attr[k] = vs[k].z, vs[k].q, vs[k].a
 	}
 	tr.invArea = float32(1 / float64(area))
 	tr.batch = bi
 	if info.tex != nil {
+		var sx, sy [3]float64
+		for k, v := range vs {
+			sx[k], sy[k] = float64(v.x)/subOne, float64(v.y)/subOne
+		}
 		den := (sx[1]-sx[0])*(sy[2]-sy[0]) - (sx[2]-sx[0])*(sy[1]-sy[0])
 		grad := func(f0, f1, f2 float64) [2]float32 {
 			return [2]float32{
@@ -366,7 +429,6 @@ func (t *Target) setupTri(v0, v1, v2 *cvert, bi int32, info *batchInfo) {
 		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
 		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
 	}
-	t.tris = append(t.tris, tr)
 }
 
 func floorDiv(a, b int64) int64 {
@@ -491,6 +553,21 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
 	}
 }
 
-// log2f is log2 in float32 through the float64 library function, which is
-// pure arithmetic and so gives the same bits on every run.
-func log2f(x float32) float32 { return float32(math.Log2(float64(x))) }
+// log2f is a fast log2 for the level of detail (max error about 2e-6,
+// far below what mip blending can show): exponent from the bits, then
+// ln m = 2·atanh((m−1)/(m+1)) as a short odd series on m in [√½, √2).
+// It is plain float32 arithmetic, hence the same bits on every run; the
+// library math.Log2 cost a fifth of a frame.
+func log2f(x float32) float32 {
+	bits := math.Float32bits(x)
+	e := int32(bits>>23&0xff) - 127
+	m := math.Float32frombits(bits&0x007fffff | 0x3f800000)
+	if m > math.Sqrt2 {
+		m *= 0.5
+		e++
+	}
+	s := (m - 1) / (m + 1)
+	s2 := s * s
+	ln := 2 * s * (1 + s2*(1.0/3+s2*(1.0/5+s2*(1.0/7))))
+	return float32(e) + ln*math.Log2E
+}

@@ -582,3 +582,19 @@ func TestFillRuleClipped(t *testing.T) {
 		}
 	}
 }
+
+func TestLog2f(t *testing.T) {
+	worst := 0.0
+	for x := float32(1e-6); x < 1e6; x *= 1.0137 {
+		err := math.Abs(float64(log2f(x)) - math.Log2(float64(x)))
+		worst = math.Max(worst, err)
+	}
+	if worst > 1e-5 {
+		t.Fatalf("log2f max error %g", worst)
+	}
+	for _, x := range []float32{1, 2, 0.5, 1024} {
+		if got, want := log2f(x), float32(math.Log2(float64(x))); math.Abs(float64(got-want)) > 1e-6 {
+			t.Errorf("log2f(%v) = %v", x, got)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package raster
 import (
 	"math"
 	"testing"
+
+	"github.com/fogleman/fauxgl"
 )
 
 // constSampler is a w×h texture of one colour.
@@ -61,4 +63,108 @@ func near(a, b [4]float32, tol float32) bool {
 		}
 	}
 	return true
+}
+
+// imageSampler is a small bilinear, repeating texture (no mip levels), a
+// stand-in for pkg/texture in benchmarks and golden images.
+type imageSampler struct {
+	w, h int
+	pix  [][4]float32
+}
+
+func (s *imageSampler) Size() (int, int) { return s.w, s.h }
+
+func (s *imageSampler) Sample(u, v, lod float32) [4]float32 {
+	x := u*float32(s.w) - 0.5
+	y := v*float32(s.h) - 0.5
+	fx, fy := float32(math.Floor(float64(x))), float32(math.Floor(float64(y)))
+	ax, ay := x-fx, y-fy
+	x0, y0 := int(fx), int(fy)
+	wrap := func(i, n int) int {
+		i %= n
+		if i < 0 {
+			i += n
+		}
+		return i
+	}
+	x0, x1 := wrap(x0, s.w), wrap(x0+1, s.w)
+	y0, y1 := wrap(y0, s.h), wrap(y0+1, s.h)
+	p00, p10 := s.pix[y0*s.w+x0], s.pix[y0*s.w+x1]
+	p01, p11 := s.pix[y1*s.w+x0], s.pix[y1*s.w+x1]
+	var out [4]float32
+	for c := 0; c < 4; c++ {
+		top := p00[c] + (p10[c]-p00[c])*ax
+		bot := p01[c] + (p11[c]-p01[c])*ax
+		out[c] = top + (bot-top)*ay
+	}
+	return out
+}
+
+// checker is an n×n texture of cells×cells squares in two colours, with a
+// transparent hole in one cell to exercise alpha.
+func checker(n, cells int, a, b [4]float32) *imageSampler {
+	s := &imageSampler{w: n, h: n, pix: make([][4]float32, n*n)}
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			cx, cy := x*cells/n, y*cells/n
+			c := a
+			if (cx+cy)%2 == 1 {
+				c = b
+			}
+			s.pix[y*n+x] = c
+		}
+	}
+	return s
+}
+
+// mesh is a world-space triangle mesh.
+type mesh struct {
+	pos, normal [][3]float32
+	uv          [][2]float32
+	idx         []uint32
+}
+
+// sphere is a UV sphere with the given stacks and slices, outward CCW faces.
+func sphere(center [3]float32, r float32, stacks, slices int) mesh {
+	var m mesh
+	for i := 0; i <= stacks; i++ {
+		th := math.Pi * float64(i) / float64(stacks)
+		for j := 0; j <= slices; j++ {
+			ph := 2 * math.Pi * float64(j) / float64(slices)
+			n := [3]float32{float32(math.Sin(th) * math.Cos(ph)), float32(math.Sin(th) * math.Sin(ph)), float32(math.Cos(th))}
+			m.normal = append(m.normal, n)
+			m.pos = append(m.pos, [3]float32{center[0] + r*n[0], center[1] + r*n[1], center[2] + r*n[2]})
+			m.uv = append(m.uv, [2]float32{float32(j) / float32(slices), float32(i) / float32(stacks)})
+		}
+	}
+	row := uint32(slices + 1)
+	for i := 0; i < stacks; i++ {
+		for j := 0; j < slices; j++ {
+			a := uint32(i)*row + uint32(j)
+			b, c, d := a+row, a+row+1, a+1
+			if i != 0 {
+				m.idx = append(m.idx, a, b, d)
+			}
+			if i != stacks-1 {
+				m.idx = append(m.idx, d, b, c)
+			}
+		}
+	}
+	return m
+}
+
+// project turns a world mesh into clip-space vertices for a camera, with
+// the reference viewer's light at (0, 0, 10000).
+func (m mesh) project(vp fauxgl.Matrix, dst []Vertex) []Vertex {
+	dst = dst[:0]
+	for i, p := range m.pos {
+		c := vp.MulPositionW(fauxgl.Vector{X: float64(p[0]), Y: float64(p[1]), Z: float64(p[2])})
+		dst = append(dst, Vertex{
+			Position: [4]float32{float32(c.X), float32(c.Y), float32(c.Z), float32(c.W)},
+			UV:       m.uv[i],
+			Normal:   m.normal[i],
+			Light:    LightDir(p, [3]float32{0, 0, 10000}),
+		})
+	}
+	return dst
 }

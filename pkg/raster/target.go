@@ -25,6 +25,7 @@ type Target struct {
 	// Reused between Draw calls so that steady-state frames do not allocate.
 	tris    []tri
 	batches []batchInfo
+	pverts  []pvert
 }
 
 // NewTarget allocates a width×height target cleared to transparent black
@@ -76,34 +77,41 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			var s [4]float32
-			for sy := 0; sy < k; sy++ {
-				i := ((y*k+sy)*t.Width + x*k) * 4
-				for sx := 0; sx < k; sx++ {
-					s[0] += t.Color[i]
-					s[1] += t.Color[i+1]
-					s[2] += t.Color[i+2]
-					s[3] += t.Color[i+3]
-					i += 4
+			if k == 1 {
+				i := (y*t.Width + x) * 4
+				s = [4]float32(t.Color[i : i+4])
+			} else {
+				for sy := 0; sy < k; sy++ {
+					i := ((y*k+sy)*t.Width + x*k) * 4
+					for sx := 0; sx < k; sx++ {
+						s[0] += t.Color[i]
+						s[1] += t.Color[i+1]
+						s[2] += t.Color[i+2]
+						s[3] += t.Color[i+3]
+						i += 4
+					}
 				}
-			}
-			for c := range s {
-				s[c] = clamp01(s[c] * inv)
+				s[0], s[1], s[2], s[3] = s[0]*inv, s[1]*inv, s[2]*inv, s[3]*inv
 			}
 			o := img.PixOffset(x, y)
 			p := img.Pix[o : o+4 : o+4]
 			if bg != nil {
-				for c := 0; c < 3; c++ {
-					p[c] = to8(s[c] + (1-s[3])*bgc[c])
-				}
-				p[3] = 255
+				k := 1 - clamp01(s[3])
+				p[0], p[1], p[2], p[3] = to8(s[0]+k*bgc[0]), to8(s[1]+k*bgc[1]), to8(s[2]+k*bgc[2]), 255
 				continue
 			}
-			a := max(s[3], s[0], s[1], s[2])
-			if a <= 0 {
+			a := s[3]
+			for c := 0; c < 3; c++ {
+				if s[c] > a {
+					a = s[c]
+				}
+			}
+			if !(a > 0) {
 				p[0], p[1], p[2], p[3] = 0, 0, 0, 0
 				continue
 			}
-			p[0], p[1], p[2], p[3] = to8(s[0]/a), to8(s[1]/a), to8(s[2]/a), to8(a)
+			ia := 1 / a
+			p[0], p[1], p[2], p[3] = to8(s[0]*ia), to8(s[1]*ia), to8(s[2]*ia), to8(a)
 		}
 	}
 	return img, nil
