@@ -68,8 +68,9 @@ func near(a, b [4]float32, tol float32) bool {
 // imageSampler is a small bilinear, repeating texture (no mip levels), a
 // stand-in for pkg/texture in benchmarks and golden images.
 type imageSampler struct {
-	w, h int
-	pix  [][4]float32
+	w, h  int
+	pix   [][4]float32
+	clamp bool // clamp to edge instead of repeating
 }
 
 func (s *imageSampler) Size() (int, int) { return s.w, s.h }
@@ -81,6 +82,9 @@ func (s *imageSampler) Sample(u, v, lod float32) [4]float32 {
 	ax, ay := x-fx, y-fy
 	x0, y0 := int(fx), int(fy)
 	wrap := func(i, n int) int {
+		if s.clamp {
+			return min(max(i, 0), n-1)
+		}
 		i %= n
 		if i < 0 {
 			i += n
