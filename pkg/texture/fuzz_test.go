@@ -1,0 +1,93 @@
+package texture
+
+import (
+	"image"
+	"testing"
+)
+
+// fuzzOptions keeps a fuzz iteration's allocations small; the size limit
+// itself is covered by TestBadInput.
+var fuzzOptions = &Options{MaxDimension: 256}
+
+// checkDecoded asserts what every successful decode must satisfy.
+func checkDecoded(t *testing.T, data []byte, tex *Texture, config func([]byte) (Config, error)) {
+	if len(tex.Levels) == 0 {
+		t.Fatal("no levels")
+	}
+	w, h := tex.Width(), tex.Height()
+	for i, l := range tex.Levels {
+		lw, lh := mipSize(w, h, i)
+		if l.Rect != image.Rect(0, 0, lw, lh) || len(l.Pix) != 4*lw*lh {
+			t.Fatalf("level %d is %v with %d bytes, want %dx%d", i, l.Rect, len(l.Pix), lw, lh)
+		}
+	}
+	cfg, err := config(data)
+	if err != nil {
+		t.Fatalf("Decode succeeded but DecodeConfig failed: %v", err)
+	}
+	if cfg.Width != w || cfg.Height != h {
+		t.Fatalf("config %dx%d, decoded %dx%d", cfg.Width, cfg.Height, w, h)
+	}
+	tex.WithWrap(WrapWidth).Sample(0.3, 1.7, 0.6)
+}
+
+func FuzzBLP(f *testing.F) {
+	pal := testPalette()
+	f.Add(blp1Palette(4, 2, 8, pal, [][]byte{make([]byte, 16), make([]byte, 4)}))
+	f.Add(blp1Palette(8, 1, 1, pal, [][]byte{make([]byte, 9)}))
+	f.Add(blp1Palette(2, 2, 4, pal, [][]byte{make([]byte, 6), make([]byte, 2)}))
+	header, scan := splitJPEG(flatJPEG(16, 8, [4][]uint8{{10, 200}, {20, 100}, {30, 50}, {40, 255}}))
+	_, scan1 := splitJPEG(flatJPEG(8, 4, [4][]uint8{{1}, {2}, {3}, {4}}))
+	f.Add(blp1JPEG(16, 8, 8, header, [][]byte{scan, scan1}))
+	f.Add(blp2(4, 4, 2, 8, 7, nil, [][]byte{make([]byte, 16)}))
+	f.Add(blp2(4, 4, 2, 1, 0, nil, [][]byte{make([]byte, 8)}))
+	f.Add(blp2(2, 1, 3, 8, 8, nil, [][]byte{make([]byte, 8)}))
+	f.Add(blp2(2, 1, 1, 4, 0, make([]byte, 1024), [][]byte{make([]byte, 3)}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tex, err := DecodeBLP(data, fuzzOptions)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, data, tex, DecodeBLPConfig)
+	})
+}
+
+func FuzzDDS(f *testing.F) {
+	blk := []byte{0x00, 0xf8, 0x1f, 0x00, 0xe4, 0x1b, 0, 0}
+	f.Add(dds(8, 4, 4, "DXT1", 0, 0, [4]uint32{}, repeat(blk, 5)))
+	f.Add(dds(4, 4, 1, "DXT3", 0, 0, [4]uint32{}, repeat(blk, 2)))
+	f.Add(dds(4, 4, 1, "DXT5", 0, 0, [4]uint32{}, repeat(blk, 2)))
+	f.Add(dds(4, 4, 1, "ATI1", 0, 0, [4]uint32{}, blk))
+	f.Add(dds(4, 4, 1, "ATI2", 0, 0, [4]uint32{}, repeat(blk, 2)))
+	f.Add(dds(4, 4, 1, "DX10", 77, 0, [4]uint32{}, repeat(blk, 2)))
+	f.Add(dds(2, 2, 2, "", 0, 32, [4]uint32{0xff0000, 0xff00, 0xff, 0xff000000}, make([]byte, 20)))
+	f.Add(dds(2, 1, 1, "", 0, 16, [4]uint32{0xf800, 0x07e0, 0x1f, 0}, make([]byte, 4)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tex, err := DecodeDDS(data, fuzzOptions)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, data, tex, DecodeDDSConfig)
+	})
+}
+
+// FuzzTGA exercises the guarded path into github.com/blezek/tga.
+func FuzzTGA(f *testing.F) {
+	im := image.NewNRGBA(image.Rect(0, 0, 3, 2))
+	for i := range im.Pix {
+		im.Pix[i] = uint8(i * 11)
+	}
+	f.Add(tgaFile(im, 32, true))
+	f.Add(tgaFile(im, 24, false))
+	f.Add(tgaFile(image.NewNRGBA(image.Rect(0, 0, 1, 1)), 24, false))
+	// RLE 2×2: one run packet of 4 grey pixels; colour-mapped 2×1.
+	f.Add([]byte{0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0x20, 0x83, 9, 8, 7})
+	f.Add([]byte{0, 1, 1, 0, 0, 2, 0, 24, 0, 0, 0, 0, 2, 0, 1, 0, 8, 0x20, 1, 2, 3, 4, 5, 6, 0, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tex, err := DecodeTGA(data, fuzzOptions)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, data, tex, DecodeTGAConfig)
+	})
+}
