@@ -96,10 +96,11 @@ type edge struct {
 // tri is a clipped, projected, set-up screen triangle, ordered so that the
 // inside has all edge functions ≥ 0.
 type tri struct {
-	e                      [3]edge
+	// Bounding box first: band workers scan it for every triangle.
 	minX, minY, maxX, maxY int32
 	batch                  int32
 	invArea                float32
+	e                      [3]edge
 	z, q                   [3]float32 // window depth and 1/w per vertex
 	attr                   [3][nAttr]float32
 	// Screen-space gradients per pixel of 1/w, u/w and v/w, for the LOD.

@@ -598,3 +598,19 @@ func TestLog2f(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawSteadyStateAllocs: once the target's buffers have grown, a frame
+// allocates nothing in setup or rasterisation (single worker; more workers
+// only add their goroutines).
+func TestDrawSteadyStateAllocs(t *testing.T) {
+	tg, batches := unitScene(t, 64, 1)
+	allocs := testing.AllocsPerRun(5, func() {
+		tg.Clear([4]float32{})
+		if err := tg.Draw(batches, DrawOptions{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per frame", allocs)
+	}
+}

@@ -44,3 +44,14 @@ func DrawOrder(items []DrawItem) []int {
 	})
 	return append(order, trans...)
 }
+
+// SkipAlpha is the geoset or layer alpha at or below which the reference
+// viewer skips a batch entirely (RENDERING.md §15.5). The caller decides per
+// frame with Visible, before building batches; the rasteriser itself draws
+// whatever it is given.
+const SkipAlpha = 0.01
+
+// Visible reports whether a batch with these animated alphas is drawn.
+func Visible(geosetAlpha, layerAlpha float32) bool {
+	return geosetAlpha > SkipAlpha && layerAlpha > SkipAlpha
+}

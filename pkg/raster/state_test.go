@@ -82,3 +82,14 @@ func TestDrawOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestVisible(t *testing.T) {
+	for _, c := range []struct {
+		g, l float32
+		want bool
+	}{{1, 1, true}, {0.01, 1, false}, {1, 0.01, false}, {0.011, 0.5, true}, {0, 0, false}} {
+		if got := Visible(c.g, c.l); got != c.want {
+			t.Errorf("Visible(%v, %v) = %v", c.g, c.l, got)
+		}
+	}
+}
