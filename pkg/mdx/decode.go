@@ -89,6 +89,10 @@ type decoder struct {
 	v   uint32
 	m   *Model
 	lay *fileLayout
+	// sawVERS and sawMODL make repeats of these single chunks raw chunks;
+	// versioned is set once a chunk whose layout depends on the version
+	// has been read.
+	sawVERS, sawMODL, versioned bool
 }
 
 // DecodeBytes decodes an MDX model held in b.
@@ -103,6 +107,10 @@ func (d *Decoder) DecodeBytes(b []byte) (*Model, error) {
 	dec := &decoder{r: reader{b: b, q: &q}, v: 800, m: &Model{}, lay: &fileLayout{}}
 	if err := dec.decode(); err != nil {
 		return nil, err
+	}
+	if !dec.sawVERS {
+		// The reference viewer reads a file without VERS as version 800.
+		dec.m.Version = 800
 	}
 	dec.m.file = dec.lay
 	return dec.m, nil
@@ -183,10 +191,20 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 	m := d.m
 	switch ref.tag {
 	case tVERS:
+		if d.sawVERS {
+			// A repeated VERS cannot change how earlier chunks were read;
+			// keep it verbatim so the file still round-trips.
+			d.unknown(ref, start, end)
+			return nil
+		}
+		d.sawVERS = true
 		if !r.need(4, "version") {
 			return nil
 		}
 		m.Version = r.u32()
+		if d.versioned && m.Version != 800 {
+			return &FormatError{Offset: int64(start - 8), Chunk: "VERS", Reason: fmt.Sprintf("version %d comes after chunks already read as version 800", m.Version)}
+		}
 		switch m.Version {
 		case 800, 900, 1000, 1100:
 		default:
@@ -198,6 +216,11 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 			r.pos = end
 		}
 	case tMODL:
+		if d.sawMODL {
+			d.unknown(ref, start, end)
+			return nil
+		}
+		d.sawMODL = true
 		if !r.need(372, "model header") {
 			return nil
 		}
@@ -413,11 +436,22 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 			m.CollisionShapes = append(m.CollisionShapes, c)
 		})
 	default:
-		ref.n = len(m.Unknown)
-		m.Unknown = append(m.Unknown, RawChunk{Tag: string(r.b[start-8 : start-4]), Data: bytes.Clone(r.b[start:end])})
-		r.pos = end
+		d.unknown(ref, start, end)
+	}
+	switch ref.tag {
+	case tMTLS, tGEOS:
+		d.versioned = true
 	}
 	return nil
+}
+
+// unknown keeps a chunk verbatim in Model.Unknown.
+func (d *decoder) unknown(ref *chunkRef, start, end int) {
+	r := &d.r
+	ref.n = len(d.m.Unknown)
+	ref.raw = true
+	d.m.Unknown = append(d.m.Unknown, RawChunk{Tag: string(r.b[start-8 : start-4]), Data: bytes.Clone(r.b[start:end])})
+	r.pos = end
 }
 
 // mk makes a slice of n elements, nil for none, so that a decoded empty

@@ -135,20 +135,27 @@ func (e *encoder) chunks() {
 			e.chunk(chunkRef{tag: tag}, 0, n)
 		}
 		for i := range m.Unknown {
-			e.unknown(i, 0)
+			e.unknown(i)
 		}
 		return
 	}
 	refs := m.file.chunks
 	last := map[uint32]int{}
 	for i, ref := range refs {
-		last[ref.tag] = i
+		if !ref.raw {
+			last[ref.tag] = i
+		}
 	}
 	next := map[uint32]int{}
 	usedUnknown := make([]bool, len(m.Unknown))
 	for i, ref := range refs {
 		n := e.count(ref.tag)
 		switch {
+		case ref.raw || !isKnown(ref.tag):
+			if ref.n < len(m.Unknown) && !usedUnknown[ref.n] {
+				usedUnknown[ref.n] = true
+				e.unknown(ref.n)
+			}
 		case n < 0:
 			e.chunk(ref, 0, 1)
 		case isKnown(ref.tag):
@@ -160,28 +167,20 @@ func (e *encoder) chunks() {
 			from = min(from, to)
 			e.chunk(ref, from, to)
 			next[ref.tag] = to
-		default:
-			if ref.n < len(m.Unknown) && !usedUnknown[ref.n] {
-				usedUnknown[ref.n] = true
-				e.unknown(ref.n, ref.over)
-			}
 		}
 	}
 	for _, tag := range canonicalOrder {
 		if _, seen := last[tag]; seen {
 			continue
 		}
-		n := e.count(tag)
-		if n < 0 {
-			n = 1
-		}
-		if n > 0 {
+		// VERS and MODL stay absent if the file had none.
+		if n := e.count(tag); n > 0 {
 			e.chunk(chunkRef{tag: tag}, 0, n)
 		}
 	}
 	for i, used := range usedUnknown {
 		if !used {
-			e.unknown(i, 0)
+			e.unknown(i)
 		}
 	}
 	e.b = append(e.b, m.file.trailing...)
@@ -196,7 +195,7 @@ func isKnown(tag uint32) bool {
 	return false
 }
 
-func (e *encoder) unknown(i, over int) {
+func (e *encoder) unknown(i int) {
 	u := e.m.Unknown[i]
 	e.b = append(e.b, u.Tag...)
 	e.b = putU32(e.b, uint32(len(u.Data)))
@@ -249,7 +248,7 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 	start := len(e.b)
 	switch ref.tag {
 	case tVERS:
-		e.u32(m.Version)
+		e.u32(e.v)
 	case tMODL:
 		var rc rec
 		if m.file != nil {

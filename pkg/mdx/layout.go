@@ -25,8 +25,9 @@ const (
 type chunkRef struct {
 	tag uint32
 	// n is the number of records this occurrence of the chunk held (for
-	// chunks that hold a list), or the index into Model.Unknown.
-	n int
+	// chunks that hold a list), or the index into Model.Unknown when raw.
+	n   int
+	raw bool
 	// pad is bytes left at the end of the chunk that do not form a record.
 	pad []byte
 	// over is how many bytes the chunk's records ran past its declared

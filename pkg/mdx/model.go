@@ -4,7 +4,8 @@ package mdx
 // value plus a Version is a valid, empty model.
 type Model struct {
 	// Version is the VERS chunk: 800 (RoC/TFT), 900, 1000 or 1100 (Reforged).
-	// It decides the layout of MTLS layers, GEOS and other records.
+	// It decides the layout of MTLS layers, GEOS and other records. The
+	// encoder writes 0 as 800; a file without VERS decodes as 800.
 	Version uint32
 
 	// Name, AnimationFile, Extent and BlendTime are the MODL chunk

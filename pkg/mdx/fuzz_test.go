@@ -1,0 +1,111 @@
+package mdx
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fuzzSeeds are small hand-built models covering every chunk (see
+// chunks_test.go for how they are laid out).
+func fuzzSeeds() [][]byte {
+	var seeds [][]byte
+	for _, v := range []uint32{800, 900, 1000, 1100} {
+		w := header(v)
+		w.chunk("SEQS", func(c *bb) {
+			c.str("Stand", 80).u32(0, 1000).f32(0).u32(0).f32(0).u32(0).f32(1, 0, 0, 0, 1, 1, 1)
+		})
+		w.chunk("GLBS", func(c *bb) { c.u32(100) })
+		w.chunk("MTLS", func(c *bb) {
+			c.sized(func(mt *bb) {
+				mt.i32(0).u32(0)
+				if v > 800 && v < 1100 {
+					mt.str("Shader_SD_FixedFunction", 80)
+				}
+				mt.tag("LAYS").u32(1)
+				layerV(mt, v, func(l *bb) { l.floatTrack("KMTA", uint32(Hermite), -1, 0, 1, 100, 0) })
+			})
+		})
+		w.chunk("TEXS", func(c *bb) { c.u32(0).str("a.blp", 260).u32(0) })
+		w.chunk("TXAN", func(c *bb) {
+			c.sized(func(t *bb) { t.tag("KTAT").u32(1, 1).i32(-1).u32(0).f32(1, 2, 3) })
+		})
+		w.chunk("GEOS", func(c *bb) { geosetV(c, v) })
+		w.chunk("GEOA", func(c *bb) {
+			c.sized(func(g *bb) { g.f32(1).u32(0).f32(1, 1, 1).i32(0).floatTrack("KGAO", 0, -1, 0, 1) })
+		})
+		w.chunk("BONE", func(c *bb) {
+			c.node("b", 0, -1, NodeBone, func(n *bb) {
+				n.tag("KGRT").u32(1, uint32(Bezier)).i32(-1).u32(0).f32(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)
+			}).i32(0).i32(-1)
+		})
+		w.chunk("EVTS", func(c *bb) {
+			c.node("SNDx", 1, -1, NodeEventObject, nil).tag("KEVT").u32(1).i32(-1).u32(5)
+		})
+		w.chunk("CLID", func(c *bb) { c.node("s", 2, -1, 0, nil).u32(2).f32(0, 0, 0, 9) })
+		w.chunk("PIVT", func(c *bb) { c.f32(0, 0, 0, 1, 1, 1, 2, 2, 2) })
+		seeds = append(seeds, w.b)
+	}
+	return seeds
+}
+
+// FuzzDecodeMDX checks that no input panics or hangs the decoder, that errors
+// are typed, and that whatever decodes re-encodes to the same bytes and
+// decodes again to the same model.
+func FuzzDecodeMDX(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s)
+	}
+	dir := os.Getenv("MDXR_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err == nil {
+		for _, e := range corpusMDX(f) {
+			// Large models only slow the fuzzer down; the small ones cover
+			// the same chunks.
+			if b, err := os.ReadFile(e.Path); err == nil && len(b) <= 64<<10 {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d := Decoder{Quotas: ReadQuotas{MaxRecords: 1 << 16, MaxKeys: 1 << 16}}
+		m, err := d.DecodeBytes(b)
+		if err != nil {
+			var fe *FormatError
+			var qe *QuotaError
+			var ue UnsupportedError
+			if !errors.As(err, &fe) && !errors.As(err, &qe) && !errors.As(err, &ue) && !errors.Is(err, ErrNotMDX) {
+				t.Fatalf("untyped error %T: %v", err, err)
+			}
+			return
+		}
+		out, err := EncodeBytes(m)
+		if err != nil {
+			t.Fatalf("encode of a decoded model: %v", err)
+		}
+		if !bytes.Equal(out, b) {
+			t.Fatalf("re-encoding differs (len %d, want %d)", len(out), len(b))
+		}
+		m.ClearFileDetails()
+		canon, err := EncodeBytes(m)
+		if err != nil {
+			t.Fatalf("canonical encode: %v", err)
+		}
+		m2, err := DecodeBytes(canon)
+		if err != nil {
+			t.Fatalf("canonical encoding does not decode: %v", err)
+		}
+		m2.ClearFileDetails()
+		if diff := modelDiff(m, m2, 5); len(diff) > 0 {
+			t.Fatalf("canonical round trip changed the model: %v", diff)
+		}
+		again, err := EncodeBytes(m2)
+		if err != nil || !bytes.Equal(again, canon) {
+			t.Fatalf("canonical encoding is not stable: %v", err)
+		}
+	})
+}
