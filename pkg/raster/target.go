@@ -48,11 +48,20 @@ func NewTarget(width, height int) (*Target, error) {
 // To match the reference viewer on a solid background, clear to that
 // opaque colour: modulate layers then darken the background as GL does.
 func (t *Target) Clear(c [4]float32) {
-	for i := 0; i < len(t.Color); i += 4 {
-		t.Color[i], t.Color[i+1], t.Color[i+2], t.Color[i+3] = c[0], c[1], c[2], c[3]
+	if c == ([4]float32{}) {
+		clear(t.Color)
+	} else {
+		copy(t.Color, c[:])
+		fillRepeat(t.Color, 4)
 	}
-	for i := range t.Depth {
-		t.Depth[i] = 1
+	t.Depth[0] = 1
+	fillRepeat(t.Depth, 1)
+}
+
+// fillRepeat repeats s[:n] over all of s by doubling copies (memmove speed).
+func fillRepeat(s []float32, n int) {
+	for n < len(s) {
+		n += copy(s[n:], s[:n])
 	}
 }
 
@@ -74,27 +83,34 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	if bg != nil {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
+	// Sum k source rows into one row of output sums, reading memory in order.
+	sums := make([]float32, 4*w)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var s [4]float32
-			if k == 1 {
-				i := (y*t.Width + x) * 4
-				s = [4]float32(t.Color[i : i+4])
-			} else {
-				for sy := 0; sy < k; sy++ {
-					i := ((y*k+sy)*t.Width + x*k) * 4
-					for sx := 0; sx < k; sx++ {
-						s[0] += t.Color[i]
-						s[1] += t.Color[i+1]
-						s[2] += t.Color[i+2]
-						s[3] += t.Color[i+3]
-						i += 4
+		if k == 1 {
+			copy(sums, t.Color[y*t.Width*4:(y+1)*t.Width*4])
+		} else {
+			clear(sums)
+			for sy := 0; sy < k; sy++ {
+				row := t.Color[(y*k+sy)*t.Width*4 : (y*k+sy+1)*t.Width*4]
+				for x := 0; x < w; x++ {
+					o := sums[4*x : 4*x+4 : 4*x+4]
+					in := row[4*k*x : 4*k*(x+1)]
+					for i := 0; i < len(in); i += 4 {
+						o[0] += in[i]
+						o[1] += in[i+1]
+						o[2] += in[i+2]
+						o[3] += in[i+3]
 					}
 				}
-				s[0], s[1], s[2], s[3] = s[0]*inv, s[1]*inv, s[2]*inv, s[3]*inv
 			}
-			o := img.PixOffset(x, y)
-			p := img.Pix[o : o+4 : o+4]
+			for i := range sums {
+				sums[i] *= inv
+			}
+		}
+		pix := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		for x := 0; x < w; x++ {
+			s := sums[4*x : 4*x+4 : 4*x+4]
+			p := pix[4*x : 4*x+4 : 4*x+4]
 			if bg != nil {
 				k := 1 - clamp01(s[3])
 				p[0], p[1], p[2], p[3] = to8(s[0]+k*bgc[0]), to8(s[1]+k*bgc[1]), to8(s[2]+k*bgc[2]), 255
