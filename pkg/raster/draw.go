@@ -124,7 +124,9 @@ type cvert struct {
 // the triangles in submission order (batch by batch, index order within a
 // batch), whatever the number of workers, so the output is deterministic.
 // The vertex and index slices are only read, and only during the call. It
-// returns an error, drawing nothing, if an index is out of range.
+// returns an error, drawing nothing, if an index is out of range. A Target
+// is not safe for concurrent Draw calls; render frames in parallel with one
+// Target each.
 func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
 	for bi := range batches {
 		b := &batches[bi]
@@ -136,6 +138,8 @@ func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
 		}
 	}
 	t.setup(batches)
+	// Do not keep the caller's textures reachable after the call.
+	defer clear(t.batches)
 	if len(t.tris) == 0 {
 		return nil
 	}

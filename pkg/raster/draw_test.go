@@ -614,3 +614,21 @@ func TestDrawSteadyStateAllocs(t *testing.T) {
 		t.Errorf("%v allocations per frame", allocs)
 	}
 }
+
+func TestVertexColor(t *testing.T) {
+	vs, is := fullQuad(0)
+	for i := range vs {
+		vs[i].Color = [4]float32{0.5, 1, 1, 0.5}
+	}
+	for _, use := range []bool{true, false} {
+		tg := newTarget(t, 2, 2)
+		draw(t, tg, Batch{State: unlit(LayerState(FilterBlend, 0)), Color: [4]float32{1, 0.5, 1, 1}, VertexColor: use, Vertices: vs, Indices: is})
+		want := [4]float32{1, 0.5, 1, 1} // batch colour alone, opaque
+		if use {
+			want = [4]float32{0.25, 0.25, 0.5, 0.5} // (0.5, 0.5, 1) at alpha 0.5, premultiplied
+		}
+		if got := pixel(tg, 1, 0); !near(got, want, 1e-6) {
+			t.Errorf("VertexColor=%v: got %v, want %v", use, got, want)
+		}
+	}
+}
