@@ -12,6 +12,13 @@ import (
 // Currently none.
 var notByteIdentical = map[string]string{}
 
+// failsValidate names valid-format corpus files whose geometry is
+// inconsistent, which Validate must report.
+var failsValidate = map[string]string{
+	"files/war3mdlx/test/all.mdx":    "synthetic test: a one-vertex geoset whose triangle uses vertices 0, 1, 2",
+	"files/war3mdlx/test/geoset.mdx": "synthetic test: a one-vertex geoset whose triangle uses vertices 0, 1, 2",
+}
+
 // mustDecodeWhereReferenceFails lists valid files the reference parser
 // (mdx-m3-viewer 5.12.0) rejects; we must read them.
 var mustDecodeWhereReferenceFails = []string{
@@ -69,6 +76,12 @@ func TestCorpusMDX(t *testing.T) {
 			if err != nil && !errors.As(err, &fe) {
 				t.Errorf("%s: malformed file gave %T %v, want *FormatError", e.Rel, err, err)
 			}
+			if err == nil {
+				if err = m.Validate(); err == nil {
+					t.Errorf("%s: malformed file passes Decode and Validate", e.Rel)
+				}
+			}
+			t.Logf("%s: %v", e.Rel, err)
 			continue
 		}
 		valid++
@@ -77,6 +90,13 @@ func TestCorpusMDX(t *testing.T) {
 			continue
 		}
 		decoded[e.Rel] = true
+		if err := m.Validate(); err != nil {
+			if _, ok := failsValidate[e.Rel]; !ok {
+				t.Errorf("%s: %v", e.Rel, err)
+			}
+		} else if why, ok := failsValidate[e.Rel]; ok {
+			t.Errorf("%s: listed as failing Validate (%s) but passes", e.Rel, why)
+		}
 
 		if p, ok := peer[e.Rel]; ok && p.Error == "" && p.Counts != nil {
 			compared++
