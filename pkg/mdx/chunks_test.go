@@ -532,3 +532,25 @@ func TestDetect(t *testing.T) {
 		t.Error("Detect")
 	}
 }
+
+func TestNodesOrder(t *testing.T) {
+	m := &Model{
+		Bones:           []Bone{{Node: Node{Name: "bone"}}},
+		Lights:          []Light{{Node: Node{Name: "light"}}},
+		Helpers:         []Helper{{Node: Node{Name: "helper"}}},
+		Attachments:     []Attachment{{Node: Node{Name: "attachment"}}},
+		PopcornEmitters: []PopcornEmitter{{Node: Node{Name: "popcorn"}}},
+		CollisionShapes: []CollisionShape{{Node: Node{Name: "shape"}}},
+	}
+	var names []string
+	for _, n := range m.Nodes() {
+		names = append(names, n.Name)
+	}
+	if got := strings.Join(names, " "); got != "bone light helper attachment popcorn shape" {
+		t.Errorf("Nodes order: %s", got)
+	}
+	m.Nodes()[0].Name = "renamed"
+	if m.Bones[0].Name != "renamed" {
+		t.Error("Nodes does not alias the model")
+	}
+}
