@@ -461,7 +461,6 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
 	st := &b.st
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
 	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
-	px0 := int64(tr.minX)*subOne + subOne/2
 	inv := tr.invArea
 	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
 	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
@@ -470,18 +469,30 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
 	W := t.Width
 	for y := ys; y <= ye; y++ {
 		py := int64(y)*subOne + subOne/2
-		w0 := e0.a*px0 + e0.b*py + e0.c
-		w1 := e1.a*px0 + e1.b*py + e1.c
-		w2 := e2.a*px0 + e2.b*py + e2.c
-		entered := false
-		for x := int(tr.minX); x <= int(tr.maxX); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
-			if w0+e0.bias < 0 || w1+e1.bias < 0 || w2+e2.bias < 0 {
-				if entered {
-					break // triangles are convex: the span is over
-				}
-				continue
+		// The exact span of pixel centres inside all three edges on this
+		// row, solved in integers, so no pixel outside is visited.
+		xl, xr := int64(tr.minX), int64(tr.maxX)
+		for k := range tr.e {
+			e := &tr.e[k]
+			// Inside: a·(x·256+128) + r ≥ 0, with the fill-rule bias in r.
+			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
+			switch {
+			case e.a > 0:
+				xl = max(xl, ceilDiv(-r, e.a*subOne))
+			case e.a < 0:
+				xr = min(xr, floorDiv(-r, e.a*subOne))
+			case r < 0:
+				xr = -1
 			}
-			entered = true
+		}
+		if xl > xr {
+			continue
+		}
+		pxl := xl*subOne + subOne/2
+		w0 := e0.a*pxl + e0.b*py + e0.c
+		w1 := e1.a*pxl + e1.b*py + e1.c
+		w2 := e2.a*pxl + e2.b*py + e2.c
+		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
 			z := l0*z0 + l1*z1 + l2*z2
 			idx := y*W + x

@@ -632,3 +632,47 @@ func TestVertexColor(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanMatchesEdgeFunctions checks the per-row span solver against a
+// brute-force test of every pixel centre against the three edge functions,
+// for random triangles, including vertices on pixel centres and edges.
+func TestSpanMatchesEdgeFunctions(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	const w, h = 23, 19
+	tg := newTarget(t, w, h)
+	for trial := 0; trial < 2000; trial++ {
+		var vs []Vertex
+		for k := 0; k < 3; k++ {
+			x, y := rng.Float32()*2.6-1.3, rng.Float32()*2.6-1.3
+			if trial%3 == 0 { // on the half-pixel grid
+				x = float32(math.Round(float64((x+1)*w)))/w - 1
+				y = float32(math.Round(float64((y+1)*h)))/h - 1
+			}
+			vs = append(vs, ndc(x, y, 0))
+		}
+		tg.Clear([4]float32{})
+		draw(t, tg, Batch{State: unlit(LayerState(FilterAdditive, FlagTwoSided)), Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: []uint32{0, 1, 2}})
+		var tr *tri
+		if len(tg.tris) == 1 {
+			tr = &tg.tris[0]
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				want := float32(0)
+				if tr != nil {
+					px, py := int64(x)*subOne+subOne/2, int64(y)*subOne+subOne/2
+					in := true
+					for _, e := range tr.e {
+						in = in && e.a*px+e.b*py+e.c+e.bias >= 0
+					}
+					if in {
+						want = 0.5
+					}
+				}
+				if got := pixel(tg, x, y)[0]; got != want {
+					t.Fatalf("trial %d pixel (%d,%d): got %v, want %v", trial, x, y, got, want)
+				}
+			}
+		}
+	}
+}
