@@ -153,3 +153,15 @@ func (f Framing) Camera() (Camera, error) {
 	}
 	return c, nil
 }
+
+// ClipPosition transforms a world-space point by a view-projection matrix
+// (in float64) into a homogeneous clip-space Vertex.Position.
+func ClipPosition(vp fauxgl.Matrix, p [3]float32) [4]float32 {
+	x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
+	return [4]float32{
+		float32(vp.X00*x + vp.X01*y + vp.X02*z + vp.X03),
+		float32(vp.X10*x + vp.X11*y + vp.X12*z + vp.X13),
+		float32(vp.X20*x + vp.X21*y + vp.X22*z + vp.X23),
+		float32(vp.X30*x + vp.X31*y + vp.X32*z + vp.X33),
+	}
+}

@@ -240,3 +240,19 @@ func TestFramingBasics(t *testing.T) {
 		t.Error("DegenerateBox")
 	}
 }
+
+func TestClipPosition(t *testing.T) {
+	cam, err := Framing{Box: DefaultFitBox, Yaw: 40, Pitch: 30}.Camera()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vp := cam.ViewProjection(1.5)
+	p := [3]float32{12, -7, 33}
+	want := vp.MulPositionW(fauxgl.V(12, -7, 33))
+	got := ClipPosition(vp, p)
+	for i, w := range []float64{want.X, want.Y, want.Z, want.W} {
+		if math.Abs(float64(got[i])-w) > 1e-4*math.Max(1, math.Abs(w)) {
+			t.Errorf("component %d: %v, want %v", i, got[i], w)
+		}
+	}
+}
