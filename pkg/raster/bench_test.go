@@ -57,6 +57,7 @@ func benchFrame(b *testing.B, size, ssaa, workers int) {
 	frags := n.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {
 		tg.Clear([4]float32{})
 		if err := tg.Draw(batches, DrawOptions{Workers: workers}); err != nil {
@@ -66,7 +67,9 @@ func benchFrame(b *testing.B, size, ssaa, workers int) {
 			b.Fatal(err)
 		}
 	}
+	cpu := processCPU() - cpu0
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(frags), "ns/fragment")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(frags), "fragments")
 }
 
