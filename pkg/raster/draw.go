@@ -12,9 +12,11 @@ import (
 // satisfy it. Implementations must be safe for concurrent use (several band
 // workers sample the same texture at once) and must not keep per-call state.
 type Sampler interface {
-	// Size is the width and height of mip level 0 in texels. The rasteriser
-	// uses it to turn screen-space UV derivatives into a level of detail.
-	Size() (width, height int)
+	// Width and Height are the size of mip level 0 in texels. The
+	// rasteriser uses them to turn screen-space UV derivatives into a level
+	// of detail. (*texture.Texture has exactly this method set.)
+	Width() int
+	Height() int
 	// Sample returns the filtered texel at (u, v) as STRAIGHT (not
 	// premultiplied) RGBA in 0..1. (0, 0) is the first (top) row of the
 	// image, with no V flip (RENDERING.md §0); wrapping or clamping is the
@@ -199,8 +201,7 @@ func (t *Target) setup(batches []Batch) {
 		b := &batches[bi]
 		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor}
 		if b.Texture != nil {
-			w, h := b.Texture.Size()
-			info.texW, info.texH = float32(max(w, 1)), float32(max(h, 1))
+			info.texW, info.texH = float32(max(b.Texture.Width(), 1)), float32(max(b.Texture.Height(), 1))
 		}
 		t.batches = append(t.batches, info)
 		if len(b.Indices) < 3 {

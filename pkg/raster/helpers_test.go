@@ -13,14 +13,16 @@ type constSampler struct {
 	w, h int
 }
 
-func (s constSampler) Size() (int, int)                    { return s.w, s.h }
+func (s constSampler) Width() int                          { return s.w }
+func (s constSampler) Height() int                         { return s.h }
 func (s constSampler) Sample(u, v, lod float32) [4]float32 { return s.c }
 
 // uvSampler returns the coordinates it is asked for as colour, so a test can
 // read back the interpolated UV; blue carries lod/16+0.5.
 type uvSampler struct{ w, h int }
 
-func (s uvSampler) Size() (int, int) { return s.w, s.h }
+func (s uvSampler) Width() int  { return s.w }
+func (s uvSampler) Height() int { return s.h }
 func (s uvSampler) Sample(u, v, lod float32) [4]float32 {
 	return [4]float32{u, v, lod/16 + 0.5, 1}
 }
@@ -73,7 +75,8 @@ type imageSampler struct {
 	clamp bool // clamp to edge instead of repeating
 }
 
-func (s *imageSampler) Size() (int, int) { return s.w, s.h }
+func (s *imageSampler) Width() int  { return s.w }
+func (s *imageSampler) Height() int { return s.h }
 
 func (s *imageSampler) Sample(u, v, lod float32) [4]float32 {
 	x := u*float32(s.w) - 0.5
