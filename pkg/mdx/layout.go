@@ -45,8 +45,6 @@ type fileLayout struct {
 	modl rec
 }
 
-func (n *Node) nodeRec() *rec { return &n.nrec }
-
 // walkRecs calls f for every rec in the model.
 func walkRecs(m *Model, f func(*rec)) {
 	for i := range m.Sequences {
