@@ -554,3 +554,10 @@ func TestNodesOrder(t *testing.T) {
 		t.Error("Nodes does not alias the model")
 	}
 }
+
+func TestNames(t *testing.T) {
+	if FilterModulate2x.String() != "Modulate2x" || FilterMode(9).String() != "FilterMode(9)" ||
+		LightAmbient.String() != "Ambient" || ShapeCylinder.String() != "Cylinder" || Interpolation(7).String() != "Interpolation(7)" {
+		t.Error("names")
+	}
+}
