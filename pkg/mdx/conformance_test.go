@@ -48,6 +48,11 @@ func modelCounts(m *Model) peerCounts {
 		CollisionShapes: len(m.CollisionShapes),
 		PivotPoints:     len(m.PivotPoints),
 	}
+	for i := 0; i < 3; i++ {
+		c.Extent.Min[i] = float64(m.Extent.Min[i])
+		c.Extent.Max[i] = float64(m.Extent.Max[i])
+	}
+	c.Extent.BoundsRadius = float64(m.Extent.BoundsRadius)
 	for _, g := range m.Geosets {
 		c.Vertices += len(g.Vertices)
 		c.Faces += len(g.Faces) / 3

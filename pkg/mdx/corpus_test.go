@@ -100,28 +100,36 @@ func corpusMDX(t testing.TB) []corpusEntry {
 
 // peerCounts is the "counts" object of reference/peer-parse.jsonl.
 type peerCounts struct {
-	Version         int `json:"version"`
-	Geosets         int `json:"geosets"`
-	Vertices        int `json:"vertices"`
-	Faces           int `json:"faces"`
-	Bones           int `json:"bones"`
-	Helpers         int `json:"helpers"`
-	Attachments     int `json:"attachments"`
-	Sequences       int `json:"sequences"`
-	GlobalSequences int `json:"global_sequences"`
-	Materials       int `json:"materials"`
-	Layers          int `json:"layers"`
-	Textures        int `json:"textures"`
-	TextureAnims    int `json:"texture_animations"`
-	GeosetAnims     int `json:"geoset_animations"`
-	Lights          int `json:"lights"`
-	Emitters        int `json:"particle_emitters"`
-	Emitters2       int `json:"particle_emitters2"`
-	Ribbons         int `json:"ribbon_emitters"`
-	EventObjects    int `json:"event_objects"`
-	Cameras         int `json:"cameras"`
-	CollisionShapes int `json:"collision_shapes"`
-	PivotPoints     int `json:"pivot_points"`
+	Version         int        `json:"version"`
+	Geosets         int        `json:"geosets"`
+	Vertices        int        `json:"vertices"`
+	Faces           int        `json:"faces"`
+	Bones           int        `json:"bones"`
+	Helpers         int        `json:"helpers"`
+	Attachments     int        `json:"attachments"`
+	Sequences       int        `json:"sequences"`
+	GlobalSequences int        `json:"global_sequences"`
+	Materials       int        `json:"materials"`
+	Layers          int        `json:"layers"`
+	Textures        int        `json:"textures"`
+	TextureAnims    int        `json:"texture_animations"`
+	GeosetAnims     int        `json:"geoset_animations"`
+	Lights          int        `json:"lights"`
+	Emitters        int        `json:"particle_emitters"`
+	Emitters2       int        `json:"particle_emitters2"`
+	Ribbons         int        `json:"ribbon_emitters"`
+	EventObjects    int        `json:"event_objects"`
+	Cameras         int        `json:"cameras"`
+	CollisionShapes int        `json:"collision_shapes"`
+	PivotPoints     int        `json:"pivot_points"`
+	Extent          peerExtent `json:"extent"`
+}
+
+// peerExtent is the model extent (MODL) as the reference parser reports it.
+type peerExtent struct {
+	Min          [3]float64 `json:"min"`
+	Max          [3]float64 `json:"max"`
+	BoundsRadius float64    `json:"bounds_radius"`
 }
 
 type peerResult struct {
