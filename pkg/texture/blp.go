@@ -287,6 +287,9 @@ func decodeBLPJPEG(header, mip []byte, w, h int, hasAlpha bool, o *Options) (*im
 	if m := o.maxDim(); cfg.Width > m || cfg.Height > m {
 		return nil, errAt("", -1, -1, "JPEG frame %dx%d exceeds the limit of %d", cfg.Width, cfg.Height, m)
 	}
+	if err := jpegFits(cfg, len(stream)); err != nil {
+		return nil, err
+	}
 	im, err := jpeg.Decode(bytes.NewReader(stream))
 	if err != nil {
 		return nil, &FormatError{Mip: -1, Offset: -1, Reason: "bad JPEG data", Err: err}

@@ -278,6 +278,16 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
 		}
 	}
+	// A JPEG frame header claiming far more pixels than the data can
+	// hold is refused before the JPEG decoder allocates it.
+	jh, js := splitJPEG(flatJPEG(8, 8, [4][]uint8{{1}, {2}, {3}, {4}}))
+	bomb := append([]byte(nil), js...)
+	sof := bytesIndex(bomb, []byte{0xff, 0xc0})
+	binary.BigEndian.PutUint16(bomb[sof+5:], 4096)
+	binary.BigEndian.PutUint16(bomb[sof+7:], 4096)
+	if _, err := Decode(blp1JPEG(8, 8, 8, jh, [][]byte{bomb}), nil); err == nil || !strings.Contains(err.Error(), "cannot be stored") {
+		t.Errorf("JPEG frame bomb: %v", err)
+	}
 	var ue *UnsupportedError
 	if _, err := Decode([]byte("BLP0"+strings.Repeat("\x00", 200)), nil); !errors.As(err, &ue) {
 		t.Errorf("BLP0 error is %T, want *UnsupportedError", err)
@@ -329,4 +339,13 @@ func splitJPEG(header, scan []byte) ([]byte, []byte) {
 	full := append(append([]byte(nil), header...), scan...)
 	const dqtEnd = 2 + 4 + 65
 	return full[:dqtEnd], full[dqtEnd:]
+}
+
+func bytesIndex(b, sep []byte) int {
+	for i := 0; i+len(sep) <= len(b); i++ {
+		if string(b[i:i+len(sep)]) == string(sep) {
+			return i
+		}
+	}
+	return -1
 }

@@ -39,6 +39,14 @@ func DecodeStd(data []byte, o *Options) (*Texture, error) {
 	if err := checkDims(string(c.Format), c.Width, c.Height, o); err != nil {
 		return nil, err
 	}
+	if c.Format == FormatJPEG {
+		if err := jpegFits(image.Config{Width: c.Width, Height: c.Height}, len(data)); err != nil {
+			err.Format = string(c.Format)
+			return nil, err
+		}
+	} else if int64(c.Width)*int64(c.Height) > pngMaxRatio*int64(len(data)) {
+		return nil, errAt(string(c.Format), -1, -1, "%dx%d pixels cannot be stored in %d bytes", c.Width, c.Height, len(data))
+	}
 	var im image.Image
 	if c.Format == FormatPNG {
 		im, err = png.Decode(bytes.NewReader(data))
@@ -49,4 +57,23 @@ func DecodeStd(data []byte, o *Options) (*Texture, error) {
 		return nil, &FormatError{Format: string(c.Format), Mip: 0, Offset: -1, Reason: "cannot decode", Err: err}
 	}
 	return &Texture{Format: c.Format, Levels: []*image.NRGBA{toNRGBA(im)}}, nil
+}
+
+// Decoders in the standard library allocate the whole image as soon as
+// they have read the header, so a few hundred bytes claiming 8192×8192
+// would cost 256 MB before failing. These bounds refuse sizes the data
+// cannot possibly hold. A baseline or progressive JPEG spends at least one
+// bit per 8×8 block and component, so a stream of n bytes holds at most
+// 512·n pixels; deflate expands at most 1032:1 and a 1-bit PNG packs 8
+// pixels a byte.
+const (
+	jpegMaxRatio = 512
+	pngMaxRatio  = 8 * 1032
+)
+
+func jpegFits(c image.Config, n int) *FormatError {
+	if int64(c.Width)*int64(c.Height) > jpegMaxRatio*int64(n) {
+		return errAt("", -1, -1, "JPEG frame %dx%d cannot be stored in %d bytes", c.Width, c.Height, n)
+	}
+	return nil
 }
