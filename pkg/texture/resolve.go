@@ -49,7 +49,9 @@ type Request struct {
 // A path never leads outside the roots: absolute paths, drive letters and
 // ".." components are refused, and a symbolic link whose target lies
 // outside the root it was found in is not followed. A Resolver may be used
-// from several goroutines once configured.
+// from several goroutines once configured. It remembers directory listings
+// for its lifetime (a batch over thousands of models reads each folder
+// once), so files added to the roots later are seen by a new Resolver.
 type Resolver struct {
 	Roots         []string
 	ModelDirFirst bool
