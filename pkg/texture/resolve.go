@@ -39,12 +39,14 @@ type Request struct {
 	HD bool
 }
 
-// Resolver finds and loads the textures models refer to. Roots are
-// searched in order, then the model's folder (or the model's folder
-// first with ModelDirFirst), each as DIR/<path> then DIR/<basename>, with
-// case-insensitive matching and extension substitution
-// (.blp/.tga/.png/.dds/.jpg stand in for one another) — the order of the
-// reference harness (../shared/tools/peer/README.md).
+// Resolver finds and loads the textures models refer to. The model's
+// folder is searched first, so a texture shipped beside a model wins over a
+// shared library of the same name; then the configured Roots in order.
+// RootsFirst reverses this to the order of the reference harness
+// (../shared/tools/peer/README.md), for pixel comparisons with it. Each
+// root is tried as DIR/<path> then DIR/<basename>, with case-insensitive
+// matching and extension substitution (.blp/.tga/.png/.dds/.jpg stand in
+// for one another).
 //
 // A path never leads outside the roots: absolute paths, drive letters and
 // ".." components are refused, and a symbolic link whose target lies
@@ -53,8 +55,10 @@ type Request struct {
 // for its lifetime (a batch over thousands of models reads each folder
 // once), so files added to the roots later are seen by a new Resolver.
 type Resolver struct {
-	Roots         []string
-	ModelDirFirst bool
+	Roots []string
+	// RootsFirst searches Roots before the model's folder, as the
+	// reference harness does.
+	RootsFirst bool
 	// Team is the player (0-23, or TeamNeutral) for team colour and glow.
 	Team int
 	// Cache, when set, shares decoded textures between loads.
@@ -102,11 +106,11 @@ func splitModelPath(p string) ([]string, error) {
 // roots returns the search roots for a model, in order.
 func (r *Resolver) roots(modelDir string) []string {
 	var out []string
-	if modelDir != "" && r.ModelDirFirst {
+	if modelDir != "" && !r.RootsFirst {
 		out = append(out, modelDir)
 	}
 	out = append(out, r.Roots...)
-	if modelDir != "" && !r.ModelDirFirst {
+	if modelDir != "" && r.RootsFirst {
 		out = append(out, modelDir)
 	}
 	return out

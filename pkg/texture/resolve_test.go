@@ -37,7 +37,7 @@ func TestResolverOrder(t *testing.T) {
 	writeTGA(t, filepath.Join(lib, "TEXTURES", "footman.TGA"), [3]uint8{1, 0, 0})
 	writeTGA(t, filepath.Join(model, "Footman.tga"), [3]uint8{2, 0, 0})
 	writeTGA(t, filepath.Join(model, "Textures", "Only.blp"), [3]uint8{3, 0, 0}) // a TGA named .blp: sniffed
-	r := &Resolver{Roots: []string{lib}}
+	r := &Resolver{Roots: []string{lib}, RootsFirst: true}
 	cases := []struct {
 		path string
 		want uint8
@@ -60,11 +60,16 @@ func TestResolverOrder(t *testing.T) {
 			t.Errorf("%s: got %v %v, want red %d", c.path, got, warns, c.want)
 		}
 	}
-	// Model folder first on request.
-	r2 := &Resolver{Roots: []string{lib}, ModelDirFirst: true}
+	// By default the model's folder comes first: its basename match beats
+	// the library's full-path match, and a full-path match there beats both.
+	r2 := &Resolver{Roots: []string{lib}}
+	if tex, _ := r2.Load(Request{ModelDir: model, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 2 {
+		t.Errorf("model folder first (basename): got %v", colourOf(t, tex))
+	}
 	writeTGA(t, filepath.Join(model, "Textures", "Footman.tga"), [3]uint8{4, 0, 0})
-	if tex, _ := r2.Load(Request{ModelDir: model, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 4 {
-		t.Errorf("ModelDirFirst: got %v", colourOf(t, tex))
+	r3 := &Resolver{Roots: []string{lib}} // a new Resolver: listings are remembered
+	if tex, _ := r3.Load(Request{ModelDir: model, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 4 {
+		t.Errorf("model folder first (full path): got %v", colourOf(t, tex))
 	}
 }
 
