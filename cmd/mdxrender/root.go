@@ -20,6 +20,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		// subcommands
 		newTextureCmd(),
+		newInspectCmd(),
 	)
 	return root
 }
