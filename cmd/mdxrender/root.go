@@ -21,6 +21,7 @@ func newRootCmd() *cobra.Command {
 		// subcommands
 		newTextureCmd(),
 		newInspectCmd(),
+		newConvertCmd(),
 	)
 	return root
 }

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/spf13/cobra"
+)
+
+func newConvertCmd() *cobra.Command {
+	var overwriteInput bool
+	cmd := &cobra.Command{
+		Use:   "convert IN OUT",
+		Short: "Convert a model between MDX and MDL",
+		Long: `Read a model (MDX or MDL; the input format is taken from its contents, not
+its name) and write it as MDX or MDL according to OUT's extension (.mdx or
+.mdl, any case; other extensions are refused).
+
+OUT is replaced atomically: the model is written to a temporary file in
+OUT's folder and renamed over OUT only when complete, so a failed run leaves
+any previous OUT untouched and no partial file behind. An existing OUT is
+overwritten, except when it is the input file itself (the same file, whatever
+the path says): that needs --overwrite-input, because a rewrite in another
+format, or in canonical form, replaces the original bytes.
+
+An MDX written from an MDX decoded without changes is byte-identical to it.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return convertModel(args[0], args[1], overwriteInput)
+		},
+	}
+	cmd.Flags().BoolVar(&overwriteInput, "overwrite-input", false, "allow OUT to be the input file itself")
+	return cmd
+}
+
+// outputFormat picks the output format from the file name's extension.
+func outputFormat(path string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".mdx":
+		return "mdx", nil
+	case ".mdl":
+		return "mdl", nil
+	case "":
+		return "", fmt.Errorf("%s: no extension; the output must end in .mdx or .mdl", path)
+	default:
+		return "", fmt.Errorf("%s: unknown output extension %q; the output must end in .mdx or .mdl", path, ext)
+	}
+}
+
+func convertModel(in, out string, overwriteInput bool) error {
+	format, err := outputFormat(out)
+	if err != nil {
+		return err
+	}
+	if !overwriteInput {
+		// os.SameFile sees through different spellings, symbolic links and
+		// hard links of the same file.
+		if fi, err := os.Stat(in); err == nil {
+			if fo, err := os.Stat(out); err == nil && os.SameFile(fi, fo) {
+				return fmt.Errorf("%s: output is the input file; pass --overwrite-input to replace it", out)
+			}
+		}
+	}
+	m, _, _, err := loadModel(in)
+	if err != nil {
+		return err
+	}
+	var encode func(io.Writer) error
+	switch format {
+	case "mdx":
+		encode = func(w io.Writer) error { return mdx.Encode(w, m) }
+	case "mdl":
+		encode = func(io.Writer) error { return errors.New("writing MDL text is not supported yet") }
+	}
+	if err := writeFileAtomic(out, encode); err != nil {
+		return fmt.Errorf("%s: %w", out, err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes through a temporary file in path's folder (so the
+// rename cannot cross file systems) and renames it over path only when write
+// and close succeeded; on any error the temporary file is removed and path
+// is untouched.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), ".mdxrender-*"+filepath.Ext(path)+".tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close() // may already be closed; the error is not interesting then
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	// Sync before the rename so a crash cannot leave a renamed but empty file.
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
