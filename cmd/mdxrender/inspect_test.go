@@ -273,8 +273,8 @@ func TestInspectCorpus(t *testing.T) {
 	}
 	defer f.Close()
 	type peer struct {
-		File   string             `json:"file"`
-		Format string             `json:"format"`
+		File   string         `json:"file"`
+		Format string         `json:"format"`
 		Counts map[string]any `json:"counts"`
 	}
 	var sample []peer
