@@ -104,6 +104,9 @@ func (d *Decoder) DecodeBytes(b []byte) (*Model, error) {
 	if q.MaxFileSize > 0 && len(b) > q.MaxFileSize {
 		return nil, &QuotaError{Chunk: "MDLX", What: fmt.Sprintf("file size %d", len(b)), Limit: q.MaxFileSize}
 	}
+	if v, ok := wowVersion(b); ok {
+		return d.decodeWoW(b, v)
+	}
 	dec := &decoder{r: reader{b: b, q: &q}, v: 800, m: &Model{}, lay: &fileLayout{}}
 	if err := dec.decode(); err != nil {
 		return nil, err

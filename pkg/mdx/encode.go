@@ -21,6 +21,9 @@ func Encode(w io.Writer, m *Model) error {
 
 // EncodeBytes returns m encoded as MDX.
 func EncodeBytes(m *Model) ([]byte, error) {
+	if IsWoWVersion(m.Version) {
+		return encodeWoW(m)
+	}
 	e := &encoder{m: m, v: m.Version}
 	if e.v == 0 {
 		e.v = 800

@@ -43,6 +43,8 @@ type fileLayout struct {
 	trailing []byte
 	// modl holds raw MODL strings.
 	modl rec
+	// wow is set instead of the fields above for a v1300+ (WoW) file.
+	wow *wowLayout
 }
 
 // walkRecs calls f for every rec in the model.

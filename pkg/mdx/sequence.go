@@ -11,6 +11,14 @@ type Sequence struct {
 	Rarity    float32
 	SyncPoint uint32
 	Extent    Extent
+
+	// Frequency, Replay and BlendTime exist only in WoW files (v1300+,
+	// 140-byte entries, no Rarity/SyncPoint): the chance of playing among
+	// animations of the same name, the random repeat range, and the blend
+	// time in ms.
+	Frequency float32
+	Replay    [2]uint32
+	BlendTime uint32
 	rec       rec
 }
 
