@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+)
+
+func TestConvertMDXToMDXIsByteIdentical(t *testing.T) {
+	dir := t.TempDir()
+	in := writeModel(t, dir, "in.mdx", testModel())
+	// Upper-case extension: the output format is chosen case-insensitively.
+	out := filepath.Join(dir, "out.MDX")
+	if _, stderr, code := run(t, "convert", in, out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	a, _ := os.ReadFile(in)
+	b, err := os.ReadFile(out)
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("output differs from input (err %v)", err)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o644 {
+		t.Errorf("output mode %v", fi.Mode())
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"in.mdx", "out.MDX"}) {
+		t.Errorf("directory holds %v", names)
+	}
+}
+
+func TestConvertRoundTripThroughMDL(t *testing.T) {
+	dir := t.TempDir()
+	in := writeModel(t, dir, "in.mdx", testModel())
+	mdl := filepath.Join(dir, "mid.mdl")
+	back := filepath.Join(dir, "back.mdx")
+	if _, stderr, code := run(t, "convert", in, mdl); code != 0 {
+		if strings.Contains(stderr, "not supported yet") {
+			t.Skip("MDL output not available yet")
+		}
+		t.Fatalf("MDX→MDL: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "convert", mdl, back); code != 0 {
+		t.Fatalf("MDL→MDX: exit %d: %s", code, stderr)
+	}
+	want := decodeFile(t, in)
+	got := decodeFile(t, back)
+	want.ClearFileDetails()
+	got.ClearFileDetails()
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("MDX→MDL→MDX changed the model")
+	}
+}
+
+func decodeFile(t *testing.T, path string) *mdx.Model {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mdx.DecodeBytes(b)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+func TestConvertDetectsInputByContent(t *testing.T) {
+	dir := t.TempDir()
+	// MDX bytes under an .mdl name are still read as MDX.
+	in := writeModel(t, dir, "misnamed.mdl", testModel())
+	out := filepath.Join(dir, "out.mdx")
+	if _, stderr, code := run(t, "convert", in, out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestConvertErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := writeModel(t, dir, "in.mdx", testModel())
+	garbage := filepath.Join(dir, "garbage.mdx")
+	if err := os.WriteFile(garbage, []byte("MDLXVERS\xff\xff\xff\xff\x20\x03"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prev := filepath.Join(dir, "prev.mdx")
+	if err := os.WriteFile(prev, []byte("previous contents"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"unknown extension", []string{in, filepath.Join(dir, "out.obj")}, `unknown output extension ".obj"`},
+		{"no extension", []string{in, filepath.Join(dir, "out")}, "no extension"},
+		{"bad input names the file", []string{garbage, prev}, garbage + ": mdx: "},
+		{"missing input", []string{filepath.Join(dir, "nope.mdx"), prev}, "nope.mdx"},
+		{"output is the input", []string{in, in}, "output is the input file"},
+		{"output is the input, spelled differently", []string{in, filepath.Join(dir, ".", "in.mdx")}, "output is the input file"},
+		{"output folder missing", []string{in, filepath.Join(dir, "no", "such", "out.mdx")}, "out.mdx"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := run(t, append([]string{"convert"}, c.args...)...)
+			if code == 0 || !strings.Contains(stderr, c.want) || !strings.HasPrefix(stderr, "mdxrender: ") {
+				t.Errorf("exit %d, stderr %q, want it to contain %q", code, stderr, c.want)
+			}
+		})
+	}
+	// Nothing was created or replaced by the failures.
+	if b, _ := os.ReadFile(prev); string(b) != "previous contents" {
+		t.Errorf("a failed convert changed the existing output: %q", b)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"garbage.mdx", "in.mdx", "prev.mdx"}) {
+		t.Errorf("directory holds %v after failures", names)
+	}
+}
+
+func TestConvertOverwriteInput(t *testing.T) {
+	dir := t.TempDir()
+	in := writeModel(t, dir, "in.mdx", testModel())
+	before, _ := os.ReadFile(in)
+	if _, stderr, code := run(t, "convert", "--overwrite-input", in, in); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	after, _ := os.ReadFile(in)
+	if !bytes.Equal(before, after) {
+		t.Error("rewriting an MDX in place changed its bytes")
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"in.mdx"}) {
+		t.Errorf("directory holds %v", names)
+	}
+}
+
+func TestWriteFileAtomicFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.mdx")
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := writeFileAtomic(out, func(w io.Writer) error {
+		// More than the buffer, so part of it reaches the temporary file.
+		if _, err := w.Write(make([]byte, 200000)); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "old" {
+		t.Errorf("output changed to %d bytes", len(b))
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"out.mdx"}) {
+		t.Errorf("directory holds %v: temporary file left behind", names)
+	}
+
+	// And a successful write replaces the file whole.
+	if err := writeFileAtomic(out, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "new" {
+		t.Errorf("output = %q", b)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"out.mdx"}) {
+		t.Errorf("directory holds %v", names)
+	}
+}
