@@ -22,6 +22,7 @@ func newRootCmd() *cobra.Command {
 		newTextureCmd(),
 		newInspectCmd(),
 		newConvertCmd(),
+		newRenderCmd(),
 	)
 	return root
 }

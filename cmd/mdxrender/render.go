@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"image/png"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/spf13/cobra"
+)
+
+func newRenderCmd() *cobra.Command {
+	var (
+		out      string
+		size     string
+		target   string
+		light    string
+		bg       string
+		opt      render.Options
+		textures []string
+	)
+	cmd := &cobra.Command{
+		Use:   "render MODEL -o OUT.png",
+		Short: "Render a still image of a Warcraft III model",
+		Long: `Pose a model at a time in a sequence and render it on the CPU to a PNG.
+The camera follows the reference harness's convention: +Z up, yaw 0 looks at
+the model's front from +X, pitch is elevation, --fov is vertical, and the
+distance is chosen to fit the --fit box unless given. Warnings (missing
+textures, skipped parts) go to stderr; the exit status is 0 only when the
+image was written. The PNG is written atomically.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("render: -o OUT.png is required")
+			}
+			var err error
+			if opt.Width, opt.Height, err = parseSize(size); err != nil {
+				return err
+			}
+			if target != "" {
+				v, err := parseVec3(target)
+				if err != nil {
+					return fmt.Errorf("render: --target: %w", err)
+				}
+				opt.Target = &v
+			}
+			if light != "" {
+				v, err := parseVec3(light)
+				if err != nil {
+					return fmt.Errorf("render: --light: %w", err)
+				}
+				opt.Light = &v
+			}
+			if opt.Background, err = parseBackground(bg); err != nil {
+				return err
+			}
+			switch opt.Fit {
+			case "", render.FitVertices, render.FitExtent, render.FitSequence:
+			default:
+				return fmt.Errorf("render: --fit %q: want vertices, extent or sequence", opt.Fit)
+			}
+			opt.TextureRoots = textures
+			m, _, _, err := loadModel(args[0])
+			if err != nil {
+				return err
+			}
+			img, warns, err := render.Render(m, args[0], opt)
+			for _, w := range warns {
+				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", w)
+			}
+			if err != nil {
+				return err
+			}
+			return writeFileAtomic(out, func(w io.Writer) error {
+				return png.Encode(w, img)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "output", "o", "", "output PNG file")
+	f.StringVar(&size, "size", "256", "image size: N or WxH")
+	f.Float64Var(&opt.Yaw, "yaw", 0, "camera yaw in degrees (0 = from +X, the model's front)")
+	f.Float64Var(&opt.Pitch, "pitch", 0, "camera elevation in degrees")
+	f.Float64Var(&opt.Fov, "fov", 0, "vertical field of view in degrees (0 = 45, or the --camera's own)")
+	f.Float64Var(&opt.Distance, "distance", 0, "camera distance (0 = fit the box)")
+	f.StringVar(&target, "target", "", "look-at point x,y,z (default: fit box centre)")
+	f.Float64Var(&opt.Near, "near", 0, "near clip distance (0 = distance/100)")
+	f.Float64Var(&opt.Far, "far", 0, "far clip distance (0 = distance + 4R + 10)")
+	f.StringVar(&opt.Fit, "fit", render.FitVertices, "fit box: vertices (posed geometry), extent or sequence")
+	f.BoolVar(&opt.Ortho, "ortho", false, "orthographic projection")
+	f.StringVar(&opt.Camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
+	f.StringVar(&opt.Sequence, "sequence", "", "sequence name or index (-1 = bind pose; default 0)")
+	f.Float64Var(&opt.Time, "time", 0, "time in ms into the sequence (also the global-sequence phase)")
+	f.IntVar(&opt.Team, "team", 0, "team colour (player 0-23, 24 neutral)")
+	f.StringVar(&bg, "bg", "transparent", "background: transparent or #RRGGBB")
+	f.StringArrayVar(&textures, "textures", nil, "texture folder searched before the model's folder (repeatable)")
+	f.IntVar(&opt.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
+	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
+	return cmd
+}
+
+func parseSize(s string) (int, int, error) {
+	w, h, ok := strings.Cut(strings.ToLower(s), "x")
+	if !ok {
+		h = w
+	}
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if err1 != nil || err2 != nil || wi < 1 || hi < 1 {
+		return 0, 0, fmt.Errorf("render: --size %q: want N or WxH with positive integers", s)
+	}
+	return wi, hi, nil
+}
+
+func parseVec3(s string) ([3]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return [3]float64{}, fmt.Errorf("%q: want x,y,z", s)
+	}
+	var v [3]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return v, fmt.Errorf("%q: %w", s, err)
+		}
+		v[i] = f
+	}
+	return v, nil
+}
+
+func parseBackground(s string) (*color.NRGBA, error) {
+	if s == "" || strings.EqualFold(s, "transparent") {
+		return nil, nil
+	}
+	h := strings.TrimPrefix(s, "#")
+	if len(h) != 6 {
+		return nil, fmt.Errorf("render: --bg %q: want transparent or #RRGGBB", s)
+	}
+	v, err := strconv.ParseUint(h, 16, 32)
+	if err != nil {
+		return nil, fmt.Errorf("render: --bg %q: want transparent or #RRGGBB", s)
+	}
+	return &color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}, nil
+}

@@ -1,0 +1,433 @@
+// Package render turns a decoded Warcraft III model into a still image:
+// it poses the model (pkg/pose), frames a camera by the reference harness's
+// convention (pkg/raster), finds textures (pkg/texture) and rasterises one
+// batch per geoset layer in the reference viewer's draw order.
+package render
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/pose"
+	"github.com/mdxrender/mdxrender/pkg/raster"
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
+
+// DefaultSSAA is the supersampling factor used when Options.SSAA is 0.
+// Measured against the reference renders (README, "Rendering"): the
+// reference viewer draws without antialiasing, so 1× matches its edges
+// best; larger factors give smoother thumbnails at k² the cost.
+const DefaultSSAA = 1
+
+// DefaultLight is the reference viewer's point light (RENDERING.md §7).
+var DefaultLight = [3]float64{0, 0, 10000}
+
+// Fit box choices (Options.Fit).
+const (
+	FitVertices = "vertices" // the posed geometry (default)
+	FitExtent   = "extent"   // the model's declared extent
+	FitSequence = "sequence" // the sequence's declared extent
+)
+
+// Options describe one still render. Zero values mean the defaults of the
+// reference harness (../shared/tools/peer/README.md).
+type Options struct {
+	Width, Height int // 0 means 256
+	SSAA          int // supersampling factor; 0 means DefaultSSAA
+
+	Yaw, Pitch float64 // degrees
+	Fov        float64 // vertical, degrees; 0 means 45
+	Distance   float64 // 0 means automatic
+	Target     *[3]float64
+	Near, Far  float64 // 0 means automatic
+	Fit        string  // FitVertices (""), FitExtent or FitSequence
+	Ortho      bool
+	// Camera selects a portrait camera of the model (CAMS) by name or
+	// index; "" uses the orbit camera above.
+	Camera string
+
+	// Sequence is a sequence name (exact, ignoring case, else prefix) or
+	// index; "" means 0; "-1" means no sequence (bind pose).
+	Sequence string
+	Time     float64 // ms into the sequence; also the global-sequence phase
+	Team     int
+
+	// Background nil means transparent.
+	Background *color.NRGBA
+	// TextureRoots are searched before the model's own folder.
+	TextureRoots []string
+	// Light overrides DefaultLight.
+	Light *[3]float64
+	// Cache shares decoded textures between renders; nil uses a private one.
+	Cache *texture.Cache
+	// Workers is the raster band worker count; 0 means GOMAXPROCS. It never
+	// changes the output.
+	Workers int
+}
+
+// Warning is something a render went on without (a missing texture, a
+// skipped malformed geoset).
+type Warning struct {
+	Message string
+}
+
+func (w Warning) String() string { return w.Message }
+
+// Render draws model m (read from modelPath, whose folder is searched for
+// textures) with the given options. Warnings describe what was skipped; an
+// error means no image.
+func Render(m *mdx.Model, modelPath string, opt Options) (*image.NRGBA, []Warning, error) {
+	r, err := newFrame(m, modelPath, &opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := r.draw()
+	return img, r.warns, err
+}
+
+type frame struct {
+	m     *mdx.Model
+	opt   *Options
+	dir   string
+	p     *pose.Pose
+	warns []Warning
+	res   *texture.Resolver
+	tex   map[texKey]*texture.Texture
+}
+
+type texKey struct {
+	id   int
+	wrap uint32
+}
+
+func newFrame(m *mdx.Model, path string, opt *Options) (*frame, error) {
+	if opt.Width == 0 {
+		opt.Width = 256
+	}
+	if opt.Height == 0 {
+		opt.Height = opt.Width
+	}
+	if opt.SSAA == 0 {
+		opt.SSAA = DefaultSSAA
+	}
+	if opt.Width < 1 || opt.Height < 1 || opt.SSAA < 1 || opt.Width*opt.SSAA > raster.MaxSide || opt.Height*opt.SSAA > raster.MaxSide {
+		return nil, fmt.Errorf("render: size %dx%d at ssaa %d is out of range (max side %d)", opt.Width, opt.Height, opt.SSAA, raster.MaxSide)
+	}
+	if opt.Fov < 0 || opt.Fov >= 180 {
+		return nil, fmt.Errorf("render: field of view %v is out of range", opt.Fov)
+	}
+	p, err := pose.New(m)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", path, err)
+	}
+	cache := opt.Cache
+	if cache == nil {
+		cache = texture.NewCache(0)
+	}
+	return &frame{
+		m: m, opt: opt, dir: filepath.Dir(path), p: p,
+		res: &texture.Resolver{Roots: opt.TextureRoots, Team: opt.Team, Cache: cache},
+		tex: map[texKey]*texture.Texture{},
+	}, nil
+}
+
+func (r *frame) warn(format string, args ...any) {
+	r.warns = append(r.warns, Warning{Message: fmt.Sprintf(format, args...)})
+}
+
+// SequenceIndex resolves a sequence option: "" is 0 (or −1 without
+// sequences), an integer is an index (−1 = none), anything else a name,
+// matched exactly ignoring case, else as a prefix.
+func SequenceIndex(m *mdx.Model, s string) (int, error) {
+	if s == "" {
+		if len(m.Sequences) == 0 {
+			return -1, nil
+		}
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < -1 || n >= len(m.Sequences) {
+			return 0, fmt.Errorf("render: sequence %d out of range (model has %d)", n, len(m.Sequences))
+		}
+		return n, nil
+	}
+	for i := range m.Sequences {
+		if strings.EqualFold(m.Sequences[i].Name, s) {
+			return i, nil
+		}
+	}
+	for i := range m.Sequences {
+		if strings.HasPrefix(strings.ToLower(m.Sequences[i].Name), strings.ToLower(s)) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("render: no sequence named %q", s)
+}
+
+// CameraIndex resolves a portrait camera by index or name.
+func CameraIndex(m *mdx.Model, s string) (int, error) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 0 || n >= len(m.Cameras) {
+			return 0, fmt.Errorf("render: camera %d out of range (model has %d)", n, len(m.Cameras))
+		}
+		return n, nil
+	}
+	for i := range m.Cameras {
+		if strings.EqualFold(m.Cameras[i].Name, s) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("render: no camera named %q", s)
+}
+
+// drawn reports whether a geoset is drawn: LOD 0 or −1 only, as MV does.
+func drawn(g *mdx.Geoset) bool { return g.LOD == 0 || g.LOD == math.MaxUint32 }
+
+func (r *frame) draw() (*image.NRGBA, error) {
+	opt, m := r.opt, r.m
+	seq, err := SequenceIndex(m, opt.Sequence)
+	if err != nil {
+		return nil, err
+	}
+	clock := pose.ClockAt(m, seq, opt.Time)
+
+	var cam raster.Camera
+	if opt.Camera != "" {
+		ci, err := CameraIndex(m, opt.Camera)
+		if err != nil {
+			return nil, err
+		}
+		// The camera's tracks need the clock; nodes don't affect it.
+		r.p.Update(clock, pose.View{})
+		cp := r.p.Camera(ci)
+		cam = raster.Camera{
+			Eye:    fauxgl.V(cp.Eye[0], cp.Eye[1], cp.Eye[2]),
+			Target: fauxgl.V(cp.Target[0], cp.Target[1], cp.Target[2]),
+			Up:     fauxgl.V(cp.Up[0], cp.Up[1], cp.Up[2]),
+			Fov:    cp.FieldOfView * 180 / math.Pi,
+			Near:   cp.Near, Far: cp.Far,
+		}
+		if opt.Fov > 0 {
+			cam.Fov = opt.Fov
+		}
+		if opt.Near > 0 {
+			cam.Near = opt.Near
+		}
+		if opt.Far > 0 {
+			cam.Far = opt.Far
+		}
+		if cam.Fov <= 0 || cam.Fov >= 180 {
+			cam.Fov = raster.DefaultFov
+		}
+		d := cam.Eye.Sub(cam.Target).Length()
+		if cam.Near <= 0 || cam.Far <= cam.Near {
+			cam.Near, cam.Far = math.Max(d/100, 0.01), d*4+1000
+		}
+		r.p.Update(clock, pose.View{Rotation: pose.LookRotation(cp.Eye, cp.Target, cp.Up)})
+	} else {
+		// Billboards depend only on the view direction, which yaw and
+		// pitch fix before the fit box is known.
+		pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, opt.Pitch))
+		y, pr := opt.Yaw*math.Pi/180, pitch*math.Pi/180
+		dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
+		r.p.Update(clock, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})})
+		f := raster.Framing{
+			Box: r.fitBox(seq), Yaw: opt.Yaw, Pitch: opt.Pitch, Fov: opt.Fov,
+			Distance: opt.Distance, Near: opt.Near, Far: opt.Far, Ortho: opt.Ortho,
+		}
+		if opt.Target != nil {
+			t := fauxgl.V(opt.Target[0], opt.Target[1], opt.Target[2])
+			f.Target = &t
+		}
+		cam, err = f.Camera()
+		if err != nil {
+			return nil, err
+		}
+	}
+	vp := cam.ViewProjection(float64(opt.Width) / float64(opt.Height))
+	light := DefaultLight
+	if opt.Light != nil {
+		light = *opt.Light
+	}
+	batches, err := r.batches(vp, light)
+	if err != nil {
+		return nil, err
+	}
+	k := opt.SSAA
+	tg, err := raster.NewTarget(opt.Width*k, opt.Height*k)
+	if err != nil {
+		return nil, err
+	}
+	if bg := opt.Background; bg != nil {
+		tg.Clear([4]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255, 1})
+	}
+	if err := tg.Draw(batches, raster.DrawOptions{Workers: opt.Workers, LODBias: float32(math.Log2(float64(k)))}); err != nil {
+		return nil, err
+	}
+	return tg.Resolve(k, opt.Background)
+}
+
+func boxOf(e mdx.Extent) fauxgl.Box {
+	return fauxgl.Box{
+		Min: fauxgl.V(float64(e.Min[0]), float64(e.Min[1]), float64(e.Min[2])),
+		Max: fauxgl.V(float64(e.Max[0]), float64(e.Max[1]), float64(e.Max[2])),
+	}
+}
+
+// fitBox chooses the box the automatic camera frames: the posed vertices
+// by default; the declared extents on request, falling back to the
+// vertices and then to the default box when degenerate.
+func (r *frame) fitBox(seq int) fauxgl.Box {
+	switch r.opt.Fit {
+	case FitExtent:
+		if b := boxOf(r.m.Extent); !raster.DegenerateBox(b) {
+			return b
+		}
+	case FitSequence:
+		if seq >= 0 {
+			if b := boxOf(r.m.Sequences[seq].Extent); !raster.DegenerateBox(b) {
+				return b
+			}
+		}
+	}
+	first := true
+	var b fauxgl.Box
+	for gi := range r.m.Geosets {
+		if !drawn(&r.m.Geosets[gi]) {
+			continue
+		}
+		pos, _ := r.p.Vertices(gi)
+		for _, v := range pos {
+			x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+			if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
+				continue
+			}
+			pt := fauxgl.V(x, y, z)
+			if first {
+				b = fauxgl.Box{Min: pt, Max: pt}
+				first = false
+			} else {
+				b = fauxgl.Box{Min: b.Min.Min(pt), Max: b.Max.Max(pt)}
+			}
+		}
+	}
+	if first || raster.DegenerateBox(b) {
+		return raster.DefaultFitBox
+	}
+	return b
+}
+
+// texture returns the sampler for TEXS index id, loading it once.
+func (r *frame) texture(id int) *texture.Texture {
+	if id < 0 || id >= len(r.m.Textures) {
+		r.warn("texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
+		return texture.WhiteTexture()
+	}
+	t := &r.m.Textures[id]
+	key := texKey{id, t.Flags}
+	if tx, ok := r.tex[key]; ok {
+		return tx
+	}
+	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: r.m.Version > 800})
+	for _, w := range ws {
+		r.warn("%s", w.String())
+	}
+	tx = tx.WithWrap(texture.Wrap(t.Flags & 3))
+	r.tex[key] = tx
+	return tx
+}
+
+func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, error) {
+	m := r.m
+	lightF := [3]float32{float32(light[0]), float32(light[1]), float32(light[2])}
+	var items []raster.DrawItem
+	var all []raster.Batch
+	for gi := range m.Geosets {
+		g := &m.Geosets[gi]
+		if !drawn(g) {
+			continue
+		}
+		if int(g.MaterialID) >= len(m.Materials) {
+			r.warn("geoset %d: material %d does not exist; skipped", gi, g.MaterialID)
+			continue
+		}
+		mat := &m.Materials[g.MaterialID]
+		pos, nrm := r.p.Vertices(gi)
+		nt := len(g.Faces) / 3
+		if nt == 0 || len(pos) == 0 {
+			continue
+		}
+		idx := make([]uint32, 0, nt*3)
+		bad := 0
+		for t := 0; t < nt; t++ {
+			a, b, c := g.Faces[3*t], g.Faces[3*t+1], g.Faces[3*t+2]
+			if int(a) >= len(pos) || int(b) >= len(pos) || int(c) >= len(pos) {
+				bad++
+				continue
+			}
+			idx = append(idx, uint32(a), uint32(b), uint32(c))
+		}
+		if bad > 0 {
+			r.warn("geoset %d: %d triangles index missing vertices; skipped", gi, bad)
+		}
+		gc := r.p.GeosetColor(gi)
+		var base []raster.Vertex // clip positions, normals, light: shared by layers
+		for li := range mat.Layers {
+			l := &mat.Layers[li]
+			la := r.p.LayerAlpha(l)
+			if !raster.Visible(gc[3], la) {
+				continue
+			}
+			if base == nil {
+				base = make([]raster.Vertex, len(pos))
+				for v, pp := range pos {
+					base[v].Position = raster.ClipPosition(vp, pp)
+					base[v].Normal = nrm[v]
+					base[v].Light = raster.LightDir(pp, lightF)
+				}
+			}
+			texID := r.p.LayerTexture(l)
+			if len(l.Textures) > 0 && l.TextureIDTrack == nil {
+				texID = int(l.Textures[0].TextureID) // Reforged: the diffuse slot
+			}
+			var uvs []mdx.Vec2
+			if len(g.UVSets) > 0 {
+				cs := int(l.CoordID)
+				if cs >= len(g.UVSets) {
+					cs = 0
+				}
+				uvs = g.UVSets[cs]
+			}
+			tt := r.p.TextureTransform(l.TextureAnimID)
+			vs := make([]raster.Vertex, len(base))
+			copy(vs, base)
+			for v := range vs {
+				if v < len(uvs) {
+					vs[v].UV = tt.Apply(uvs[v])
+				}
+			}
+			mode := raster.FilterMode(l.FilterMode).Normalize()
+			all = append(all, raster.Batch{
+				State:    raster.LayerState(mode, raster.LayerFlags(l.Flags)),
+				Texture:  r.texture(texID),
+				Color:    [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
+				Vertices: vs,
+				Indices:  idx,
+			})
+			items = append(items, raster.DrawItem{Filter: mode, PriorityPlane: int(mat.PriorityPlane)})
+		}
+	}
+	order := raster.DrawOrder(items)
+	out := make([]raster.Batch, len(order))
+	for i, k := range order {
+		out[i] = all[k]
+	}
+	return out, nil
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# fidelity.sh: render every view of the reference viewer's jobs
+# (../shared/reference/peer/jobs.tsv) with its exact camera and compare with
+# the reference PNG using ../shared/tools/imgdiff (over black, tolerance 16).
+# Prints one line per view and a summary line.
+#
+#   scripts/fidelity.sh [-k] [extra render flags...]
+#
+# MDXR_SHARED overrides the shared folder; OUT (default $TMPDIR/fidelity)
+# keeps our renders and diff images; -k keeps going quietly on render errors
+# (they always count as failures).
+set -u
+cd "$(dirname "$0")/.."
+SHARED=${MDXR_SHARED:-../shared}
+REF=$SHARED/reference/peer
+TMP=${TMPDIR:-/tmp}
+OUT=${OUT:-$TMP/fidelity}
+mkdir -p "$OUT"
+if [ ! -f "$REF/jobs.tsv" ]; then
+	echo "fidelity: $REF/jobs.tsv not found (set MDXR_SHARED)" >&2
+	exit 2
+fi
+go build -o "$OUT/mdxrender" ./cmd/mdxrender || exit 2
+go -C "$SHARED/tools/imgdiff" build -o "$OUT/imgdiff" . || exit 2
+
+total=0 under1=0 over5=0 failed=0
+summary=$OUT/summary.tsv
+: >"$summary"
+# Columns: image model sequence sequence_name time_ms team bg yaw pitch fov
+# distance target near far coverage. Model paths are relative to
+# reference/; empty fields become "-" (read would collapse them); the peer used the model's own folder for textures.
+while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist target near far coverage; do
+	[ "$image" = image ] && continue
+	total=$((total + 1))
+	mpath=$SHARED/reference/$model
+	ours=$OUT/$image
+	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
+		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
+		--target "$target" --near "$near" --far "$far" "$@" 2>"$OUT/$image.stderr"; then
+		failed=$((failed + 1))
+		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
+		printf '%s\t100\terror\n' "$image" >>"$summary"
+		continue
+	fi
+	line=$("$OUT/imgdiff" -diff "$OUT/${image%.png}.diff.png" "$REF/$image" "$ours" 2>&1)
+	pct=$(printf '%s\n' "$line" | grep -o 'mismatch[^0-9]*[0-9.]*' | grep -o '[0-9.]*$' | head -n1)
+	[ -z "$pct" ] && pct=100
+	printf '%-90s %s\n' "$image" "$line"
+	printf '%s\t%s\n' "$image" "$pct" >>"$summary"
+	if awk -v p="$pct" 'BEGIN{exit !(p < 1)}'; then under1=$((under1 + 1)); fi
+	if awk -v p="$pct" 'BEGIN{exit !(p > 5)}'; then over5=$((over5 + 1)); fi
+done < <(awk -F'\t' -v OFS='\t' '{for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print}' "$REF/jobs.tsv")
+over5=$((over5 + failed))
+echo "summary: $total views, $under1 under 1% mismatch ($(awk -v a=$under1 -v b=$total 'BEGIN{printf "%.1f", b ? 100*a/b : 0}')%), $over5 over 5% (render errors: $failed)"
