@@ -336,7 +336,7 @@ func summarize(path, format string, size int64, m *mdx.Model) *inspectReport {
 	}
 	for _, t := range m.Textures {
 		r.Textures = append(r.Textures, jsonTexture{
-			Path: t.Path, ReplaceableID: t.ReplaceableID, Replaceable: replaceableName(t.ReplaceableID),
+			Path: t.Path, ReplaceableID: t.ReplaceableID, Replaceable: replaceableName(m.Version, t.ReplaceableID),
 			Flags: t.Flags, FlagNames: flagNames(t.Flags, textureFlags),
 		})
 	}
@@ -383,8 +383,12 @@ func extentOf(e mdx.Extent) *jsonExtent {
 }
 
 func layerOf(l *mdx.Layer, version uint32) jsonLayer {
+	names := layerFlags
+	if mdx.IsWoWVersion(version) {
+		names = wowLayerFlags
+	}
 	jl := jsonLayer{
-		FilterMode: l.FilterMode.String(), Flags: l.Flags, FlagNames: flagNames(l.Flags, layerFlags),
+		FilterMode: l.FilterMode.String(), Flags: l.Flags, FlagNames: flagNames(l.Flags, names),
 		TextureID: l.TextureID, TextureAnimID: l.TextureAnimID, CoordID: l.CoordID, Alpha: jf(l.Alpha),
 		Animated: []string{},
 	}
@@ -399,7 +403,7 @@ func layerOf(l *mdx.Layer, version uint32) jsonLayer {
 	add(l.FresnelColorTrack != nil, "fresnel_color")
 	add(l.FresnelOpacityTrack != nil, "fresnel_opacity")
 	add(l.FresnelTeamColorTrack != nil, "fresnel_team_color")
-	if version >= 1100 {
+	if version >= 1100 && !mdx.IsWoWVersion(version) {
 		st := l.ShaderTypeID
 		jl.ShaderTypeID = &st
 		for _, t := range l.Textures {
@@ -611,6 +615,11 @@ var (
 	layerFlags = []flagName{{mdx.LayerUnshaded, "Unshaded"}, {mdx.LayerSphereEnvMap, "SphereEnvMap"},
 		{mdx.LayerTwoSided, "TwoSided"}, {mdx.LayerUnfogged, "Unfogged"}, {mdx.LayerNoDepthTest, "NoDepthTest"},
 		{mdx.LayerNoDepthSet, "NoDepthSet"}, {mdx.LayerUnlit, "Unlit"}}
+	// WoW v1300+ reuses 0x100 and gives 0x4 and 0x8 meanings.
+	wowLayerFlags = []flagName{{mdx.LayerUnshaded, "Unshaded"}, {mdx.LayerSphereEnvMap, "SphereEnvMap"},
+		{mdx.WoWLayerWrapWidth, "WrapWidth"}, {mdx.WoWLayerWrapHeight, "WrapHeight"},
+		{mdx.LayerTwoSided, "TwoSided"}, {mdx.LayerUnfogged, "Unfogged"}, {mdx.LayerNoDepthTest, "NoDepthTest"},
+		{mdx.LayerNoDepthSet, "NoDepthSet"}, {mdx.WoWLayerNoFallback, "NoFallback"}}
 	nodeFlagsCommon = []flagName{{mdx.NodeDontInheritTranslation, "DontInheritTranslation"},
 		{mdx.NodeDontInheritScaling, "DontInheritScaling"}, {mdx.NodeDontInheritRotation, "DontInheritRotation"},
 		{mdx.NodeBillboarded, "Billboarded"}, {mdx.NodeBillboardedLockX, "BillboardedLockX"},
@@ -677,8 +686,14 @@ func pre2FilterName(f uint32) string {
 }
 
 // replaceableName says what a TEXS replaceable id stands for
-// (RENDERING.md §5.4).
-func replaceableName(id uint32) string {
+// (RENDERING.md §5.4); WoW files number them differently.
+func replaceableName(version, id uint32) string {
+	if mdx.IsWoWVersion(version) {
+		if id == 0 {
+			return ""
+		}
+		return mdx.WoWReplaceableName(id)
+	}
 	switch id {
 	case 0:
 		return ""
@@ -889,7 +904,7 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 			if g.Skinned {
 				p("skinned  ")
 			}
-			if r.Version >= 900 {
+			if r.Version >= 900 && !mdx.IsWoWVersion(r.Version) {
 				p("lod %d", g.LOD)
 				if g.LODName != "" {
 					p(" %s", quoteIfOdd(g.LODName))
