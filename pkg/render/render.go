@@ -99,7 +99,7 @@ type frame struct {
 	p     *pose.Pose
 	warns []Warning
 	res   *texture.Resolver
-	tex   map[texKey]*texture.Texture
+	tex   map[texKey]raster.Sampler
 }
 
 type texKey struct {
@@ -134,7 +134,7 @@ func newFrame(m *mdx.Model, path string, opt *Options) (*frame, error) {
 	return &frame{
 		m: m, opt: opt, dir: filepath.Dir(path), p: p,
 		res: &texture.Resolver{Roots: opt.TextureRoots, Team: opt.Team, Cache: cache},
-		tex: map[texKey]*texture.Texture{},
+		tex: map[texKey]raster.Sampler{},
 	}, nil
 }
 
@@ -325,23 +325,23 @@ func (r *frame) fitBox(seq int) fauxgl.Box {
 }
 
 // texture returns the sampler for TEXS index id, loading it once.
-func (r *frame) texture(id int) *texture.Texture {
+func (r *frame) texture(id int) raster.Sampler {
 	if id < 0 || id >= len(r.m.Textures) {
 		r.warn("texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
-		return texture.WhiteTexture()
+		return glSampler{texture.WhiteTexture()}
 	}
 	t := &r.m.Textures[id]
 	key := texKey{id, t.Flags}
-	if tx, ok := r.tex[key]; ok {
-		return tx
+	if smp, ok := r.tex[key]; ok {
+		return smp
 	}
 	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: r.m.Version > 800})
 	for _, w := range ws {
 		r.warn("%s", w.String())
 	}
-	tx = tx.WithWrap(texture.Wrap(t.Flags & 3))
-	r.tex[key] = tx
-	return tx
+	smp := glSampler{tx.WithWrap(texture.Wrap(t.Flags & 3))}
+	r.tex[key] = smp
+	return smp
 }
 
 func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, error) {
