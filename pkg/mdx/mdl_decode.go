@@ -35,6 +35,9 @@ func DecodeMDL(b []byte) (m *Model, err error) {
 	for p.tok != tokEOF {
 		p.topLevel(m)
 	}
+	if p.blocks == 0 {
+		p.failf("no MDL blocks (expected Version, Model, Geoset, ...)")
+	}
 	m.normalizeEmpty()
 	return m, nil
 }
@@ -324,6 +327,7 @@ func (p *mdlParser) animQ(track **Track[Quat], what string) {
 }
 
 func (p *mdlParser) topLevel(m *Model) {
+	p.blocks++
 	l, c := p.tokLine, p.tokCol
 	kw := p.word("a block name (Version, Model, Geoset, Bone, ...)")
 	switch string(kw) {

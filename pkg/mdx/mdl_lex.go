@@ -84,6 +84,7 @@ type mdlParser struct {
 	val     []byte
 	tokLine int
 	tokCol  int
+	blocks  int // top-level blocks read
 }
 
 func (p *mdlParser) failf(format string, args ...any) {
