@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,7 +75,7 @@ func convertModel(in, out string, overwriteInput bool) error {
 	case "mdx":
 		encode = func(w io.Writer) error { return mdx.Encode(w, m) }
 	case "mdl":
-		encode = func(io.Writer) error { return errors.New("writing MDL text is not supported yet") }
+		encode = func(w io.Writer) error { return mdx.EncodeMDL(w, m) }
 	}
 	if err := writeFileAtomic(out, encode); err != nil {
 		return fmt.Errorf("%s: %w", out, err)

@@ -38,23 +38,56 @@ func TestConvertMDXToMDXIsByteIdentical(t *testing.T) {
 func TestConvertRoundTripThroughMDL(t *testing.T) {
 	dir := t.TempDir()
 	in := writeModel(t, dir, "in.mdx", testModel())
-	mdl := filepath.Join(dir, "mid.mdl")
+	roundTripMDL(t, in, dir)
+}
+
+// roundTripMDL converts in (MDX) to MDL and back with the command and checks
+// the model is unchanged, and that the MDL rewritten from the MDL is the
+// same text.
+func roundTripMDL(t *testing.T, in, dir string) {
+	t.Helper()
+	mdl := filepath.Join(dir, "mid.MDL") // any case
+	mdl2 := filepath.Join(dir, "again.mdl")
 	back := filepath.Join(dir, "back.mdx")
-	if _, stderr, code := run(t, "convert", in, mdl); code != 0 {
-		if strings.Contains(stderr, "not supported yet") {
-			t.Skip("MDL output not available yet")
+	for _, step := range [][2]string{{in, mdl}, {mdl, back}, {mdl, mdl2}} {
+		if _, stderr, code := run(t, "convert", step[0], step[1]); code != 0 {
+			t.Fatalf("convert %s %s: exit %d: %s", step[0], step[1], code, stderr)
 		}
-		t.Fatalf("MDX→MDL: exit %d: %s", code, stderr)
 	}
-	if _, stderr, code := run(t, "convert", mdl, back); code != 0 {
-		t.Fatalf("MDL→MDX: exit %d: %s", code, stderr)
+	text, _ := os.ReadFile(mdl)
+	if mdx.Detect(text) != mdx.FormatMDL {
+		t.Fatalf("%s is not MDL text", mdl)
+	}
+	if again, _ := os.ReadFile(mdl2); !bytes.Equal(text, again) {
+		t.Errorf("%s: MDL → MDL changed the text", in)
 	}
 	want := decodeFile(t, in)
 	got := decodeFile(t, back)
 	want.ClearFileDetails()
 	got.ClearFileDetails()
 	if !reflect.DeepEqual(want, got) {
-		t.Errorf("MDX→MDL→MDX changed the model")
+		t.Errorf("%s: MDX→MDL→MDX changed the model", in)
+	}
+}
+
+// TestConvertCorpus round-trips a few corpus MDX files of each Warcraft III
+// version through MDL with the command.
+func TestConvertCorpus(t *testing.T) {
+	shared := sharedDir(t)
+	for _, rel := range []string{
+		"files/warcraft3-icc/ICC.w3x/Aegis.mdx",
+		"files/war3mdlx/test/all.mdx",
+		"files/dbz-tribute-reforged/maps/Tribute_Reforged.w3x/SwordTrailPurple.mdx",
+		"files/HiveWE/data/overrides/Objects/InvalidObject/invalidobject.mdx",
+		"files/pqhuy98-Warcraft3/frozen-throne/maps/frozen-throne.w3x/Models/BossMinimapIcon/BossMinimapIcon.mdx",
+	} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			in := filepath.Join(shared, "corpus", filepath.FromSlash(rel))
+			if _, err := os.Stat(in); err != nil {
+				t.Skip(err)
+			}
+			roundTripMDL(t, in, t.TempDir())
+		})
 	}
 }
 

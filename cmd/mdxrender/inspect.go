@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -111,16 +110,17 @@ func loadModel(path string) (m *mdx.Model, format string, size int64, err error)
 	return m, format, int64(len(b)), nil
 }
 
-// decodeModel decodes MDX or MDL by content and says which it was.
+// decodeModel decodes MDX or MDL by content (never by name) and says which
+// it was.
 func decodeModel(b []byte) (*mdx.Model, string, error) {
-	switch mdx.Detect(b) {
-	case mdx.FormatMDX:
-		m, err := mdx.DecodeBytes(b)
-		return m, "mdx", err
-	case mdx.FormatMDL:
-		return nil, "mdl", errors.New("reading MDL text is not supported yet")
+	m, err := mdx.DecodeAny(b)
+	if err != nil {
+		return nil, "", err
 	}
-	return nil, "", errors.New("not a model: neither MDX (no MDLX magic) nor MDL text (no FormatVersion in the first 4 KB)")
+	if mdx.Detect(b) == mdx.FormatMDX {
+		return m, "mdx", nil
+	}
+	return m, "mdl", nil
 }
 
 // inspectReport is the --json object for one file. Field names are part of
@@ -493,6 +493,10 @@ func nodesOf(m *mdx.Model) []jsonNode {
 	return out
 }
 
+// maxTreeIndent is the deepest level drawn with tree lines. Real models
+// nest about 20 levels.
+const maxTreeIndent = 40
+
 // treeLine is one line of the node tree: which node, and the drawing in
 // front of its name.
 type treeLine struct {
@@ -544,20 +548,21 @@ func buildTree(nodes []jsonNode) []treeLine {
 		lines = append(lines, treeLine{node: root})
 		type item struct {
 			node   int
-			indent string // drawing for the node's children
+			depth  int
+			indent string // drawing in front of the node's branch
 			last   bool
 		}
 		// An explicit stack keeps deep (hostile) hierarchies off the Go stack.
 		var stack []item
-		push := func(of int, indent string) {
+		push := func(of, depth int, indent string) {
 			kids := children[of]
 			for k := len(kids) - 1; k >= 0; k-- {
 				if !visited[kids[k]] {
-					stack = append(stack, item{node: kids[k], indent: indent, last: k == len(kids)-1})
+					stack = append(stack, item{node: kids[k], depth: depth, indent: indent, last: k == len(kids)-1})
 				}
 			}
 		}
-		push(root, "")
+		push(root, 1, "")
 		for len(stack) > 0 {
 			it := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -569,8 +574,15 @@ func buildTree(nodes []jsonNode) []treeLine {
 			if it.last {
 				branch, more = "└─ ", "   "
 			}
+			if it.depth > maxTreeIndent {
+				// Past this depth the drawing stops growing (a hostile chain
+				// would make the output quadratic) and shows the depth.
+				lines = append(lines, treeLine{node: it.node, prefix: it.indent + "[" + strconv.Itoa(it.depth) + "] "})
+				push(it.node, it.depth+1, it.indent)
+				continue
+			}
 			lines = append(lines, treeLine{node: it.node, prefix: it.indent + branch})
-			push(it.node, it.indent+more)
+			push(it.node, it.depth+1, it.indent+more)
 		}
 	}
 	for i := range nodes {

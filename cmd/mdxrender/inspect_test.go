@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 func TestInspectText(t *testing.T) {
@@ -162,6 +164,26 @@ type jsonExtentIn struct {
 	BoundsRadius float64    `json:"bounds_radius"`
 }
 
+func TestInspectMDL(t *testing.T) {
+	dir := t.TempDir()
+	b, err := mdx.EncodeMDLBytes(testModel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Named .mdx on purpose: the format comes from the contents.
+	p := filepath.Join(dir, "text.mdx")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := run(t, "inspect", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if flat := squash(out); !strings.Contains(flat, "format MDL, version 800") || !strings.Contains(flat, "name Tester") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
 func TestInspectBadFileContinues(t *testing.T) {
 	dir := t.TempDir()
 	good := writeModel(t, dir, "good.mdx", testModel())
@@ -239,6 +261,9 @@ func TestBuildTreeTerminates(t *testing.T) {
 	seen := make([]int, len(nodes))
 	for _, l := range lines {
 		seen[l.node]++
+		if len(l.prefix) > 4*maxTreeIndent+20 {
+			t.Fatalf("prefix of %d bytes: the drawing keeps growing with depth", len(l.prefix))
+		}
 	}
 	for i, n := range seen {
 		if n != 1 {
