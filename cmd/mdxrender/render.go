@@ -5,9 +5,11 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/spf13/cobra"
 )
@@ -63,7 +65,7 @@ image was written. The PNG is written atomically.`,
 				return fmt.Errorf("render: --fit %q: want vertices, extent or sequence", opt.Fit)
 			}
 			opt.TextureRoots = textures
-			m, _, _, err := loadModel(args[0])
+			m, err := readModel(args[0])
 			if err != nil {
 				return err
 			}
@@ -100,6 +102,30 @@ image was written. The PNG is written atomically.`,
 	f.IntVar(&opt.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
 	return cmd
+}
+
+// readModel reads an MDX or MDL file (told apart by content) with the
+// decoder's file-size quota checked before reading.
+func readModel(path string) (*mdx.Model, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	if max := int64(mdx.DefaultQuotas.MaxFileSize); fi.Size() > max {
+		return nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, fi.Size(), max)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := mdx.DecodeAny(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 func parseSize(s string) (int, int, error) {
