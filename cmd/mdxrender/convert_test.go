@@ -170,6 +170,30 @@ func TestConvertOverwriteInput(t *testing.T) {
 	}
 }
 
+// TestConvertEncodeFailureLeavesNothing fails after the output file was
+// opened: a model the MDX encoder refuses (version 700, read from MDL).
+func TestConvertEncodeFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "old.mdl")
+	if err := os.WriteFile(in, []byte("Version {\n\tFormatVersion 700,\n}\nModel \"Old\" {\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "old.mdx")
+	if err := os.WriteFile(out, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, "convert", in, out)
+	if code == 0 || !strings.Contains(stderr, out) || !strings.Contains(stderr, "version 700") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "previous" {
+		t.Errorf("existing output changed to %q", b)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"old.mdl", "old.mdx"}) {
+		t.Errorf("directory holds %v: temporary file left behind", names)
+	}
+}
+
 func TestWriteFileAtomicFailureLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.mdx")
