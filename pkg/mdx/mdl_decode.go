@@ -140,6 +140,9 @@ func (p *mdlParser) endList(what string) bool {
 func (p *mdlParser) floats(dst []float32, what string) {
 	p.openList(what)
 	for i := range dst {
+		if p.tok != tokWord {
+			p.failf("expected %d numbers in %s, found %s after %d", len(dst), what, p.describe(), i)
+		}
 		dst[i] = p.f32(what)
 	}
 	if p.tok != tokRBrace {
@@ -162,6 +165,9 @@ func (p *mdlParser) color(what string) Vec3 {
 func (p *mdlParser) u32s(dst []uint32, what string) {
 	p.openList(what)
 	for i := range dst {
+		if p.tok != tokWord {
+			p.failf("expected %d numbers in %s, found %s after %d", len(dst), what, p.describe(), i)
+		}
 		dst[i] = p.u32(what)
 	}
 	if p.tok != tokRBrace {

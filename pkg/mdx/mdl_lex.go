@@ -85,6 +85,9 @@ type mdlParser struct {
 	tokLine int
 	tokCol  int
 	blocks  int // top-level blocks read
+	// wLine, wCol locate the last word taken by word(), for errors in
+	// converting it.
+	wLine, wCol int
 }
 
 func (p *mdlParser) failf(format string, args ...any) {
@@ -226,8 +229,14 @@ func (p *mdlParser) word(what string) []byte {
 		p.failf("expected %s, found %s", what, p.describe())
 	}
 	v := p.val
+	p.wLine, p.wCol = p.tokLine, p.tokCol
 	p.next()
 	return v
+}
+
+// failWord reports a bad value at the last word taken.
+func (p *mdlParser) failWord(format string, args ...any) {
+	p.failAt(p.wLine, p.wCol, format, args...)
 }
 
 // str reads a quoted string (or, leniently, a bare word) and advances.
@@ -267,7 +276,7 @@ func (p *mdlParser) parseInt(w []byte, lo, hi int64, what string) int64 {
 		i = 1
 	}
 	if i == len(w) {
-		p.failf("expected %s, found %q", what, clip(w))
+		p.failWord("expected %s, found %q", what, clip(w))
 	}
 	var v int64
 	for ; i < len(w); i++ {
@@ -277,18 +286,18 @@ func (p *mdlParser) parseInt(w []byte, lo, hi int64, what string) int64 {
 			if err == nil && f == math.Trunc(f) && f >= float64(lo) && f <= float64(hi) {
 				return int64(f)
 			}
-			p.failf("expected %s, found %q", what, clip(w))
+			p.failWord("expected %s, found %q", what, clip(w))
 		}
 		v = v*10 + int64(c)
 		if v > 1<<40 {
-			p.failf("%s %q out of range", what, clip(w))
+			p.failWord("%s %q out of range", what, clip(w))
 		}
 	}
 	if neg {
 		v = -v
 	}
 	if v < lo || v > hi {
-		p.failf("%s %d out of range [%d, %d]", what, v, lo, hi)
+		p.failWord("%s %d out of range [%d, %d]", what, v, lo, hi)
 	}
 	return v
 }
@@ -366,7 +375,7 @@ func (p *mdlParser) parseFloat(w []byte, what string) float32 {
 
 func (p *mdlParser) slowFloat(w []byte, what string) float32 {
 	if len(w) == 0 {
-		p.failf("expected %s", what)
+		p.failWord("expected %s", what)
 	}
 	f, err := strconv.ParseFloat(unsafe.String(&w[0], len(w)), 32)
 	if err == nil {
@@ -380,7 +389,7 @@ func (p *mdlParser) slowFloat(w []byte, what string) float32 {
 		if w[j] == '#' {
 			switch w[j+1] {
 			case 'I', 'i':
-				if j+2 < len(w) && (w[j+2] == 'N' || w[j+2] == 'n') {
+				if j+3 < len(w) && (w[j+2] == 'N' || w[j+2] == 'n') && (w[j+3] == 'F' || w[j+3] == 'f') {
 					if w[0] == '-' {
 						return float32(math.Inf(-1))
 					}
@@ -392,6 +401,6 @@ func (p *mdlParser) slowFloat(w []byte, what string) float32 {
 			}
 		}
 	}
-	p.failf("expected %s (a number), found %q", what, clip(w))
+	p.failWord("expected %s (a number), found %q", what, clip(w))
 	return 0
 }
