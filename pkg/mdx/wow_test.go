@@ -467,7 +467,7 @@ func TestWoWFromScratch(t *testing.T) {
 			Bones:    []Bone{{Node: Node{Name: "b", ParentID: -1, Rotation: &Track[Quat]{Interpolation: Linear, GlobalSeqID: -1, Keys: []Key[Quat]{{Frame: 0, Value: Quat{0, 0, 0, 1}}}}}, GeosetID: -1, GeosetAnimID: -1}},
 			Geosets: []Geoset{{Vertices: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Normals: make([]Vec3, 3),
 				UVSets: [][]Vec2{make([]Vec2, 3), make([]Vec2, 3)}, Faces: []uint16{0, 1, 2}, FaceTypes: []uint32{4}, FaceGroups: []uint32{3},
-				Skin: []byte{0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0},
+				Skin:   []byte{0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0},
 				Extent: Extent{BoundsRadius: 1, Max: Vec3{1, 1, 0}}}},
 			PivotPoints: []Vec3{{}}}
 		if v < 1500 {
