@@ -755,5 +755,20 @@ func TestMDLTestdata(t *testing.T) {
 			continue
 		}
 		checkMDLStable(t, f, m)
+		// MDL -> MDX -> model gives the same model.
+		bin, err := EncodeBytes(m)
+		if err != nil {
+			t.Errorf("%s: EncodeBytes: %v", f, err)
+			continue
+		}
+		m2, err := DecodeBytes(bin)
+		if err != nil {
+			t.Errorf("%s: DecodeBytes: %v", f, err)
+			continue
+		}
+		m2.ClearFileDetails()
+		if d := modelDiff(m, m2, 5); len(d) > 0 {
+			t.Errorf("%s: MDL -> MDX -> model differs:\n%s", f, strings.Join(d, "\n"))
+		}
 	}
 }
