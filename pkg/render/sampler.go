@@ -1,8 +1,6 @@
 package render
 
 import (
-	"math"
-
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -63,31 +61,47 @@ func wrapIndex(i, n int, repeat bool) int {
 func (s glSampler) level(l int, u, v float32) [4]float32 {
 	img := s.t.Levels[l]
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	if w == 0 || h == 0 || math.IsNaN(float64(u)) || math.IsNaN(float64(v)) {
+	if w == 0 || h == 0 || u != u || v != v {
 		return [4]float32{1, 1, 1, 1}
 	}
-	x := float64(u)*float64(w) - 0.5
-	y := float64(v)*float64(h) - 0.5
+	x := u*float32(w) - 0.5
+	y := v*float32(h) - 0.5
 	// Keep huge coordinates in int range; repeat is periodic anyway.
-	x = math.Max(-1e9, math.Min(1e9, x))
-	y = math.Max(-1e9, math.Min(1e9, y))
-	fx, fy := math.Floor(x), math.Floor(y)
-	ax, ay := float32(x-fx), float32(y-fy)
+	if x < -1e8 {
+		x = -1e8
+	} else if x > 1e8 {
+		x = 1e8
+	}
+	if y < -1e8 {
+		y = -1e8
+	} else if y > 1e8 {
+		y = 1e8
+	}
+	ix, iy := int(x), int(y)
+	if float32(ix) > x {
+		ix--
+	}
+	if float32(iy) > y {
+		iy--
+	}
+	ax, ay := x-float32(ix), y-float32(iy)
 	rx := s.t.Wrap&texture.WrapWidth != 0
 	ry := s.t.Wrap&texture.WrapHeight != 0
-	x0, y0 := wrapIndex(int(fx), w, rx), wrapIndex(int(fy), h, ry)
-	x1, y1 := wrapIndex(int(fx)+1, w, rx), wrapIndex(int(fy)+1, h, ry)
-	px := func(x, y int) [4]float32 {
-		o := y*img.Stride + x*4
-		p := img.Pix[o : o+4 : o+4]
-		return [4]float32{float32(p[0]), float32(p[1]), float32(p[2]), float32(p[3])}
-	}
-	c00, c10, c01, c11 := px(x0, y0), px(x1, y0), px(x0, y1), px(x1, y1)
+	x0, y0 := wrapIndex(ix, w, rx), wrapIndex(iy, h, ry)
+	x1, y1 := wrapIndex(ix+1, w, rx), wrapIndex(iy+1, h, ry)
+	pix := img.Pix
+	r0, r1 := y0*img.Stride, y1*img.Stride
+	p00 := pix[r0+x0*4 : r0+x0*4+4 : r0+x0*4+4]
+	p10 := pix[r0+x1*4 : r0+x1*4+4 : r0+x1*4+4]
+	p01 := pix[r1+x0*4 : r1+x0*4+4 : r1+x0*4+4]
+	p11 := pix[r1+x1*4 : r1+x1*4+4 : r1+x1*4+4]
+	w00 := (1 - ax) * (1 - ay) / 255
+	w10 := ax * (1 - ay) / 255
+	w01 := (1 - ax) * ay / 255
+	w11 := ax * ay / 255
 	var out [4]float32
-	for i := range out {
-		top := c00[i] + (c10[i]-c00[i])*ax
-		bot := c01[i] + (c11[i]-c01[i])*ax
-		out[i] = (top + (bot-top)*ay) / 255
+	for i := 0; i < 4; i++ {
+		out[i] = float32(p00[i])*w00 + float32(p10[i])*w10 + float32(p01[i])*w01 + float32(p11[i])*w11
 	}
 	return out
 }
