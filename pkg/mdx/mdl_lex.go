@@ -1,6 +1,7 @@
 package mdx
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -325,6 +326,16 @@ var pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10
 // mantissa below 2^24 and a power of ten up to 1e10 are both exact in
 // float32, so one division rounds correctly.
 func (p *mdlParser) parseFloat(w []byte, what string) float32 {
+	// Trailing zeros of a fraction ("0.500000", as most exporters print)
+	// do not change the value; dropping them keeps the fast path.
+	if n := len(w); n > 1 && w[n-1] == '0' {
+		if d := bytes.IndexByte(w, '.'); d >= 0 && allDigits(w[d+1:]) {
+			for n > d+1 && w[n-1] == '0' {
+				n--
+			}
+			w = w[:n]
+		}
+	}
 	i := 0
 	neg := false
 	if len(w) > 0 && (w[0] == '-' || w[0] == '+') {
@@ -403,4 +414,13 @@ func (p *mdlParser) slowFloat(w []byte, what string) float32 {
 	}
 	p.failWord("expected %s (a number), found %q", what, clip(w))
 	return 0
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c-'0' > 9 {
+			return false
+		}
+	}
+	return true
 }

@@ -664,7 +664,7 @@ func TestMDLFloatsExact(t *testing.T) {
 	if got := p.parseFloat([]byte("-1.#IND"), "x"); got == got {
 		t.Errorf("-1.#IND: %v, want NaN", got)
 	}
-	for _, s := range []string{"0.1234567891234", "1.17549435e-38", "3.4028235e+38", "7.006492e-46"} {
+	for _, s := range []string{"0.1234567891234", "1.17549435e-38", "3.4028235e+38", "7.006492e-46", "9.313226e-10", "1.50e10", "2.500e+00", "100", "0.000"} {
 		want, _ := strconv.ParseFloat(s, 32)
 		if got := p.parseFloat([]byte(s), "x"); math.Float32bits(got) != math.Float32bits(float32(want)) {
 			t.Errorf("%s: %v, want %v", s, got, float32(want))
