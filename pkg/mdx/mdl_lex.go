@@ -277,7 +277,7 @@ func (p *mdlParser) parseInt(w []byte, lo, hi int64, what string) int64 {
 		i = 1
 	}
 	if i == len(w) {
-		p.failWord("expected %s, found %q", what, clip(w))
+		p.failWord("expected a whole number for %s, found %q", what, clip(w))
 	}
 	var v int64
 	for ; i < len(w); i++ {
@@ -287,7 +287,7 @@ func (p *mdlParser) parseInt(w []byte, lo, hi int64, what string) int64 {
 			if err == nil && f == math.Trunc(f) && f >= float64(lo) && f <= float64(hi) {
 				return int64(f)
 			}
-			p.failWord("expected %s, found %q", what, clip(w))
+			p.failWord("expected a whole number for %s, found %q", what, clip(w))
 		}
 		v = v*10 + int64(c)
 		if v > 1<<40 {
@@ -412,7 +412,7 @@ func (p *mdlParser) slowFloat(w []byte, what string) float32 {
 			}
 		}
 	}
-	p.failWord("expected %s (a number), found %q", what, clip(w))
+	p.failWord("expected a number for %s, found %q", what, clip(w))
 	return 0
 }
 
