@@ -1,0 +1,85 @@
+package batch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// CacheDir is the folder below the output folder that holds cache records.
+const CacheDir = ".mdxrender-cache"
+
+// cacheRecord is stored per input after all its outputs were written; its
+// absence means "render again", so an interrupted model is redone.
+type cacheRecord struct {
+	Key    string      `json:"key"`
+	Result ModelResult `json:"result"`
+}
+
+// cacheKey hashes everything that decides a model's outputs: the program
+// version, the model bytes, each resolved texture's path and bytes, and the
+// job's options and output names.
+func cacheKey(version string, data []byte, deps []string, job *Job, stems []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "mdxrender cache v1\x00%s\x00", version)
+	m := sha256.Sum256(data)
+	h.Write(m[:])
+	for _, d := range deps {
+		fmt.Fprintf(h, "dep\x00%s\x00", d)
+		if f, err := os.Open(d); err != nil {
+			io.WriteString(h, "missing\x00")
+		} else {
+			fh := sha256.New()
+			_, err := io.Copy(fh, f)
+			f.Close()
+			if err != nil {
+				io.WriteString(h, "unreadable\x00")
+			} else {
+				h.Write(fh.Sum(nil))
+			}
+		}
+	}
+	opts, _ := json.Marshal(struct {
+		Job   *Job
+		Stems []string
+	}{job, stems})
+	h.Write(opts)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func cachePath(outDir, inputKey string) string {
+	s := sha256.Sum256([]byte(inputKey))
+	return filepath.Join(outDir, CacheDir, hex.EncodeToString(s[:12])+".json")
+}
+
+// lookupCache returns the stored result if its key matches and every output
+// it lists still exists.
+func lookupCache(outDir, inputKey, key string) (*ModelResult, bool) {
+	b, err := os.ReadFile(cachePath(outDir, inputKey))
+	if err != nil {
+		return nil, false
+	}
+	var rec cacheRecord
+	if json.Unmarshal(b, &rec) != nil || rec.Key != key || rec.Result.Input != inputKey {
+		return nil, false
+	}
+	for _, o := range rec.Result.Outputs {
+		if _, err := os.Stat(filepath.Join(outDir, filepath.FromSlash(o.Path))); err != nil {
+			return nil, false
+		}
+	}
+	return &rec.Result, true
+}
+
+func storeCache(ctx context.Context, outDir string, r *ModelResult) error {
+	b, err := json.Marshal(cacheRecord{Key: r.CacheKey, Result: *r})
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(ctx, cachePath(outDir, r.Input), b)
+}

@@ -1,0 +1,187 @@
+package batch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"image"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeRenderer "decodes" a tiny text format instead of MDX, so tests can
+// describe models line by line:
+//
+//	seq NAME START END [once]   a sequence
+//	tex PATH                    a texture dependency (relative to the model)
+//	missing PATH                a missing texture: a warning
+//	fail open|render            an error in that step
+//	panic                       the renderer panics in Render
+//	shift N                     changes the drawing (to make a regression)
+//
+// It draws a disc whose colour depends on the model, team and yaw and whose
+// position depends on the time, so every frame is different and a change of
+// any input changes pixels.
+type fakeRenderer struct {
+	opened  atomic.Int64
+	renders atomic.Int64
+	// onRender, if set, runs before each Render (tests cancel from it).
+	onRender func(job *Job)
+	mu       sync.Mutex
+}
+
+type fakeModel struct {
+	r     *fakeRenderer
+	job   *Job
+	info  ModelInfo
+	seed  uint32
+	fail  string
+	panic bool
+	shift int
+}
+
+func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, error) {
+	f.opened.Add(1)
+	h := fnv.New32a()
+	h.Write(data)
+	m := &fakeModel{r: f, job: job, seed: h.Sum32()}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 {
+			continue
+		}
+		switch fs[0] {
+		case "seq":
+			a, _ := strconv.Atoi(fs[2])
+			b, _ := strconv.Atoi(fs[3])
+			m.info.Sequences = append(m.info.Sequences, SequenceInfo{Name: fs[1], Start: uint32(a), End: uint32(b), Looping: len(fs) < 5})
+		case "tex":
+			m.info.Dependencies = append(m.info.Dependencies, filepath.Join(filepath.Dir(job.Input.Path), fs[1]))
+		case "missing":
+			m.info.Warnings = append(m.info.Warnings, Warning{Code: "missing-texture", Message: fs[1] + " not found"})
+		case "fail":
+			m.fail = fs[1]
+		case "panic":
+			m.panic = true
+		case "shift":
+			m.shift, _ = strconv.Atoi(fs[1])
+		}
+	}
+	if m.fail == "open" {
+		return nil, fmt.Errorf("%s: chunk SEQS at offset 0x40: count 99999 exceeds the data", job.Input.Path)
+	}
+	return m, nil
+}
+
+func (m *fakeModel) Info() ModelInfo { return m.info }
+
+func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []Warning, error) {
+	m.r.renders.Add(1)
+	if m.r.onRender != nil {
+		m.r.onRender(m.job)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if m.panic {
+		panic("fake renderer bug")
+	}
+	if m.fail == "render" {
+		return nil, nil, errors.New("geoset 2: vertex group 7 out of range")
+	}
+	team, _ := TeamIndex(req.Team)
+	var out []*image.NRGBA
+	for _, f := range req.Frames {
+		n := req.View.Size
+		img := image.NewNRGBA(image.Rect(0, 0, n, n))
+		c := color.NRGBA{uint8(m.seed), uint8(m.seed>>8) ^ uint8(team*40), uint8(int(f.Yaw)) ^ uint8(m.seed>>16), 255}
+		cx := n/4 + int(f.Time/10)%(n/2) + m.shift
+		cy := n / 2
+		r := n / 5
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				dx, dy := x-cx, y-cy
+				d := dx*dx + dy*dy
+				switch {
+				case d < r*r:
+					img.SetNRGBA(x, y, c)
+				case d < (r+2)*(r+2): // a translucent rim exercises alpha
+					img.SetNRGBA(x, y, color.NRGBA{c.R, c.G, c.B, 100})
+				}
+			}
+		}
+		out = append(out, img)
+	}
+	var ws []Warning
+	if req.Team == "blue" {
+		ws = append(ws, Warning{Code: "team", Message: "blue team colour texture missing"})
+	}
+	return out, ws, nil
+}
+
+// fixture writes model files (name -> content) below dir.
+func fixture(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writeConfig writes a YAML config into dir and loads it.
+func loadYAML(t *testing.T, dir, yaml string) *Config {
+	t.Helper()
+	p := filepath.Join(dir, "batch.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(LoadOptions{File: p})
+	if err != nil {
+		t.Fatalf("LoadConfig: %v", err)
+	}
+	return c
+}
+
+// treeBytes reads every file below dir except manifests and caches (which
+// hold timings) into a map, to compare runs.
+func treeBytes(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if e.Name() == CacheDir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(e.Name(), "manifest") || e.Name() == "index.html" || strings.HasSuffix(e.Name(), ".xml") || strings.HasSuffix(e.Name(), ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

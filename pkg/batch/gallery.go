@@ -1,0 +1,88 @@
+package batch
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"sort"
+)
+
+// galleryTmpl is a single static page: no scripts, no server, so it works
+// as a CI artifact opened from disk. Links are relative to the output folder.
+var galleryTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>mdxrender {{.Version}}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:1em;background:#fafafa}
+.grid{display:flex;flex-wrap:wrap;gap:12px}
+.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:8px;width:280px}
+.card.bad{border:2px solid #c00}
+.thumb{width:256px;height:256px;object-fit:contain;image-rendering:pixelated;
+background:repeating-conic-gradient(#ddd 0% 25%,#fff 0% 50%) 50%/16px 16px}
+.path{font-family:monospace;font-size:12px;word-break:break-all}
+.err{color:#c00}.warn{color:#a60}
+ul{padding-left:1.2em;margin:4px 0}
+</style>
+</head>
+<body>
+<h1>mdxrender {{.Version}}</h1>
+<p>{{.S.Models}} models: {{.S.OK}} rendered, {{.S.Cached}} unchanged, {{.S.Failed}} failed, {{.S.Warnings}} warnings{{if .Check}}; {{.S.Checks}} checks, {{.S.Regressions}} regressions, {{.S.Updated}} updated{{end}}.</p>
+<div class="grid">
+{{range .Cards}}<div class="card{{if .Bad}} bad{{end}}">
+{{if .Thumb}}<a href="{{.Thumb}}"><img class="thumb" src="{{.Thumb}}" alt="{{.R.Input}}"></a>{{else}}<div class="thumb"></div>{{end}}
+<div class="path">{{.R.Input}}</div>
+<div>{{.R.Status}}{{if .R.Sequences}}: {{range $i, $s := .R.Sequences}}{{if $i}}, {{end}}{{$s}}{{end}}{{end}}</div>
+{{if .R.Errors}}<ul class="err">{{range .R.Errors}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .R.Checks}}<ul>{{range .R.Checks}}<li{{if .Failed}} class="err"{{end}}>{{.Status}} <a href="{{.Output}}">{{.Output}}</a>{{if .Diff}} (<a href="{{.Diff}}">diff</a>){{end}}{{if .Message}}: {{.Message}}{{end}}</li>{{end}}</ul>{{end}}
+{{if .Others}}<ul>{{range .Others}}<li><a href="{{.Path}}">{{.Kind}}{{if .Sequence}} {{.Sequence}}{{end}}</a></li>{{end}}</ul>{{end}}
+{{if .R.Warnings}}<ul class="warn">{{range .R.Warnings}}<li>{{.Code}}: {{.Message}}</li>{{end}}</ul>{{end}}
+</div>
+{{end}}</div>
+</body>
+</html>
+`))
+
+type galleryCard struct {
+	R      *ModelResult
+	Bad    bool
+	Thumb  string
+	Others []OutputFile
+}
+
+// Gallery renders the static index.html contact sheet of a manifest: one
+// card per model with its thumbnail, path, sequences, warnings and errors,
+// and, in a check run, the comparisons with links to the diff images.
+// Failures come first in a check run; otherwise cards follow the manifest.
+func Gallery(m *Manifest, check bool) ([]byte, error) {
+	cards := make([]galleryCard, len(m.Models))
+	for i := range m.Models {
+		r := &m.Models[i]
+		c := galleryCard{R: r, Bad: r.Failed()}
+		for _, o := range r.Outputs {
+			if c.Thumb == "" && (o.Kind == FormatPNG || o.Kind == FormatSheet) {
+				c.Thumb = o.Path
+				continue
+			}
+			c.Others = append(c.Others, o)
+		}
+		cards[i] = c
+	}
+	if check {
+		sort.SliceStable(cards, func(i, j int) bool { return cards[i].Bad && !cards[j].Bad })
+	}
+	var b bytes.Buffer
+	err := galleryTmpl.Execute(&b, struct {
+		Version string
+		S       Summary
+		Check   bool
+		Cards   []galleryCard
+	}{m.Version, m.Summary, check, cards})
+	return b.Bytes(), err
+}
+
+func jsonIndent(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	return append(b, '\n'), err
+}

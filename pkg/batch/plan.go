@@ -1,0 +1,434 @@
+package batch
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Input is one model file found by expanding Config.Inputs.
+type Input struct {
+	// Path opens the file.
+	Path string
+	// Key is the cleaned slash path the config named it by (relative paths
+	// relative to the config file's folder). It decides the shard, so it
+	// must be the same on every machine of a sharded run.
+	Key string
+	// Rel is the path below the folder or glob root that found it (the base
+	// name for explicit files); output names and override globs use it.
+	Rel string
+}
+
+// Shard is share Index of Count.
+type Shard struct{ Index, Count int }
+
+// ParseShard parses "i/n" with 0 <= i < n.
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("want i/n with 0 <= i < n, got %q", s)
+	}
+	return Shard{i, n}, nil
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ShardCountEnv names the variable holding the shard count for a Kubernetes
+// Indexed Job, which sets JOB_COMPLETION_INDEX but not the count.
+const ShardCountEnv = "MDXR_SHARD_COUNT"
+
+// ShardFromEnv returns the shard given by JOB_COMPLETION_INDEX and
+// MDXR_SHARD_COUNT, ok=false if either is unset.
+func ShardFromEnv(lookup func(string) (string, bool)) (Shard, bool, error) {
+	i, ok1 := lookup("JOB_COMPLETION_INDEX")
+	n, ok2 := lookup(ShardCountEnv)
+	if !ok1 || !ok2 {
+		return Shard{}, false, nil
+	}
+	s, err := ParseShard(i + "/" + n)
+	if err != nil {
+		return Shard{}, false, fmt.Errorf("JOB_COMPLETION_INDEX=%s %s=%s: %w", i, ShardCountEnv, n, err)
+	}
+	return s, true, nil
+}
+
+// Contains reports whether the input with this key belongs to the shard. The
+// hash is FNV-1a of the key, so every key lands in exactly one shard
+// whatever the order or machine.
+func (s Shard) Contains(key string) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return h.Sum64()%uint64(s.Count) == uint64(s.Index)
+}
+
+// base returns the folder relative config paths are resolved against.
+func (c *Config) base() string {
+	if c.File == "" {
+		return "."
+	}
+	return filepath.Dir(c.File)
+}
+
+func resolve(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// ExpandInputs finds all model files the config names, sorted by Key, with
+// duplicates (the same file named twice) removed.
+func (c *Config) ExpandInputs() ([]Input, error) {
+	base := c.base()
+	var out []Input
+	var errs []error
+	add := func(p, rel string) {
+		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel)})
+	}
+	for _, f := range c.Inputs.Files {
+		p := resolve(base, f)
+		if _, err := os.Stat(p); err != nil {
+			errs = append(errs, fmt.Errorf("inputs.files: %w", err))
+			continue
+		}
+		add(p, filepath.Base(p))
+	}
+	if c.Inputs.List != "" {
+		lp := resolve(base, c.Inputs.List)
+		f, err := os.Open(lp)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("inputs.list: %w", err))
+		} else {
+			sc := bufio.NewScanner(f)
+			line := 0
+			for sc.Scan() {
+				line++
+				s := strings.TrimSpace(sc.Text())
+				if s == "" || strings.HasPrefix(s, "#") {
+					continue
+				}
+				p := resolve(filepath.Dir(lp), s)
+				if _, err := os.Stat(p); err != nil {
+					errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
+					continue
+				}
+				add(p, filepath.Clean(s))
+			}
+			if err := sc.Err(); err != nil {
+				errs = append(errs, fmt.Errorf("inputs.list %s: %w", lp, err))
+			}
+			f.Close()
+		}
+	}
+	for _, d := range c.Inputs.Dirs {
+		root := resolve(base, d)
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() || !c.hasExt(p) {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			add(p, rel)
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("inputs.dirs: %w", err))
+		}
+	}
+	for _, g := range c.Inputs.Globs {
+		gs := filepath.ToSlash(g)
+		segs := strings.Split(gs, "/")
+		n := 0
+		for n < len(segs) && !strings.ContainsAny(segs[n], "*?[") {
+			n++
+		}
+		prefix := strings.Join(segs[:n], "/")
+		rest := segs[n:]
+		root := resolve(base, filepath.FromSlash(prefix))
+		if len(rest) == 0 { // no wildcard: a plain file
+			if _, err := os.Stat(root); err != nil {
+				errs = append(errs, fmt.Errorf("inputs.globs: %w", err))
+			} else {
+				add(root, filepath.Base(root))
+			}
+			continue
+		}
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			if matchGlob(rest, strings.Split(filepath.ToSlash(rel), "/")) {
+				add(p, rel)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("inputs.globs %q: %w", g, err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	dedup := out[:0]
+	for i, in := range out {
+		if i > 0 && in.Key == out[i-1].Key {
+			continue
+		}
+		dedup = append(dedup, in)
+	}
+	return dedup, nil
+}
+
+func (c *Config) hasExt(p string) bool {
+	for _, e := range c.Inputs.Extensions {
+		if strings.EqualFold(filepath.Ext(p), e) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchGlob matches slash-separated segments; "**" matches any number of
+// segments, other segments use path.Match.
+func matchGlob(pat, segs []string) bool {
+	if len(pat) == 0 {
+		return len(segs) == 0
+	}
+	if pat[0] == "**" {
+		for i := 0; i <= len(segs); i++ {
+			if matchGlob(pat[1:], segs[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(segs) == 0 {
+		return false
+	}
+	if ok, _ := path.Match(pat[0], segs[0]); !ok {
+		return false
+	}
+	return matchGlob(pat[1:], segs[1:])
+}
+
+// MatchPath reports whether a slash path matches a glob with "**" support.
+func MatchPath(glob, p string) bool {
+	return matchGlob(strings.Split(glob, "/"), strings.Split(p, "/"))
+}
+
+// ViewSpec is a resolved camera.
+type ViewSpec struct {
+	Name   string
+	Yaw    float64
+	Pitch  float64
+	Size   int
+	Camera string
+}
+
+// Job is one model with its resolved options.
+type Job struct {
+	Input        Input
+	Render       RenderOptions
+	TextureRoots []string
+	Views        []ViewSpec
+	// Teams are the team colours to render; at least one.
+	Teams     []string
+	Sequences Sequences
+	Sheet     SheetOptions
+	Formats   []string
+}
+
+// Plan expands the inputs, keeps this run's shard, applies per-model
+// overrides and returns the jobs sorted by input key. Two inputs that would
+// write the same file are an error.
+func (c *Config) Plan(sh Shard) ([]Job, error) {
+	ins, err := c.ExpandInputs()
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for _, in := range ins {
+		if !sh.Contains(in.Key) {
+			continue
+		}
+		j, skip := c.jobFor(in)
+		if !skip {
+			jobs = append(jobs, j)
+		}
+	}
+	owner := map[string]string{}
+	for _, j := range jobs {
+		j := j
+		for _, v := range j.Views {
+			for _, t := range j.Teams {
+				stem := c.Stem(&j, v.Name, t)
+				if o, ok := owner[stem]; ok {
+					return nil, fmt.Errorf("output.name %q: %s and %s both write %s; add {dir} or {path}", c.Output.Name, o, j.Input.Key, stem)
+				}
+				owner[stem] = j.Input.Key
+			}
+		}
+	}
+	return jobs, nil
+}
+
+func (c *Config) jobFor(in Input) (Job, bool) {
+	j := Job{
+		Input:        in,
+		Render:       c.Render,
+		TextureRoots: nil,
+		Teams:        append([]string(nil), c.TeamColors...),
+		Sequences:    c.Sequences,
+		Sheet:        c.Sheet,
+		Formats:      append([]string(nil), c.Output.Formats...),
+	}
+	for _, r := range c.TextureRoots {
+		j.TextureRoots = append(j.TextureRoots, resolve(c.base(), r))
+	}
+	var only []string
+	for _, o := range c.Overrides {
+		if !MatchPath(o.Match, in.Rel) && !MatchPath(o.Match, in.Key) {
+			continue
+		}
+		if o.Skip {
+			return j, true
+		}
+		c.patch(&j.Render, o.Render)
+		if o.Sequences != nil && !c.pinned["sequences.select"] && !c.pinned["sequences.pattern"] {
+			j.Sequences = *o.Sequences
+		}
+		if len(o.TeamColors) > 0 && !c.pinned["team_colors"] {
+			j.Teams = append([]string(nil), o.TeamColors...)
+		}
+		if len(o.Views) > 0 {
+			only = o.Views
+		}
+		var roots []string
+		for _, r := range o.TextureRoots {
+			roots = append(roots, resolve(c.base(), r))
+		}
+		j.TextureRoots = append(roots, j.TextureRoots...)
+	}
+	if len(j.Teams) == 0 {
+		j.Teams = []string{j.Render.TeamColor}
+	}
+	j.Views = c.views(j.Render, only)
+	return j, false
+}
+
+// patch applies an override, except to keys a flag or env variable set.
+func (c *Config) patch(r *RenderOptions, p RenderPatch) {
+	set := func(key string) bool { return !c.pinned["render."+key] }
+	if p.Size != nil && set("size") {
+		r.Size = *p.Size
+	}
+	if p.SSAA != nil && set("ssaa") {
+		r.SSAA = *p.SSAA
+	}
+	if p.Background != nil && set("background") {
+		r.Background = *p.Background
+	}
+	if p.Yaw != nil && set("yaw") {
+		r.Yaw = *p.Yaw
+	}
+	if p.Pitch != nil && set("pitch") {
+		r.Pitch = *p.Pitch
+	}
+	if p.Camera != nil && set("camera") {
+		r.Camera = *p.Camera
+	}
+	if p.TeamColor != nil && set("team_color") {
+		r.TeamColor = *p.TeamColor
+	}
+}
+
+func (c *Config) views(r RenderOptions, only []string) []ViewSpec {
+	if len(c.Views) == 0 {
+		return []ViewSpec{{Name: "default", Yaw: r.Yaw, Pitch: r.Pitch, Size: r.Size, Camera: r.Camera}}
+	}
+	names := make([]string, 0, len(c.Views))
+	for n := range c.Views {
+		if len(only) == 0 || contains(only, n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var out []ViewSpec
+	for _, n := range names {
+		v := c.Views[n]
+		s := ViewSpec{Name: n, Yaw: r.Yaw, Pitch: r.Pitch, Size: r.Size, Camera: r.Camera}
+		if v.Yaw != nil {
+			s.Yaw = *v.Yaw
+		}
+		if v.Pitch != nil {
+			s.Pitch = *v.Pitch
+		}
+		if v.Size != 0 {
+			s.Size = v.Size
+		}
+		if v.Camera != "" {
+			s.Camera = v.Camera
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Stem expands Output.Name for one job, view and team: a slash path
+// relative to Output.Dir, without extension. If the job has several views
+// or teams and the template does not name {view} or {team}, "-view" or
+// "-team" is appended so the files stay apart.
+func (c *Config) Stem(j *Job, view, team string) string {
+	in := j.Input
+	rel := strings.TrimSuffix(in.Rel, path.Ext(in.Rel))
+	// A list file may name ../x.mdx; keep every output inside output.dir.
+	segs := strings.Split(strings.TrimLeft(rel, "/"), "/")
+	for i, s := range segs {
+		if s == ".." {
+			segs[i] = "up"
+		}
+	}
+	rel = strings.Join(segs, "/")
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	r := strings.NewReplacer("{path}", rel, "{name}", path.Base(rel), "{dir}", dir, "{view}", view, "{team}", team)
+	stem := r.Replace(c.Output.Name)
+	if len(j.Views) > 1 && !strings.Contains(c.Output.Name, "{view}") {
+		stem += "-" + view
+	}
+	if len(j.Teams) > 1 && !strings.Contains(c.Output.Name, "{team}") {
+		stem += "-" + team
+	}
+	return path.Clean(stem)
+}

@@ -1,0 +1,572 @@
+package batch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Observer is told about progress. Planned is called once before work
+// starts; Finished once per model, from a single goroutine, in completion
+// order (which depends on scheduling; the manifest does not).
+type Observer interface {
+	Planned(total int)
+	Finished(r *ModelResult)
+}
+
+// Runner runs a batch. Build one per run.
+type Runner struct {
+	Config   *Config
+	Renderer Renderer
+	// Version is the program version; it is part of the cache key, so a new
+	// release re-renders everything.
+	Version string
+	// Check compares outputs with the goldens in Config.Check.Golden (or
+	// rewrites them with Config.Check.Update) and writes the reports.
+	Check bool
+	// Shard overrides Config.Shard when Count > 0.
+	Shard Shard
+	// Observer may be nil.
+	Observer Observer
+}
+
+// MaxModelBytes bounds the size of a model file read into memory.
+const MaxModelBytes = 1 << 30
+
+// Run renders every planned model with a pool of Config.Jobs workers. A
+// model that fails is recorded in the manifest and the batch goes on. The
+// manifest, check reports and gallery are written at the end; the error is
+// only for problems with the run itself (planning, cancellation, unwritable
+// output folder). If ctx is cancelled, Run stops taking models, lets the
+// ones in flight stop, removes their temporary files and returns ctx.Err()
+// without a manifest; models that completed keep their cache records, so the
+// next run resumes where this one stopped.
+func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
+	c := r.Config
+	out := c.outDir()
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("batch: output folder: %w", err)
+	}
+	if err := SweepTemp(out); err != nil {
+		return nil, fmt.Errorf("batch: removing leftovers of an interrupted run: %w", err)
+	}
+	sh := r.Shard
+	if sh.Count == 0 && c.Shard != "" {
+		var err error
+		if sh, err = ParseShard(c.Shard); err != nil {
+			return nil, fmt.Errorf("batch: shard: %w", err)
+		}
+	}
+	jobs, err := c.Plan(sh)
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	if r.Observer != nil {
+		r.Observer.Planned(len(jobs))
+	}
+	workers := c.Jobs
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, max(len(jobs), 1))
+
+	results := make([]ModelResult, len(jobs))
+	next := make(chan int)
+	done := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = r.runJob(ctx, &jobs[i])
+				done <- i
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range jobs {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(done) }()
+	for i := range done {
+		if r.Observer != nil && ctx.Err() == nil {
+			r.Observer.Finished(&results[i])
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		SweepTemp(out)
+		return nil, err
+	}
+
+	m := &Manifest{Tool: "mdxrender", Version: r.Version, Models: results}
+	if sh.Count > 1 {
+		m.Shards = []string{sh.String()}
+	}
+	m.summarize()
+	if err := r.writeReports(ctx, m); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+func (c *Config) outDir() string { return resolve(c.base(), c.Output.Dir) }
+
+// ManifestName is the manifest's file name in the output folder; a sharded
+// run adds the shard ("manifest-0-of-4.json") so shards can share a folder.
+func ManifestName(m *Manifest) string {
+	if len(m.Shards) == 1 {
+		if s, err := ParseShard(m.Shards[0]); err == nil {
+			return fmt.Sprintf("manifest-%d-of-%d.json", s.Index, s.Count)
+		}
+	}
+	return "manifest.json"
+}
+
+func (r *Runner) writeReports(ctx context.Context, m *Manifest) error {
+	out := r.Config.outDir()
+	b, err := m.MarshalIndent()
+	if err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(ctx, filepath.Join(out, ManifestName(m)), b); err != nil {
+		return err
+	}
+	if r.Check {
+		j, err := m.JUnitXML()
+		if err != nil {
+			return err
+		}
+		if err := WriteFileAtomic(ctx, filepath.Join(out, r.Config.Check.JUnit), j); err != nil {
+			return err
+		}
+		if err := WriteFileAtomic(ctx, filepath.Join(out, r.Config.Check.Summary), []byte(m.MarkdownSummary())); err != nil {
+			return err
+		}
+	}
+	if r.Config.Output.Gallery {
+		g, err := Gallery(m, r.Check)
+		if err != nil {
+			return err
+		}
+		if err := WriteFileAtomic(ctx, filepath.Join(out, "index.html"), g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jobRun carries one model's state through its steps.
+type jobRun struct {
+	r     *Runner
+	ctx   context.Context
+	job   *Job
+	res   ModelResult
+	model Model
+	info  ModelInfo
+	warn  map[Warning]bool
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
+	start := time.Now()
+	jr := &jobRun{r: r, ctx: ctx, job: job, warn: map[Warning]bool{}}
+	jr.res = ModelResult{Input: job.Input.Key, Rel: job.Input.Rel, Status: StatusOK}
+	defer func() {
+		// A panic in a renderer is a bug, but it must not take the batch down.
+		if p := recover(); p != nil {
+			jr.res.Status = StatusFailed
+			jr.res.Errors = append(jr.res.Errors, fmt.Sprintf("renderer panic: %v", p))
+			jr.res.CacheKey = ""
+		}
+		jr.res.Timings.TotalMS = ms(time.Since(start))
+		res = jr.res
+	}()
+	if err := jr.produce(); err != nil {
+		jr.res.Status = StatusFailed
+		jr.res.Errors = append(jr.res.Errors, err.Error())
+		jr.res.CacheKey = ""
+	}
+	if r.Check && jr.res.Status != StatusFailed && ctx.Err() == nil {
+		t := time.Now()
+		jr.check()
+		jr.res.Timings.CheckMS = ms(time.Since(t))
+	}
+	return jr.res
+}
+
+func (jr *jobRun) addWarnings(ws []Warning) {
+	for _, w := range ws {
+		if !jr.warn[w] {
+			jr.warn[w] = true
+			jr.res.Warnings = append(jr.res.Warnings, w)
+		}
+	}
+}
+
+// produce reads, opens, consults the cache and renders.
+func (jr *jobRun) produce() error {
+	job, res, c := jr.job, &jr.res, jr.r.Config
+	t := time.Now()
+	st, err := os.Stat(job.Input.Path)
+	if err != nil {
+		return fmt.Errorf("read: %w", err)
+	}
+	if st.Size() > MaxModelBytes {
+		return fmt.Errorf("read: %s is %d bytes, more than the %d a model may have", job.Input.Path, st.Size(), MaxModelBytes)
+	}
+	data, err := os.ReadFile(job.Input.Path)
+	if err != nil {
+		return fmt.Errorf("read: %w", err)
+	}
+	res.Timings.ReadMS = ms(time.Since(t))
+
+	t = time.Now()
+	m, err := jr.r.Renderer.Open(jr.ctx, job, data)
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	jr.model, jr.info = m, m.Info()
+	res.Timings.OpenMS = ms(time.Since(t))
+	jr.addWarnings(jr.info.Warnings)
+
+	var stems []string
+	for _, v := range job.Views {
+		for _, tm := range job.Teams {
+			stems = append(stems, c.Stem(job, v.Name, tm))
+		}
+	}
+	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems)
+	if !c.Force {
+		if old, ok := lookupCache(c.outDir(), job.Input.Key, res.CacheKey); ok {
+			*res = *old
+			res.Status = StatusCached
+			res.Checks = nil
+			for _, w := range res.Warnings {
+				jr.warn[w] = true
+			}
+			return nil
+		}
+	}
+
+	seqs := selectSequences(jr.info.Sequences, job.Sequences)
+	for _, s := range seqs {
+		if s >= 0 {
+			res.Sequences = append(res.Sequences, jr.info.Sequences[s].Name)
+		}
+	}
+	for _, v := range job.Views {
+		for _, tm := range job.Teams {
+			if err := jr.renderView(v, tm, seqs, c.Stem(job, v.Name, tm)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := jr.ctx.Err(); err != nil {
+		return err
+	}
+	// The record goes last: its presence means every output is complete.
+	if err := storeCache(jr.ctx, c.outDir(), res); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}
+
+// selectSequences returns indexes into seqs; -1 stands for the bind pose of
+// a model without sequences.
+func selectSequences(seqs []SequenceInfo, sel Sequences) []int {
+	var out []int
+	switch sel.Select {
+	case SelectAll:
+		for i := range seqs {
+			out = append(out, i)
+		}
+	case SelectMatch:
+		for i, s := range seqs {
+			if MatchSequence(sel.Pattern, s.Name) {
+				out = append(out, i)
+			}
+		}
+	default:
+		out = []int{standSequence(seqs)}
+	}
+	if len(out) == 0 && len(seqs) == 0 {
+		out = []int{-1}
+	}
+	return out
+}
+
+// standSequence picks the sequence a thumbnail shows: "Stand" exactly, else
+// the first whose name starts with "stand", else the first; -1 if none.
+func standSequence(seqs []SequenceInfo) int {
+	for i, s := range seqs {
+		if strings.EqualFold(strings.TrimSpace(s.Name), "stand") {
+			return i
+		}
+	}
+	for i, s := range seqs {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(s.Name)), "stand") {
+			return i
+		}
+	}
+	if len(seqs) > 0 {
+		return 0
+	}
+	return -1
+}
+
+func (jr *jobRun) seqInfo(i int) SequenceInfo {
+	if i < 0 {
+		return SequenceInfo{Name: "bind"}
+	}
+	return jr.info.Sequences[i]
+}
+
+func (jr *jobRun) render(req Request) ([]*image.NRGBA, error) {
+	t := time.Now()
+	imgs, ws, err := jr.model.Render(jr.ctx, req)
+	jr.res.Timings.RenderMS += ms(time.Since(t))
+	jr.addWarnings(ws)
+	if err != nil {
+		return nil, fmt.Errorf("render view %s: %w", req.View.Name, err)
+	}
+	if len(imgs) != len(req.Frames) {
+		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.View.Name, len(imgs), len(req.Frames))
+	}
+	for i, m := range imgs {
+		if m == nil || m.Bounds().Dx() != req.View.Size || m.Bounds().Dy() != req.View.Size {
+			return nil, fmt.Errorf("render view %s: frame %d is not %dx%d", req.View.Name, i, req.View.Size, req.View.Size)
+		}
+	}
+	return imgs, nil
+}
+
+func (jr *jobRun) write(rel string, data []byte, of OutputFile) error {
+	of.Path = rel
+	if err := WriteFileAtomic(jr.ctx, filepath.Join(jr.r.Config.outDir(), filepath.FromSlash(rel)), data); err != nil {
+		return err
+	}
+	jr.res.Outputs = append(jr.res.Outputs, of)
+	return nil
+}
+
+func encodePNG(m image.Image) ([]byte, error) {
+	var b bytes.Buffer
+	err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&b, m)
+	return b.Bytes(), err
+}
+
+func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) error {
+	job := jr.job
+	base := Request{Options: job.Render, View: v, Team: team}
+	has := func(f string) bool { return contains(job.Formats, f) }
+	tag := OutputFile{View: v.Name, Team: team}
+
+	if has(FormatPNG) {
+		si := standSequence(jr.info.Sequences)
+		req := base
+		req.Frames = []Frame{{Sequence: si, Time: jr.seqInfo(si).Start, Yaw: v.Yaw}}
+		imgs, err := jr.render(req)
+		if err != nil {
+			return err
+		}
+		t := time.Now()
+		b, err := encodePNG(imgs[0])
+		jr.res.Timings.EncodeMS += ms(time.Since(t))
+		if err != nil {
+			return err
+		}
+		of := tag
+		of.Kind = FormatPNG
+		if err := jr.write(stem+".png", b, of); err != nil {
+			return err
+		}
+	}
+	if has(FormatSheet) {
+		var ss []SheetSequence
+		for _, i := range seqs {
+			info := jr.seqInfo(i)
+			ss = append(ss, SheetSequence{Index: i, Info: info, Samples: SampleSequence(info, job.Sheet.Frames, job.Sheet.FPS)})
+		}
+		yaws := job.Sheet.Yaws
+		if len(yaws) == 0 {
+			yaws = []float64{v.Yaw}
+		}
+		l, err := LayoutSheet(ss, yaws, v.Size, v.Size, job.Sheet.Cols)
+		if err != nil {
+			return err
+		}
+		req := base
+		req.Frames = l.Frames()
+		imgs, err := jr.render(req)
+		if err != nil {
+			return err
+		}
+		t := time.Now()
+		sheet, err := l.Assemble(imgs)
+		if err != nil {
+			return err
+		}
+		pngb, err := encodePNG(sheet)
+		if err != nil {
+			return err
+		}
+		imgName := path.Base(stem) + "-sheet.png"
+		tp, err := l.TexturePackerJSON(imgName, jr.r.Version)
+		if err != nil {
+			return err
+		}
+		plain, err := jsonIndent(l.Plain(imgName))
+		if err != nil {
+			return err
+		}
+		jr.res.Timings.EncodeMS += ms(time.Since(t))
+		for _, f := range []struct {
+			suffix, kind string
+			data         []byte
+		}{{"-sheet.png", "sheet", pngb}, {"-sheet.json", "sheet-json", tp}, {"-sheet.plain.json", "sheet-plain-json", plain}} {
+			of := tag
+			of.Kind = f.kind
+			if err := jr.write(stem+f.suffix, f.data, of); err != nil {
+				return err
+			}
+		}
+	}
+	if has(FormatGIF) || has(FormatAPNG) {
+		used := map[string]int{}
+		for _, i := range seqs {
+			info := jr.seqInfo(i)
+			samples := SampleSequence(info, job.Sheet.Frames, job.Sheet.FPS)
+			req := base
+			durs := make([]uint32, len(samples))
+			for k, s := range samples {
+				req.Frames = append(req.Frames, Frame{Sequence: i, Time: s.Time, Yaw: v.Yaw})
+				durs[k] = s.Duration
+			}
+			imgs, err := jr.render(req)
+			if err != nil {
+				return err
+			}
+			name := sanitizeName(info.Name)
+			used[name]++
+			if n := used[name]; n > 1 {
+				name = fmt.Sprintf("%s_%d", name, n)
+			}
+			for _, f := range []string{FormatGIF, FormatAPNG} {
+				if !has(f) {
+					continue
+				}
+				t := time.Now()
+				var b bytes.Buffer
+				ext := ".gif"
+				if f == FormatGIF {
+					err = EncodeGIF(&b, imgs, durs)
+				} else {
+					ext = ".png"
+					err = EncodeAPNG(&b, imgs, durs)
+				}
+				jr.res.Timings.EncodeMS += ms(time.Since(t))
+				if err != nil {
+					return fmt.Errorf("%s %s: %w", f, info.Name, err)
+				}
+				of := tag
+				of.Kind, of.Sequence = f, info.Name
+				suffix := "-" + name + ext
+				if f == FormatAPNG {
+					suffix = "-" + name + ".apng" + ext
+				}
+				if err := jr.write(stem+suffix, b.Bytes(), of); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// check compares the still and sheet PNGs with their goldens.
+func (jr *jobRun) check() {
+	c := jr.r.Config
+	out := c.outDir()
+	golden := resolve(c.base(), c.Check.Golden)
+	for _, o := range jr.res.Outputs {
+		if o.Kind != FormatPNG && o.Kind != FormatSheet {
+			continue
+		}
+		cr := CheckResult{Output: o.Path, Golden: filepath.ToSlash(filepath.Join(golden, filepath.FromSlash(o.Path)))}
+		gotPath := filepath.Join(out, filepath.FromSlash(o.Path))
+		goldPath := filepath.FromSlash(cr.Golden)
+		if c.Check.Update {
+			b, err := os.ReadFile(gotPath)
+			if err == nil {
+				err = WriteFileAtomic(jr.ctx, goldPath, b)
+			}
+			if err != nil {
+				cr.Status, cr.Message = CheckFail, "update: "+err.Error()
+			} else {
+				cr.Status = CheckUpdated
+			}
+			jr.res.Checks = append(jr.res.Checks, cr)
+			continue
+		}
+		want, err := DecodePNGFile(goldPath)
+		if errors.Is(err, os.ErrNotExist) {
+			cr.Status, cr.Message = CheckMissing, "no golden image; run with --update to store one"
+			jr.res.Checks = append(jr.res.Checks, cr)
+			continue
+		}
+		var got image.Image
+		if err == nil {
+			got, err = DecodePNGFile(gotPath)
+		}
+		if err != nil {
+			cr.Status, cr.Message = CheckFail, err.Error()
+			jr.res.Checks = append(jr.res.Checks, cr)
+			continue
+		}
+		cmp, diff := Compare(got, want, c.Check.Tolerance)
+		cr.Mismatched, cr.Total, cr.Share, cr.MaxDiff = cmp.Mismatched, cmp.Total, cmp.Share(), cmp.MaxDiff
+		switch {
+		case cmp.SizeMismatch:
+			cr.Status = CheckFail
+			cr.Message = fmt.Sprintf("size %v, golden %v", got.Bounds().Size(), want.Bounds().Size())
+		case cmp.Share() > c.Check.MaxMismatch:
+			cr.Status = CheckFail
+			cr.Message = fmt.Sprintf("%.4f%% of pixels differ by more than %d (allowed %.4f%%)", 100*cmp.Share(), c.Check.Tolerance, 100*c.Check.MaxMismatch)
+		default:
+			cr.Status = CheckPass
+		}
+		if cr.Failed() {
+			rel := strings.TrimSuffix(o.Path, ".png") + ".diff.png"
+			b, err := encodePNG(diff)
+			if err == nil {
+				err = WriteFileAtomic(jr.ctx, filepath.Join(out, filepath.FromSlash(rel)), b)
+			}
+			if err == nil {
+				cr.Diff = rel
+			} else {
+				cr.Message += "; diff image: " + err.Error()
+			}
+		}
+		jr.res.Checks = append(jr.res.Checks, cr)
+	}
+	sort.SliceStable(jr.res.Checks, func(i, j int) bool { return jr.res.Checks[i].Output < jr.res.Checks[j].Output })
+}

@@ -1,0 +1,326 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Output kinds accepted in Output.Formats.
+const (
+	FormatPNG   = "png"
+	FormatSheet = "sheet"
+	FormatGIF   = "gif"
+	FormatAPNG  = "apng"
+)
+
+// Validate checks every value once and returns all problems together, each
+// naming the key and where its value came from.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, a ...any) {
+		errs = append(errs, &ConfigError{Where: c.where(key), Key: key, Msg: fmt.Sprintf(format, a...)})
+	}
+	in := c.Inputs
+	if len(in.Files)+len(in.Dirs)+len(in.Globs) == 0 && in.List == "" {
+		bad("inputs", "no models: give inputs.files, inputs.dirs, inputs.globs, inputs.list or model arguments")
+	}
+	for i, g := range in.Globs {
+		if err := checkGlob(g); err != nil {
+			bad(fmt.Sprintf("inputs.globs[%d]", i), "%v", err)
+		}
+	}
+	for i, e := range in.Extensions {
+		if !strings.HasPrefix(e, ".") || len(e) < 2 {
+			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %q", e)
+		}
+	}
+	if c.Output.Dir == "" {
+		bad("output.dir", "must not be empty")
+	}
+	if err := checkTemplate(c.Output.Name); err != nil {
+		bad("output.name", "%v", err)
+	}
+	for i, f := range c.Output.Formats {
+		switch f {
+		case FormatPNG, FormatSheet, FormatGIF, FormatAPNG:
+		default:
+			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %q (want png, sheet, gif or apng)", f)
+		}
+	}
+	if c.Jobs < 0 || c.Jobs > 1024 {
+		bad("jobs", "want 0 (number of CPUs) to 1024, got %d", c.Jobs)
+	}
+	if c.Shard != "" {
+		if _, err := ParseShard(c.Shard); err != nil {
+			bad("shard", "%v", err)
+		}
+	}
+	c.Render.validate("render", bad)
+	for name, v := range c.Views {
+		key := "views." + name
+		if !validName(name) {
+			bad(key, "name must be lower-case letters, digits, '-' or '_'")
+		}
+		if v.Size != 0 {
+			checkSize(key+".size", v.Size, bad)
+		}
+		if v.Pitch != nil {
+			checkPitch(key+".pitch", *v.Pitch, bad)
+		}
+		if v.Yaw != nil {
+			checkFinite(key+".yaw", *v.Yaw, bad)
+		}
+	}
+	c.Sequences.validate("sequences", bad)
+	for i, t := range c.TeamColors {
+		if err := checkTeam(t); err != nil {
+			bad(fmt.Sprintf("team_colors[%d]", i), "%v", err)
+		}
+	}
+	s := c.Sheet
+	if s.Frames < 1 || s.Frames > 1024 {
+		bad("sheet.frames", "want 1 to 1024, got %d", s.Frames)
+	}
+	if s.FPS < 0 || s.FPS > 240 || math.IsNaN(s.FPS) {
+		bad("sheet.fps", "want 0 (use frames) to 240, got %g", s.FPS)
+	}
+	if s.Cols < 0 || s.Cols > 1024 {
+		bad("sheet.cols", "want 0 (no wrap) to 1024, got %d", s.Cols)
+	}
+	if len(s.Yaws) > 64 {
+		bad("sheet.yaws", "at most 64 angles, got %d", len(s.Yaws))
+	}
+	for i, y := range s.Yaws {
+		checkFinite(fmt.Sprintf("sheet.yaws[%d]", i), y, bad)
+	}
+	k := c.Check
+	if k.Tolerance < 0 || k.Tolerance > 255 {
+		bad("check.tolerance", "want 0 to 255, got %d", k.Tolerance)
+	}
+	if !(k.MaxMismatch >= 0 && k.MaxMismatch <= 1) {
+		bad("check.max_mismatch", "want a share from 0 to 1, got %g", k.MaxMismatch)
+	}
+	for i, o := range c.Overrides {
+		key := fmt.Sprintf("overrides[%d]", i)
+		if o.Match == "" {
+			bad(key+".match", "must not be empty")
+		} else if err := checkGlob(o.Match); err != nil {
+			bad(key+".match", "%v", err)
+		}
+		o.Render.validate(key+".render", bad)
+		if o.Sequences != nil {
+			o.Sequences.validate(key+".sequences", bad)
+		}
+		for j, t := range o.TeamColors {
+			if err := checkTeam(t); err != nil {
+				bad(fmt.Sprintf("%s.team_colors[%d]", key, j), "%v", err)
+			}
+		}
+		for j, v := range o.Views {
+			if _, ok := c.Views[v]; !ok && !(len(c.Views) == 0 && v == "default") {
+				bad(fmt.Sprintf("%s.views[%d]", key, j), "no view named %q", v)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type badFunc func(key, format string, a ...any)
+
+func (r RenderOptions) validate(key string, bad badFunc) {
+	checkSize(key+".size", r.Size, bad)
+	checkSSAA(key+".ssaa", r.SSAA, bad)
+	if _, err := ParseBackground(r.Background); err != nil {
+		bad(key+".background", "%v", err)
+	}
+	checkFinite(key+".yaw", r.Yaw, bad)
+	checkPitch(key+".pitch", r.Pitch, bad)
+	if r.TeamColor != "" {
+		if err := checkTeam(r.TeamColor); err != nil {
+			bad(key+".team_color", "%v", err)
+		}
+	}
+}
+
+func (r RenderPatch) validate(key string, bad badFunc) {
+	if r.Size != nil {
+		checkSize(key+".size", *r.Size, bad)
+	}
+	if r.SSAA != nil {
+		checkSSAA(key+".ssaa", *r.SSAA, bad)
+	}
+	if r.Background != nil {
+		if _, err := ParseBackground(*r.Background); err != nil {
+			bad(key+".background", "%v", err)
+		}
+	}
+	if r.Yaw != nil {
+		checkFinite(key+".yaw", *r.Yaw, bad)
+	}
+	if r.Pitch != nil {
+		checkPitch(key+".pitch", *r.Pitch, bad)
+	}
+	if r.TeamColor != nil {
+		if err := checkTeam(*r.TeamColor); err != nil {
+			bad(key+".team_color", "%v", err)
+		}
+	}
+}
+
+func (s Sequences) validate(key string, bad badFunc) {
+	switch s.Select {
+	case SelectStand, SelectAll:
+	case SelectMatch:
+		if strings.TrimSpace(s.Pattern) == "" {
+			bad(key+".pattern", "select: match needs a pattern")
+		}
+	default:
+		bad(key+".select", "want stand, all or match, got %q", s.Select)
+	}
+	for _, p := range splitPatterns(s.Pattern) {
+		if _, err := path.Match(strings.ToLower(p), ""); err != nil {
+			bad(key+".pattern", "bad pattern %q: %v", p, err)
+		}
+	}
+}
+
+func checkSize(key string, v int, bad badFunc) {
+	if v < 8 || v > 8192 {
+		bad(key, "want 8 to 8192 pixels, got %d", v)
+	}
+}
+
+func checkSSAA(key string, v int, bad badFunc) {
+	if v < 1 || v > 8 {
+		bad(key, "want 1 to 8, got %d", v)
+	}
+}
+
+func checkPitch(key string, v float64, bad badFunc) {
+	if !(v >= -90 && v <= 90) {
+		bad(key, "want -90 to 90 degrees, got %g", v)
+	}
+}
+
+func checkFinite(key string, v float64, bad badFunc) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		bad(key, "want a finite angle, got %g", v)
+	}
+}
+
+func splitPatterns(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// MatchSequence reports whether a sequence name matches a comma-separated
+// list of case-blind globs.
+func MatchSequence(patterns, name string) bool {
+	n := strings.ToLower(name)
+	for _, p := range splitPatterns(patterns) {
+		if ok, _ := path.Match(strings.ToLower(p), n); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// teamNames are the Warcraft III player colours by index.
+var teamNames = []string{"red", "blue", "teal", "purple", "yellow", "orange", "green", "pink",
+	"gray", "lightblue", "darkgreen", "brown", "maroon", "navy", "turquoise", "violet",
+	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut",
+	"black", "black2", "black3", "black4"}
+
+// TeamIndex returns the player index of a team colour given as an index or a
+// name, or -1 with ok for a "#rrggbb" colour.
+func TeamIndex(s string) (idx int, ok bool) {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n, n >= 0 && n < len(teamNames)
+	}
+	if strings.HasPrefix(s, "#") {
+		_, err := parseHex(s, false)
+		return -1, err == nil
+	}
+	for i, n := range teamNames {
+		if strings.EqualFold(n, s) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func checkTeam(s string) error {
+	if _, ok := TeamIndex(s); !ok {
+		return fmt.Errorf("want a player index 0-%d, a colour name (red, blue, ...) or #rrggbb, got %q", len(teamNames)-1, s)
+	}
+	return nil
+}
+
+// ParseBackground parses "transparent", "#rrggbb" or "#rrggbbaa" into
+// straight-alpha RGBA.
+func ParseBackground(s string) ([4]uint8, error) {
+	if s == "transparent" || s == "" {
+		return [4]uint8{}, nil
+	}
+	return parseHex(s, true)
+}
+
+func parseHex(s string, alpha bool) ([4]uint8, error) {
+	var c [4]uint8
+	h := strings.TrimPrefix(s, "#")
+	if !strings.HasPrefix(s, "#") || !(len(h) == 6 || alpha && len(h) == 8) {
+		return c, fmt.Errorf("want transparent, #rrggbb or #rrggbbaa, got %q", s)
+	}
+	c[3] = 255
+	for i := 0; i < len(h)/2; i++ {
+		v, err := strconv.ParseUint(h[2*i:2*i+2], 16, 8)
+		if err != nil {
+			return c, fmt.Errorf("bad hex colour %q", s)
+		}
+		c[i] = uint8(v)
+	}
+	return c, nil
+}
+
+var placeholders = []string{"{path}", "{name}", "{dir}", "{view}", "{team}"}
+
+func checkTemplate(t string) error {
+	if t == "" {
+		return errors.New("must not be empty")
+	}
+	rest := t
+	for _, p := range placeholders {
+		rest = strings.ReplaceAll(rest, p, "")
+	}
+	if i := strings.IndexAny(rest, "{}"); i >= 0 {
+		return fmt.Errorf("unknown placeholder in %q (known: %s)", t, strings.Join(placeholders, " "))
+	}
+	if !strings.Contains(t, "{path}") && !strings.Contains(t, "{name}") {
+		return fmt.Errorf("%q needs {path} or {name}, or every model writes the same file", t)
+	}
+	if strings.HasPrefix(t, "/") || strings.Contains(t, "..") || strings.Contains(t, "\\") {
+		return fmt.Errorf("%q must be a relative path inside output.dir", t)
+	}
+	return nil
+}
+
+func checkGlob(g string) error {
+	for _, seg := range strings.Split(g, "/") {
+		if seg == "**" {
+			continue
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("bad glob %q: %v", g, err)
+		}
+	}
+	return nil
+}
