@@ -41,12 +41,38 @@ func BenchmarkRender(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu := processCPU()
 				for i := 0; i < b.N; i++ {
 					if _, _, err := Render(m, p, opt); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 			})
+		}
+	}
+}
+
+// BenchmarkRenderCold is the whole per-model cost of a thumbnail, for
+// comparison with the reference viewer's per-model throughput: decode the
+// model file, find and decode its textures (fresh cache), pose, render
+// 256² at ssaa 1 on one worker, encode nothing.
+func BenchmarkRenderCold(b *testing.B) {
+	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Skipf("corpus model not found: %v", err)
+	}
+	b.ReportAllocs()
+	cpu := processCPU()
+	defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
+	for i := 0; i < b.N; i++ {
+		m, err := mdx.DecodeAny(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := Render(m, p, Options{Width: 256, Yaw: 30, Pitch: 20, Workers: 1}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

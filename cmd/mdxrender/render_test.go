@@ -1,0 +1,82 @@
+package main
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var fixtureDir = filepath.Join("..", "..", "testdata", "models")
+
+func TestRenderCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cam.png")
+	_, stderr, code := run(t, "render", filepath.Join(fixtureDir, "portrait_camera.mdl"), "-o", out,
+		"--camera", "Portrait", "--time", "500", "--size", "80x60", "--bg", "#102030", "--ssaa", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 80 || b.Dy() != 60 {
+		t.Fatalf("size %v, want 80x60", b)
+	}
+	if r, g, b, _ := img.At(0, 0).RGBA(); r>>8 != 0x10 || g>>8 != 0x20 || b>>8 != 0x30 {
+		t.Fatalf("corner %v, want the background", img.At(0, 0))
+	}
+	// No temporary files are left next to the output.
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("output folder holds %d entries, want 1", len(ents))
+	}
+}
+
+func TestRenderCommandWarningsAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	// A model whose texture folder is missing still renders, with warnings.
+	src, err := os.ReadFile(filepath.Join(fixtureDir, "flipbook.mdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "flipbook.mdl")
+	if err := os.WriteFile(model, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "a.png")
+	_, stderr, code := run(t, "render", model, "-o", out, "--yaw", "30", "--pitch", "20", "--ortho", "--fit", "extent")
+	if code != 0 || !strings.Contains(stderr, "warning") || !strings.Contains(stderr, "fixture_checker.tga") {
+		t.Fatalf("exit %d, stderr %q: want success with a warning naming the texture", code, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"render", model, "-o", filepath.Join(dir, "b.png"), "--sequence", "Walk"},
+		{"render", model, "-o", filepath.Join(dir, "b.png"), "--size", "0"},
+		{"render", model, "-o", filepath.Join(dir, "b.png"), "--bg", "red"},
+		{"render", model, "-o", filepath.Join(dir, "b.png"), "--fit", "box"},
+		{"render", model, "-o", filepath.Join(dir, "b.png"), "--camera", "Portrait"},
+		{"render", filepath.Join(dir, "nope.mdx"), "-o", filepath.Join(dir, "b.png")},
+		{"render", model},
+	} {
+		_, stderr, code := run(t, args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0, want failure", args[2:])
+		}
+		if stderr == "" {
+			t.Errorf("%v: no message", args[2:])
+		}
+		if _, err := os.Stat(filepath.Join(dir, "b.png")); err == nil {
+			t.Fatalf("%v: wrote an image", args[2:])
+		}
+	}
+}
