@@ -253,9 +253,6 @@ func (p *Pose) Update(c Clock, v View) {
 		cs := ls
 		if nd.Flags&mdx.NodeDontInheritScaling != 0 {
 			cs = [3]float64{ls[0] / ps[0], ls[1] / ps[1], ls[2] / ps[2]}
-			p.wscl[i] = ls
-		} else {
-			p.wscl[i] = [3]float64{ps[0] * ls[0], ps[1] * ls[1], ps[2] * ls[2]}
 		}
 		cr := lr
 		switch {
@@ -273,9 +270,12 @@ func (p *Pose) Update(c Clock, v View) {
 			default:
 				cr = qmul(lr, axisAngle([3]float64{0, 0, 1}, math.Atan2(r[1], r[0])))
 			}
-		case nd.Flags&mdx.NodeDontInheritRotation != 0:
-			cr = qmul(qconj(pr), lr)
 		}
+		if nd.Flags&mdx.NodeDontInheritRotation != 0 {
+			// MV applies this after billboarding too.
+			cr = qmul(qconj(pr), cr)
+		}
+		p.wscl[i] = [3]float64{ps[0] * cs[0], ps[1] * cs[1], ps[2] * cs[2]}
 		cl := lt
 		if nd.Flags&mdx.NodeDontInheritTranslation != 0 {
 			// MV: −parent.worldLocation + (this node's previous world
