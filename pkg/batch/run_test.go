@@ -1,0 +1,398 @@
+package batch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var batchModels = map[string]string{
+	"models/units/footman.mdx":   "seq Stand 0 1000\nseq Walk 1000 1600\nseq Attack 2000 2800 once\ntex footman.blp\n",
+	"models/units/footman.blp":   "texture v1",
+	"models/units/peasant.mdx":   "seq Stand 0 2000\nseq Walk 2000 2500\nmissing Peasant.blp\n",
+	"models/doodads/tree.mdx":    "seq Stand 0 3000\n",
+	"models/doodads/rock.mdx":    "\n", // no sequences: bind pose
+	"models/broken/bad.mdx":      "fail open\n",
+	"models/broken/badrend.mdx":  "seq Stand 0 100\nfail render\n",
+	"models/broken/panicky.mdx":  "seq Stand 0 100\npanic\n",
+	"models/effects/fx.mdx":      "seq Birth 0 500\nseq Stand 500 1500\nseq Death 1500 1900 once\n",
+	"models/effects/ignored.txt": "not a model",
+}
+
+const batchYAML = `inputs:
+  dirs: [models]
+output:
+  dir: out
+  formats: [png, sheet, gif, apng]
+render:
+  size: 32
+views:
+  front: {yaw: 0}
+  side: {yaw: 90}
+sequences:
+  select: all
+sheet:
+  frames: 4
+team_colors: [red, blue]
+jobs: %d
+`
+
+func runBatch(t *testing.T, dir string, jobs int, r Renderer) *Manifest {
+	t.Helper()
+	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, jobs))
+	m, err := (&Runner{Config: c, Renderer: r, Version: "test"}).Run(context.Background())
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return m
+}
+
+func TestBatchOutputIndependentOfWorkers(t *testing.T) {
+	var trees []map[string]string
+	var mans []*Manifest
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	for _, jobs := range []int{1, 3, 8} {
+		os.RemoveAll(filepath.Join(dir, "out"))
+		m := runBatch(t, dir, jobs, &fakeRenderer{})
+		trees = append(trees, treeBytes(t, filepath.Join(dir, "out")))
+		for i := range m.Models {
+			m.Models[i].Timings = Timings{}
+		}
+		mans = append(mans, m)
+	}
+	if len(trees[0]) < 20 {
+		t.Fatalf("only %d output files", len(trees[0]))
+	}
+	for i := 1; i < len(trees); i++ {
+		if !reflect.DeepEqual(trees[0], trees[i]) {
+			t.Errorf("outputs with different worker counts differ")
+		}
+		if a, b := fmt.Sprintf("%+v", mans[0]), fmt.Sprintf("%+v", mans[i]); a != b {
+			t.Errorf("manifests (without timings) with different worker counts differ:\n%s\n%s", a, b)
+		}
+	}
+}
+
+func TestBatchFailuresDoNotStopTheBatch(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	m := runBatch(t, dir, 2, &fakeRenderer{})
+	if m.Summary.Models != 8 || m.Summary.Failed != 3 || m.Summary.OK != 5 || !m.Failed() {
+		t.Fatalf("summary %+v", m.Summary)
+	}
+	var order []string
+	for _, r := range m.Models {
+		order = append(order, r.Rel)
+		if r.Status == StatusFailed && len(r.Errors) == 0 {
+			t.Errorf("%s failed without an explanation", r.Input)
+		}
+	}
+	if want := "broken/bad.mdx broken/badrend.mdx broken/panicky.mdx doodads/rock.mdx doodads/tree.mdx effects/fx.mdx units/footman.mdx units/peasant.mdx"; !strings.HasPrefix(strings.Join(order, " "), want) {
+		t.Errorf("order %v", order)
+	}
+	get := func(rel string) *ModelResult {
+		for i := range m.Models {
+			if m.Models[i].Rel == rel {
+				return &m.Models[i]
+			}
+		}
+		t.Fatalf("no result for %s", rel)
+		return nil
+	}
+	for rel, want := range map[string]string{
+		"broken/bad.mdx":     "open: ",
+		"broken/badrend.mdx": "vertex group 7 out of range",
+		"broken/panicky.mdx": "renderer panic: fake renderer bug",
+	} {
+		if r := get(rel); r.Status != StatusFailed || !strings.Contains(strings.Join(r.Errors, ";"), want) {
+			t.Errorf("%s: status %s errors %q, want %q", rel, r.Status, r.Errors, want)
+		}
+	}
+	p := get("units/peasant.mdx")
+	if len(p.Warnings) != 2 || p.Warnings[0].Code != "missing-texture" || p.Warnings[1].Code != "team" {
+		t.Errorf("peasant warnings %+v", p.Warnings)
+	}
+	fx := get("effects/fx.mdx")
+	if strings.Join(fx.Sequences, ",") != "Birth,Stand,Death" {
+		t.Errorf("fx sequences %v", fx.Sequences)
+	}
+	// 2 views x 2 teams x (png + 3 sheet files + 3 seqs x (gif+apng))
+	if len(fx.Outputs) != 4*(1+3+6) {
+		t.Errorf("fx has %d outputs", len(fx.Outputs))
+	}
+	for _, r := range m.Models {
+		for _, o := range r.Outputs {
+			if _, err := os.Stat(filepath.Join(dir, "out", o.Path)); err != nil {
+				t.Errorf("listed output missing: %v", err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "units", "footman-front-red-Attack.apng.png")); err != nil {
+		t.Error(err)
+	}
+	rock := get("doodads/rock.mdx")
+	if rock.Status != StatusOK || len(rock.Sequences) != 0 {
+		t.Errorf("bind-pose model: %+v", rock)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "manifest.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBatchCache(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	r := &fakeRenderer{}
+	m1 := runBatch(t, dir, 2, r)
+	first := r.renders.Load()
+	if m1.Summary.Cached != 0 || first == 0 {
+		t.Fatalf("first run: %+v, %d renders", m1.Summary, first)
+	}
+	before := treeBytes(t, filepath.Join(dir, "out"))
+
+	r2 := &fakeRenderer{}
+	m2 := runBatch(t, dir, 2, r2)
+	if m2.Summary.Cached != 5 || m2.Summary.Failed != 3 {
+		t.Errorf("second run: %+v (failed models are retried, others cached)", m2.Summary)
+	}
+	// Only the three broken models are opened and only two reach Render.
+	if n := r2.renders.Load(); n != 2 {
+		t.Errorf("second run rendered %d times, want 2 (the retried broken models)", n)
+	}
+	if after := treeBytes(t, filepath.Join(dir, "out")); !reflect.DeepEqual(before, after) {
+		t.Error("cached run changed outputs")
+	}
+	cached := map[string]bool{}
+	for _, r := range m2.Models {
+		if r.Status == StatusCached {
+			cached[r.Rel] = true
+			if len(r.Outputs) == 0 {
+				t.Errorf("cached %s lists no outputs", r.Rel)
+			}
+		}
+	}
+
+	// A changed texture (a dependency), a changed model and a deleted output
+	// each invalidate exactly their model.
+	fixture(t, dir, map[string]string{"models/units/footman.blp": "texture v2", "models/doodads/tree.mdx": "seq Stand 0 3100\n"})
+	os.Remove(filepath.Join(dir, "out", "effects", "fx-side-blue.png"))
+	m3 := runBatch(t, dir, 2, &fakeRenderer{})
+	for _, r := range m3.Models {
+		want := StatusCached
+		switch r.Rel {
+		case "units/footman.mdx", "doodads/tree.mdx", "effects/fx.mdx":
+			want = StatusOK
+		case "broken/bad.mdx", "broken/badrend.mdx", "broken/panicky.mdx":
+			want = StatusFailed
+		}
+		if r.Status != want {
+			t.Errorf("after changes: %s is %s, want %s", r.Rel, r.Status, want)
+		}
+	}
+
+	// A new program version re-renders everything; so does Force.
+	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, 2))
+	m4, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
+	if err != nil || m4.Summary.Cached != 0 {
+		t.Errorf("new version: %+v %v", m4.Summary, err)
+	}
+	c.Force = true
+	m5, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
+	if err != nil || m5.Summary.Cached != 0 {
+		t.Errorf("force: %+v %v", m5.Summary, err)
+	}
+}
+
+func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	ref := t.TempDir()
+	fixture(t, ref, batchModels)
+	runBatch(t, ref, 1, &fakeRenderer{})
+	want := treeBytes(t, filepath.Join(ref, "out"))
+
+	// A stale temporary file from a killed run is swept.
+	stale := filepath.Join(dir, "out", "units", ".footman.png"+tempMarker+"123")
+	fixture(t, dir, map[string]string{"out/units/.footman.png" + tempMarker + "123": "half"})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &fakeRenderer{}
+	r.onRender = func(job *Job) {
+		if job.Input.Rel == "effects/fx.mdx" {
+			cancel() // Ctrl-C in the middle of a model
+		}
+	}
+	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, 1))
+	m, err := (&Runner{Config: c, Renderer: r, Version: "test"}).Run(ctx)
+	if err != context.Canceled || m != nil {
+		t.Fatalf("interrupted run: %v, %v", m, err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temp file not removed: %v", err)
+	}
+	filepath.WalkDir(filepath.Join(dir, "out"), func(p string, e os.DirEntry, err error) error {
+		if err == nil && strings.Contains(e.Name(), tempMarker) {
+			t.Errorf("partial file left: %s", p)
+		}
+		if err == nil && strings.HasPrefix(e.Name(), "manifest") {
+			t.Errorf("manifest written by an interrupted run: %s", p)
+		}
+		return nil
+	})
+	// Every output that exists is complete (equal to the reference run).
+	got := treeBytes(t, filepath.Join(dir, "out"))
+	if len(got) == 0 || len(got) >= len(want) {
+		t.Fatalf("interrupted run left %d of %d files", len(got), len(want))
+	}
+	for k, v := range got {
+		if want[k] != v {
+			t.Errorf("%s differs from the uninterrupted run", k)
+		}
+	}
+	// Resume: the models finished before the interruption are cached.
+	m2 := runBatch(t, dir, 1, &fakeRenderer{})
+	if m2.Summary.Cached == 0 || m2.Summary.OK == 0 {
+		t.Errorf("resume: %+v", m2.Summary)
+	}
+	for _, r := range m2.Models {
+		if r.Rel == "effects/fx.mdx" && r.Status != StatusOK {
+			t.Errorf("the interrupted model must be redone, got %s", r.Status)
+		}
+	}
+	if got := treeBytes(t, filepath.Join(dir, "out")); !reflect.DeepEqual(got, want) {
+		t.Errorf("resumed output differs from an uninterrupted run")
+	}
+}
+
+func TestShardsPartitionInputs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 200; i++ {
+		files[fmt.Sprintf("m/%02d/model%03d.mdx", i%7, i)] = "seq Stand 0 100"
+	}
+	fixture(t, dir, files)
+	c := loadYAML(t, dir, "inputs:\n  dirs: [m]\n")
+	all, err := c.Plan(Shard{})
+	if err != nil || len(all) != 200 {
+		t.Fatalf("%d jobs, %v", len(all), err)
+	}
+	for _, n := range []int{1, 2, 3, 8} {
+		seen := map[string]int{}
+		for i := 0; i < n; i++ {
+			jobs, err := c.Plan(Shard{i, n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > 1 && (len(jobs) == 0 || len(jobs) == 200) {
+				t.Errorf("shard %d/%d has %d of 200 inputs", i, n, len(jobs))
+			}
+			for _, j := range jobs {
+				seen[j.Input.Key]++
+			}
+		}
+		for _, j := range all {
+			if seen[j.Input.Key] != 1 {
+				t.Errorf("%d shards: %s is in %d shards", n, j.Input.Key, seen[j.Input.Key])
+			}
+		}
+	}
+	env := map[string]string{"JOB_COMPLETION_INDEX": "2", ShardCountEnv: "5"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	if s, ok, err := ShardFromEnv(lookup); !ok || err != nil || s != (Shard{2, 5}) {
+		t.Errorf("ShardFromEnv: %v %v %v", s, ok, err)
+	}
+	env["JOB_COMPLETION_INDEX"] = "5"
+	if _, _, err := ShardFromEnv(lookup); err == nil {
+		t.Error("index 5 of 5 accepted")
+	}
+	delete(env, ShardCountEnv)
+	if _, ok, _ := ShardFromEnv(lookup); ok {
+		t.Error("shard without count")
+	}
+	for _, bad := range []string{"", "1", "2/2", "-1/3", "a/b", "0/0"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMergeShardManifests(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	full := runBatch(t, dir, 2, &fakeRenderer{})
+	// The shards share one output folder, as on a shared volume.
+	d := t.TempDir()
+	fixture(t, d, batchModels)
+	var parts []*Manifest
+	for i := 0; i < 3; i++ {
+		c := loadYAML(t, d, fmt.Sprintf(batchYAML, 1))
+		m, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test", Shard: Shard{i, 3}}).Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(d, "out", ManifestName(m))
+		if filepath.Base(name) != fmt.Sprintf("manifest-%d-of-3.json", i) {
+			t.Errorf("shard manifest name %s", name)
+		}
+		rm, err := ReadManifest(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, rm)
+	}
+	merged, err := Merge(parts[2], parts[0], parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if merged.Summary != full.Summary {
+		t.Errorf("merged summary %+v, unsharded %+v", merged.Summary, full.Summary)
+	}
+	if strings.Join(merged.Shards, ",") != "0/3,1/3,2/3" {
+		t.Errorf("shards %v", merged.Shards)
+	}
+	for i, r := range merged.Models {
+		if r.Rel != full.Models[i].Rel || !reflect.DeepEqual(r.Outputs, full.Models[i].Outputs) {
+			t.Errorf("model %d: %s vs %s", i, r.Rel, full.Models[i].Rel)
+		}
+	}
+	if _, err := Merge(parts[0], parts[0]); err == nil {
+		t.Error("merging a shard twice accepted")
+	}
+}
+
+func TestGalleryLinksExist(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	runBatch(t, dir, 2, &fakeRenderer{})
+	checkGalleryLinks(t, filepath.Join(dir, "out"))
+}
+
+var linkRE = regexp.MustCompile(`(?:src|href)="([^"]*)"`)
+
+// checkGalleryLinks asserts every image or file index.html links exists and
+// returns the linked paths in page order.
+func checkGalleryLinks(t *testing.T, out string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []string
+	for _, m := range linkRE.FindAllStringSubmatch(string(b), -1) {
+		links = append(links, m[1])
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(m[1]))); err != nil {
+			t.Errorf("index.html links a missing file: %v", err)
+		}
+	}
+	if len(links) == 0 {
+		t.Error("index.html links nothing")
+	}
+	return links
+}
