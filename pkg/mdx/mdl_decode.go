@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 )
 
 // DecodeMDL parses a model from MDL text (seed 001 part B, RENDERING.md
@@ -17,7 +18,7 @@ import (
 // hints: lists end at their closing brace, and no count allocates more than
 // the remaining text could hold.
 func DecodeMDL(b []byte) (m *Model, err error) {
-	p := &mdlParser{b: b, line: 1}
+	p := &mdlParser{b: b, line: 1, budget: 8*len(b) + 4096}
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		p.pos, p.lineStart = 3, 3
 	}
@@ -242,7 +243,7 @@ keys:
 	if !seenInterp {
 		p.failf("expected an interpolation type (DontInterp, Linear, Hermite, Bezier), found %s", p.describe())
 	}
-	t.Keys = make([]Key[T], 0, p.capFor(n, minKey))
+	t.Keys = presize[Key[T]](p, n, minKey)
 	tan := t.Interpolation.HasTangents()
 	for !p.endList("a track") {
 		var k Key[T]
@@ -364,7 +365,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		})
 	case "Sequences":
 		n := p.optCount()
-		m.Sequences = growCap(m.Sequences, p.capFor(n, 16))
+		m.Sequences = growCap(p, m.Sequences, n, 16)
 		p.block("Sequences", func(k []byte) bool {
 			if string(k) != "Anim" {
 				return false
@@ -374,7 +375,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		})
 	case "GlobalSequences":
 		n := p.optCount()
-		m.GlobalSequences = growCap(m.GlobalSequences, p.capFor(n, 10))
+		m.GlobalSequences = growCap(p, m.GlobalSequences, n, 10)
 		p.block("GlobalSequences", func(k []byte) bool {
 			if string(k) != "Duration" {
 				return false
@@ -384,7 +385,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		})
 	case "Textures":
 		n := p.optCount()
-		m.Textures = growCap(m.Textures, p.capFor(n, 8))
+		m.Textures = growCap(p, m.Textures, n, 8)
 		p.block("Textures", func(k []byte) bool {
 			if string(k) != "Bitmap" {
 				return false
@@ -412,7 +413,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		})
 	case "Materials":
 		n := p.optCount()
-		m.Materials = growCap(m.Materials, p.capFor(n, 10))
+		m.Materials = growCap(p, m.Materials, n, 10)
 		p.block("Materials", func(k []byte) bool {
 			if string(k) != "Material" {
 				return false
@@ -422,7 +423,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		})
 	case "TextureAnims":
 		n := p.optCount()
-		m.TextureAnims = growCap(m.TextureAnims, p.capFor(n, 13))
+		m.TextureAnims = growCap(p, m.TextureAnims, n, 13)
 		p.block("TextureAnims", func(k []byte) bool {
 			if string(k) != "TVertexAnim" {
 				return false
@@ -460,7 +461,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		m.Attachments = append(m.Attachments, p.attachment())
 	case "PivotPoints":
 		n := p.optCount()
-		m.PivotPoints = growCap(m.PivotPoints, p.capFor(n, 7))
+		m.PivotPoints = growCap(p, m.PivotPoints, n, 7)
 		p.openList("PivotPoints")
 		for !p.endList("PivotPoints") {
 			m.PivotPoints = append(m.PivotPoints, p.vec3("a pivot point"))
@@ -496,7 +497,7 @@ func (p *mdlParser) topLevel(m *Model) {
 				return false
 			}
 			n := p.optCount()
-			m.BindPose = growCap(m.BindPose, p.capFor(n, 25))
+			m.BindPose = growCap(p, m.BindPose, n, 25)
 			p.openList("Matrices")
 			for !p.endList("Matrices") {
 				var mat [12]float32
@@ -527,8 +528,10 @@ func (p *mdlParser) topLevel(m *Model) {
 	}
 }
 
-// growCap makes room for n more elements (n already bounded by the input).
-func growCap[T any](s []T, n int) []T {
+// growCap makes room for the count n of more elements (see capFor).
+func growCap[T any](p *mdlParser, s []T, count int64, minLen int) []T {
+	var zero T
+	n := p.capFor(count, minLen, int(unsafe.Sizeof(zero)))
 	if n <= 0 || cap(s)-len(s) >= n {
 		return s
 	}
@@ -722,7 +725,7 @@ func (p *mdlParser) geoset() Geoset {
 			g.Normals = p.vec3List(g.Normals, "Normals")
 		case "TVertices":
 			n := p.optCount()
-			uv := make([]Vec2, 0, p.capFor(n, 5))
+			uv := presize[Vec2](p, n, 5)
 			p.openList("TVertices")
 			for !p.endList("TVertices") {
 				var v Vec2
@@ -741,7 +744,7 @@ func (p *mdlParser) geoset() Geoset {
 			}
 		case "Tangents":
 			n := p.optCount()
-			g.Tangents = make([]Vec4, 0, p.capFor(n, 9))
+			g.Tangents = presize[Vec4](p, n, 9)
 			p.openList("Tangents")
 			for !p.endList("Tangents") {
 				var v Vec4
@@ -750,7 +753,7 @@ func (p *mdlParser) geoset() Geoset {
 			}
 		case "SkinWeights":
 			n := p.optCount()
-			g.Skin = make([]byte, 0, p.capFor(n*8, 2))
+			g.Skin = presize[byte](p, n*8, 2)
 			p.openList("SkinWeights")
 			for !p.endList("SkinWeights") {
 				if p.tok == tokLBrace { // tolerate one braced row per vertex
@@ -808,7 +811,7 @@ func (p *mdlParser) geoset() Geoset {
 func (p *mdlParser) vec3List(dst []Vec3, what string) []Vec3 {
 	n := p.optCount()
 	if dst == nil {
-		dst = make([]Vec3, 0, p.capFor(n, 7))
+		dst = presize[Vec3](p, n, 7)
 	}
 	p.openList(what)
 	for !p.endList(what) {
@@ -829,7 +832,7 @@ func (p *mdlParser) faces(g *Geoset) {
 	p.optCount()
 	total := p.optCount()
 	if g.Faces == nil {
-		g.Faces = make([]uint16, 0, p.capFor(total, 2))
+		g.Faces = presize[uint16](p, total, 2)
 	}
 	p.openList("Faces")
 	for !p.endList("Faces") {
@@ -1323,7 +1326,7 @@ func (p *mdlParser) event() EventObject {
 			return false
 		}
 		n := p.optCount()
-		e.Frames = make([]uint32, 0, p.capFor(n, 2))
+		e.Frames = presize[uint32](p, n, 2)
 		p.openList("EventTrack")
 		for !p.endList("EventTrack") {
 			if p.isWord("GlobalSeqId") {

@@ -86,6 +86,7 @@ type mdlParser struct {
 	tokLine int
 	tokCol  int
 	blocks  int // top-level blocks read
+	budget  int // bytes left for pre-sizing lists from counts
 	// wLine, wCol locate the last word taken by word(), for errors in
 	// converting it.
 	wLine, wCol int
@@ -254,17 +255,29 @@ func (p *mdlParser) str(what string) string {
 // the text are bounded by it before anything is allocated.
 func (p *mdlParser) remaining() int { return len(p.b) - p.pos }
 
-// capFor bounds a count from the text by how many items of at least minLen
-// bytes the remaining input could hold.
-func (p *mdlParser) capFor(n int64, minLen int) int {
-	if n < 0 {
+// capFor bounds a count from the text, used to pre-size a list, by how many
+// items of at least minLen bytes the remaining input could hold, and by the
+// parser's pre-size budget (a few times the input size over the whole
+// parse): lying counts on many lists cannot add up to more than that.
+func (p *mdlParser) capFor(n int64, minLen, elemSize int) int {
+	if n <= 0 {
 		return 0
 	}
 	lim := int64(p.remaining()/minLen + 1)
 	if n > lim {
 		n = lim
 	}
+	if n*int64(elemSize) > int64(p.budget) {
+		n = int64(p.budget / elemSize)
+	}
+	p.budget -= int(n) * elemSize
 	return int(n)
+}
+
+// presize returns an empty slice with room for the count n (see capFor).
+func presize[T any](p *mdlParser, n int64, minLen int) []T {
+	var zero T
+	return make([]T, 0, p.capFor(n, minLen, int(unsafe.Sizeof(zero))))
 }
 
 // parseInt parses a decimal integer word (an integral float like "3.0" is

@@ -629,6 +629,25 @@ func TestMDLHugeCounts(t *testing.T) {
 			t.Errorf("%q: allocated %d bytes", src, grew)
 		}
 	}
+	// Many lists that each lie about their size must not add up: the
+	// pre-size budget is shared by the whole parse.
+	var sb strings.Builder
+	sb.WriteString("Bone \"b\" {\n")
+	for i := 0; i < 20000; i++ {
+		sb.WriteString("\tRotation 4294967295 { Hermite, }\n\tTranslation 4294967295 { Linear, }\n")
+	}
+	sb.WriteString("}\n")
+	src := []byte(sb.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if _, err := DecodeMDL(src); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(16*len(src)) {
+		t.Errorf("%d bytes of lying counts allocated %d bytes", len(src), grew)
+	}
 }
 
 // TestMDLFloatsExact: every float32 the writer prints reads back to the
