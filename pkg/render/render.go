@@ -100,6 +100,7 @@ type frame struct {
 	warns []Warning
 	res   *texture.Resolver
 	tex   map[texKey]raster.Sampler
+	cam   raster.Camera // the camera of the last draw
 }
 
 type texKey struct {
@@ -251,6 +252,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 			return nil, err
 		}
 	}
+	r.cam = cam
 	vp := cam.ViewProjection(float64(opt.Width) / float64(opt.Height))
 	light := DefaultLight
 	if opt.Light != nil {
@@ -339,7 +341,7 @@ func (r *frame) texture(id int) raster.Sampler {
 	for _, w := range ws {
 		r.warn("%s", w.String())
 	}
-	smp := glSampler{tx.WithWrap(texture.Wrap(t.Flags & 3))}
+	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap(t.Flags & 3)))}
 	r.tex[key] = smp
 	return smp
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"image"
+
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -104,4 +106,46 @@ func (s glSampler) level(l int, u, v float32) [4]float32 {
 		out[i] = float32(p00[i])*w00 + float32(p10[i])*w10 + float32(p01[i])*w01 + float32(p11[i])*w11
 	}
 	return out
+}
+
+// withGLMipmaps gives a single-level power-of-two texture decoded from an
+// image format (TGA, PNG, JPEG, or a generated team colour) the mip chain
+// the reference viewer asks GL to generate for such textures
+// (gl.generateMipmap, a 2×2 box filter on the straight RGBA bytes). BLP and
+// DDS files keep the levels they carry: the viewer uploads those as they
+// are, and a BLP with a single level is sampled without mipmaps.
+func withGLMipmaps(t *texture.Texture) *texture.Texture {
+	if len(t.Levels) != 1 {
+		return t
+	}
+	switch t.Format {
+	case texture.FormatTGA, texture.FormatPNG, texture.FormatJPEG, texture.FormatSynthetic:
+	default:
+		return t
+	}
+	w, h := t.Width(), t.Height()
+	if w <= 1 && h <= 1 || w&(w-1) != 0 || h&(h-1) != 0 {
+		return t
+	}
+	out := *t
+	out.Levels = []*image.NRGBA{t.Levels[0]}
+	for prev := t.Levels[0]; w > 1 || h > 1; {
+		nw, nh := max(w/2, 1), max(h/2, 1)
+		next := image.NewNRGBA(image.Rect(0, 0, nw, nh))
+		for y := 0; y < nh; y++ {
+			y0, y1 := min(2*y, h-1), min(2*y+1, h-1)
+			for x := 0; x < nw; x++ {
+				x0, x1 := min(2*x, w-1), min(2*x+1, w-1)
+				o := y*next.Stride + x*4
+				a, b := prev.Pix[y0*prev.Stride+x0*4:], prev.Pix[y0*prev.Stride+x1*4:]
+				c, d := prev.Pix[y1*prev.Stride+x0*4:], prev.Pix[y1*prev.Stride+x1*4:]
+				for i := 0; i < 4; i++ {
+					next.Pix[o+i] = uint8((int(a[i]) + int(b[i]) + int(c[i]) + int(d[i]) + 2) / 4)
+				}
+			}
+		}
+		out.Levels = append(out.Levels, next)
+		prev, w, h = next, nw, nh
+	}
+	return &out
 }
