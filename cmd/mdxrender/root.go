@@ -23,6 +23,10 @@ func newRootCmd() *cobra.Command {
 		newInspectCmd(),
 		newConvertCmd(),
 		newRenderCmd(),
+		newBatchCmd(),
+		newCheckCmd(),
+		newSheetCmd(),
+		newMergeCmd(),
 	)
 	return root
 }

@@ -41,7 +41,7 @@ type Config struct {
 	Views map[string]View `yaml:"views" mapstructure:"views"`
 	// Sequences selects the animations to render.
 	Sequences Sequences `yaml:"sequences" mapstructure:"sequences"`
-	// TeamColors renders each model once per entry (a player index 0-27, a
+	// TeamColors renders each model once per entry (a player index 0-24, a
 	// colour name such as "red", or "#rrggbb"). Empty means Render.TeamColor.
 	TeamColors []string `yaml:"team_colors" mapstructure:"team_colors"`
 	// Sheet configures sprite sheets and animated previews.

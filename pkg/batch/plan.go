@@ -98,13 +98,17 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 	add := func(p, rel string) {
 		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel)})
 	}
+	// Explicit files and list entries are named relative to the deepest
+	// folder holding all of them, so outputs keep their layout without the
+	// common part of the paths.
+	var loose []string
 	for _, f := range c.Inputs.Files {
 		p := resolve(base, f)
 		if _, err := os.Stat(p); err != nil {
 			errs = append(errs, fmt.Errorf("inputs.files: %w", err))
 			continue
 		}
-		add(p, filepath.Base(p))
+		loose = append(loose, p)
 	}
 	if c.Inputs.List != "" {
 		lp := resolve(base, c.Inputs.List)
@@ -125,13 +129,21 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 					errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
 					continue
 				}
-				add(p, filepath.Clean(s))
+				loose = append(loose, p)
 			}
 			if err := sc.Err(); err != nil {
 				errs = append(errs, fmt.Errorf("inputs.list %s: %w", lp, err))
 			}
 			f.Close()
 		}
+	}
+	common := commonDir(loose)
+	for _, p := range loose {
+		rel, err := filepath.Rel(common, abs(p))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = filepath.Base(p)
+		}
+		add(p, rel)
 	}
 	for _, d := range c.Inputs.Dirs {
 		root := resolve(base, d)
@@ -197,6 +209,28 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 		dedup = append(dedup, in)
 	}
 	return dedup, nil
+}
+
+func abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// commonDir returns the deepest folder containing all paths.
+func commonDir(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	d := filepath.Dir(abs(paths[0]))
+	for _, p := range paths[1:] {
+		p = abs(p)
+		for d != filepath.Dir(d) && !strings.HasPrefix(p, d+string(filepath.Separator)) {
+			d = filepath.Dir(d)
+		}
+	}
+	return d
 }
 
 func (c *Config) hasExt(p string) bool {

@@ -234,15 +234,18 @@ func MatchSequence(patterns, name string) bool {
 	return false
 }
 
-// teamNames are the Warcraft III player colours by index.
+// teamNames are the Warcraft III player colours by index (0-23), then the
+// neutral colour (24), as pkg/texture numbers them.
 var teamNames = []string{"red", "blue", "teal", "purple", "yellow", "orange", "green", "pink",
 	"gray", "lightblue", "darkgreen", "brown", "maroon", "navy", "turquoise", "violet",
-	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut",
-	"black", "black2", "black3", "black4"}
+	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut", "neutral"}
 
 // TeamIndex returns the player index of a team colour given as an index or a
-// name, or -1 with ok for a "#rrggbb" colour.
+// name ("" is 0), or -1 with ok for a "#rrggbb" colour.
 func TeamIndex(s string) (idx int, ok bool) {
+	if s == "" {
+		return 0, true
+	}
 	if n, err := strconv.Atoi(s); err == nil {
 		return n, n >= 0 && n < len(teamNames)
 	}
@@ -260,7 +263,7 @@ func TeamIndex(s string) (idx int, ok bool) {
 
 func checkTeam(s string) error {
 	if _, ok := TeamIndex(s); !ok {
-		return fmt.Errorf("want a player index 0-%d, a colour name (red, blue, ...) or #rrggbb, got %q", len(teamNames)-1, s)
+		return fmt.Errorf("want a player index 0-%d, a colour name (red, blue, ..., neutral) or #rrggbb, got %q", len(teamNames)-1, s)
 	}
 	return nil
 }

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kettek/apng"
+	"github.com/mdxrender/mdxrender/pkg/batch"
+)
+
+// fixtureModel copies a project fixture model (testdata/models) to dir/name.
+func fixtureModel(t *testing.T, dir, fixture, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(fixtureDir, fixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readManifest(t *testing.T, p string) *batch.Manifest {
+	t.Helper()
+	m, err := batch.ReadManifest(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestBatchCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := fixtureModel(t, dir, "hermite_bezier.mdl", "tester.mdl")
+	bad := filepath.Join(dir, "bad.mdx")
+	os.WriteFile(bad, []byte("MDLXVERS\x04\x00\x00\x00"), 0o644)
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := run(t, "batch", "-o", out, "--format", "png,gif,apng", "--sequences", "all", "--size", "48", good, bad)
+	if code != 1 {
+		t.Fatalf("exit %d with a bad model, want 1\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "2 models: 1 rendered, 0 unchanged, 1 failed") || !strings.Contains(stderr, "bad.mdx") {
+		t.Errorf("report:\n%s%s", stdout, stderr)
+	}
+	m := readManifest(t, filepath.Join(out, "manifest.json"))
+	var okModel *batch.ModelResult
+	for i, r := range m.Models {
+		if r.Status == batch.StatusFailed && len(r.Errors) == 0 {
+			t.Errorf("%s failed without an explanation", r.Input)
+		}
+		if r.Status == batch.StatusOK {
+			okModel = &m.Models[i]
+		}
+	}
+	if okModel == nil || strings.Join(okModel.Sequences, ",") != "Stand,Attack" || len(okModel.Outputs) != 5 {
+		t.Fatalf("good model: %+v", okModel)
+	}
+	f, err := os.Open(filepath.Join(out, "tester-default.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bufio.NewReader(f))
+	f.Close()
+	if err != nil || img.Bounds().Dx() != 48 {
+		t.Fatalf("thumbnail: %v %v", err, img.Bounds())
+	}
+	af, _ := os.Open(filepath.Join(out, "tester-default-Stand.apng.png"))
+	a, err := apng.DecodeAll(af)
+	af.Close()
+	if err != nil || len(a.Frames) != 8 {
+		t.Errorf("APNG preview: %v, %d frames", err, len(a.Frames))
+	}
+	// The second run finds everything unchanged.
+	stdout, _, _ = run(t, "batch", "-o", out, "--format", "png,gif,apng", "--sequences", "all", "--size", "48", good)
+	if !strings.Contains(stdout, "1 models: 0 rendered, 1 unchanged") {
+		t.Errorf("second run: %s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestCheckAndMergeCommands(t *testing.T) {
+	dir := t.TempDir()
+	models := filepath.Join(dir, "models")
+	os.MkdirAll(models, 0o755)
+	for i, f := range []string{"hermite_bezier.mdl", "team_color.mdl", "billboards.mdl", "two_sided.mdl"} {
+		fixtureModel(t, models, f, fmt.Sprintf("t%d.mdl", i))
+	}
+	cfg := filepath.Join(dir, "check.yaml")
+	os.WriteFile(cfg, []byte("inputs:\n  dirs: [models]\noutput:\n  dir: out\n  formats: [png, sheet]\nrender:\n  size: 40\nsheet:\n  frames: 2\ncheck:\n  golden: golden\n"), 0o644)
+	if _, stderr, code := run(t, "check", "-c", cfg); code != 1 || !strings.Contains(stderr, "missing") {
+		t.Errorf("check without goldens: exit %d\n%s", code, stderr)
+	}
+	if stdout, stderr, code := run(t, "check", "-c", cfg, "--update"); code != 0 || !strings.Contains(stdout, "8 updated") {
+		t.Errorf("update: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := run(t, "check", "-c", cfg); code != 0 || !strings.Contains(stdout, "8 checks, 0 regressions") {
+		t.Errorf("check: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, f := range []string{"junit.xml", "summary.md", "index.html"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", f)); err != nil {
+			t.Error(err)
+		}
+	}
+
+	// Shards through the environment, as a Kubernetes Indexed Job sets it,
+	// then merge.
+	bcfg := filepath.Join(dir, "batch.yaml")
+	os.WriteFile(bcfg, []byte("inputs:\n  dirs: [models]\noutput:\n  dir: shared\nrender:\n  size: 32\n"), 0o644)
+	t.Setenv(batch.ShardCountEnv, "2")
+	var parts []string
+	total := 0
+	for i := 0; i < 2; i++ {
+		t.Setenv("JOB_COMPLETION_INDEX", fmt.Sprint(i))
+		if stdout, stderr, code := run(t, "batch", "-c", bcfg); code != 0 {
+			t.Fatalf("shard %d: exit %d\n%s%s", i, code, stdout, stderr)
+		}
+		p := filepath.Join(dir, "shared", fmt.Sprintf("manifest-%d-of-2.json", i))
+		total += len(readManifest(t, p).Models)
+		parts = append(parts, p)
+	}
+	if total != 4 {
+		t.Errorf("shards hold %d models, want 4", total)
+	}
+	merged := filepath.Join(dir, "shared", "manifest.json")
+	stdout, stderr, code := run(t, append([]string{"merge", "--gallery", "-o", merged}, parts...)...)
+	if code != 0 || !strings.Contains(stdout, "2 manifests, 4 models") {
+		t.Fatalf("merge: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if m := readManifest(t, merged); len(m.Models) != 4 || len(m.Shards) != 2 {
+		t.Errorf("merged: %d models, shards %v", len(m.Models), m.Shards)
+	}
+	if _, _, code := run(t, "merge", "-o", merged, parts[0], parts[0]); code == 0 {
+		t.Error("merging one shard twice succeeded")
+	}
+}
+
+func TestSheetCommand(t *testing.T) {
+	dir := t.TempDir()
+	p := fixtureModel(t, dir, "hermite_bezier.mdl", "tester.mdl")
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := run(t, "sheet", p, "-o", out, "--sequence", "stand,attack", "--frames", "4", "--cols", "2", "--yaws", "0,90", "--size", "32", "--format", "sheet,gif")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "tester-sheet.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tp struct {
+		Frames map[string]struct {
+			Frame    struct{ X, Y, W, H int }
+			Duration int
+		}
+		Animations map[string][]string
+		Meta       struct{ Size struct{ W, H int } }
+	}
+	if err := json.Unmarshal(b, &tp); err != nil {
+		t.Fatal(err)
+	}
+	// 2 yaws x (Stand 4 frames in 2 rows + Attack 4 frames in 2 rows)
+	if len(tp.Frames) != 16 || len(tp.Animations) != 4 || tp.Meta.Size.W != 64 || tp.Meta.Size.H != 8*32 {
+		t.Errorf("sheet: %d frames, %d animations, size %+v", len(tp.Frames), len(tp.Animations), tp.Meta.Size)
+	}
+	sum := 0
+	for _, n := range tp.Animations["Attack_090"] {
+		sum += tp.Frames[n].Duration
+	}
+	if sum != 1000 {
+		t.Errorf("Attack durations sum to %d, want 1000", sum)
+	}
+	for _, f := range []string{"tester-sheet.png", "tester-sheet.plain.json", "tester-Stand.gif", "tester-Attack.gif"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, _, code := run(t, "sheet", p, "-o", out, "--sequence", "walk"); code == 0 {
+		t.Error("a sequence the model lacks was accepted")
+	}
+}
+
+// Up to 50 corpus models: no crash, every failure explained.
+func TestBatchCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus batch skipped in -short")
+	}
+	shared := sharedDir(t)
+	f, err := os.Open(filepath.Join(shared, "corpus", "manifest.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dir := t.TempDir()
+	var list []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(list) < 50 {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) > 5 && (fs[5] == "MDLX" || strings.HasSuffix(strings.ToLower(fs[0]), ".mdl")) {
+			abs, _ := filepath.Abs(filepath.Join(shared, "corpus", fs[0]))
+			list = append(list, abs)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "list.txt"), []byte(strings.Join(list, "\n")), 0o644)
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte("inputs:\n  list: list.txt\noutput:\n  dir: out\n  formats: [png, sheet]\nrender:\n  size: 48\nsheet:\n  frames: 2\n"), 0o644)
+	run(t, "batch", "-c", cfg)
+	m := readManifest(t, filepath.Join(dir, "out", "manifest.json"))
+	if len(m.Models) != len(list) {
+		t.Fatalf("%d of %d models in the manifest", len(m.Models), len(list))
+	}
+	for _, r := range m.Models {
+		msg := strings.Join(r.Errors, "; ")
+		if r.Status == batch.StatusFailed && msg == "" {
+			t.Errorf("%s failed without an explanation", r.Input)
+		}
+		if strings.Contains(msg, "panic") {
+			t.Errorf("%s: %s", r.Input, msg)
+		}
+	}
+	t.Logf("corpus: %+v", m.Summary)
+}
