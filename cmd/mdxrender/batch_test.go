@@ -2,6 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -227,4 +230,38 @@ func TestBatchCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("corpus: %+v", m.Summary)
+}
+
+// A cancelled context (what SIGINT/SIGTERM cause through
+// signal.NotifyContext) stops the batch with status 130, no manifest and no
+// temporary files; the next run completes. Cancellation in the middle of a
+// model is tested in pkg/batch with a renderer that cancels from inside.
+func TestBatchCommandInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	var models []string
+	for i, f := range []string{"hermite_bezier.mdl", "team_color.mdl"} {
+		models = append(models, fixtureModel(t, dir, f, fmt.Sprintf("m%d.mdl", i)))
+	}
+	out := filepath.Join(dir, "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cmd := newRootCmd()
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs(append([]string{"batch", "-o", out, "--size", "32"}, models...))
+	err := cmd.ExecuteContext(ctx)
+	var ec exitCodeError
+	if !errors.As(err, &ec) || ec.code != 130 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("cancelled batch: %v\n%s", err, stderr.String())
+	}
+	filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			t.Errorf("cancelled run left %s", p)
+		}
+		return nil
+	})
+	if so, se, code := run(t, append([]string{"batch", "-o", out, "--size", "32"}, models...)...); code != 0 || !strings.Contains(so, "2 rendered") {
+		t.Errorf("resumed run: exit %d\n%s%s", code, so, se)
+	}
 }
