@@ -281,10 +281,10 @@ func trackV(e *mdlWriter, name string, t *Track[Vec3]) {
 }
 
 func (e *mdlWriter) model(m *Model) {
+	// The version is written as the model holds it, even 0 (which the MDX
+	// encoder treats as 800), so that reading the text back gives the same
+	// model.
 	v := m.Version
-	if v == 0 {
-		v = 800
-	}
 	e.b = append(e.b, "// Written by mdxrender\n"...)
 	e.open("Version")
 	e.int("FormatVersion", int64(v))
