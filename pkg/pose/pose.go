@@ -67,7 +67,7 @@ func New(m *mdx.Model) (*Pose, error) {
 	p.parent = make([]int, n)
 	for i, nd := range p.nodes {
 		pid := int(nd.ParentID)
-		if pid < 0 || pid >= n || pid == i {
+		if pid < 0 || pid >= n || pid == i || nd.ParentID == nd.ObjectID {
 			pid = -1 // dangling or self parent: a root (deliberate deviation §2.1)
 		}
 		p.parent[i] = pid
@@ -89,10 +89,11 @@ func New(m *mdx.Model) (*Pose, error) {
 	}
 	walk(-1)
 	p.pivot = make([][3]float64, n)
-	for i := range p.nodes {
-		// MV takes PIVT[objectId] with objectId = position in Nodes().
-		if i < len(m.PivotPoints) {
-			p.pivot[i] = v64(m.PivotPoints[i])
+	for i, nd := range p.nodes {
+		// MV takes PIVT[objectId] with the node's own ObjectID field (while
+		// parents and bones are looked up by position in Nodes()).
+		if id := int(nd.ObjectID); id >= 0 && id < len(m.PivotPoints) {
+			p.pivot[i] = v64(m.PivotPoints[id])
 		}
 	}
 	p.World = make([]Mat4, n)

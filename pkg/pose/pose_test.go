@@ -539,3 +539,37 @@ func BenchmarkPose(b *testing.B) {
 		p.Update(at(0, float64(i%1000)), View{})
 	}
 }
+
+// MV applies DontInheritRotation after billboarding, and an X-locked
+// billboard negates its Z scale, which then reaches the world scale.
+func TestBillboardDetails(t *testing.T) {
+	m := seqModel([2]uint32{0, 100})
+	m.Bones = []mdx.Bone{bone("root", 0, -1, 0), bone("bb", 1, 0, mdx.NodeBillboarded|mdx.NodeDontInheritRotation), bone("lx", 2, -1, mdx.NodeBillboardedLockX)}
+	m.Bones[0].Rotation = constQ(rotZ(90))
+	m.PivotPoints = make([]mdx.Vec3, 3)
+	p, _ := New(m)
+	eye := [3]float64{100, 0, 0}
+	p.Update(at(0, 0), View{Rotation: LookRotation(eye, [3]float64{}, [3]float64{0, 0, 1})})
+	// A billboard alone would turn its +X to the camera (+X). MV then
+	// applies DontInheritRotation on top, conj(parent) ⊗ billboard, which
+	// turns it a further −90° about Z: +X ends up on −Y.
+	if got := p.World[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, -1, 0}, 1e-6) {
+		t.Fatalf("billboard +X = %v, want (0,-1,0) as MV", got)
+	}
+	if p.wscl[2][2] != -1 {
+		t.Fatalf("X-locked world scale z = %v, want -1", p.wscl[2][2])
+	}
+}
+
+func TestPivotByObjectID(t *testing.T) {
+	m := seqModel([2]uint32{0, 100})
+	m.Bones = []mdx.Bone{bone("a", 1, -1, 0), bone("b", 0, -1, 0)}
+	m.Bones[0].Rotation = constQ(rotZ(180))
+	m.PivotPoints = []mdx.Vec3{{0, 0, 0}, {5, 0, 0}}
+	p, _ := New(m)
+	p.Update(at(0, 0), View{})
+	// Node a (ObjectID 1) turns about PIVT[1] = (5,0,0): the origin goes to (10,0,0).
+	if got := p.World[0].Point([3]float64{}); !nearV(got, [3]float64{10, 0, 0}, 1e-5) {
+		t.Fatalf("pivot: %v", got)
+	}
+}
