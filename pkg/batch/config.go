@@ -80,7 +80,8 @@ type Output struct {
 	Dir string `yaml:"dir" mapstructure:"dir"`
 	// Name is the file-name stem template. Placeholders: {path} (input path
 	// relative to its folder or glob root, without extension), {name} (base
-	// name without extension), {dir} (relative folder), {view}, {team}.
+	// name without extension), {dir} (relative folder), {ext} (extension
+	// without the dot, lower case: mdx or mdl), {view}, {team}.
 	// Kind suffixes (.png, -sheet.png, -Walk.gif, ...) are appended.
 	Name string `yaml:"name" mapstructure:"name"`
 	// Formats are the kinds written: png (still thumbnail), sheet, gif, apng.

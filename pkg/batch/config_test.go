@@ -208,3 +208,21 @@ overrides:
 		t.Errorf("pinned size: %d ssaa %d, want 32 2", jobs[1].Render.Size, jobs[1].Render.SSAA)
 	}
 }
+
+func TestOutputNameCollisions(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/a/x.mdx": "", "m/a/x.mdl": "", "m/b/x.mdx": ""})
+	c := loadYAML(t, dir, "inputs:\n  dirs: [m]\n")
+	if _, err := c.Plan(Shard{}); err == nil || !strings.Contains(err.Error(), "both write a/x-default; add {ext}") {
+		t.Errorf("same stem, two extensions: %v", err)
+	}
+	c = loadYAML(t, dir, "inputs:\n  dirs: [m]\noutput:\n  name: \"{name}\"\n  formats: [png]\noverrides:\n  - match: \"**/*.mdl\"\n    skip: true\n")
+	if _, err := c.Plan(Shard{}); err == nil || !strings.Contains(err.Error(), "use {path} instead of {name}") {
+		t.Errorf("same name in two folders: %v", err)
+	}
+	c = loadYAML(t, dir, "inputs:\n  dirs: [m]\noutput:\n  name: \"{path}-{ext}\"\n")
+	jobs, err := c.Plan(Shard{})
+	if err != nil || len(jobs) != 3 || c.Stem(&jobs[0], "default", "") != "a/x-mdl" {
+		t.Errorf("{ext}: %v", err)
+	}
+}

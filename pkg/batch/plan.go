@@ -317,7 +317,11 @@ func (c *Config) Plan(sh Shard) ([]Job, error) {
 			for _, t := range j.Teams {
 				stem := c.Stem(&j, v.Name, t)
 				if o, ok := owner[stem]; ok {
-					return nil, fmt.Errorf("output.name %q: %s and %s both write %s; add {dir} or {path}", c.Output.Name, o, j.Input.Key, stem)
+					hint := "use {path} instead of {name}"
+					if path.Ext(o) != path.Ext(j.Input.Key) {
+						hint = `add {ext} (e.g. "{path}-{ext}-{view}") or skip one of them with an override`
+					}
+					return nil, fmt.Errorf("output.name %q: %s and %s both write %s; %s", c.Output.Name, o, j.Input.Key, stem, hint)
 				}
 				owner[stem] = j.Input.Key
 			}
@@ -456,7 +460,8 @@ func (c *Config) Stem(j *Job, view, team string) string {
 	if dir == "." {
 		dir = ""
 	}
-	r := strings.NewReplacer("{path}", rel, "{name}", path.Base(rel), "{dir}", dir, "{view}", view, "{team}", team)
+	ext := strings.TrimPrefix(strings.ToLower(path.Ext(in.Rel)), ".")
+	r := strings.NewReplacer("{path}", rel, "{name}", path.Base(rel), "{dir}", dir, "{view}", view, "{team}", team, "{ext}", ext)
 	stem := r.Replace(c.Output.Name)
 	if len(j.Views) > 1 && !strings.Contains(c.Output.Name, "{view}") {
 		stem += "-" + view

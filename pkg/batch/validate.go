@@ -294,7 +294,7 @@ func parseHex(s string, alpha bool) ([4]uint8, error) {
 	return c, nil
 }
 
-var placeholders = []string{"{path}", "{name}", "{dir}", "{view}", "{team}"}
+var placeholders = []string{"{path}", "{name}", "{dir}", "{ext}", "{view}", "{team}"}
 
 func checkTemplate(t string) error {
 	if t == "" {
