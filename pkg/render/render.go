@@ -67,6 +67,10 @@ type Options struct {
 	Light *[3]float64
 	// Cache shares decoded textures between renders; nil uses a private one.
 	Cache *texture.Cache
+	// Resolver, when set, finds textures instead of one built from
+	// TextureRoots, Team and Cache. A batch can reuse one per team so that
+	// each folder is listed once.
+	Resolver *texture.Resolver
 	// Workers is the raster band worker count; 0 means GOMAXPROCS. It never
 	// changes the output.
 	Workers int
@@ -128,13 +132,17 @@ func newFrame(m *mdx.Model, path string, opt *Options) (*frame, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", path, err)
 	}
-	cache := opt.Cache
-	if cache == nil {
-		cache = texture.NewCache(0)
+	res := opt.Resolver
+	if res == nil {
+		cache := opt.Cache
+		if cache == nil {
+			cache = texture.NewCache(0)
+		}
+		res = &texture.Resolver{Roots: opt.TextureRoots, Team: opt.Team, Cache: cache}
 	}
 	return &frame{
 		m: m, opt: opt, dir: filepath.Dir(path), p: p,
-		res: &texture.Resolver{Roots: opt.TextureRoots, Team: opt.Team, Cache: cache},
+		res: res,
 		tex: map[texKey]raster.Sampler{},
 	}, nil
 }
