@@ -40,6 +40,16 @@ type Geoset struct {
 	Tangents []Vec4
 	Skin     []byte
 
+	// BoneIndices (BIDX) and BoneWeights (BWGT) exist only in WoW v1300
+	// and v1400 geosets: one u32 each per entry, holding four u8 bone
+	// object ids and four u8 weights (weight bytes in the opposite order).
+	// They are not in vertex order: in Boar.mdx entry k describes the k-th
+	// vertex when vertices are stably sorted by VertexGroups, i.e. they
+	// restate the matrix groups. Renderers should skin these geosets with
+	// the matrix groups; the words are kept for lossless encoding.
+	BoneIndices []uint32
+	BoneWeights []uint32
+
 	// UVSets is UVAS: one slice of texture coordinates per set (UVBS).
 	UVSets [][]Vec2
 	rec    rec

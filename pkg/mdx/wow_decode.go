@@ -15,7 +15,8 @@ import (
 //   - KMTF, KRTX and KEVT are "simple" tracks without an interpolation type;
 //   - visibility is KVIS everywhere;
 //   - v1300/1400 geosets have UVAS with all UV sets inline, u8 PTYP, and
-//     per-vertex BIDX/BWGT; v1500 geosets are headers then M2-style batches.
+//     BIDX/BWGT words; v1500 geosets are headers then M2-style batches,
+//     whose per-vertex bone indices and weights become Geoset.Skin.
 //
 // Everything lands in the ordinary Model types. Bytes with no public field
 // (unused words, padding, the MODL flags byte, v1500 batch fields) are kept
@@ -481,9 +482,10 @@ func (d *wowDecoder) light(l *Light) {
 	r.done(&l.rec, old)
 }
 
-// geoset reads a v1300/1400 geoset. BIDX/BWGT become Geoset.Skin (the same
-// 8 bytes per vertex as a Reforged SKIN: four bone indices, then four
-// weights), so the pose stage skins both the same way.
+// geoset reads a v1300/1400 geoset. BIDX/BWGT are kept as words in
+// Geoset.BoneIndices/BoneWeights, not turned into Skin: they are not in
+// vertex order (see Geoset.BoneIndices), and the matrix groups, which the
+// pose stage already uses, skin these models correctly.
 func (d *wowDecoder) geoset(g *Geoset) {
 	r := &d.r
 	_, old, ok := r.sized("geoset", 4)
@@ -533,7 +535,7 @@ func (d *wowDecoder) geoset(g *Geoset) {
 		r.failf(at, "BIDX has %d entries but BWGT has %d", len(bidx), len(bwgt))
 		return
 	}
-	g.Skin = wowSkin(bidx, bwgt)
+	g.BoneIndices, g.BoneWeights = bidx, bwgt
 	g.MaterialID = r.u32()
 	g.SelectionGroup = r.u32()
 	g.SelectionFlags = r.u32()
@@ -547,22 +549,6 @@ func (d *wowDecoder) geoset(g *Geoset) {
 	fillWords(g.SequenceExtents, r.b[r.pos:], 4)
 	r.pos += 28 * n
 	r.done(&g.rec, old)
-}
-
-// wowSkin turns BIDX/BWGT words into SKIN bytes. Each BIDX word holds four
-// u8 bone object ids (lowest byte first); the BWGT word holds the matching
-// weights in the opposite byte order: in Boar.mdx a vertex with bones
-// (20, 21, 0, 0) has weights bytes (0, 0, 127, 128), and the bytes only sum
-// to 255 over the bones actually listed when read from the top byte down.
-func wowSkin(bidx, bwgt []uint32) []byte {
-	s := make([]byte, 8*len(bidx))
-	for i := range bidx {
-		o := s[8*i:]
-		le.PutUint32(o, bidx[i])
-		w := bwgt[i]
-		o[4], o[5], o[6], o[7] = byte(w>>24), byte(w>>16), byte(w>>8), byte(w)
-	}
-	return s
 }
 
 // geosets1500 reads the v1500 GEOS: count, then count 64-byte headers, then

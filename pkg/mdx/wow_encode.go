@@ -372,7 +372,7 @@ func (e *wowEncoder) light(l *Light) {
 	e.endSized(at, &l.rec)
 }
 
-// geoset writes a v1300/1400 geoset; Skin becomes BIDX/BWGT (see wowSkin).
+// geoset writes a v1300/1400 geoset (Skin has no place in it).
 func (e *wowEncoder) geoset(g *Geoset) {
 	at := e.begin()
 	nv := len(g.Vertices)
@@ -399,20 +399,10 @@ func (e *wowEncoder) geoset(g *Geoset) {
 	putWords(&e.encoder, tGNDX, g.VertexGroups, 1)
 	putWords(&e.encoder, tMTGC, g.MatrixGroups, 4)
 	putWords(&e.encoder, tMATS, g.MatrixIndices, 4)
-	if len(g.Skin)%8 != 0 {
-		e.failf("geoset Skin has %d bytes, not a multiple of 8", len(g.Skin))
-	}
-	n := len(g.Skin) / 8
-	e.u32(tBIDX)
-	e.u32(uint32(n))
-	for i := 0; i < n; i++ {
-		e.b = append(e.b, g.Skin[8*i:8*i+4]...)
-	}
-	e.u32(tBWGT)
-	e.u32(uint32(n))
-	for i := 0; i < n; i++ {
-		s := g.Skin[8*i:]
-		e.b = append(e.b, s[7], s[6], s[5], s[4])
+	putWords(&e.encoder, tBIDX, g.BoneIndices, 4)
+	putWords(&e.encoder, tBWGT, g.BoneWeights, 4)
+	if len(g.BoneIndices) != len(g.BoneWeights) {
+		e.failf("geoset has %d BIDX but %d BWGT entries", len(g.BoneIndices), len(g.BoneWeights))
 	}
 	e.u32(g.MaterialID)
 	e.u32(g.SelectionGroup)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -115,8 +117,10 @@ func TestWoWBoarCounts(t *testing.T) {
 		t.Error(err)
 	}
 	for gi, g := range m.Geosets {
-		if len(g.Skin) != 8*len(g.Vertices) || len(g.UVSets) != 1 || len(g.UVSets[0]) != len(g.Vertices) {
-			t.Fatalf("geoset %d: %d verts, %d skin bytes, %d UV sets", gi, len(g.Vertices), len(g.Skin), len(g.UVSets))
+		if g.Skin != nil || len(g.BoneIndices) != len(g.Vertices) || len(g.BoneWeights) != len(g.Vertices) ||
+			len(g.UVSets) != 1 || len(g.UVSets[0]) != len(g.Vertices) || len(g.VertexGroups) != len(g.Vertices) {
+			t.Fatalf("geoset %d: %d verts, skin %d, BIDX %d, BWGT %d, %d UV sets", gi, len(g.Vertices), len(g.Skin),
+				len(g.BoneIndices), len(g.BoneWeights), len(g.UVSets))
 		}
 		if len(g.Faces)%3 != 0 || len(g.FaceTypes) != 1 || g.FaceTypes[0] != 4 {
 			t.Errorf("geoset %d: %d indices, types %v", gi, len(g.Faces), g.FaceTypes)
@@ -124,19 +128,47 @@ func TestWoWBoarCounts(t *testing.T) {
 		if len(g.SequenceExtents) != len(m.Sequences) {
 			t.Errorf("geoset %d: %d sequence extents for %d sequences", gi, len(g.SequenceExtents), len(m.Sequences))
 		}
-		for v := range g.Vertices {
-			s := g.Skin[8*v:]
+		// BIDX/BWGT restate the matrix groups in group order: entry k is
+		// the k-th vertex when vertices are stably sorted by matrix group
+		// (the finding Geoset.BoneIndices documents). Each entry's
+		// weights sum to 255.
+		groups := make([][]uint32, len(g.MatrixGroups))
+		at := 0
+		for i, n := range g.MatrixGroups {
+			groups[i] = g.MatrixIndices[at : at+int(n)]
+			at += int(n)
+		}
+		order := make([]int, len(g.Vertices))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return g.VertexGroups[order[a]] < g.VertexGroups[order[b]] })
+		match := 0
+		for k, v := range order {
+			idx, w := g.BoneIndices[k], g.BoneWeights[k]
 			sum := 0
-			for k := 0; k < 4; k++ {
-				sum += int(s[4+k])
-				if s[4+k] > 0 && int(s[k]) >= len(m.PivotPoints) {
-					t.Fatalf("geoset %d vertex %d: bone %d out of range", gi, v, s[k])
+			var bones []uint32
+			for j := 0; j < 4; j++ {
+				wj := (w >> (24 - 8*j)) & 0xFF
+				sum += int(wj)
+				if wj > 0 {
+					bones = append(bones, (idx>>(8*j))&0xFF)
 				}
 			}
 			if sum != 255 {
-				t.Fatalf("geoset %d vertex %d: weights %v sum to %d", gi, v, s[4:8], sum)
+				t.Fatalf("geoset %d entry %d: weights %#x sum to %d", gi, k, w, sum)
+			}
+			want := append([]uint32(nil), groups[g.VertexGroups[v]]...)
+			slices.Sort(bones)
+			slices.Sort(want)
+			if slices.Equal(bones, want) {
+				match++
 			}
 		}
+		if match < len(g.Vertices)*95/100 {
+			t.Errorf("geoset %d: only %d of %d BIDX entries restate a matrix group", gi, match, len(g.Vertices))
+		}
+		t.Logf("geoset %d: %d of %d BIDX/BWGT entries equal the sorted vertices' matrix groups", gi, match, len(g.Vertices))
 	}
 	// With the corrected Z decode every rotation key is a unit quaternion;
 	// seed 000's unsigned Z would put |z| near 2 for negative values.
@@ -396,10 +428,10 @@ func TestWoWFixtures(t *testing.T) {
 		}
 		if v < 1500 {
 			g := m.Geosets[0]
-			want := []byte{0, 0, 0, 0, 255, 0, 0, 0, 0, 1, 0, 0, 200, 55, 0, 0, 1, 0, 0, 0, 255, 0, 0, 0}
-			if !bytes.Equal(g.Skin, want) || g.SelectionGroup != 1302 || len(g.UVSets) != 1 || g.UVSets[0][1] != (Vec2{1, 0}) ||
+			if g.Skin != nil || !slices.Equal(g.BoneIndices, []uint32{0, 0x100, 1}) ||
+				!slices.Equal(g.BoneWeights, []uint32{0xFF000000, 0xC8370000, 0xFF000000}) || g.SelectionGroup != 1302 || len(g.UVSets) != 1 || g.UVSets[0][1] != (Vec2{1, 0}) ||
 				len(g.SequenceExtents) != 1 || g.Extent.Max != (Vec3{1, 1, 0}) {
-				t.Errorf("v%d geoset: skin %v, %+v", v, g.Skin, g)
+				t.Errorf("v%d geoset: BIDX %x BWGT %x, %+v", v, g.BoneIndices, g.BoneWeights, g)
 			}
 		} else {
 			g0, g1 := m.Geosets[0], m.Geosets[1]
@@ -471,7 +503,11 @@ func TestWoWFromScratch(t *testing.T) {
 				Extent: Extent{BoundsRadius: 1, Max: Vec3{1, 1, 0}}}},
 			PivotPoints: []Vec3{{}}}
 		if v < 1500 {
-			m.Geosets[0].UVSets = m.Geosets[0].UVSets[:1]
+			g := &m.Geosets[0]
+			g.UVSets = g.UVSets[:1]
+			g.Skin = nil
+			g.BoneIndices, g.BoneWeights = []uint32{0, 0, 0}, []uint32{0xFF000000, 0xFF000000, 0xFF000000}
+			g.VertexGroups, g.MatrixGroups, g.MatrixIndices = []uint8{0, 0, 0}, []uint32{1}, []uint32{0}
 		}
 		b, err := EncodeBytes(m)
 		if err != nil {
@@ -484,6 +520,30 @@ func TestWoWFromScratch(t *testing.T) {
 		m2.ClearFileDetails()
 		if d := modelDiff(m, m2, 5); len(d) > 0 {
 			t.Errorf("v%d: %v", v, d)
+		}
+	}
+}
+
+func BenchmarkDecodeWoWBoar(b *testing.B) {
+	data := readBoar(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeBytes(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeWoWBoar(b *testing.B) {
+	m, err := DecodeBytes(readBoar(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, _ := EncodeBytes(m)
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		if _, err := EncodeBytes(m); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
