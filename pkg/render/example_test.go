@@ -1,0 +1,36 @@
+package render_test
+
+import (
+	"fmt"
+	"image/color"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/render"
+)
+
+// Render a model built in code: one triangle facing the default camera
+// (+X), team-coloured, over black. Real models come from mdx.DecodeAny.
+func ExampleRender() {
+	m := &mdx.Model{Version: 800}
+	m.Textures = []mdx.Texture{{ReplaceableID: 1}} // team colour
+	m.Materials = []mdx.Material{{Layers: []mdx.Layer{{FilterMode: mdx.FilterNone, Flags: mdx.LayerUnshaded, TextureAnimID: -1, Alpha: 1}}}}
+	m.Geosets = []mdx.Geoset{{
+		Vertices:   []mdx.Vec3{{0, -10, 0}, {0, 10, 0}, {0, 0, 20}},
+		Normals:    []mdx.Vec3{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}},
+		UVSets:     [][]mdx.Vec2{{{0, 1}, {1, 1}, {0.5, 0}}},
+		Faces:      []uint16{0, 1, 2},
+		FaceTypes:  []uint32{4},
+		FaceGroups: []uint32{3},
+	}}
+	img, warns, err := render.Render(m, "triangle.mdx", render.Options{
+		Width: 64, Team: 1, Background: &color.NRGBA{0, 0, 0, 255},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(img.Bounds().Dx(), img.Bounds().Dy(), len(warns))
+	fmt.Println(img.NRGBAAt(32, 36), img.NRGBAAt(2, 2))
+	// Output:
+	// 64 64 0
+	// {0 66 255 255} {0 0 0 255}
+}
