@@ -1,0 +1,38 @@
+package m2
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func readHuman(b *testing.B) []byte {
+	dir := sharedDir(b)
+	data, err := os.ReadFile(filepath.Join(dir, "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_Human", "UI_Human.m2"))
+	if err != nil {
+		b.Skip(err)
+	}
+	return data
+}
+
+// BenchmarkDecodeM2 decodes the largest corpus M2 (UI_Human.m2, 933 KB).
+func BenchmarkDecodeM2(b *testing.B) {
+	data := readHuman(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeBytes(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeModelM2 decodes and converts it to an mdx.Model.
+func BenchmarkDecodeModelM2(b *testing.B) {
+	data := readHuman(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeModel(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
