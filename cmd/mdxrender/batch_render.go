@@ -14,17 +14,15 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// batchTextureCacheBytes bounds the decoded textures kept between models of
-// a batch, so memory stays flat over a long run.
-const batchTextureCacheBytes = 256 << 20
-
 // mdxRenderer adapts pkg/render to batch.Renderer.
 type mdxRenderer struct {
 	cache *texture.Cache
 }
 
-func newMDXRenderer() *mdxRenderer {
-	return &mdxRenderer{cache: texture.NewCache(batchTextureCacheBytes)}
+// newMDXRenderer returns a renderer whose decoded-texture cache holds at
+// most cacheMB MiB (batch config texture_cache_mb), shared by all workers.
+func newMDXRenderer(cacheMB int) *mdxRenderer {
+	return &mdxRenderer{cache: texture.NewCache(int64(cacheMB) << 20)}
 }
 
 type mdxModel struct {

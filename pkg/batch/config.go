@@ -34,6 +34,9 @@ type Config struct {
 	Shard string `yaml:"shard" mapstructure:"shard"`
 	// Force re-renders models whose cache entry is still valid.
 	Force bool `yaml:"force" mapstructure:"force"`
+	// TextureCacheMB bounds the decoded textures kept between models (MiB),
+	// so memory stays flat over a long batch.
+	TextureCacheMB int `yaml:"texture_cache_mb" mapstructure:"texture_cache_mb"`
 	// Render holds the default render options of every model.
 	Render RenderOptions `yaml:"render" mapstructure:"render"`
 	// Views are named cameras; each model is rendered once per view. Empty
@@ -184,12 +187,13 @@ type RenderPatch struct {
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.
 func DefaultConfig() Config {
 	return Config{
-		Inputs:    Inputs{Extensions: []string{".mdx", ".mdl"}},
-		Output:    Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
-		Render:    RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0},
-		Sequences: Sequences{Select: SelectStand},
-		Sheet:     SheetOptions{Frames: 8},
-		Check:     CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
+		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl"}},
+		TextureCacheMB: 64,
+		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
+		Render:         RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0},
+		Sequences:      Sequences{Select: SelectStand},
+		Sheet:          SheetOptions{Frames: 8},
+		Check:          CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
 	}
 }
 

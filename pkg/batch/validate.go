@@ -54,6 +54,9 @@ func (c *Config) Validate() error {
 	if c.Jobs < 0 || c.Jobs > 1024 {
 		bad("jobs", "want 0 (number of CPUs) to 1024, got %d", c.Jobs)
 	}
+	if c.TextureCacheMB < 1 || c.TextureCacheMB > 1<<16 {
+		bad("texture_cache_mb", "want 1 to 65536 MiB, got %d", c.TextureCacheMB)
+	}
 	if c.Shard != "" {
 		if _, err := ParseShard(c.Shard); err != nil {
 			bad("shard", "%v", err)
