@@ -21,6 +21,11 @@ func ExampleRender() {
 		Faces:      []uint16{0, 1, 2},
 		FaceTypes:  []uint32{4},
 		FaceGroups: []uint32{3},
+		// Every vertex in matrix group 0; the model has no bones, so the
+		// geometry stays where it is.
+		VertexGroups:  []uint8{0, 0, 0},
+		MatrixGroups:  []uint32{1},
+		MatrixIndices: []uint32{0},
 	}}
 	img, warns, err := render.Render(m, "triangle.mdx", render.Options{
 		Width: 64, Team: 1, Background: &color.NRGBA{0, 0, 0, 255},

@@ -92,6 +92,11 @@ func Render(m *mdx.Model, modelPath string, opt Options) (*image.NRGBA, []Warnin
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := m.Validate(); err != nil {
+		// Drawing copes (inconsistent parts keep their rest position or
+		// are skipped); say so, as the picture may be incomplete.
+		r.warn("%v (drawing what is consistent)", err)
+	}
 	img, err := r.draw()
 	return img, r.warns, err
 }
