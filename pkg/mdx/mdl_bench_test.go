@@ -3,15 +3,26 @@ package mdx
 import (
 	"os"
 	"testing"
+	"time"
 )
 
 func benchDecodeMDL(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := mdlProcessCPU()
 	for b.Loop() {
 		if _, err := DecodeMDL(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+	reportCPUThroughput(b, int64(len(data)), mdlProcessCPU()-cpu0)
+}
+
+// reportCPUThroughput adds "cpuMB/s": bytes per CPU second of the whole
+// process, the figure that stays meaningful when other jobs share the cores.
+func reportCPUThroughput(b *testing.B, bytesPerOp int64, cpu time.Duration) {
+	if cpu > 0 && b.N > 0 {
+		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/1e6/cpu.Seconds(), "cpuMB/s")
 	}
 }
 
@@ -62,6 +73,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 		b.Logf("%d files, %d bytes", len(files), total)
 		b.SetBytes(int64(total))
 		b.ReportAllocs()
+		cpu0 := mdlProcessCPU()
 		for b.Loop() {
 			for _, f := range files {
 				if _, err := DecodeMDL(f); err != nil {
@@ -69,6 +81,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 				}
 			}
 		}
+		reportCPUThroughput(b, int64(total), mdlProcessCPU()-cpu0)
 	})
 }
 
@@ -81,9 +94,11 @@ func BenchmarkEncodeMDL(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := mdlProcessCPU()
 	for b.Loop() {
 		if _, err := EncodeMDLBytes(m); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPUThroughput(b, int64(len(data)), mdlProcessCPU()-cpu0)
 }
