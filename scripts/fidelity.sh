@@ -42,7 +42,7 @@ while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist 
 		printf '%s\t100\terror\n' "$image" >>"$summary"
 		continue
 	fi
-	line=$("$OUT/imgdiff" -diff "$OUT/${image%.png}.diff.png" "$REF/$image" "$ours" 2>&1)
+	line=$("$OUT/imgdiff" -diff "$OUT/${image%.png}.diff.png" "$REF/$image" "$ours" 2>&1 | sed 's/^[^ ]* //')
 	pct=$(printf '%s\n' "$line" | grep -o 'mismatch[^0-9]*[0-9.]*' | grep -o '[0-9.]*$' | head -n1)
 	[ -z "$pct" ] && pct=100
 	printf '%-90s %s\n' "$image" "$line"
