@@ -105,7 +105,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	if check && cfg.Check.Golden == "" {
 		return fmt.Errorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}
-	r := &batch.Runner{Config: cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB), Version: version, Check: check}
+	r := &batch.Runner{Config: cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB, cfg.Jobs), Version: version, Check: check}
 	if cfg.Shard == "" {
 		sh, ok, err := batch.ShardFromEnv(os.LookupEnv)
 		if err != nil {

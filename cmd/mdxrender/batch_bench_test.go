@@ -56,7 +56,7 @@ func BenchmarkBatchCorpus(b *testing.B) {
 				if err := cfg.Validate(); err != nil {
 					b.Fatal(err)
 				}
-				r := &batch.Runner{Config: &cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB), Version: "bench"}
+				r := &batch.Runner{Config: &cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB, cfg.Jobs), Version: "bench"}
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					m, err := r.Run(context.Background())

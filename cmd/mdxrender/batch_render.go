@@ -17,12 +17,21 @@ import (
 // mdxRenderer adapts pkg/render to batch.Renderer.
 type mdxRenderer struct {
 	cache *texture.Cache
+	// bandWorkers is render.Options.Workers: 1 when models render in
+	// parallel (the pool already fills the CPUs), 0 (all CPUs) when one
+	// model renders at a time, as in the sheet command.
+	bandWorkers int
 }
 
 // newMDXRenderer returns a renderer whose decoded-texture cache holds at
-// most cacheMB MiB (batch config texture_cache_mb), shared by all workers.
-func newMDXRenderer(cacheMB int) *mdxRenderer {
-	return &mdxRenderer{cache: texture.NewCache(int64(cacheMB) << 20)}
+// most cacheMB MiB (batch config texture_cache_mb), shared by all workers;
+// jobs is the number of models rendered at once.
+func newMDXRenderer(cacheMB, jobs int) *mdxRenderer {
+	r := &mdxRenderer{cache: texture.NewCache(int64(cacheMB) << 20), bandWorkers: 1}
+	if jobs == 1 {
+		r.bandWorkers = 0
+	}
+	return r
 }
 
 type mdxModel struct {
@@ -89,9 +98,7 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 		Width: req.View.Size, Height: req.View.Size, SSAA: req.Options.SSAA,
 		Pitch: req.View.Pitch, Camera: req.View.Camera,
 		TextureRoots: mm.job.TextureRoots, Cache: mm.r.cache,
-		// The batch runs models in parallel; one band worker per render
-		// keeps the pool from oversubscribing the CPUs.
-		Workers: 1,
+		Workers: mm.r.bandWorkers, // never changes the output
 	}
 	if bg[3] != 0 {
 		opt.Background = &color.NRGBA{bg[0], bg[1], bg[2], bg[3]}

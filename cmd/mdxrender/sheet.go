@@ -56,7 +56,7 @@ transparency; APNG: full alpha).`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			r := &batch.Runner{Config: &cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB), Version: version}
+			r := &batch.Runner{Config: &cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB, cfg.Jobs), Version: version}
 			m, err := r.Run(ctx)
 			if ctx.Err() != nil {
 				return exitCodeError{130}
