@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -227,4 +228,52 @@ func TestMDXToMDLToMDX(t *testing.T) {
 // represent, with the reason.
 var mdlLossyMDX = map[string]string{
 	"Sword06.mdx": `an unknown chunk "MDVI" (kept raw by the MDX codec); MDL has no syntax for raw chunks, so EncodeMDL refuses rather than drop it`,
+}
+
+// TestWoWMDXToMDL converts the corpus's early-WoW MDX (v1300-1500, read by
+// wow*.go into the same types) to MDL and back: MDL is a Warcraft III
+// format, but the WoW-only fields are written with their own keywords, so
+// the model survives.
+func TestWoWMDXToMDL(t *testing.T) {
+	n := 0
+	for _, e := range corpusFiles(t) {
+		if e.Magic != "MDLX" || e.Malformed() {
+			continue
+		}
+		if v, _ := strconv.Atoi(e.Version); v < 1300 || v > 1500 {
+			continue
+		}
+		b, err := os.ReadFile(e.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := DecodeBytes(b)
+		if err != nil {
+			t.Logf("%s: %v (the WoW tests cover it)", e.Rel, err)
+			continue
+		}
+		m.ClearFileDetails()
+		if len(m.Unknown) > 0 {
+			// EncodeMDL refuses raw chunks (TestMDLWriterRefuses); the
+			// rest of the model is what this test is about.
+			t.Logf("%s: dropping %d raw chunk(s) MDL cannot hold (first %q)", e.Rel, len(m.Unknown), m.Unknown[0].Tag)
+			m.Unknown = nil
+		}
+		text, err := EncodeMDLBytes(m)
+		if err != nil {
+			t.Errorf("%s: EncodeMDL: %v", e.Rel, err)
+			continue
+		}
+		m2, err := DecodeMDL(text)
+		if err != nil {
+			t.Errorf("%s: reading our MDL: %v", e.Rel, err)
+			continue
+		}
+		if d := modelDiff(m, m2, 8); len(d) > 0 {
+			t.Errorf("%s: WoW MDX -> MDL -> model differs:\n%s", e.Rel, strings.Join(d, "\n"))
+			continue
+		}
+		n++
+	}
+	t.Logf("%d WoW MDX files round-trip through MDL", n)
 }

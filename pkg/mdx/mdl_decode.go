@@ -557,6 +557,12 @@ func (p *mdlParser) sequence() Sequence {
 			s.Rarity = p.f32("Rarity")
 		case "SyncPoint":
 			s.SyncPoint = p.u32("SyncPoint")
+		case "Frequency": // WoW (v1300+) sequences
+			s.Frequency = p.f32("Frequency")
+		case "Replay":
+			p.u32s(s.Replay[:], "Replay")
+		case "BlendTime":
+			s.BlendTime = p.u32("BlendTime")
 		default:
 			return p.extentProp(&s.Extent, k)
 		}
@@ -784,6 +790,10 @@ func (p *mdlParser) geoset() Geoset {
 				}
 				g.MatrixGroups = append(g.MatrixGroups, uint32(n))
 			}
+		case "BoneIndices": // WoW v1300/1400 BIDX words
+			g.BoneIndices = p.u32List("BoneIndices")
+		case "BoneWeights": // WoW v1300/1400 BWGT words
+			g.BoneWeights = p.u32List("BoneWeights")
 		case "Anim":
 			var e Extent
 			p.block("Anim", func(k []byte) bool { return p.extentProp(&e, k) })
@@ -806,6 +816,17 @@ func (p *mdlParser) geoset() Geoset {
 		return true
 	})
 	return g
+}
+
+// u32List reads "[N] { a, b, ... }" into a non-nil slice (the block's
+// presence is kept even when it is empty).
+func (p *mdlParser) u32List(what string) []uint32 {
+	out := presize[uint32](p, p.optCount(), 2)
+	p.openList(what)
+	for !p.endList(what) {
+		out = append(out, p.u32(what))
+	}
+	return out
 }
 
 func (p *mdlParser) vec3List(dst []Vec3, what string) []Vec3 {

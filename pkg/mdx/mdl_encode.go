@@ -333,6 +333,16 @@ func (e *mdlWriter) model(m *Model) {
 			if s.SyncPoint != 0 {
 				e.int("SyncPoint", int64(s.SyncPoint))
 			}
+			// WoW (v1300+) sequence fields, only when set.
+			if !same(s.Frequency, 0) {
+				e.float("Frequency", s.Frequency)
+			}
+			if s.Replay != [2]uint32{} {
+				e.ints("Replay", s.Replay[:], false)
+			}
+			if s.BlendTime != 0 {
+				e.int("BlendTime", int64(s.BlendTime))
+			}
 			e.extent(&s.Extent)
 			e.close()
 		}
@@ -782,6 +792,8 @@ func (e *mdlWriter) geoset(g *Geoset) {
 		}
 		e.close()
 	}
+	e.u32List("BoneIndices", g.BoneIndices)
+	e.u32List("BoneWeights", g.BoneWeights)
 	e.extent(&g.Extent)
 	for i := range g.SequenceExtents {
 		e.open("Anim")
@@ -802,6 +814,23 @@ func (e *mdlWriter) geoset(g *Geoset) {
 	}
 	if g.LODName != "" {
 		e.str("Name", g.LODName)
+	}
+	e.close()
+}
+
+// u32List writes a WoW word list; nil (absent) writes nothing.
+func (e *mdlWriter) u32List(name string, v []uint32) {
+	if v == nil {
+		return
+	}
+	e.openCount(name, len(v))
+	for i := 0; i < len(v); i += 8 {
+		e.indent()
+		for j := i; j < i+8 && j < len(v); j++ {
+			e.b = strconv.AppendUint(e.b, uint64(v[j]), 10)
+			e.b = append(e.b, ", "...)
+		}
+		e.b[len(e.b)-1] = '\n'
 	}
 	e.close()
 }

@@ -30,6 +30,7 @@ func mdlFuzzSeeds() [][]byte {
 		[]byte("Version { FormatVersion 1100 }\nMaterials 1 { Material { Layer { Shader \"Shader_HD_DefaultUnit\", static TextureID 1 <= 0, TextureID 1 { DontInterp, 0: 2, } <= 0 } } }\n"),
 		[]byte("/* block */ Bone b { ObjectId 0, NodeFlags 5, Visibility 1 { 7, 0: 1, } }\n"),
 		[]byte("GeosetAnim { Flags 1, Color 1 { Hermite, 0: {1,2,3}, InTan {0,0,0}, OutTan {1,1,1}, }, }\n"),
+		[]byte("Sequences 1 { Anim \"a\" { Frequency 0.5, Replay { 1, 2 }, BlendTime 150, SyncPoint 3 } }\nGeoset { BoneIndices 2 { 1, 2 } BoneWeights { 255, 0 } SelectionFlags 1 }\n"),
 		[]byte("Geoset { Faces 2 4 { Points { 0 } 17 { { 1, 2 } 3 } } Groups 1 0 { Matrices { } } }\n"),
 	)
 	return seeds
