@@ -265,3 +265,24 @@ func TestBatchCommandInterrupted(t *testing.T) {
 		t.Errorf("resumed run: exit %d\n%s%s", code, so, se)
 	}
 }
+
+// Off a terminal, progress is one log/slog line per model, failures at
+// level ERROR with the reason.
+func TestBatchProgressLogLines(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf)
+	p.Planned(2)
+	p.Finished(&batch.ModelResult{Input: "a.mdx", Status: batch.StatusOK, Outputs: make([]batch.OutputFile, 3)})
+	p.Finished(&batch.ModelResult{Input: "b.mdx", Status: batch.StatusFailed, Errors: []string{"open: bad chunk"}})
+	p.finish()
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 3 || p.bar != nil {
+		t.Fatalf("want 3 log lines and no bar:\n%s", buf.String())
+	}
+	for i, want := range []string{"level=INFO msg=\"batch planned\" models=2", "level=INFO msg=\"model done\" n=1 model=a.mdx status=ok outputs=3",
+		"level=ERROR msg=\"model failed\" n=2 model=b.mdx status=failed outputs=0 warnings=0 ms=0 error=\"open: bad chunk\""} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d: %s\nwant %s", i, lines[i], want)
+		}
+	}
+}
