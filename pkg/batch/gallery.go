@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"html/template"
+	"net/url"
 	"sort"
+	"strings"
 )
 
 // galleryTmpl is a single static page: no scripts, no server, so it works
 // as a CI artifact opened from disk. Links are relative to the output folder.
-var galleryTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+var galleryTmpl = template.Must(template.New("index").Funcs(template.FuncMap{"href": href}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -31,12 +33,12 @@ ul{padding-left:1.2em;margin:4px 0}
 <p>{{.S.Models}} models: {{.S.OK}} rendered, {{.S.Cached}} unchanged, {{.S.Failed}} failed, {{.S.Warnings}} warnings{{if .Check}}; {{.S.Checks}} checks, {{.S.Regressions}} regressions, {{.S.Updated}} updated{{end}}.</p>
 <div class="grid">
 {{range .Cards}}<div class="card{{if .Bad}} bad{{end}}">
-{{if .Thumb}}<a href="{{.Thumb}}"><img class="thumb" src="{{.Thumb}}" alt="{{.R.Input}}"></a>{{else}}<div class="thumb"></div>{{end}}
+{{if .Thumb}}<a href="{{href .Thumb}}"><img class="thumb" src="{{href .Thumb}}" alt="{{.R.Input}}"></a>{{else}}<div class="thumb"></div>{{end}}
 <div class="path">{{.R.Input}}</div>
 <div>{{.R.Status}}{{if .R.Sequences}}: {{range $i, $s := .R.Sequences}}{{if $i}}, {{end}}{{$s}}{{end}}{{end}}</div>
 {{if .R.Errors}}<ul class="err">{{range .R.Errors}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .R.Checks}}<ul>{{range .R.Checks}}<li{{if .Failed}} class="err"{{end}}>{{.Status}} <a href="{{.Output}}">{{.Output}}</a>{{if .Diff}} (<a href="{{.Diff}}">diff</a>){{end}}{{if .Message}}: {{.Message}}{{end}}</li>{{end}}</ul>{{end}}
-{{if .Others}}<ul>{{range .Others}}<li><a href="{{.Path}}">{{.Kind}}{{if .Sequence}} {{.Sequence}}{{end}}</a></li>{{end}}</ul>{{end}}
+{{if .R.Checks}}<ul>{{range .R.Checks}}<li{{if .Failed}} class="err"{{end}}>{{.Status}} <a href="{{href .Output}}">{{.Output}}</a>{{if .Diff}} (<a href="{{href .Diff}}">diff</a>){{end}}{{if .Message}}: {{.Message}}{{end}}</li>{{end}}</ul>{{end}}
+{{if .Others}}<ul>{{range .Others}}<li><a href="{{href .Path}}">{{.Kind}}{{if .Sequence}} {{.Sequence}}{{end}}</a></li>{{end}}</ul>{{end}}
 {{if .R.Warnings}}<ul class="warn">{{range .R.Warnings}}<li>{{.Code}}: {{.Message}}</li>{{end}}</ul>{{end}}
 </div>
 {{end}}</div>
@@ -80,6 +82,17 @@ func Gallery(m *Manifest, check bool) ([]byte, error) {
 		Cards   []galleryCard
 	}{m.Version, m.Summary, check, cards})
 	return b.Bytes(), err
+}
+
+// href turns a slash path relative to the output folder into a relative
+// URL: each segment is escaped, so names with spaces, '#' or '?' still
+// link to their file.
+func href(p string) template.URL {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return template.URL(strings.Join(segs, "/"))
 }
 
 func jsonIndent(v any) ([]byte, error) {

@@ -3,6 +3,8 @@ package batch
 import (
 	"context"
 	"fmt"
+	"html"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,16 +14,17 @@ import (
 )
 
 var batchModels = map[string]string{
-	"models/units/footman.mdx":   "seq Stand 0 1000\nseq Walk 1000 1600\nseq Attack 2000 2800 once\ntex footman.blp\n",
-	"models/units/footman.blp":   "texture v1",
-	"models/units/peasant.mdx":   "seq Stand 0 2000\nseq Walk 2000 2500\nmissing Peasant.blp\n",
-	"models/doodads/tree.mdx":    "seq Stand 0 3000\n",
-	"models/doodads/rock.mdx":    "\n", // no sequences: bind pose
-	"models/broken/bad.mdx":      "fail open\n",
-	"models/broken/badrend.mdx":  "seq Stand 0 100\nfail render\n",
-	"models/broken/panicky.mdx":  "seq Stand 0 100\npanic\n",
-	"models/effects/fx.mdx":      "seq Birth 0 500\nseq Stand 500 1500\nseq Death 1500 1900 once\n",
-	"models/effects/ignored.txt": "not a model",
+	"models/units/footman.mdx":     "seq Stand 0 1000\nseq Walk 1000 1600\nseq Attack 2000 2800 once\ntex footman.blp\n",
+	"models/units/footman.blp":     "texture v1",
+	"models/units/peasant.mdx":     "seq Stand 0 2000\nseq Walk 2000 2500\nmissing Peasant.blp\n",
+	"models/doodads/tree.mdx":      "seq Stand 0 3000\n",
+	"models/doodads/rock.mdx":      "\n", // no sequences: bind pose
+	"models/broken/bad.mdx":        "fail open\n",
+	"models/broken/badrend.mdx":    "seq Stand 0 100\nfail render\n",
+	"models/broken/panicky.mdx":    "seq Stand 0 100\npanic\n",
+	"models/effects/fx.mdx":        "seq Birth 0 500\nseq Stand 500 1500\nseq Death 1500 1900 once\n",
+	"models/effects/my fx #2?.mdx": "seq Stand 0 200\n", // names a URL must escape
+	"models/effects/ignored.txt":   "not a model",
 }
 
 const batchYAML = `inputs:
@@ -83,7 +86,7 @@ func TestBatchFailuresDoNotStopTheBatch(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, batchModels)
 	m := runBatch(t, dir, 2, &fakeRenderer{})
-	if m.Summary.Models != 8 || m.Summary.Failed != 3 || m.Summary.OK != 5 || !m.Failed() {
+	if m.Summary.Models != 9 || m.Summary.Failed != 3 || m.Summary.OK != 6 || !m.Failed() {
 		t.Fatalf("summary %+v", m.Summary)
 	}
 	var order []string
@@ -93,7 +96,7 @@ func TestBatchFailuresDoNotStopTheBatch(t *testing.T) {
 			t.Errorf("%s failed without an explanation", r.Input)
 		}
 	}
-	if want := "broken/bad.mdx broken/badrend.mdx broken/panicky.mdx doodads/rock.mdx doodads/tree.mdx effects/fx.mdx units/footman.mdx units/peasant.mdx"; !strings.HasPrefix(strings.Join(order, " "), want) {
+	if want := "broken/bad.mdx broken/badrend.mdx broken/panicky.mdx doodads/rock.mdx doodads/tree.mdx effects/fx.mdx effects/my fx #2?.mdx units/footman.mdx units/peasant.mdx"; strings.Join(order, " ") != want {
 		t.Errorf("order %v", order)
 	}
 	get := func(rel string) *ModelResult {
@@ -158,7 +161,7 @@ func TestBatchCache(t *testing.T) {
 
 	r2 := &fakeRenderer{}
 	m2 := runBatch(t, dir, 2, r2)
-	if m2.Summary.Cached != 5 || m2.Summary.Failed != 3 {
+	if m2.Summary.Cached != 6 || m2.Summary.Failed != 3 {
 		t.Errorf("second run: %+v (failed models are retried, others cached)", m2.Summary)
 	}
 	// Only the three broken models are opened and only two reach Render.
@@ -386,8 +389,15 @@ func checkGalleryLinks(t *testing.T, out string) []string {
 	}
 	var links []string
 	for _, m := range linkRE.FindAllStringSubmatch(string(b), -1) {
-		links = append(links, m[1])
-		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(m[1]))); err != nil {
+		// What a browser does: undo the HTML escaping, then resolve the
+		// URL relative to the page.
+		u, err := url.Parse(html.UnescapeString(m[1]))
+		if err != nil || u.Scheme != "" || u.Host != "" || u.RawQuery != "" || u.Fragment != "" {
+			t.Errorf("index.html link %q is not a plain relative path (%v)", m[1], err)
+			continue
+		}
+		links = append(links, u.Path)
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(u.Path))); err != nil {
 			t.Errorf("index.html links a missing file: %v", err)
 		}
 	}
