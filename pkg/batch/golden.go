@@ -224,7 +224,7 @@ func (m *Manifest) MarkdownSummary() string {
 			if c.Failed() {
 				d := c.Message
 				if c.Diff != "" {
-					d += fmt.Sprintf(" ([diff](%s))", c.Diff)
+					d += fmt.Sprintf(" ([diff](%s))", href(c.Diff))
 				}
 				rows = append(rows, row{"❌ " + c.Status, r.Input, c.Output, d})
 			}
