@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"path/filepath"
 	"strconv"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/pose"
+	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -84,11 +87,10 @@ func (r *mdxRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (ba
 
 func (mm *mdxModel) Info() batch.ModelInfo { return mm.info }
 
-// Render draws each frame with pkg/render. A request of several frames is
-// framed on a declared extent (the sequence's for one sequence, the
-// model's for several), which is the same for every frame, so a sheet or an
-// animation does not jump; a single frame is framed on its posed vertices
-// as the render command does.
+// Render draws each frame with pkg/render. A request of several frames gets
+// one camera framed on the union of the posed geometry of all its frames,
+// so a sheet or an animation does not jump and nothing leaves the frame; a
+// single frame is framed on its posed vertices as the render command does.
 func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRGBA, []batch.Warning, error) {
 	bg, err := batch.ParseBackground(req.Options.Background)
 	if err != nil {
@@ -110,14 +112,14 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 		team = 0
 	}
 	opt.Team = team
-	if len(req.Frames) > 1 {
-		// Until pkg/render can frame the union of several poses, use a
-		// declared extent: it does not change from frame to frame.
-		opt.Fit = render.FitSequence
-		for _, f := range req.Frames {
-			if f.Sequence != req.Frames[0].Sequence || f.Sequence < 0 {
-				opt.Fit = render.FitExtent
-			}
+	if len(req.Frames) > 1 && req.View.Camera == "" {
+		if target, dist, r, ok := mm.unionFraming(req); ok {
+			opt.Target, opt.Distance = &target, dist
+			// raster's default clip planes, for the union's radius (the
+			// defaults would follow each frame's own box)
+			opt.Near, opt.Far = dist/100, dist+4*r+10
+		} else {
+			opt.Fit = render.FitExtent
 		}
 	}
 	seen := map[string]bool{}
@@ -145,4 +147,57 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 		out = append(out, img)
 	}
 	return out, warns, nil
+}
+
+// unionFraming poses every frame of req and returns the centre of the union
+// of the drawn vertices, the camera distance pkg/raster's framing rule
+// (default field of view and margin) gives for that box, and the box's
+// radius. ok is false when
+// nothing is drawn or the model cannot be posed; the caller then falls back
+// to the declared extent.
+//
+// This belongs in pkg/render (an option to frame a set of poses); it lives
+// here until render offers it, using only pose and raster's exported rules.
+func (mm *mdxModel) unionFraming(req batch.Request) (target [3]float64, dist, radius float64, ok bool) {
+	p, err := pose.New(mm.m)
+	if err != nil {
+		return target, 0, 0, false
+	}
+	first := true
+	var lo, hi [3]float64
+	pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, req.View.Pitch)) * math.Pi / 180
+	for _, f := range req.Frames {
+		t := 0.0
+		if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
+			t = float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
+		}
+		// billboards face the camera, so pose with this frame's view
+		y := f.Yaw * math.Pi / 180
+		dir := [3]float64{math.Cos(pitch) * math.Cos(y), math.Cos(pitch) * math.Sin(y), math.Sin(pitch)}
+		p.Update(pose.ClockAt(mm.m, f.Sequence, t), pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})})
+		for gi := range mm.m.Geosets {
+			if g := &mm.m.Geosets[gi]; g.LOD != 0 && g.LOD != math.MaxUint32 {
+				continue // the renderer draws LOD 0 (or -1) only
+			}
+			pos, _ := p.Vertices(gi)
+			for _, v := range pos {
+				x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+				if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
+					continue
+				}
+				if first {
+					lo, hi, first = [3]float64{x, y, z}, [3]float64{x, y, z}, false
+					continue
+				}
+				lo = [3]float64{math.Min(lo[0], x), math.Min(lo[1], y), math.Min(lo[2], z)}
+				hi = [3]float64{math.Max(hi[0], x), math.Max(hi[1], y), math.Max(hi[2], z)}
+			}
+		}
+	}
+	r := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2])) / 2
+	if first || !(r > 1e-6) || math.IsInf(r, 0) {
+		return target, 0, 0, false
+	}
+	target = [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
+	return target, raster.DefaultMargin * r / math.Sin(raster.DefaultFov*math.Pi/360), r, true
 }

@@ -286,3 +286,53 @@ func TestBatchProgressLogLines(t *testing.T) {
 		}
 	}
 }
+
+// A sheet's frames share one camera framed on the union of their poses, so
+// a model that moves beyond its declared extent still stays inside every
+// frame: no drawn pixel touches a cell's border.
+func TestSheetFramesKeepTheModelInside(t *testing.T) {
+	dir := t.TempDir()
+	p := fixtureModel(t, dir, "hermite_bezier.mdl", "m.mdl")
+	out := filepath.Join(dir, "out")
+	if so, se, code := run(t, "sheet", p, "-o", out, "--frames", "6", "--yaws", "0,90", "--size", "64", "--pitch", "20"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, so, se)
+	}
+	f, err := os.Open(filepath.Join(out, "m-sheet.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta batch.PlainSheet
+	b, _ := os.ReadFile(filepath.Join(out, "m-sheet.plain.json"))
+	if err := json.Unmarshal(b, &meta); err != nil {
+		t.Fatal(err)
+	}
+	cells := 0
+	for _, a := range meta.Animations {
+		for _, fr := range a.Frames {
+			cells++
+			drawn := 0
+			for y := fr.Y; y < fr.Y+fr.H; y++ {
+				for x := fr.X; x < fr.X+fr.W; x++ {
+					if _, _, _, al := img.At(x, y).RGBA(); al == 0 {
+						continue
+					}
+					drawn++
+					if x == fr.X || y == fr.Y || x == fr.X+fr.W-1 || y == fr.Y+fr.H-1 {
+						t.Fatalf("%s at %d ms: drawn pixel on the cell border at (%d,%d)", a.Name, fr.TimeMS, x, y)
+					}
+				}
+			}
+			if drawn == 0 {
+				t.Errorf("%s at %d ms: empty frame", a.Name, fr.TimeMS)
+			}
+		}
+	}
+	if cells != 2*2*6 {
+		t.Errorf("%d cells, want 24", cells)
+	}
+}
