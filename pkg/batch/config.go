@@ -218,8 +218,8 @@ type LoadOptions struct {
 	Args []string
 }
 
-// ConfigError is one problem with a key; Where is "file:line", "env NAME",
-// "flag --name" or "default".
+// ConfigError is one problem with a key; Where is "file:line", "file",
+// "env NAME", "flag --name", or "" for a value not set anywhere.
 type ConfigError struct {
 	Where string
 	Key   string
@@ -227,6 +227,9 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("config: %s: %s", e.Key, e.Msg)
+	}
 	if e.Key == "" {
 		return fmt.Sprintf("%s: %s", e.Where, e.Msg)
 	}
@@ -376,10 +379,7 @@ func (c *Config) where(key string) string {
 		}
 		k = k[:i]
 	}
-	if c.File != "" {
-		return c.File
-	}
-	return "default"
+	return c.File // "" when there is no file: the message then says "config:"
 }
 
 // walker checks a YAML node tree against the Config type: unknown keys,
