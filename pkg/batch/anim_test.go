@@ -161,3 +161,38 @@ func TestAPNGRoundTrip(t *testing.T) {
 		t.Errorf("default image pixel %v, want %v", got, frames[0].NRGBAAt(5, 2))
 	}
 }
+
+// Opaque frames (a background colour) and empty frames (a model that drew
+// nothing) encode and decode too; APNG keeps one colour type for all frames.
+func TestAnimOpaqueAndEmptyFrames(t *testing.T) {
+	frames := []*image.NRGBA{solid(8, 8, color.NRGBA{10, 20, 30, 255}), image.NewNRGBA(image.Rect(0, 0, 8, 8))}
+	durs := []uint32{50, 50}
+	var a bytes.Buffer
+	if err := EncodeAPNG(&a, frames, durs); err != nil {
+		t.Fatal(err)
+	}
+	an, err := apng.DecodeAll(bytes.NewReader(a.Bytes()))
+	if err != nil || len(an.Frames) != 2 {
+		t.Fatalf("APNG: %v", err)
+	}
+	if got := color.NRGBAModel.Convert(an.Frames[0].Image.At(3, 3)); got != (color.NRGBA{10, 20, 30, 255}) {
+		t.Errorf("opaque frame pixel %v", got)
+	}
+	if _, _, _, al := an.Frames[1].Image.At(3, 3).RGBA(); al != 0 {
+		t.Errorf("empty frame alpha %d", al)
+	}
+	var g bytes.Buffer
+	if err := EncodeGIF(&g, frames, durs); err != nil {
+		t.Fatal(err)
+	}
+	gg, err := gif.DecodeAll(&g)
+	if err != nil || len(gg.Image) != 2 {
+		t.Fatalf("GIF: %v", err)
+	}
+	if _, _, _, al := gg.Image[1].At(3, 3).RGBA(); al != 0 {
+		t.Errorf("empty GIF frame alpha %d", al)
+	}
+	if err := EncodeGIF(&g, frames[:1], durs); err == nil {
+		t.Error("frames and durations of different lengths accepted")
+	}
+}
