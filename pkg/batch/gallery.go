@@ -62,8 +62,18 @@ func Gallery(m *Manifest, check bool) ([]byte, error) {
 	for i := range m.Models {
 		r := &m.Models[i]
 		c := galleryCard{R: r, Bad: r.Failed()}
-		for _, o := range r.Outputs {
-			if c.Thumb == "" && (o.Kind == FormatPNG || o.Kind == FormatSheet) {
+		// the still if there is one, else the sheet, else an animation
+		// (browsers play GIF and APNG in an img)
+		thumb := -1
+		for _, kind := range []string{FormatPNG, FormatSheet, FormatGIF, FormatAPNG} {
+			for i, o := range r.Outputs {
+				if thumb < 0 && o.Kind == kind {
+					thumb = i
+				}
+			}
+		}
+		for i, o := range r.Outputs {
+			if i == thumb {
 				c.Thumb = o.Path
 				continue
 			}
