@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
@@ -136,7 +137,10 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	fmt.Fprintf(cmd.OutOrStdout(), " (manifest: %s)\n", batch.ManifestName(m))
 	for _, res := range m.Models {
 		for _, e := range res.Errors {
-			fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", res.Input, e)
+			if !strings.Contains(e, res.Input) { // most errors name the file already
+				e = res.Input + ": " + e
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
 		}
 		for _, c := range res.Checks {
 			if c.Failed() {
