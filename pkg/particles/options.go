@@ -1,0 +1,24 @@
+package particles
+
+// DefaultSeed is the seed of the reference harness (RENDERING.md §9.3).
+const DefaultSeed = 6
+
+// DefaultStepMs is the fixed simulation step, 1/60 s.
+const DefaultStepMs = 1000.0 / 60
+
+// Options tunes a simulation. The zero value is not useful; start from
+// DefaultOptions.
+type Options struct {
+	// Seed seeds the reference viewer's LCG (seed·9301 + 49297) mod 233280.
+	Seed uint32
+	// StepMs is the fixed simulation step in milliseconds.
+	StepMs float64
+	// PrerollMs is simulated before the sequence start for looping
+	// sequences; negative means one longest particle lifetime.
+	PrerollMs float64
+}
+
+// DefaultOptions returns the options the CLI uses when no flag is given.
+func DefaultOptions() Options {
+	return Options{Seed: DefaultSeed, StepMs: DefaultStepMs, PrerollMs: -1}
+}
