@@ -1,7 +1,10 @@
 // Package mdx reads and writes Warcraft III models: the binary MDX format
 // (versions 800, 900, 1000 and 1100) and, in the mdl*.go files, the MDL text
 // format. Both map onto the same plain Go structs (Model and the types it
-// holds), which mirror the chunks of the MDX file one for one.
+// holds), which mirror the chunks of the MDX file one for one. The MDX
+// dialect of the early World of Warcraft clients (versions 1300, 1400 and
+// 1500, the wow_*.go files) decodes into the same types, with its few extra
+// fields; M2 files live in package m2, which converts into these types too.
 //
 // Decoding works straight from a byte slice: every count and inclusive size is
 // checked against the bytes that remain before anything is allocated, and a
