@@ -5,8 +5,8 @@ go 1.26.8
 require github.com/spf13/cobra v1.10.2
 
 require (
-	github.com/blezek/tga v0.0.0-20150626111426-80720cbc1017 // indirect
-	github.com/fogleman/fauxgl v0.0.0-20250110135958-abf826acbbbd // indirect
+	github.com/blezek/tga v0.0.0-20150626111426-80720cbc1017
+	github.com/fogleman/fauxgl v0.0.0-20250110135958-abf826acbbbd
 	github.com/fogleman/simplify v0.0.0-20170216171241-d32f302d5046 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
