@@ -11,6 +11,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -49,9 +50,9 @@ func (r *mdxRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (ba
 	if max := int64(mdx.DefaultQuotas.MaxFileSize); int64(len(data)) > max {
 		return nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", job.Input.Path, len(data), max)
 	}
-	m, err := mdx.DecodeAny(data)
+	m, err := model.Decode(data, job.Input.Path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", job.Input.Path, err)
+		return nil, err
 	}
 	mm := &mdxModel{r: r, m: m, path: job.Input.Path, job: job}
 	for _, s := range m.Sequences {

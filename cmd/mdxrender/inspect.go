@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/spf13/cobra"
 )
 
@@ -82,45 +82,14 @@ only ever added, never renamed.`,
 	return cmd
 }
 
-// maxModelFileSize refuses files the decoder's default quota would refuse
-// anyway, before reading them into memory.
-var maxModelFileSize = int64(mdx.DefaultQuotas.MaxFileSize)
-
-// loadModel reads and decodes a model file, detecting MDX or MDL by content.
-// Errors name the file.
+// loadModel reads and decodes a model file (MDX, MDL or M2, detected by
+// content through pkg/model). Errors name the file.
 func loadModel(path string) (m *mdx.Model, format string, size int64, err error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, "", 0, err // *PathError already names the file
-	}
-	if fi.IsDir() {
-		return nil, "", 0, fmt.Errorf("%s: is a directory", path)
-	}
-	if fi.Size() > maxModelFileSize {
-		return nil, "", 0, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, fi.Size(), maxModelFileSize)
-	}
-	b, err := os.ReadFile(path)
+	f, err := model.LoadFile(path)
 	if err != nil {
 		return nil, "", 0, err
 	}
-	m, format, err = decodeModel(b)
-	if err != nil {
-		return nil, "", 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, format, int64(len(b)), nil
-}
-
-// decodeModel decodes MDX or MDL by content (never by name) and says which
-// it was.
-func decodeModel(b []byte) (*mdx.Model, string, error) {
-	m, err := mdx.DecodeAny(b)
-	if err != nil {
-		return nil, "", err
-	}
-	if mdx.Detect(b) == mdx.FormatMDX {
-		return m, "mdx", nil
-	}
-	return m, "mdl", nil
+	return f.Model, string(f.Format), f.Size, nil
 }
 
 // inspectReport is the --json object for one file. Field names are part of

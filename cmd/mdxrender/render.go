@@ -5,11 +5,11 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/spf13/cobra"
 )
@@ -104,29 +104,9 @@ image was written. The PNG is written atomically.`,
 	return cmd
 }
 
-// readModel reads an MDX or MDL file (told apart by content) with the
-// decoder's file-size quota checked before reading.
-func readModel(path string) (*mdx.Model, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	if max := int64(mdx.DefaultQuotas.MaxFileSize); fi.Size() > max {
-		return nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, fi.Size(), max)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := mdx.DecodeAny(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
+// readModel reads an MDX, MDL or M2 file (told apart by content, through
+// pkg/model) with the file-size limit checked before reading.
+func readModel(path string) (*mdx.Model, error) { return model.Load(path) }
 
 func parseSize(s string) (int, int, error) {
 	w, h, ok := strings.Cut(strings.ToLower(s), "x")

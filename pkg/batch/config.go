@@ -187,7 +187,7 @@ type RenderPatch struct {
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.
 func DefaultConfig() Config {
 	return Config{
-		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl"}},
+		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl", ".m2"}},
 		TextureCacheMB: 64,
 		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
 		Render:         RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0},

@@ -1,0 +1,136 @@
+// Package model loads any model file the renderer draws — Warcraft III and
+// early World of Warcraft MDX (versions 800–1100 and 1300–1500), MDL text,
+// and pre-Wrath World of Warcraft M2 (magic "MD20", versions 256–263) —
+// into one *mdx.Model, telling the formats apart by content, never by file
+// name.
+//
+// It exists because pkg/m2 builds on pkg/mdx, so pkg/mdx cannot dispatch
+// MD20 files itself; everything that opens model files for the user (the
+// CLI, batch rendering) goes through here instead of calling mdx.DecodeAny.
+package model
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/mdxrender/mdxrender/pkg/m2"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+)
+
+// Format is a model file format, as detected from the content.
+type Format string
+
+// The formats Decode recognises.
+const (
+	FormatMDX Format = "mdx" // binary MDX ("MDLX"), Warcraft III or WoW alpha
+	FormatMDL Format = "mdl" // MDL text
+	FormatM2  Format = "m2"  // WoW M2 ("MD20")
+)
+
+// MaxFileSize is the largest model file Load reads: the MDX decoder's
+// default quota, which is also pkg/m2's limit.
+var MaxFileSize = int64(mdx.DefaultQuotas.MaxFileSize)
+
+// File is a decoded model file with what the format-specific decoder
+// knows beyond the common model.
+type File struct {
+	Model  *mdx.Model
+	Format Format
+	Size   int64 // bytes
+	// M2 is the M2 file as read (nil for MDX and MDL); View is the view
+	// (level of detail) Model was built from.
+	M2   *m2.File
+	View int
+}
+
+// Detect tells the format from the first bytes: FormatM2 for "MD20",
+// FormatMDX for "MDLX", FormatMDL for MDL text that mdx.Detect recognises,
+// "" otherwise (Decode still tries MDL text that starts with a block name).
+func Detect(b []byte) Format {
+	if m2.IsM2(b) {
+		return FormatM2
+	}
+	switch mdx.Detect(b) {
+	case mdx.FormatMDX:
+		return FormatMDX
+	case mdx.FormatMDL:
+		return FormatMDL
+	}
+	return ""
+}
+
+// Decode decodes a model held in b; name (usually the file path) prefixes
+// every error. MD20 data goes to pkg/m2 (the lowest-index view, the most
+// detailed), everything else to mdx.DecodeAny. An M2 of a version other
+// than 256–263 fails with an error wrapping *m2.UnsupportedVersionError.
+func Decode(b []byte, name string) (*mdx.Model, error) {
+	f, err := DecodeFile(b, name)
+	if err != nil {
+		return nil, err
+	}
+	return f.Model, nil
+}
+
+// DecodeFile is Decode returning the format and, for M2, the file as read.
+func DecodeFile(b []byte, name string) (*File, error) {
+	if m2.IsM2(b) {
+		mf, err := m2.DecodeBytes(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(mf.Views) == 0 {
+			return nil, fmt.Errorf("%s: m2: the file has no views (nothing to draw)", name)
+		}
+		m, err := mf.Model(0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return &File{Model: m, Format: FormatM2, Size: int64(len(b)), M2: mf}, nil
+	}
+	m, err := mdx.DecodeAny(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	f := &File{Model: m, Format: FormatMDL, Size: int64(len(b))}
+	if mdx.Detect(b) == mdx.FormatMDX {
+		f.Format = FormatMDX
+	}
+	return f, nil
+}
+
+// Load reads and decodes the model file at path, refusing files larger
+// than MaxFileSize before reading them. Errors name the file.
+func Load(path string) (*mdx.Model, error) {
+	f, err := LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.Model, nil
+}
+
+// LoadFile is Load returning the format and, for M2, the file as read.
+func LoadFile(path string) (*File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err // *PathError already names the file
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, fi.Size(), MaxFileSize)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeFile(b, path)
+}
+
+// IsUnsupportedVersion reports whether err comes from an M2 file of a
+// version this package cannot draw (Wrath and later).
+func IsUnsupportedVersion(err error) bool {
+	var uv *m2.UnsupportedVersionError
+	return errors.As(err, &uv)
+}
