@@ -22,3 +22,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Seed: DefaultSeed, StepMs: DefaultStepMs, PrerollMs: -1}
 }
+
+// MaxPrerollMs bounds the pre-roll (10 minutes of simulated time), so a
+// hostile lifespan or option cannot make a render run for hours.
+const MaxPrerollMs = 600_000

@@ -1,6 +1,9 @@
 package particles
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
@@ -52,12 +55,18 @@ type Mesh struct {
 }
 
 // emitter is one simulated emitter of any kind. The Sim calls step once per
-// fixed step, in model emitter order, after the pose has been updated to the
-// new time; appendMeshes is called only when a frame is drawn.
+// fixed step, in the order of the emitters' nodes in the node hierarchy
+// (parents first, as the reference viewer updates them), after the pose has
+// been updated to the new frame; appendMeshes is called only when a frame
+// is drawn.
 type emitter interface {
+	// nodeIdx returns the emitter's index in Model.Nodes(); the Sim orders
+	// the step calls (and with them the random draws) by it.
+	nodeIdx() int
 	// step advances the emitter by dt seconds: emission, then every live
 	// particle/edge. spawn reports whether emission is allowed at this time
-	// (a sequence is playing and has not ended).
+	// (a sequence is playing and has not ended). dt may be 0: the reference
+	// viewer's final update before drawing (squirt emitters fire then).
 	step(s *Sim, p *pose.Pose, dt float64, spawn bool)
 	// appendMeshes appends this emitter's geometry for the camera view.
 	appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh) []Mesh
@@ -67,17 +76,306 @@ type emitter interface {
 
 // Camera is what particle geometry needs from the camera: billboarded
 // quads face it, tails are widened across its view direction. Vectors are
-// world-space unit vectors.
+// world-space unit vectors; Forward points from the eye towards the target.
 type Camera struct {
 	Right, Up, Forward [3]float64
 }
 
-// Sim simulates every emitter of one model instance.
+// Sim simulates every emitter of one model instance with the reference
+// viewer's update loop: the frame advances by a fixed step, nodes are
+// posed at the new frame, emitters emit in hierarchy order, then every
+// live particle ages and moves.
 type Sim struct {
-	m        *mdx.Model
-	opt      Options
-	emitters []emitter
+	m   *mdx.Model
+	opt Options
+
+	// p is the Sim's own pose, of a copy of the model without geosets, so a
+	// step poses nodes only; it always holds the Sim's current Clock.
+	p    *pose.Pose
+	view pose.View
+
+	// emitters lists every emitter in step (hierarchy) order; pre2,
+	// ribbons and prem each kind in model order, for drawing.
+	emitters            []emitter
+	pre2, ribbons, prem []emitter
+	rng                 RNG
+	p2                  updater // live PRE2 particles in the viewer's update order
+
+	warns []string
+
+	seq        int
+	frame      float64 // the viewer's instance.frame
+	counter    float64 // the global-sequence counter in ms
+	allowSpawn bool    // instance.allowParticleSpawn
+	steps      int     // fixed steps since the sequence start (after pre-roll)
+	started    bool
 }
 
 // Model returns the model the Sim simulates.
 func (s *Sim) Model() *mdx.Model { return s.m }
+
+// New builds the emitters of m: PRE2 (this package), ribbons and PREM
+// (newRibbonEmitters, newPREMEmitters). The Sim starts with no sequence;
+// call Start.
+func New(m *mdx.Model, opt Options) (*Sim, error) {
+	if opt.StepMs == 0 {
+		opt.StepMs = DefaultStepMs
+	}
+	if !(opt.StepMs > 0) || math.IsInf(opt.StepMs, 0) {
+		return nil, fmt.Errorf("particles: step %v ms is not a positive number", opt.StepMs)
+	}
+	if math.IsNaN(opt.PrerollMs) || math.IsInf(opt.PrerollMs, 0) {
+		return nil, fmt.Errorf("particles: pre-roll %v ms is not a number", opt.PrerollMs)
+	}
+	if opt.PrerollMs > MaxPrerollMs {
+		return nil, fmt.Errorf("particles: pre-roll %v ms is longer than %v ms", opt.PrerollMs, float64(MaxPrerollMs))
+	}
+	// Nodes only: the copy shares every slice with m (so node pointers
+	// are m's), but the Sim's pose skins no geoset at each step.
+	nodesOnly := *m
+	nodesOnly.Geosets = nil
+	p, err := pose.New(&nodesOnly)
+	if err != nil {
+		return nil, fmt.Errorf("particles: %w", err)
+	}
+	s := &Sim{m: m, opt: opt, p: p, seq: -1}
+	s.pre2 = newPRE2Emitters(s)
+	s.ribbons = newRibbonEmitters(s)
+	s.prem = newPREMEmitters(s)
+	s.emitters = append(append(append(s.emitters, s.pre2...), s.ribbons...), s.prem...)
+	s.sortEmitters()
+	s.rng.Reset(opt.Seed)
+	return s, nil
+}
+
+// sortEmitters orders the emitters by their node's position in the node
+// hierarchy walk (parents first, siblings in file order, a node with a
+// missing parent as a root, as pkg/pose orders them), which is the order
+// the reference viewer updates emitters in and so draws random numbers.
+func (s *Sim) sortEmitters() {
+	nodes := s.m.Nodes()
+	n := len(nodes)
+	children := make([][]int, n+1)
+	for i, nd := range nodes {
+		pid := int(nd.ParentID)
+		if pid < 0 || pid >= n || pid == i || nd.ParentID == nd.ObjectID {
+			pid = -1
+		}
+		children[pid+1] = append(children[pid+1], i)
+	}
+	rank := make([]int, n)
+	for i := range rank {
+		rank[i] = n // unreachable (cycle): last; pose.New rejects cycles anyway
+	}
+	next := 0
+	// Pre-order walk: a node, then its children in file order.
+	var walk func(pid int)
+	walk = func(pid int) {
+		for _, c := range children[pid+1] {
+			if rank[c] != n {
+				continue
+			}
+			rank[c] = next
+			next++
+			walk(c)
+		}
+	}
+	walk(-1)
+	es := s.emitters
+	key := func(e emitter) int {
+		if i := e.nodeIdx(); i >= 0 && i < n {
+			return rank[i]
+		}
+		return n
+	}
+	// Insertion sort: stable and the lists are short.
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && key(es[j]) < key(es[j-1]); j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}
+
+// warnf records something the simulation goes on without (an emitter
+// skipped, a missing spawned model).
+func (s *Sim) warnf(format string, args ...any) {
+	s.warns = append(s.warns, fmt.Sprintf(format, args...))
+}
+
+// Warnings returns what New skipped or could not resolve.
+func (s *Sim) Warnings() []string { return s.warns }
+
+// Empty reports whether the model has no emitter this package simulates.
+func (s *Sim) Empty() bool { return len(s.emitters) == 0 }
+
+// Options returns the options the Sim was built with (StepMs filled in).
+func (s *Sim) Options() Options { return s.opt }
+
+// Clock returns the clock the Sim's state belongs to: the viewer's frame
+// (which trails start + time by the dropped overshoot of each loop) and
+// the global-sequence counter. Render the model's geometry at this clock
+// so geometry and particles agree.
+func (s *Sim) Clock() pose.Clock {
+	return pose.Clock{Sequence: s.seq, Frame: s.frame, Global: s.counter}
+}
+
+// Pose returns the Sim's own pose (nodes only, no skinned geosets) at
+// Clock.
+func (s *Sim) Pose() *pose.Pose { return s.p }
+
+// Steps returns how many fixed steps have run since the sequence start
+// (pre-roll not counted).
+func (s *Sim) Steps() int { return s.steps }
+
+// Live returns the number of live PRE2 particles.
+func (s *Sim) Live() int { return len(s.p2.list) }
+
+// Random returns the next number of the seeded generator, in [0, 1).
+// Emitters draw through it (or RandomInRange) in the viewer's order.
+func (s *Sim) Random() float64 { return s.rng.Float64() }
+
+// RandomInRange returns a + r·(b−a) for the next random r, the viewer's
+// randomInRange.
+func (s *Sim) RandomInRange(a, b float64) float64 { return a + s.rng.Float64()*(b-a) }
+
+// SpawnAllowed reports the viewer's allowParticleSpawn: a sequence is
+// playing and, if it does not loop, has not ended.
+func (s *Sim) SpawnAllowed() bool { return s.allowSpawn }
+
+// Start resets every emitter and the random generator (to Options.Seed),
+// sets the frame to the start of sequence seq (−1 or out of range: no
+// sequence, nothing is ever emitted) and runs the pre-roll. view is the
+// camera rotation billboarded emitter nodes follow.
+func (s *Sim) Start(seq int, view pose.View) {
+	for _, e := range s.emitters {
+		e.reset()
+	}
+	s.p2.list = s.p2.list[:0]
+	s.rng.Reset(s.opt.Seed)
+	s.view = view
+	s.counter = 0
+	s.allowSpawn = false
+	s.steps = 0
+	s.started = true
+	s.setSequence(seq)
+	if pre := s.PrerollMs(); pre > 0 {
+		n := int(math.Ceil(pre / s.opt.StepMs))
+		for i := 0; i < n; i++ {
+			s.update(s.opt.StepMs)
+		}
+		// The harness's pre-roll ends with setSequence(seq): the frame
+		// jumps back to the start; live particles and the counter stay.
+		s.setSequence(seq)
+	}
+	s.p.Update(s.Clock(), s.view)
+}
+
+func (s *Sim) setSequence(seq int) {
+	if seq < 0 || seq >= len(s.m.Sequences) {
+		s.seq, s.frame, s.allowSpawn = -1, 0, false
+		return
+	}
+	s.seq = seq
+	s.frame = float64(s.m.Sequences[seq].Interval[0])
+}
+
+// PrerollMs returns the pre-roll Start runs for the current sequence:
+// Options.PrerollMs when ≥ 0; when negative (automatic), the longest
+// emitter lifetime for a looping sequence and 0 otherwise.
+func (s *Sim) PrerollMs() float64 {
+	if s.opt.PrerollMs >= 0 {
+		return s.opt.PrerollMs
+	}
+	if s.seq < 0 || s.m.Sequences[s.seq].NonLooping() {
+		return 0
+	}
+	return math.Min(s.longestLifeMs(), MaxPrerollMs)
+}
+
+func (s *Sim) longestLifeMs() float64 {
+	life := 0.0
+	for i := range s.m.ParticleEmitters2 {
+		life = math.Max(life, float64(s.m.ParticleEmitters2[i].LifeSpan))
+	}
+	for i := range s.m.RibbonEmitters {
+		life = math.Max(life, float64(s.m.RibbonEmitters[i].LifeSpan))
+	}
+	for i := range s.m.ParticleEmitters {
+		life = math.Max(life, float64(s.m.ParticleEmitters[i].LifeSpan))
+	}
+	if math.IsNaN(life) {
+		return 0
+	}
+	return life * 1000
+}
+
+// AdvanceTo steps the simulation to ms after the sequence start: the
+// harness's n = ceil(ms/step − 1e-6) fixed steps in all, then the viewer's
+// dt = 0 update that precedes drawing. Successive calls with increasing ms
+// continue one simulation (sprite sheets); a smaller ms than already
+// reached restarts it from the sequence start.
+func (s *Sim) AdvanceTo(ms float64) {
+	if !s.started {
+		s.Start(s.seq, s.view)
+	}
+	if math.IsNaN(ms) || ms < 0 {
+		ms = 0
+	}
+	n := int(math.Ceil(ms/s.opt.StepMs - 1e-6))
+	if n < 0 {
+		n = 0
+	}
+	if n < s.steps {
+		s.Start(s.seq, s.view)
+	}
+	for s.steps < n {
+		s.update(s.opt.StepMs)
+		s.steps++
+	}
+	s.update(0)
+}
+
+// SetView changes the camera rotation billboarded emitter nodes follow
+// from the next step on.
+func (s *Sim) SetView(v pose.View) { s.view = v }
+
+// update is one viewer.update(stepMs): updateAnimations, nodes and
+// emitters, then the emitted-object updater.
+func (s *Sim) update(stepMs float64) {
+	dt := stepMs * 0.001 // the viewer hands seconds to the scene
+	if s.seq >= 0 {
+		sq := &s.m.Sequences[s.seq]
+		frameTime := dt * 1000
+		s.frame += frameTime
+		s.counter += frameTime
+		s.allowSpawn = true
+		if end := float64(sq.Interval[1]); s.frame >= end {
+			if !sq.NonLooping() {
+				s.frame = float64(sq.Interval[0]) // the overshoot is dropped
+			} else {
+				s.frame = end
+				s.counter -= frameTime
+				s.allowSpawn = false
+			}
+		}
+	}
+	s.p.Update(s.Clock(), s.view)
+	for _, e := range s.emitters {
+		e.step(s, s.p, dt, s.allowSpawn)
+	}
+	s.p2.update(dt)
+}
+
+// Meshes returns the geometry of every live particle for a camera, one
+// Mesh per emitter that has something to draw: PRE2 emitters, then
+// ribbons, each in model order (the reference viewer's emitter list before
+// its stable sort by priority plane), then PREM model particles.
+func (s *Sim) Meshes(cam Camera) []Mesh {
+	var out []Mesh
+	for _, list := range [][]emitter{s.pre2, s.ribbons, s.prem} {
+		for _, e := range list {
+			out = e.appendMeshes(s, s.p, cam, out)
+		}
+	}
+	return out
+}
