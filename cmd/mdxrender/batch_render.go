@@ -69,6 +69,9 @@ func (r *mdxRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (ba
 		paths := []string{t.Path}
 		if t.Path == "" { // replaceable: one file per team colour rendered
 			paths = nil
+			if mdx.IsWoWVersion(m.Version) {
+				continue // WoW ids name no file (pkg/render draws them white)
+			}
 			for _, tc := range job.Teams {
 				team, _ := batch.TeamIndex(tc)
 				if p, ok := texture.ReplaceablePath(t.ReplaceableID, max(team, 0), m.Version > 800); ok {

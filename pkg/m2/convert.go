@@ -177,6 +177,9 @@ func LayerFlags(flags uint16) uint32 {
 	if flags&RenderNoDepthWrite != 0 {
 		l |= mdx.LayerNoDepthSet
 	}
+	if flags&RenderNoDepthTest != 0 {
+		l |= mdx.LayerNoDepthTest
+	}
 	return l
 }
 

@@ -144,7 +144,7 @@ type Texture struct {
 
 // RenderFlag is one render flags entry (M2Material): flags and blend mode.
 type RenderFlag struct {
-	Flags uint16 // 0x1 unlit, 0x2 unfogged, 0x4 two-sided, 0x8 billboard, 0x10 no depth write
+	Flags uint16 // 0x1 unlit, 0x2 unfogged, 0x4 two-sided, 0x8 no depth test, 0x10 no depth write
 	Blend uint16 // BlendOpaque...BlendMod2x
 }
 
@@ -161,10 +161,13 @@ const (
 
 // Render flag bits.
 const (
-	RenderUnlit        = 0x1
-	RenderUnfogged     = 0x2
-	RenderTwoSided     = 0x4
-	RenderBillboard    = 0x8
+	RenderUnlit    = 0x1
+	RenderUnfogged = 0x2
+	RenderTwoSided = 0x4
+	// RenderNoDepthTest (older documents call it "billboard"; later
+	// ones "no z-buffer") is set in the vanilla files only on interface
+	// overlays drawn over everything: MinimapArrow, UI-BuffOn.
+	RenderNoDepthTest  = 0x8
 	RenderNoDepthWrite = 0x10
 )
 

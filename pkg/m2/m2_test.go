@@ -211,9 +211,17 @@ func TestBlendModes(t *testing.T) {
 			t.Errorf("blend %d: %v, want %v", i, got, w)
 		}
 	}
-	if LayerFlags(RenderUnlit|RenderUnfogged|RenderTwoSided|RenderBillboard|RenderNoDepthWrite) !=
-		mdx.LayerUnshaded|mdx.LayerUnfogged|mdx.LayerTwoSided|mdx.LayerNoDepthSet {
-		t.Error("render flags")
+	for _, c := range []struct{ in, want uint32 }{
+		{RenderUnlit, mdx.LayerUnshaded},
+		{RenderUnfogged, mdx.LayerUnfogged},
+		{RenderTwoSided, mdx.LayerTwoSided},
+		{RenderNoDepthTest, mdx.LayerNoDepthTest},
+		{RenderNoDepthWrite, mdx.LayerNoDepthSet},
+		{0x1F, mdx.LayerUnshaded | mdx.LayerUnfogged | mdx.LayerTwoSided | mdx.LayerNoDepthTest | mdx.LayerNoDepthSet},
+	} {
+		if got := LayerFlags(uint16(c.in)); got != c.want {
+			t.Errorf("render flags %#x: layer flags %#x, want %#x", c.in, got, c.want)
+		}
 	}
 }
 

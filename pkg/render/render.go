@@ -248,6 +248,9 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	} else {
 		// Billboards depend only on the view direction, which yaw and
 		// pitch fix before the fit box is known.
+		if r.flatFraming() {
+			opt.Pitch = raster.MaxPitch // see flatFraming
+		}
 		pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, opt.Pitch))
 		y, pr := opt.Yaw*math.Pi/180, pitch*math.Pi/180
 		dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
@@ -339,22 +342,27 @@ func (r *frame) fitBox(seq int) fauxgl.Box {
 	return b
 }
 
-// texture returns the sampler for TEXS index id, loading it once.
-func (r *frame) texture(id int) raster.Sampler {
+// texture returns the sampler for TEXS index id, loading it once. wrap
+// adds texture.Wrap bits to the texture's own (WoW v1500 layer flags).
+func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 	if id < 0 || id >= len(r.m.Textures) {
 		r.warn("texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
 		return glSampler{texture.WhiteTexture()}
 	}
 	t := &r.m.Textures[id]
-	key := texKey{id, t.Flags}
+	key := texKey{id, t.Flags | wrap}
 	if smp, ok := r.tex[key]; ok {
 		return smp
 	}
-	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: r.m.Version > 800})
+	if smp, ok := r.wowReplaceable(t); ok {
+		r.tex[key] = smp
+		return smp
+	}
+	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m)})
 	for _, w := range ws {
 		r.warn("%s", w.String())
 	}
-	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap(t.Flags & 3)))}
+	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap((t.Flags | wrap) & 3)))}
 	r.tex[key] = smp
 	return smp
 }
@@ -430,8 +438,8 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 			}
 			mode := raster.FilterMode(l.FilterMode).Normalize()
 			all = append(all, raster.Batch{
-				State:    raster.LayerState(mode, raster.LayerFlags(l.Flags)),
-				Texture:  r.texture(texID),
+				State:    raster.LayerState(mode, r.layerFlags(l)),
+				Texture:  r.layerSampler(r.texture(texID, r.layerWrap(l)), mode),
 				Color:    [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
 				Vertices: vs,
 				Indices:  idx,
