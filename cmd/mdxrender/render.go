@@ -5,13 +5,16 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newRenderCmd() *cobra.Command {
@@ -23,6 +26,7 @@ func newRenderCmd() *cobra.Command {
 		bg       string
 		opt      render.Options
 		textures []string
+		pf       particleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -65,6 +69,9 @@ image was written. The PNG is written atomically.`,
 				return fmt.Errorf("render: --fit %q: want vertices, extent or sequence", opt.Fit)
 			}
 			opt.TextureRoots = textures
+			if err := pf.apply(&opt); err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
 			m, err := readModel(args[0])
 			if err != nil {
 				return err
@@ -101,7 +108,69 @@ image was written. The PNG is written atomically.`,
 	f.StringArrayVar(&textures, "textures", nil, "texture folder searched before the model's folder (repeatable)")
 	f.IntVar(&opt.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
+	pf.register(f)
 	return cmd
+}
+
+// particleFlags are the particle simulation options shared by render,
+// sheet, batch and check (the reference harness's options of the same
+// names, ../shared/tools/peer/README.md "Time stepping").
+type particleFlags struct {
+	on      bool
+	seed    uint32
+	step    string
+	preroll string
+}
+
+func (p *particleFlags) register(f *pflag.FlagSet) {
+	f.BoolVar(&p.on, "particles", true, "simulate and draw particle emitters and ribbons (--particles=false: geometry only)")
+	f.Uint32Var(&p.seed, "seed", particles.DefaultSeed, "seed of the particle random generator")
+	f.StringVar(&p.step, "step-ms", "1000/60", "fixed simulation step in ms: a number or A/B")
+	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto (one particle lifetime, looping sequences only)")
+}
+
+// apply validates the flags and copies them into opt.
+func (p *particleFlags) apply(opt *render.Options) error {
+	step, err := parseStepMs(p.step)
+	if err != nil {
+		return err
+	}
+	pre, err := parsePrerollMs(p.preroll)
+	if err != nil {
+		return err
+	}
+	opt.Particles, opt.Seed, opt.StepMs, opt.PrerollMs = p.on, p.seed, step, pre
+	return nil
+}
+
+// parseStepMs reads a step in ms, "16.5" or "1000/60".
+func parseStepMs(s string) (float64, error) {
+	a, b, frac := strings.Cut(strings.TrimSpace(s), "/")
+	v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	if err == nil && frac {
+		var d float64
+		d, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if err == nil && d == 0 {
+			err = fmt.Errorf("division by zero")
+		}
+		v /= d
+	}
+	if err != nil || !(v > 0) || math.IsInf(v, 0) || v > 60000 {
+		return 0, fmt.Errorf("--step-ms %q: want a positive number of ms up to 60000, or A/B", s)
+	}
+	return v, nil
+}
+
+// parsePrerollMs reads "auto" (−1) or a number of ms ≥ 0.
+func parsePrerollMs(s string) (float64, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		return -1, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v < 0 || math.IsNaN(v) || v > particles.MaxPrerollMs {
+		return 0, fmt.Errorf("--preroll-ms %q: want auto or a number of ms from 0 to %d", s, particles.MaxPrerollMs)
+	}
+	return v, nil
 }
 
 // readModel reads an MDX, MDL or M2 file (told apart by content, through

@@ -45,8 +45,13 @@ type Mesh struct {
 	// ReplaceableID is the PRE2 replaceable id (1 team colour, 2 team glow,
 	// >2 a ReplaceableTextures table entry); 0 for none.
 	ReplaceableID uint32
-	// Material indexes Model.Materials for ribbons and model particles.
-	Material      int
+	// Material indexes Model.Materials for ribbons, and the spawned
+	// model's Materials for KindModel meshes.
+	Material int
+	// Source and SourcePath are the spawned model and its file for
+	// KindModel meshes (textures resolve relative to it); nil otherwise.
+	Source        *mdx.Model
+	SourcePath    string
 	PriorityPlane int
 	Unshaded      bool
 	Vertices      []Vertex

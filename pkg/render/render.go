@@ -15,6 +15,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -74,6 +75,30 @@ type Options struct {
 	// Workers is the raster band worker count; 0 means GOMAXPROCS. It never
 	// changes the output.
 	Workers int
+
+	// Particles draws PRE2 particles, ribbons and PREM model particles,
+	// simulated from the sequence start to Time with the reference
+	// viewer's update loop (pkg/particles); the model's geometry is then
+	// posed at the simulation's frame, which trails start + Time by the
+	// overshoot the viewer drops at each loop. Off by default (the
+	// reference still renders in ../shared/reference/peer have none); the
+	// CLI turns it on.
+	Particles bool
+	// Seed seeds the simulation's generator (the CLI default is
+	// particles.DefaultSeed, 6; 0 is a valid seed).
+	Seed uint32
+	// StepMs is the fixed simulation step; 0 means particles.DefaultStepMs.
+	StepMs float64
+	// PrerollMs is simulated before the sequence start, as the reference
+	// harness's --preroll-ms: 0 none (the harness default), > 0 that many
+	// ms for any sequence, < 0 one longest emitter lifetime for looping
+	// sequences only (the CLI default for thumbnails).
+	PrerollMs float64
+}
+
+// ParticleOptions returns the simulation options o asks for.
+func (o *Options) ParticleOptions() particles.Options {
+	return particles.Options{Seed: o.Seed, StepMs: o.StepMs, PrerollMs: o.PrerollMs}
 }
 
 // Warning is something a render went on without (a missing texture, a
@@ -88,17 +113,93 @@ func (w Warning) String() string { return w.Message }
 // textures) with the given options. Warnings describe what was skipped; an
 // error means no image.
 func Render(m *mdx.Model, modelPath string, opt Options) (*image.NRGBA, []Warning, error) {
-	r, err := newFrame(m, modelPath, &opt)
+	return NewAnimator(m, modelPath).Render(opt)
+}
+
+// Animator renders successive frames of one model. With Options.Particles
+// it keeps one particle simulation per sequence and view and steps it
+// forward from frame to frame, so a sprite sheet costs one simulation of
+// its longest time, not one per frame; a frame earlier than the previous
+// one of the same sequence and view restarts that simulation. The images
+// are identical to separate Render calls with the same options.
+type Animator struct {
+	m    *mdx.Model
+	path string
+	sims map[simKey]*particles.Sim
+	// validated: the model's Validate warning is computed once.
+	validated bool
+	invalid   error
+}
+
+// simKey is what a simulation depends on besides the time: the sequence,
+// the view (billboarded emitter nodes follow the camera) and the
+// simulation options.
+type simKey struct {
+	seq        int
+	yaw, pitch float64
+	camera     string
+	opt        particles.Options
+}
+
+// NewAnimator prepares frames of model m read from modelPath.
+func NewAnimator(m *mdx.Model, modelPath string) *Animator {
+	return &Animator{m: m, path: modelPath, sims: map[simKey]*particles.Sim{}}
+}
+
+// Render draws one frame; see the package function Render.
+func (a *Animator) Render(opt Options) (*image.NRGBA, []Warning, error) {
+	r, err := newFrame(a.m, a.path, &opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := m.Validate(); err != nil {
+	if !a.validated {
+		a.validated, a.invalid = true, a.m.Validate()
+	}
+	if a.invalid != nil {
 		// Drawing copes (inconsistent parts keep their rest position or
 		// are skipped); say so, as the picture may be incomplete.
-		r.warn("%v (drawing what is consistent)", err)
+		r.warn("%v (drawing what is consistent)", a.invalid)
 	}
+	r.anim = a
 	img, err := r.draw()
 	return img, r.warns, err
+}
+
+// sim returns the simulation for seq and r's view, advanced to the
+// frame's time, or nil when particles are off or the model has no
+// emitter.
+func (a *Animator) sim(r *frame, seq int, view pose.View) (*particles.Sim, error) {
+	opt := r.opt
+	if !opt.Particles {
+		return nil, nil
+	}
+	k := simKey{seq: seq, camera: opt.Camera, opt: opt.ParticleOptions()}
+	if opt.Camera == "" {
+		k.yaw, k.pitch = opt.Yaw, opt.Pitch
+	}
+	s, ok := a.sims[k]
+	if !ok {
+		var err error
+		s, err = particles.New(a.m, k.opt)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", a.path, err)
+		}
+		if s.Empty() {
+			s = nil
+		} else {
+			s.Start(seq, view)
+		}
+		a.sims[k] = s
+	}
+	if s == nil {
+		return nil, nil
+	}
+	for _, w := range s.Warnings() {
+		r.warn("%s", w)
+	}
+	s.SetView(view)
+	s.AdvanceTo(opt.Time)
+	return s, nil
 }
 
 type frame struct {
@@ -110,6 +211,8 @@ type frame struct {
 	res   *texture.Resolver
 	tex   map[texKey]raster.Sampler
 	cam   raster.Camera // the camera of the last draw
+	anim  *Animator
+	sim   *particles.Sim // nil: no particles drawn
 }
 
 type texKey struct {
@@ -244,7 +347,11 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		if cam.Near <= 0 || cam.Far <= cam.Near {
 			cam.Near, cam.Far = math.Max(d/100, 0.01), d*4+1000
 		}
-		r.p.Update(clock, pose.View{Rotation: pose.LookRotation(cp.Eye, cp.Target, cp.Up)})
+		view := pose.View{Rotation: pose.LookRotation(cp.Eye, cp.Target, cp.Up)}
+		if clock, err = r.simulate(seq, clock, view); err != nil {
+			return nil, err
+		}
+		r.p.Update(clock, view)
 	} else {
 		// Billboards depend only on the view direction, which yaw and
 		// pitch fix before the fit box is known.
@@ -254,7 +361,11 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, opt.Pitch))
 		y, pr := opt.Yaw*math.Pi/180, pitch*math.Pi/180
 		dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
-		r.p.Update(clock, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})})
+		view := pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
+		if clock, err = r.simulate(seq, clock, view); err != nil {
+			return nil, err
+		}
+		r.p.Update(clock, view)
 		f := raster.Framing{
 			Box: r.fitBox(seq), Yaw: opt.Yaw, Pitch: opt.Pitch, Fov: opt.Fov,
 			Distance: opt.Distance, Near: opt.Near, Far: opt.Far, Ortho: opt.Ortho,
@@ -290,6 +401,21 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		return nil, err
 	}
 	return tg.Resolve(k, opt.Background)
+}
+
+// simulate runs the particle simulation (when asked for) up to the
+// frame's time and returns the clock to pose the geometry at: the
+// simulation's own, so geometry and particles agree.
+func (r *frame) simulate(seq int, clock pose.Clock, view pose.View) (pose.Clock, error) {
+	if r.anim == nil {
+		return clock, nil
+	}
+	s, err := r.anim.sim(r, seq, view)
+	if err != nil || s == nil {
+		return clock, err
+	}
+	r.sim = s
+	return s.Clock(), nil
 }
 
 func boxOf(e mdx.Extent) fauxgl.Box {
@@ -446,6 +572,9 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 			})
 			items = append(items, raster.DrawItem{Filter: mode, PriorityPlane: int(mat.PriorityPlane)})
 		}
+	}
+	if r.sim != nil {
+		all, items = r.emitterBatches(vp, all, items)
 	}
 	order := raster.DrawOrder(items)
 	out := make([]raster.Batch, len(order))

@@ -1,0 +1,109 @@
+package render
+
+import (
+	"math"
+	"path/filepath"
+
+	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/particles"
+	"github.com/mdxrender/mdxrender/pkg/raster"
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
+
+// particleCamera returns the world-space camera axes particle quads are
+// built from: the columns of the look-at rotation (RENDERING.md §9.5).
+func particleCamera(c raster.Camera) particles.Camera {
+	f := c.Target.Sub(c.Eye).Normalize()
+	right := f.Cross(c.Up).Normalize()
+	up := right.Cross(f)
+	return particles.Camera{
+		Right:   [3]float64{right.X, right.Y, right.Z},
+		Up:      [3]float64{up.X, up.Y, up.Z},
+		Forward: [3]float64{f.X, f.Y, f.Z},
+	}
+}
+
+// emitterBatches appends one batch per emitter mesh and its draw item:
+// emitters join the translucent pass by priority plane (raster.DrawOrder).
+// PRE2 quads use the emitter filter-mode state; ribbons and model
+// particles the state of their material's first layer (culled unless
+// TwoSided, as the reference viewer draws ribbons), unlit: the viewer's
+// particle shader has no lighting.
+func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []raster.DrawItem) ([]raster.Batch, []raster.DrawItem) {
+	for _, ms := range r.sim.Meshes(particleCamera(r.cam)) {
+		b := raster.Batch{Color: [4]float32{1, 1, 1, 1}, VertexColor: true, Indices: ms.Indices}
+		switch ms.Kind {
+		case particles.KindParticle2:
+			b.State = raster.EmitterState(raster.EmitterFilterMode(ms.Filter))
+			if ms.ReplaceableID != 0 {
+				b.Texture = r.replaceable(ms.ReplaceableID)
+			} else {
+				b.Texture = r.texture(ms.TextureID, 0)
+			}
+		default:
+			src, dir := r.m, r.dir
+			if ms.Kind == particles.KindModel && ms.Source != nil {
+				src, dir = ms.Source, filepath.Dir(ms.SourcePath)
+			}
+			if ms.Material < 0 || ms.Material >= len(src.Materials) || len(src.Materials[ms.Material].Layers) == 0 {
+				r.warn("emitter node %d: material %d does not exist; not drawn", ms.Node, ms.Material)
+				continue
+			}
+			l := &src.Materials[ms.Material].Layers[0]
+			b.State = raster.LayerState(raster.FilterMode(l.FilterMode).Normalize(), raster.LayerFlags(l.Flags))
+			b.State.Lit = false
+			id := int(l.TextureID)
+			if len(l.Textures) > 0 {
+				id = int(l.Textures[0].TextureID)
+			}
+			if src == r.m {
+				b.Texture = r.texture(id, 0)
+			} else {
+				b.Texture = r.foreignTexture(src, dir, id)
+			}
+		}
+		b.Vertices = make([]raster.Vertex, len(ms.Vertices))
+		for i, v := range ms.Vertices {
+			b.Vertices[i] = raster.Vertex{
+				Position: raster.ClipPosition(vp, mdx.Vec3(v.Pos)),
+				UV:       v.UV,
+				Color:    v.Color,
+			}
+		}
+		all = append(all, b)
+		items = append(items, raster.DrawItem{Emitter: true, PriorityPlane: ms.PriorityPlane})
+	}
+	return all, items
+}
+
+// replaceable returns the team colour (1), team glow (2) or
+// ReplaceableTextures table texture (> 2) a PRE2 emitter names by id.
+func (r *frame) replaceable(id uint32) raster.Sampler {
+	key := texKey{id: -1 - int(id&math.MaxInt32), wrap: 0}
+	if smp, ok := r.tex[key]; ok {
+		return smp
+	}
+	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, ReplaceableID: id, HD: hdTextures(r.m)})
+	for _, w := range ws {
+		r.warn("%s", w.String())
+	}
+	smp := glSampler{withGLMipmaps(tx)}
+	r.tex[key] = smp
+	return smp
+}
+
+// foreignTexture loads texture id of another model (a PREM spawned
+// model), relative to that model's folder. Not cached per frame: spawned
+// models are rare and the decoded texture is cached by the resolver.
+func (r *frame) foreignTexture(m *mdx.Model, dir string, id int) raster.Sampler {
+	if id < 0 || id >= len(m.Textures) {
+		return glSampler{texture.WhiteTexture()}
+	}
+	t := &m.Textures[id]
+	tx, ws := r.res.Load(texture.Request{ModelDir: dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m)})
+	for _, w := range ws {
+		r.warn("%s", w.String())
+	}
+	return glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap(t.Flags & 3)))}
+}
