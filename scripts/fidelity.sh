@@ -2,6 +2,8 @@
 # fidelity.sh: render every view of the reference viewer's jobs
 # (../shared/reference/peer/jobs.tsv) with its exact camera and compare with
 # the reference PNG using ../shared/tools/imgdiff (over black, tolerance 16).
+# The references are single frames without particles: --particles=false
+# (scripts/fidelity-particles.sh compares the simulated ones).
 # Prints one line per view and a summary line.
 #
 #   scripts/fidelity.sh [-k] [extra render flags...]
@@ -36,7 +38,7 @@ while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist 
 	ours=$OUT/$image
 	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
 		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
-		--target "$target" --near "$near" --far "$far" "$@" 2>"$OUT/$image.stderr"; then
+		--target "$target" --near "$near" --far "$far" --particles=false "$@" 2>"$OUT/$image.stderr"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t100\terror\n' "$image" >>"$summary"
