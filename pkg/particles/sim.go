@@ -48,10 +48,12 @@ type Mesh struct {
 	// Material indexes Model.Materials for ribbons, and the spawned
 	// model's Materials for KindModel meshes.
 	Material int
-	// Source and SourcePath are the spawned model and its file for
-	// KindModel meshes (textures resolve relative to it); nil otherwise.
-	Source        *mdx.Model
-	SourcePath    string
+	// Model is the spawned model a KindModel mesh's Material and texture
+	// ids index; nil for other kinds.
+	Model *mdx.Model
+	// Normals are world-space vertex normals of a KindModel mesh (lit
+	// layers); nil for other kinds.
+	Normals       [][3]float32
 	PriorityPlane int
 	Unshaded      bool
 	Vertices      []Vertex
