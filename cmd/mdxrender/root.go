@@ -27,6 +27,7 @@ func newRootCmd() *cobra.Command {
 		newCheckCmd(),
 		newSheetCmd(),
 		newMergeCmd(),
+		newDemoCmd(),
 	)
 	return root
 }
