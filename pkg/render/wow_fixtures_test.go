@@ -1,0 +1,615 @@
+package render
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/m2"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/model"
+)
+
+// WoW fixtures: small early-WoW MDX (v1400, v1500) and M2 (v256, v260)
+// files built here and checked in as testdata/models/wow_*.mdx and
+// m2_*.m2 (UPDATE_FIXTURES=1 go test -run TestWoWFixtureFiles ./pkg/render
+// rewrites them). The golden test loads the files as checked in through
+// pkg/model, as the CLI does, so the bytes pass through the real WoW MDX
+// and M2 decoders. The M2 files are written from the seed 003 layout by
+// m2File below, not by a pkg/m2 encoder (there is none), so decoder and
+// fixture do not share code.
+
+// wowFixture is one fixture file and the render options of its golden.
+type wowFixture struct {
+	file string // under testdata/models
+	data []byte
+	opt  Options
+	// warn lists substrings of the warnings the render must give (and no
+	// others).
+	warn []string
+}
+
+var wowBG = &color.NRGBA{40, 40, 48, 255}
+
+func wowFixtures(t testing.TB) []wowFixture {
+	var fs []wowFixture
+	enc := func(m *mdx.Model) []byte {
+		b, err := mdx.EncodeBytes(m)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		return b
+	}
+
+	// v1400: matrix-group skinning with a compressed-quaternion rotation
+	// (KGRT): a checker box on the root and a stripes box on a bone that
+	// turns 90° about Z over the Stand sequence, seen at its middle (45°);
+	// a TwoSided Transparent quad facing away (its checker cut-outs show
+	// the 0.75 alpha test); a geoset whose texture is WoW replaceable 11
+	// (Monster1), drawn white with a warning, not as a Warcraft III cliff.
+	{
+		m := fixtureBase("wow_v1400")
+		m.Version = 1400
+		m.Sequences = m.Sequences[:1]
+		m.Textures = []mdx.Texture{
+			{Path: `Textures\fixture_checker.blp`}, // found as .tga by extension substitution
+			{Path: `Textures\fixture_stripes.blp`, Flags: mdx.TexWrapWidth | mdx.TexWrapHeight},
+			{ReplaceableID: mdx.WoWTexMonster1},
+		}
+		arm := addBone(m, "Arm", 0, mdx.Vec3{0, 0, 0}, 0)
+		arm.Rotation = lin(k(0, qz(0)), k(1000, qz(90)))
+		opaque := addMaterial(m, 0, layer(mdx.FilterNone, 0, 0))
+		stripes := addMaterial(m, 0, layer(mdx.FilterNone, 1, 0))
+		cut := addMaterial(m, 0, layer(mdx.FilterTransparent, 0, mdx.LayerTwoSided))
+		monster := addMaterial(m, 0, layer(mdx.FilterNone, 2, 0))
+		q := quad(mdx.Vec3{-12, 0, 14}, 22, 22, false, cut, 0)
+		q.Faces = []uint16{0, 2, 1, 0, 3, 2} // faces -X: drawn only because TwoSided
+		m.Geosets = append(m.Geosets,
+			box(mdx.Vec3{0, 0, 8}, 6, opaque, 0),
+			box(mdx.Vec3{0, 18, 8}, 5, stripes, 1),
+			q,
+			box(mdx.Vec3{8, -20, 5}, 4, monster, 0))
+		for i := range m.Geosets {
+			wowMatrixGroups(&m.Geosets[i])
+		}
+		fs = append(fs, wowFixture{file: "wow_v1400.mdx", data: enc(finish(m)),
+			opt:  withOpt(front, func(o *Options) { o.Yaw, o.Pitch, o.Time, o.Width = 25, 20, 500, 144 }),
+			warn: []string{"WoW replaceable texture 11 (Monster1)"}})
+	}
+
+	// v1500: M2-style geosets with per-vertex weights, seen from the front.
+	// Left, a strip of 6 quads along Y, weighted from the root (rows 0-2)
+	// to a bone at its middle that bends 60° about X (rows 4-6); row 3 is
+	// shared half and half. Its layer has the v1500 flags 0x4|0x8 (wrap
+	// width/height: UVs run to 3, so the checker repeats three times each
+	// way instead of smearing its edge texels) and 0x100 (no fallback,
+	// Warcraft III's Unlit bit: the strip must still be lit). Right, over a
+	// stripes backdrop, op 3 (Additive, ONE/ONE: the checker's cut-out
+	// ring still adds its colour) and op 4 (AddAlpha, SRC_ALPHA/ONE: the
+	// ring adds nothing).
+	{
+		m := fixtureBase("wow_v1500")
+		m.Version = 1500
+		m.Sequences = m.Sequences[:1]
+		m.Textures = m.Textures[:2]
+		bend := addBone(m, "Bend", 0, mdx.Vec3{0, -20, 11}, 0)
+		bend.Rotation = lin(k(0, qaxis(mdx.Vec3{1, 0, 0}, 0)), k(1000, qaxis(mdx.Vec3{1, 0, 0}, 60)))
+		strip := addMaterial(m, 0, layer(mdx.FilterNone, texChecker,
+			mdx.WoWLayerWrapWidth|mdx.WoWLayerWrapHeight|mdx.WoWLayerNoFallback|mdx.LayerTwoSided))
+		back := addMaterial(m, 0, layer(mdx.FilterNone, texStripes, 0))
+		add := addMaterial(m, 0, layer(mdx.FilterAdditive, texChecker, mdx.LayerUnshaded))
+		addA := addMaterial(m, 0, layer(mdx.FilterAddAlpha, texChecker, mdx.LayerUnshaded))
+		g := mdx.Geoset{MaterialID: strip, UVSets: [][]mdx.Vec2{nil, nil}}
+		for row := 0; row <= 6; row++ {
+			for col := 0; col <= 1; col++ {
+				g.Vertices = append(g.Vertices, mdx.Vec3{0, float32(row)*6 - 38, float32(col)*14 + 4})
+				g.Normals = append(g.Normals, mdx.Vec3{1, 0, 0})
+				uv := mdx.Vec2{float32(col) * 3, float32(row) / 2}
+				g.UVSets[0] = append(g.UVSets[0], uv)
+				g.UVSets[1] = append(g.UVSets[1], uv)
+				w0 := uint8(255)
+				switch {
+				case row == 3:
+					w0 = 128
+				case row > 3:
+					w0 = 0
+				}
+				g.Skin = append(g.Skin, 0, 1, 0, 0, w0, 255-w0, 0, 0)
+			}
+		}
+		for row := 0; row < 6; row++ {
+			a := uint16(2 * row)
+			g.Faces = append(g.Faces, a, a+2, a+3, a, a+3, a+1)
+		}
+		g.FaceTypes, g.FaceGroups = []uint32{4}, []uint32{uint32(len(g.Faces))}
+		fixExtent(&g)
+		m.Geosets = append(m.Geosets, g)
+		for _, q := range []mdx.Geoset{
+			quad(mdx.Vec3{-4, 22, 11}, 42, 24, false, back, 0),
+			quad(mdx.Vec3{0, 12, 11}, 16, 16, false, add, 0),
+			quad(mdx.Vec3{0, 32, 11}, 16, 16, false, addA, 0),
+		} {
+			wowSkinOnRoot(&q)
+			q.UVSets = append(q.UVSets, q.UVSets[0])
+			m.Geosets = append(m.Geosets, q)
+		}
+		fs = append(fs, wowFixture{file: "wow_v1500.mdx", data: enc(finish(m)),
+			opt: withOpt(front, func(o *Options) { o.Time, o.Width, o.Height = 1000, 160, 112 })})
+	}
+
+	// M2 v256, flat in the XY plane like the interface models, so the
+	// automatic camera looks down on it: every blend mode 0-6 (a checker
+	// quad each, in a row over a stripes backdrop), then a reversed quad
+	// with the two-sided render flag (drawn) and one without (culled), and
+	// a quad below the backdrop with render flag 0x8, no depth test (drawn
+	// over it).
+	{
+		f := &m2File{version: 256, name: "m2_blend_modes"}
+		f.textures = []m2Tex{{name: `Textures\fixture_checker.blp`}, {name: `Textures\fixture_stripes.blp`, flags: 3}}
+		f.bones = []m2Bone{{parent: -1}}
+		f.seqs = [][2]uint32{{0, 1000}}
+		f.quad(mdx.Vec3{0, 0, 0}, 100, 44, false, m2Unit{blend: m2.BlendOpaque, tex: 1})
+		for i := 0; i < 7; i++ {
+			f.quad(mdx.Vec3{8, float32(i-3) * 13, 1}, 11, 22, false, m2Unit{blend: uint16(i), tex: 0, flags: m2.RenderUnlit})
+		}
+		f.quad(mdx.Vec3{-14, -20, 1}, 12, 12, true, m2Unit{blend: m2.BlendOpaque, tex: 0, flags: m2.RenderTwoSided})
+		f.quad(mdx.Vec3{-14, 0, 1}, 12, 12, true, m2Unit{blend: m2.BlendOpaque, tex: 0})
+		f.quad(mdx.Vec3{-14, 20, -1}, 12, 12, false, m2Unit{blend: m2.BlendAlpha, tex: 0, flags: m2.RenderNoDepthTest | m2.RenderUnlit})
+		fs = append(fs, wowFixture{file: "m2_blend_modes.m2", data: f.bytes(),
+			opt: withOpt(front, func(o *Options) { o.Width, o.Height = 144, 144 })})
+	}
+
+	// M2 v260 (compressed rotations, 48-byte submeshes): a column of three
+	// stacked boxes skinned to a root and a bone at z = 10 that turns 90°
+	// about Y over the sequence (seen at 500 ms: 45°); the middle box's
+	// vertices are weighted half and half. The top box's submesh has a
+	// colour (orange, alpha 0.8 at 500 ms) and a second texture unit, an
+	// additive stripes layer whose transparency fades from 1 to 0 and
+	// whose texture animation scrolls U.
+	{
+		f := &m2File{version: 260, name: "m2_skinned"}
+		f.textures = []m2Tex{{name: `Textures\fixture_checker.blp`}, {name: `Textures\fixture_stripes.blp`, flags: 3}}
+		f.seqs = [][2]uint32{{0, 1000}}
+		f.bones = []m2Bone{{parent: -1}, {parent: 0, pivot: mdx.Vec3{0, 0, 10},
+			rot: []m2Key{{0, qaxis(mdx.Vec3{0, 1, 0}, 0)}, {1000, qaxis(mdx.Vec3{0, 1, 0}, 90)}}}}
+		f.colors = []m2Color{{times: []uint32{0, 1000}, rgb: []mdx.Vec3{{1, 0.6, 0.2}, {1, 0.6, 0.2}}, alpha: []int16{32767, 19660}}}
+		f.transp = [][2]int16{{32767, 0}}
+		f.texAnims = []mdx.Vec3{{1, 0, 0}}
+		f.box(mdx.Vec3{0, 0, 3}, 3, [2]uint8{255, 0}, m2Unit{blend: m2.BlendOpaque, tex: 0})
+		f.box(mdx.Vec3{0, 0, 9}, 3, [2]uint8{128, 127}, m2Unit{blend: m2.BlendOpaque, tex: 0})
+		f.box(mdx.Vec3{0, 0, 15}, 3, [2]uint8{0, 255}, m2Unit{blend: m2.BlendOpaque, tex: 0, color: 1},
+			m2Unit{blend: m2.BlendAddAlpha, tex: 1, transp: 1, texAnim: 1, flags: m2.RenderNoDepthWrite})
+		fs = append(fs, wowFixture{file: "m2_skinned.m2", data: f.bytes(),
+			opt: withOpt(front, func(o *Options) { o.Yaw, o.Pitch, o.Time, o.Width = 60, 20, 500, 112 })})
+	}
+	return fs
+}
+
+// wowMatrixGroups keeps a fixture geoset's matrix groups (v1300/1400
+// skin with them) and gives it the UV set count v1400 writes.
+func wowMatrixGroups(g *mdx.Geoset) { g.UVSets = g.UVSets[:1] }
+
+// wowSkinOnRoot turns a matrix-group geoset into v1500 form: every vertex
+// fully on bone 0, two UV sets.
+func wowSkinOnRoot(g *mdx.Geoset) {
+	g.Skin = nil
+	for range g.Vertices {
+		g.Skin = append(g.Skin, 0, 0, 0, 0, 255, 0, 0, 0)
+	}
+	g.VertexGroups, g.MatrixGroups, g.MatrixIndices = nil, nil, nil
+}
+
+// m2File describes a small M2 for m2File.bytes: one view, one submesh per
+// quad or box, texture units in order.
+type m2File struct {
+	version  uint32
+	name     string
+	seqs     [][2]uint32
+	bones    []m2Bone
+	textures []m2Tex
+	colors   []m2Color
+	transp   [][2]int16 // alpha at the start and end of sequence 0
+	texAnims []mdx.Vec3 // translation at the end of sequence 0
+	verts    []m2Vert
+	tris     [][]uint16 // per submesh, global vertex indices
+	subVerts [][2]int   // per submesh: first vertex, count
+	units    [][]m2Unit // per submesh
+}
+
+type m2Bone struct {
+	parent int16
+	pivot  mdx.Vec3
+	rot    []m2Key
+}
+
+type m2Key struct {
+	t uint32
+	q mdx.Quat
+}
+
+type m2Tex struct {
+	typ, flags uint32
+	name       string
+}
+
+type m2Color struct {
+	times []uint32
+	rgb   []mdx.Vec3
+	alpha []int16
+}
+
+type m2Vert struct {
+	pos, normal mdx.Vec3
+	uv          mdx.Vec2
+	weights     [2]uint8 // bones 0 and 1
+}
+
+// m2Unit is one texture unit. color, transp and texAnim count from 1 (0
+// is none), so that a literal names only what it uses.
+type m2Unit struct {
+	flags, blend           uint16
+	tex                    int
+	color, transp, texAnim int
+}
+
+func (f *m2File) submesh(vs []m2Vert, tris []uint16, units []m2Unit) {
+	first := len(f.verts)
+	f.verts = append(f.verts, vs...)
+	var g []uint16
+	for _, t := range tris {
+		g = append(g, uint16(first)+t)
+	}
+	f.tris = append(f.tris, g)
+	f.subVerts = append(f.subVerts, [2]int{first, len(vs)})
+	f.units = append(f.units, units)
+}
+
+// quad adds a w×h quad centred at c in the XY plane facing +Z (reversed:
+// facing -Z), on bone 0.
+func (f *m2File) quad(c mdx.Vec3, w, h float32, reversed bool, u m2Unit) {
+	var vs []m2Vert
+	for _, k := range [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		vs = append(vs, m2Vert{pos: mdx.Vec3{c[0] - k[1]*h/2, c[1] + k[0]*w/2, c[2]}, normal: mdx.Vec3{0, 0, 1},
+			uv: mdx.Vec2{(k[0] + 1) / 2, (1 - k[1]) / 2}, weights: [2]uint8{255, 0}})
+	}
+	tris := []uint16{0, 1, 2, 0, 2, 3}
+	if reversed {
+		tris = []uint16{0, 2, 1, 0, 3, 2}
+	}
+	f.submesh(vs, tris, []m2Unit{u})
+}
+
+// box adds a cube of half-size h centred at c, its vertices weighted
+// wts between bones 0 and 1. A second unit is a second layer.
+func (f *m2File) box(c mdx.Vec3, h float32, wts [2]uint8, units ...m2Unit) {
+	var vs []m2Vert
+	var tris []uint16
+	for axis := 0; axis < 3; axis++ {
+		for _, s := range []float32{-1, 1} {
+			var n mdx.Vec3
+			n[axis] = s
+			u, v := (axis+1)%3, (axis+2)%3
+			base := uint16(len(vs))
+			for _, k := range [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+				p := c
+				p[axis] += s * h
+				p[u] += k[0] * h
+				p[v] += k[1] * h
+				vs = append(vs, m2Vert{pos: p, normal: n, uv: mdx.Vec2{(k[0] + 1) / 2, (1 - k[1]) / 2}, weights: wts})
+			}
+			if s > 0 {
+				tris = append(tris, base, base+1, base+2, base, base+2, base+3)
+			} else {
+				tris = append(tris, base, base+2, base+1, base, base+3, base+2)
+			}
+		}
+	}
+	f.submesh(vs, tris, units)
+}
+
+// m2w is a little-endian writer.
+type m2w []byte
+
+func (p m2w) u8(v ...uint8) m2w { return append(p, v...) }
+func (p m2w) u16(vs ...uint16) m2w {
+	for _, v := range vs {
+		p = binary.LittleEndian.AppendUint16(p, v)
+	}
+	return p
+}
+func (p m2w) u32(vs ...uint32) m2w {
+	for _, v := range vs {
+		p = binary.LittleEndian.AppendUint32(p, v)
+	}
+	return p
+}
+func (p m2w) f32(vs ...float32) m2w {
+	for _, v := range vs {
+		p = binary.LittleEndian.AppendUint32(p, math.Float32bits(v))
+	}
+	return p
+}
+
+const m2HeaderSize = 0x144
+
+type m2Builder struct{ hdr, data m2w }
+
+// block appends p 16-byte aligned, as the game's files are, and returns
+// its offset.
+func (b *m2Builder) block(p []byte) uint32 {
+	for len(b.data)%16 != 0 {
+		b.data = append(b.data, 0)
+	}
+	off := uint32(m2HeaderSize + len(b.data))
+	b.data = append(b.data, p...)
+	return off
+}
+
+func (b *m2Builder) arr(n int, p []byte) m2w {
+	if n == 0 {
+		return m2w(nil).u32(0, 0)
+	}
+	return m2w(nil).u32(uint32(n), b.block(p))
+}
+
+func (b *m2Builder) set(at, n int, p []byte) { copy(b.hdr[at:], b.arr(n, p)) }
+
+// track writes a 28-byte pre-Wrath animation block (linear, no global
+// sequence, no per-sequence ranges).
+func (b *m2Builder) track(p m2w, times []uint32, values []byte) m2w {
+	p = p.u16(1, 0xFFFF).u32(0, 0)
+	p = append(p, b.arr(len(times), m2w(nil).u32(times...))...)
+	return append(p, b.arr(len(times), values)...)
+}
+
+// quatM2 writes a rotation: float32s before v260, then the int16 form
+// (v < 0: (v+32768)/32767, else (v-32767)/32767).
+func quatM2(p m2w, q mdx.Quat, version uint32) m2w {
+	if version < 260 {
+		return p.f32(q[0], q[1], q[2], q[3])
+	}
+	for _, c := range q {
+		v := math.Round(float64(c) * 32767)
+		if c > 0 {
+			v -= 32768
+		} else {
+			v += 32767
+		}
+		p = p.u16(uint16(int16(v)))
+	}
+	return p
+}
+
+func (f *m2File) bytes() []byte {
+	b := &m2Builder{hdr: make(m2w, m2HeaderSize)}
+	copy(b.hdr, "MD20")
+	binary.LittleEndian.PutUint32(b.hdr[4:], f.version)
+	b.set(0x08, len(f.name)+1, append([]byte(f.name), 0))
+
+	lo, hi := f.verts[0].pos, f.verts[0].pos
+	for _, v := range f.verts {
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], v.pos[k]), max(hi[k], v.pos[k])
+		}
+	}
+	r := float32(math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2])))) / 2
+
+	var seqs m2w
+	for i, s := range f.seqs {
+		seqs = seqs.u16(0, 0).u32(s[0], s[1]).f32(0).u32(0x20).u16(32767, 0).u32(0, 0, 150).
+			f32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r).u16(0xFFFF, uint16(i))
+	}
+	b.set(0x1C, len(f.seqs), seqs)
+	b.set(0x24, 1, m2w(nil).u16(0))
+
+	var bones m2w
+	for _, bn := range f.bones {
+		bones = bones.u32(0xFFFFFFFF, 0).u16(uint16(bn.parent), 0)
+		if f.version >= 260 {
+			bones = bones.u32(0)
+		}
+		bones = b.track(bones, nil, nil)
+		var times []uint32
+		var vals m2w
+		for _, k := range bn.rot {
+			times = append(times, k.t)
+			vals = quatM2(vals, k.q, f.version)
+		}
+		bones = b.track(bones, times, vals)
+		bones = b.track(bones, nil, nil)
+		bones = bones.f32(bn.pivot[0], bn.pivot[1], bn.pivot[2])
+	}
+	b.set(0x34, len(f.bones), bones)
+	b.set(0x3C, len(f.bones), make([]byte, 2*len(f.bones)))
+
+	var verts m2w
+	for _, v := range f.verts {
+		verts = verts.f32(v.pos[0], v.pos[1], v.pos[2]).u8(v.weights[0], v.weights[1], 0, 0, 0, 1, 0, 0).
+			f32(v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1], 0, 0)
+	}
+	b.set(0x44, len(f.verts), verts)
+
+	// One view: the identity index list, the triangles in submesh order.
+	var idx, tri, sm, tu m2w
+	for i := range f.verts {
+		idx = idx.u16(uint16(i))
+	}
+	ntri := 0
+	nunits := 0
+	for s, ts := range f.tris {
+		sv := f.subVerts[s]
+		sm = sm.u16(uint16(s), 0, uint16(sv[0]), uint16(sv[1]), uint16(ntri), uint16(len(ts)), 2, 0, 2, 0).f32(0, 0, 0)
+		if f.version >= 260 {
+			sm = sm.f32(0, 0, 0, r)
+		}
+		tri = tri.u16(ts...)
+		ntri += len(ts)
+		for li, u := range f.units[s] {
+			// Colour -1 is none; transparency lookup entry 0 is "always
+			// opaque" and texture animation lookup entry 0 "none", so the
+			// 1-based unit fields are the lookup indices.
+			col := uint16(u.color - 1)
+			tr, ta := uint16(u.transp), uint16(u.texAnim)
+			// flags, priority, shader, submesh, geoset, colour, render
+			// flags, layer, texture count, texture, coord, transparency,
+			// texture animation
+			tu = tu.u8(16, 0).u16(0, uint16(s), uint16(s), col, uint16(nunits), uint16(li), 1, uint16(u.tex), 0, tr, ta)
+			nunits++
+		}
+	}
+	view := b.arr(len(f.verts), idx)
+	view = append(view, b.arr(ntri, tri)...)
+	view = append(view, b.arr(len(f.verts), make([]byte, 4*len(f.verts)))...)
+	view = append(view, b.arr(len(f.tris), sm)...)
+	view = append(view, b.arr(nunits, tu)...)
+	view = view.u32(0)
+	b.set(0x4C, 1, view)
+
+	var cols m2w
+	for _, c := range f.colors {
+		var rgb, a m2w
+		for i := range c.times {
+			rgb = rgb.f32(c.rgb[i][0], c.rgb[i][1], c.rgb[i][2])
+			a = a.u16(uint16(c.alpha[i]))
+		}
+		cols = b.track(cols, c.times, rgb)
+		cols = b.track(cols, c.times, a)
+	}
+	b.set(0x54, len(f.colors), cols)
+
+	var tex m2w
+	for _, t := range f.textures {
+		if t.name == "" {
+			tex = tex.u32(t.typ, t.flags, 0, 0)
+			continue
+		}
+		n := append([]byte(t.name), 0)
+		tex = tex.u32(t.typ, t.flags, uint32(len(n)), b.block(n))
+	}
+	b.set(0x5C, len(f.textures), tex)
+
+	end := f.seqs[0][1]
+	tr := b.track(nil, []uint32{0}, m2w(nil).u16(32767))
+	for _, t := range f.transp {
+		tr = b.track(tr, []uint32{0, end}, m2w(nil).u16(uint16(t[0]), uint16(t[1])))
+	}
+	b.set(0x64, 1+len(f.transp), tr)
+
+	var ta m2w
+	for _, v := range f.texAnims {
+		ta = b.track(ta, []uint32{0, end}, m2w(nil).f32(0, 0, 0, v[0], v[1], v[2]))
+		ta = b.track(ta, nil, nil)
+		ta = b.track(ta, nil, nil)
+	}
+	b.set(0x74, len(f.texAnims), ta)
+
+	var rf m2w
+	for _, us := range f.units {
+		for _, u := range us {
+			rf = rf.u16(u.flags, u.blend)
+		}
+	}
+	b.set(0x84, nunits, rf)
+	b.set(0x8C, len(f.bones), m2w(nil).u16(0, 1)[:2*len(f.bones)])
+	var tl m2w
+	for i := range f.textures {
+		tl = tl.u16(uint16(i))
+	}
+	b.set(0x94, len(f.textures), tl)
+	b.set(0x9C, 1, m2w(nil).u16(0))
+	var trl m2w
+	for i := 0; i <= len(f.transp); i++ {
+		trl = trl.u16(uint16(i))
+	}
+	b.set(0xA4, len(f.transp)+1, trl)
+	tal := m2w(nil).u16(0xFFFF)
+	for i := range f.texAnims {
+		tal = tal.u16(uint16(i))
+	}
+	b.set(0xAC, len(f.texAnims)+1, tal)
+	copy(b.hdr[0xB4:], m2w(nil).f32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r))
+	return append(append([]byte(nil), b.hdr...), b.data...)
+}
+
+// TestWoWFixtureFiles checks that the checked-in WoW fixture files are
+// what the generator above writes, and rewrites them with
+// UPDATE_FIXTURES=1.
+func TestWoWFixtureFiles(t *testing.T) {
+	for _, f := range wowFixtures(t) {
+		path := filepath.Join(modelsDir, f.file)
+		if os.Getenv("UPDATE_FIXTURES") != "" {
+			if err := os.WriteFile(path, f.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (UPDATE_FIXTURES=1 writes the fixtures)", err)
+		}
+		if !bytes.Equal(got, f.data) {
+			t.Errorf("%s differs from its generator; rerun with UPDATE_FIXTURES=1", path)
+		}
+	}
+}
+
+// TestWoWGoldenFixtures renders the WoW fixture files as checked in,
+// loaded through pkg/model, and compares decoded pixels with
+// testdata/golden/<name>.png (UPDATE_GOLDEN=1 rewrites them).
+func TestWoWGoldenFixtures(t *testing.T) {
+	update := os.Getenv("UPDATE_GOLDEN") != ""
+	for _, f := range wowFixtures(t) {
+		name := strings.TrimSuffix(f.file, filepath.Ext(f.file))
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(modelsDir, f.file)
+			m, err := model.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, warns, err := Render(m, path, f.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkWarnings(t, warns, f.warn)
+			gpath := filepath.Join(goldenDir, name+".png")
+			if update {
+				writePNGFile(t, gpath, img)
+				return
+			}
+			want := readPNG(t, gpath)
+			diff, bad := goldenDiff(want, img)
+			pct := 100 * float64(bad) / float64(img.Rect.Dx()*img.Rect.Dy())
+			if pct > goldenMaxPct {
+				dir := filepath.Join(os.TempDir(), "mdxrender-golden")
+				os.MkdirAll(dir, 0o755)
+				writePNGFile(t, filepath.Join(dir, name+".actual.png"), img)
+				writePNGFile(t, filepath.Join(dir, name+".diff.png"), diff)
+				t.Errorf("%s: %.2f%% of pixels differ by more than %d (actual and diff in %s)", gpath, pct, goldenTol, dir)
+			}
+		})
+	}
+}
+
+// checkWarnings wants exactly one warning per expected substring.
+func checkWarnings(t *testing.T, warns []Warning, want []string) {
+	t.Helper()
+	left := append([]string(nil), want...)
+next:
+	for _, w := range warns {
+		for i, s := range left {
+			if strings.Contains(w.Message, s) {
+				left = append(left[:i], left[i+1:]...)
+				continue next
+			}
+		}
+		t.Errorf("unexpected warning: %v", w)
+	}
+	for _, s := range left {
+		t.Errorf("no warning mentions %q", s)
+	}
+}
