@@ -48,11 +48,13 @@ type Mesh struct {
 	// Material indexes Model.Materials for ribbons, and the spawned
 	// model's Materials for KindModel meshes.
 	Material int
-	// Model is the spawned model a KindModel mesh's Material and texture
-	// ids index; nil for other kinds.
-	Model *mdx.Model
-	// Normals are world-space vertex normals of a KindModel mesh (lit
-	// layers); nil for other kinds.
+	// Source is the spawned model a KindModel mesh's Material and
+	// texture ids index, SourcePath its file (textures resolve relative to
+	// its folder); nil and "" for other kinds.
+	Source     *mdx.Model
+	SourcePath string
+	// Normals are world-space vertex normals of a KindModel mesh, for lit
+	// layers; nil (other kinds, or unlit) draws every layer unlit.
 	Normals       [][3]float32
 	PriorityPlane int
 	Unshaded      bool

@@ -41,27 +41,22 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []ras
 			} else {
 				b.Texture = r.texture(ms.TextureID, 0)
 			}
-		default:
-			src, dir := r.m, r.dir
-			if ms.Kind == particles.KindModel && ms.Source != nil {
-				src, dir = ms.Source, filepath.Dir(ms.SourcePath)
-			}
-			if ms.Material < 0 || ms.Material >= len(src.Materials) || len(src.Materials[ms.Material].Layers) == 0 {
+		case particles.KindModel:
+			all, items = r.modelParticleBatches(vp, ms, all, items)
+			continue
+		default: // ribbons
+			if ms.Material < 0 || ms.Material >= len(r.m.Materials) || len(r.m.Materials[ms.Material].Layers) == 0 {
 				r.warn("emitter node %d: material %d does not exist; not drawn", ms.Node, ms.Material)
 				continue
 			}
-			l := &src.Materials[ms.Material].Layers[0]
+			l := &r.m.Materials[ms.Material].Layers[0]
 			b.State = raster.LayerState(raster.FilterMode(l.FilterMode).Normalize(), raster.LayerFlags(l.Flags))
 			b.State.Lit = false
 			id := int(l.TextureID)
 			if len(l.Textures) > 0 {
 				id = int(l.Textures[0].TextureID)
 			}
-			if src == r.m {
-				b.Texture = r.texture(id, 0)
-			} else {
-				b.Texture = r.foreignTexture(src, dir, id)
-			}
+			b.Texture = r.texture(id, 0)
 		}
 		b.Vertices = make([]raster.Vertex, len(ms.Vertices))
 		for i, v := range ms.Vertices {
@@ -91,6 +86,63 @@ func (r *frame) replaceable(id uint32) raster.Sampler {
 	smp := glSampler{withGLMipmaps(tx)}
 	r.tex[key] = smp
 	return smp
+}
+
+// modelParticleBatches draws one geoset of a PREM spawned model instance
+// like a geoset of that model: every layer of its material, lit through
+// the mesh normals unless Unshaded, opaque layers in the opaque pass.
+func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []raster.Batch, items []raster.DrawItem) ([]raster.Batch, []raster.DrawItem) {
+	src := ms.Source
+	dir := r.dir
+	if ms.SourcePath != "" {
+		dir = filepath.Dir(ms.SourcePath)
+	}
+	if src == nil || ms.Material < 0 || ms.Material >= len(src.Materials) {
+		return all, items
+	}
+	mat := &src.Materials[ms.Material]
+	light := DefaultLight
+	if r.opt.Light != nil {
+		light = *r.opt.Light
+	}
+	lightF := [3]float32{float32(light[0]), float32(light[1]), float32(light[2])}
+	base := make([]raster.Vertex, len(ms.Vertices))
+	for i, v := range ms.Vertices {
+		base[i] = raster.Vertex{
+			Position: raster.ClipPosition(vp, mdx.Vec3(v.Pos)),
+			UV:       v.UV,
+			Light:    raster.LightDir(mdx.Vec3(v.Pos), lightF),
+			Color:    v.Color,
+		}
+		if i < len(ms.Normals) {
+			base[i].Normal = ms.Normals[i]
+		}
+	}
+	for li := range mat.Layers {
+		l := &mat.Layers[li]
+		if l.Alpha <= raster.SkipAlpha && l.AlphaTrack == nil {
+			continue
+		}
+		mode := raster.FilterMode(l.FilterMode).Normalize()
+		st := raster.LayerState(mode, raster.LayerFlags(l.Flags))
+		if len(ms.Normals) != len(ms.Vertices) {
+			st.Lit = false
+		}
+		id := int(l.TextureID)
+		if len(l.Textures) > 0 {
+			id = int(l.Textures[0].TextureID)
+		}
+		all = append(all, raster.Batch{
+			State:       st,
+			Texture:     r.foreignTexture(src, dir, id),
+			Color:       [4]float32{1, 1, 1, l.Alpha},
+			VertexColor: true,
+			Vertices:    base,
+			Indices:     ms.Indices,
+		})
+		items = append(items, raster.DrawItem{Filter: mode, PriorityPlane: int(mat.PriorityPlane)})
+	}
+	return all, items
 }
 
 // foreignTexture loads texture id of another model (a PREM spawned
