@@ -1,0 +1,456 @@
+package particles
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/pose"
+)
+
+// maxPREMParticles bounds one PREM emitter's live spawned models. Each is
+// a whole model instance to pose and draw; the viewer has no bound, a
+// hostile rate or lifespan must not make one.
+const maxPREMParticles = 256
+
+// maxSpawnedModelBytes bounds the size of a spawned model file read by
+// FileModelLoader.
+const maxSpawnedModelBytes = 64 << 20
+
+// Finder locates a file a model refers to, as *texture.Resolver does: the
+// found file, the candidates tried (for warnings) and an error wrapping
+// fs.ErrNotExist when nothing matched. particles does not import
+// pkg/texture; render passes its resolver in.
+type Finder interface {
+	Find(modelDir, path string) (string, []string, error)
+}
+
+// ModelLoader returns the model a PREM emitter's Path names and the file
+// it came from ("" when it is not a file), which becomes Mesh.SourcePath.
+type ModelLoader func(path string) (*mdx.Model, string, error)
+
+// FileModelLoader returns a ModelLoader that finds a spawned model with f
+// (the model's folder, then the search roots, as for textures) and decodes
+// it with mdx.DecodeAny. The path is tried as written, then with .mdl and
+// .mdx swapped: the viewer asks for the .mdx of a .mdl path, and a folder
+// of converted models may hold either.
+func FileModelLoader(f Finder, modelDir string) ModelLoader {
+	return func(path string) (*mdx.Model, string, error) {
+		var tried []string
+		for _, cand := range spawnPathVariants(path) {
+			file, t, err := f.Find(modelDir, cand)
+			tried = append(tried, t...)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, "", err
+			}
+			m, err := readModel(file)
+			return m, file, err
+		}
+		if len(tried) == 0 {
+			return nil, "", fmt.Errorf("not found: %w", fs.ErrNotExist)
+		}
+		return nil, "", fmt.Errorf("not found (looked for %s): %w", strings.Join(tried, ", "), fs.ErrNotExist)
+	}
+}
+
+// spawnPathVariants lists the names to look a spawned model up by.
+func spawnPathVariants(p string) []string {
+	ext := strings.ToLower(filepath.Ext(strings.ReplaceAll(p, `\`, "/")))
+	stem := p[:len(p)-len(ext)]
+	switch ext {
+	case ".mdl":
+		return []string{p, stem + ".mdx"}
+	case ".mdx":
+		return []string{p, stem + ".mdl"}
+	case "":
+		return []string{p + ".mdx", p + ".mdl"}
+	}
+	return []string{p}
+}
+
+func readModel(file string) (*mdx.Model, error) {
+	fh, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxSpawnedModelBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(b) > maxSpawnedModelBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", file, maxSpawnedModelBytes)
+	}
+	m, err := mdx.DecodeAny(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return m, nil
+}
+
+// LoadSpawnedModels resolves the model of every PREM emitter with load
+// (each distinct path once) so that those emitters emit; call it after
+// New and before Start. An emitter whose model does not resolve, or that
+// spawns a texture rather than a model, emits nothing and adds a warning,
+// as the viewer's emitter stays "not ok" when its model fails to load.
+func (s *Sim) LoadSpawnedModels(load ModelLoader) {
+	type result struct {
+		m    *mdx.Model
+		file string
+		err  error
+	}
+	cache := map[string]result{}
+	for _, em := range s.prem {
+		e := em.(*premEmitter)
+		e.tried = true
+		path := e.e.Path
+		if isTexturePath(path) || (e.e.Flags&mdx.NodeEmitterUsesTGA != 0 && e.e.Flags&mdx.NodeEmitterUsesMDL == 0) {
+			s.warnf("particle emitter %q spawns texture %q: texture particles of the old emitter are not drawn", e.e.Name, path)
+			continue
+		}
+		if strings.TrimSpace(path) == "" {
+			s.warnf("particle emitter %q has no model path: skipped", e.e.Name)
+			continue
+		}
+		r, ok := cache[path]
+		if !ok {
+			r.m, r.file, r.err = load(path)
+			if r.err == nil && r.m == nil {
+				r.err = errors.New("loader returned no model")
+			}
+			cache[path] = r
+		}
+		if r.err != nil {
+			s.warnf("particle emitter %q: spawned model %q: %v; emitter skipped", e.e.Name, path, r.err)
+			continue
+		}
+		if err := e.setModel(r.m, r.file); err != nil {
+			s.warnf("particle emitter %q: spawned model %q: %v; emitter skipped", e.e.Name, path, err)
+		}
+	}
+}
+
+func isTexturePath(p string) bool {
+	switch strings.ToLower(filepath.Ext(strings.ReplaceAll(p, `\`, "/"))) {
+	case ".blp", ".tga", ".dds", ".png", ".jpg":
+		return true
+	}
+	return false
+}
+
+// premEmitter simulates one PREM (ParticleEmitter) record as
+// mdx-m3-viewer 5.12.0 does (particleemitter.ts, particle.ts): each
+// emission spawns an instance of the emitter's model that plays its
+// sequence 0 from birth, moving from the emitter with its own velocity.
+type premEmitter struct {
+	m     *mdx.Model
+	e     *mdx.ParticleEmitter
+	idx   int // index in Model.Nodes() and pose.World
+	tried bool
+
+	spawned     *mdx.Model
+	spawnedPath string
+	sp          *pose.Pose // the spawned model's pose, updated per particle at draw time
+
+	acc     float64
+	parts   []premParticle
+	emitted int
+}
+
+// premParticle is one spawned model instance.
+type premParticle struct {
+	loc     [3]float32 // instance location (a Float32Array in the viewer)
+	rotZ    float64    // instance rotation about world Z, radians
+	scale   [3]float32 // the emitter node's world scale at spawn
+	vel     [3]float32
+	gravity float64
+	health  float64
+	// The spawned instance's own animation clock (its updateAnimations).
+	seq            int
+	frame, counter float64
+}
+
+func newPREMEmitters(s *Sim) []emitter {
+	m := s.m
+	if len(m.ParticleEmitters) == 0 {
+		return nil
+	}
+	nodes := m.Nodes()
+	out := make([]emitter, 0, len(m.ParticleEmitters))
+	for k := range m.ParticleEmitters {
+		e := &m.ParticleEmitters[k]
+		out = append(out, &premEmitter{m: m, e: e, idx: nodeIndex(nodes, &e.Node)})
+	}
+	return out
+}
+
+func (e *premEmitter) setModel(sm *mdx.Model, file string) error {
+	p, err := pose.New(sm)
+	if err != nil {
+		return err
+	}
+	e.spawned, e.spawnedPath, e.sp = sm, file, p
+	return nil
+}
+
+func (e *premEmitter) nodeIdx() int { return e.idx }
+
+func (e *premEmitter) reset() {
+	e.acc = 0
+	e.parts = e.parts[:0]
+}
+
+func (e *premEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
+	if e.spawned == nil && !e.tried {
+		e.tried = true
+		s.warnf("particle emitter %q: no model loader given (Sim.LoadSpawnedModels); model %q not spawned", e.e.Name, e.e.Path)
+	}
+	c := p.Clock()
+	// The viewer updates the emitter only while KPEV > 0 and only once
+	// its model has loaded (emitterObject.ok).
+	if e.spawned != nil && e.idx >= 0 && pose.Float(e.m, e.e.Visibility, c, 1, 1, true) > 0 {
+		if spawn {
+			// KPEE or the static rate; PREM rates are not doubled.
+			e.acc += float64(pose.Float(e.m, e.e.EmissionRateTrack, c, e.e.EmissionRate, 0, false)) * dt
+		}
+		if e.acc >= 1 {
+			n := e.acc
+			for i := 0; float64(i) < n; i++ {
+				e.emit(s, p)
+				e.acc--
+			}
+		}
+	}
+	e.update(dt)
+}
+
+// emit spawns one instance (Particle.bind). Random draws, in order: the
+// direction's turn about Z in [−π, π], its tilt about Y in [−lat, lat],
+// the instance's own turn about Z in [0, 2π].
+func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
+	if len(e.parts) >= maxPREMParticles {
+		return // deviation: the viewer has no bound (no random draws either)
+	}
+	e.emitted++
+	c := p.Clock()
+	// The viewer looks the latitude track up as 'KPLTV', a name no track
+	// has, so KPLT never animates it. Latitude is used as radians.
+	lat := float64(e.e.Latitude)
+	life := float64(pose.Float(e.m, e.e.LifeSpanTrack, c, e.e.LifeSpan, 0, false))
+	grav := float64(pose.Float(e.m, e.e.GravityTrack, c, e.e.Gravity, 0, false))
+	speed := float64(pose.Float(e.m, e.e.SpeedTrack, c, e.e.Speed, 0, false))
+	rot, scl := premDecompose(&p.World[e.idx])
+	loc := p.WorldLocation(e.idx)
+
+	a := s.RandomInRange(-math.Pi, math.Pi)
+	b := s.RandomInRange(-lat, lat)
+	// (Rz(a)·Ry(b))·ẑ, then the node's world rotation, speed and scale.
+	v := [3]float64{math.Sin(b) * math.Cos(a), math.Sin(b) * math.Sin(a), math.Cos(b)}
+	v = premQrot(rot, v)
+	for k := range v {
+		v[k] = float64(float32(v[k]*speed)) * scl[k]
+	}
+	turn := s.RandomInRange(0, 2*math.Pi)
+
+	pt := premParticle{
+		loc:     [3]float32{float32(loc[0]), float32(loc[1]), float32(loc[2])},
+		rotZ:    turn,
+		scale:   [3]float32{float32(scl[0]), float32(scl[1]), float32(scl[2])},
+		vel:     [3]float32{float32(v[0]), float32(v[1]), float32(v[2])},
+		gravity: grav * scl[2],
+		health:  life,
+		seq:     -1,
+	}
+	// setSequence(0): the spawned model plays its first sequence.
+	if len(e.spawned.Sequences) > 0 {
+		pt.seq = 0
+		pt.frame = float64(e.spawned.Sequences[0].Interval[0])
+	}
+	e.parts = append(e.parts, pt)
+}
+
+// update advances every spawned instance: its animation first (the scene
+// updates instances before the emitted-object updater; a new instance is
+// updated in the step it is born), then Particle.update: age, gravity on
+// the velocity, move; at health ≤ 0 the instance hides.
+func (e *premEmitter) update(dt float64) {
+	live := e.parts[:0]
+	for _, pt := range e.parts {
+		if pt.seq >= 0 {
+			sq := &e.spawned.Sequences[pt.seq]
+			ft := dt * 1000
+			pt.frame += ft
+			pt.counter += ft
+			if end := float64(sq.Interval[1]); pt.frame >= end {
+				if sq.NonLooping() {
+					pt.frame = end
+					pt.counter -= ft
+				} else {
+					pt.frame = float64(sq.Interval[0]) // overshoot dropped, as for the main instance
+				}
+			}
+		}
+		pt.health -= dt
+		if !(pt.health > 0) {
+			continue
+		}
+		pt.vel[2] = float32(float64(pt.vel[2]) - pt.gravity*dt)
+		for k := 0; k < 3; k++ {
+			pt.loc[k] = float32(float64(pt.loc[k]) + float64(float32(float64(pt.vel[k])*dt)))
+		}
+		live = append(live, pt)
+	}
+	e.parts = live
+}
+
+// appendMeshes poses the spawned model of every live particle at its own
+// clock and appends one KindModel mesh per visible geoset, in world space.
+func (e *premEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh) []Mesh {
+	if e.spawned == nil {
+		return out
+	}
+	sm := e.spawned
+	view := premQuat(s.view.Rotation)
+	if view == (premQuat{}) {
+		view = premQuat{0, 0, 0, 1}
+	}
+	for i := range e.parts {
+		pt := &e.parts[i]
+		r := premQuat{0, 0, math.Sin(pt.rotZ / 2), math.Cos(pt.rotZ / 2)}
+		// Billboarded nodes of the spawned model must face the camera in
+		// world space after the instance's turn: pose them for the view
+		// rotation composed with that turn.
+		e.sp.Update(pose.Clock{Sequence: pt.seq, Frame: pt.frame, Global: pt.counter}, pose.View{Rotation: [4]float64(premQmul(view, r))})
+		for gi := range sm.Geosets {
+			if ms, ok := e.geosetMesh(pt, r, gi); ok {
+				out = append(out, ms)
+			}
+		}
+	}
+	return out
+}
+
+func (e *premEmitter) geosetMesh(pt *premParticle, r premQuat, gi int) (Mesh, bool) {
+	sm := e.spawned
+	g := &sm.Geosets[gi]
+	col := e.sp.GeosetColor(gi)
+	// The viewer skips a batch whose geoset alpha is ≤ 0.01.
+	if !(col[3] > 0.01) || len(g.Faces) < 3 {
+		return Mesh{}, false
+	}
+	pos, nrm := e.sp.Vertices(gi)
+	var uvs []mdx.Vec2
+	if len(g.UVSets) > 0 {
+		uvs = g.UVSets[0]
+	}
+	ms := Mesh{
+		Kind:       KindModel,
+		Node:       e.idx,
+		TextureID:  -1,
+		Material:   int(g.MaterialID),
+		Source:     sm,
+		SourcePath: e.spawnedPath,
+		Vertices:   make([]Vertex, len(pos)),
+		Normals:    make([][3]float32, len(pos)),
+	}
+	if int(g.MaterialID) < len(sm.Materials) {
+		ms.PriorityPlane = int(sm.Materials[g.MaterialID].PriorityPlane)
+	}
+	for v, q := range pos {
+		w := [3]float64{float64(q[0]) * float64(pt.scale[0]), float64(q[1]) * float64(pt.scale[1]), float64(q[2]) * float64(pt.scale[2])}
+		w = premQrot(r, w)
+		vx := Vertex{
+			Pos:   [3]float32{float32(w[0] + float64(pt.loc[0])), float32(w[1] + float64(pt.loc[1])), float32(w[2] + float64(pt.loc[2]))},
+			Color: col,
+		}
+		if v < len(uvs) {
+			vx.UV = [2]float32(uvs[v])
+		}
+		ms.Vertices[v] = vx
+		n := premQrot(r, [3]float64{float64(nrm[v][0]), float64(nrm[v][1]), float64(nrm[v][2])})
+		ms.Normals[v] = [3]float32{float32(n[0]), float32(n[1]), float32(n[2])}
+	}
+	nv := uint32(len(pos))
+	ms.Indices = make([]uint32, 0, len(g.Faces)/3*3)
+	for t := 0; t+2 < len(g.Faces); t += 3 {
+		a, b, c := uint32(g.Faces[t]), uint32(g.Faces[t+1]), uint32(g.Faces[t+2])
+		if a >= nv || b >= nv || c >= nv {
+			continue // a face naming a missing vertex is dropped
+		}
+		ms.Indices = append(ms.Indices, a, b, c)
+	}
+	if len(ms.Indices) == 0 {
+		return Mesh{}, false
+	}
+	return ms, true
+}
+
+// premQuat is a float64 quaternion (x, y, z, w), gl-matrix layout.
+type premQuat [4]float64
+
+func premQmul(a, b premQuat) premQuat {
+	return premQuat{
+		a[0]*b[3] + a[3]*b[0] + a[1]*b[2] - a[2]*b[1],
+		a[1]*b[3] + a[3]*b[1] + a[2]*b[0] - a[0]*b[2],
+		a[2]*b[3] + a[3]*b[2] + a[0]*b[1] - a[1]*b[0],
+		a[3]*b[3] - a[0]*b[0] - a[1]*b[1] - a[2]*b[2],
+	}
+}
+
+// qrot rotates v by the unit quaternion q.
+func premQrot(q premQuat, v [3]float64) [3]float64 {
+	x, y, z, w := q[0], q[1], q[2], q[3]
+	ux, uy, uz := y*v[2]-z*v[1], z*v[0]-x*v[2], x*v[1]-y*v[0]
+	uux, uuy, uuz := y*uz-z*uy, z*ux-x*uz, x*uy-y*ux
+	return [3]float64{v[0] + 2*(w*ux+uux), v[1] + 2*(w*uy+uuy), v[2] + 2*(w*uz+uuz)}
+}
+
+// decompose splits a node's world matrix into rotation and per-axis scale
+// (column lengths). The viewer keeps worldRotation and worldScale as
+// separate products down the hierarchy; they agree with this whenever no
+// non-uniform scale sits above a rotation, which is what emitter nodes do.
+func premDecompose(w *pose.Mat4) (premQuat, [3]float64) {
+	var scl [3]float64
+	var col [3][3]float64
+	for c := 0; c < 3; c++ {
+		x, y, z := w[c*4], w[c*4+1], w[c*4+2]
+		l := math.Sqrt(x*x + y*y + z*z)
+		scl[c] = l
+		if l > 0 {
+			x, y, z = x/l, y/l, z/l
+		}
+		col[c] = [3]float64{x, y, z}
+	}
+	// Rotation matrix element (row r, column c) is col[c][r].
+	m00, m01, m02 := col[0][0], col[1][0], col[2][0]
+	m10, m11, m12 := col[0][1], col[1][1], col[2][1]
+	m20, m21, m22 := col[0][2], col[1][2], col[2][2]
+	var q premQuat
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		s := math.Sqrt(tr+1) * 2
+		q = premQuat{(m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, s / 4}
+	case m00 > m11 && m00 > m22:
+		s := math.Sqrt(1+m00-m11-m22) * 2
+		q = premQuat{s / 4, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s}
+	case m11 > m22:
+		s := math.Sqrt(1+m11-m00-m22) * 2
+		q = premQuat{(m01 + m10) / s, s / 4, (m12 + m21) / s, (m02 - m20) / s}
+	default:
+		s := math.Sqrt(1+m22-m00-m11) * 2
+		q = premQuat{(m02 + m20) / s, (m12 + m21) / s, s / 4, (m10 - m01) / s}
+	}
+	if math.IsNaN(q[0]) || math.IsNaN(q[1]) || math.IsNaN(q[2]) || math.IsNaN(q[3]) {
+		q = premQuat{0, 0, 0, 1} // a zero scale: no rotation to speak of
+	}
+	return q, scl
+}
