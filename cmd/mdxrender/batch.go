@@ -32,6 +32,10 @@ var batchFlagKeys = map[string]string{
 	"update":       "check.update",
 	"tolerance":    "check.tolerance",
 	"max-mismatch": "check.max_mismatch",
+	"particles":    "render.particles",
+	"seed":         "render.seed",
+	"step-ms":      "render.step_ms",
+	"preroll-ms":   "render.preroll_ms",
 }
 
 func newBatchCmd() *cobra.Command { return newBatchLikeCmd(false) }
@@ -83,6 +87,10 @@ The exit status is 1 on any regression, missing golden or failed model.
 	f.String("bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
 	f.StringSlice("textures", nil, "texture folders searched after the model's folder")
 	f.String("sequences", "stand", "sequences to render: stand, all or match (pattern from the config)")
+	f.Bool("particles", true, "simulate and draw particle emitters and ribbons (--particles=false: geometry only)")
+	f.Int("seed", 6, "seed of the particle random generator")
+	f.Float64("step-ms", 1000.0/60, "fixed particle simulation step in ms")
+	f.Float64("preroll-ms", -1, "ms simulated before the sequence start (negative: one particle lifetime, looping sequences only)")
 	if check {
 		f.String("golden", "", "folder of golden images")
 		f.Bool("update", false, "rewrite the golden images")

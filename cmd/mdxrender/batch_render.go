@@ -104,7 +104,9 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 		Width: req.View.Size, Height: req.View.Size, SSAA: req.Options.SSAA,
 		Pitch: req.View.Pitch, Camera: req.View.Camera,
 		TextureRoots: mm.job.TextureRoots, Cache: mm.r.cache,
-		Workers: mm.r.bandWorkers, // never changes the output
+		Workers:   mm.r.bandWorkers, // never changes the output
+		Particles: req.Options.Particles, Seed: uint32(req.Options.Seed),
+		StepMs: req.Options.StepMs, PrerollMs: req.Options.PrerollMs,
 	}
 	if bg[3] != 0 {
 		opt.Background = &color.NRGBA{bg[0], bg[1], bg[2], bg[3]}
@@ -128,6 +130,9 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 	}
 	seen := map[string]bool{}
 	out := make([]*image.NRGBA, 0, len(req.Frames))
+	// One animator for all frames: the particle simulation of a sequence
+	// and view steps forward from frame to frame instead of restarting.
+	anim := render.NewAnimator(mm.m, mm.path)
 	for _, f := range req.Frames {
 		if err := ctx.Err(); err != nil {
 			return nil, warns, err
@@ -138,7 +143,7 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 		if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
 			opt.Time = float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
 		}
-		img, ws, err := render.Render(mm.m, mm.path, opt)
+		img, ws, err := anim.Render(opt)
 		for _, w := range ws {
 			if !seen[w.Message] {
 				seen[w.Message] = true

@@ -126,7 +126,7 @@ func (p *particleFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&p.on, "particles", true, "simulate and draw particle emitters and ribbons (--particles=false: geometry only)")
 	f.Uint32Var(&p.seed, "seed", particles.DefaultSeed, "seed of the particle random generator")
 	f.StringVar(&p.step, "step-ms", "1000/60", "fixed simulation step in ms: a number or A/B")
-	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto (one particle lifetime, looping sequences only)")
+	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto/negative (one particle lifetime, looping sequences only)")
 }
 
 // apply validates the flags and copies them into opt.
@@ -161,13 +161,17 @@ func parseStepMs(s string) (float64, error) {
 	return v, nil
 }
 
-// parsePrerollMs reads "auto" (−1) or a number of ms ≥ 0.
+// parsePrerollMs reads "auto" or a negative number (−1) or a number of
+// ms ≥ 0.
 func parsePrerollMs(s string) (float64, error) {
 	if strings.EqualFold(strings.TrimSpace(s), "auto") {
 		return -1, nil
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v < 0 || math.IsNaN(v) || v > particles.MaxPrerollMs {
+	if err == nil && v < 0 {
+		return -1, nil
+	}
+	if err != nil || math.IsNaN(v) || v > particles.MaxPrerollMs {
 		return 0, fmt.Errorf("--preroll-ms %q: want auto or a number of ms from 0 to %d", s, particles.MaxPrerollMs)
 	}
 	return v, nil

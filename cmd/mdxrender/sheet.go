@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/spf13/cobra"
 )
 
@@ -18,6 +19,7 @@ func newSheetCmd() *cobra.Command {
 		formats  []string
 		textures []string
 		cfg      = batch.DefaultConfig()
+		pf       particleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "sheet MODEL -o DIR [--sequence Walk,Attack*] [--frames 16 | --fps 12] [--cols 4] [--yaws 0,45,...]",
@@ -45,6 +47,12 @@ transparency; APNG: full alpha).`,
 			cfg.Output.Formats = formats
 			cfg.Output.Gallery = false
 			cfg.TextureRoots = textures
+			var po render.Options
+			if err := pf.apply(&po); err != nil {
+				return fmt.Errorf("sheet: %w", err)
+			}
+			cfg.Render.Particles, cfg.Render.Seed = po.Particles, int(po.Seed)
+			cfg.Render.StepMs, cfg.Render.PrerollMs = po.StepMs, po.PrerollMs
 			cfg.Force = true
 			cfg.Jobs = 1
 			cfg.Sequences = batch.Sequences{Select: batch.SelectAll}
@@ -101,5 +109,6 @@ transparency; APNG: full alpha).`,
 	f.StringVar(&cfg.Render.Background, "bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
 	f.StringVar(&cfg.Render.TeamColor, "team", "", "team colour: player index 0-24, name or #rrggbb")
 	f.StringArrayVar(&textures, "textures", nil, "texture folder searched after the model's folder (repeatable)")
+	pf.register(f)
 	return cmd
 }

@@ -107,6 +107,19 @@ type RenderOptions struct {
 	Camera string  `yaml:"camera" mapstructure:"camera"`
 	// TeamColor is the default team colour (see Config.TeamColors).
 	TeamColor string `yaml:"team_color" mapstructure:"team_color"`
+	// Particles simulates and draws particle emitters and ribbons from the
+	// sequence start (the reference viewer's update loop, pkg/particles);
+	// false draws geometry only.
+	Particles bool `yaml:"particles" mapstructure:"particles"`
+	// Seed seeds the particle generator (0 to 2³¹−1; default 6, the
+	// reference harness's).
+	Seed int `yaml:"seed" mapstructure:"seed"`
+	// StepMs is the fixed simulation step in ms (default 1000/60).
+	StepMs float64 `yaml:"step_ms" mapstructure:"step_ms"`
+	// PrerollMs is simulated before the sequence start: ≥ 0 that many ms
+	// for any sequence (the harness's --preroll-ms); negative (default −1)
+	// one longest particle lifetime for looping sequences only.
+	PrerollMs float64 `yaml:"preroll_ms" mapstructure:"preroll_ms"`
 }
 
 // View is a named camera. Zero fields take the value from RenderOptions.
@@ -190,10 +203,11 @@ func DefaultConfig() Config {
 		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl", ".m2"}},
 		TextureCacheMB: 64,
 		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
-		Render:         RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0},
-		Sequences:      Sequences{Select: SelectStand},
-		Sheet:          SheetOptions{Frames: 8},
-		Check:          CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
+		Render: RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0,
+			Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1},
+		Sequences: Sequences{Select: SelectStand},
+		Sheet:     SheetOptions{Frames: 8},
+		Check:     CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
 	}
 }
 

@@ -147,6 +147,16 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 			bad(key+".team_color", "%v", err)
 		}
 	}
+	if r.Seed < 0 || int64(r.Seed) > math.MaxInt32 {
+		bad(key+".seed", "want 0 to %d, got %d", math.MaxInt32, r.Seed)
+	}
+	if !(r.StepMs > 0 && r.StepMs <= 60000) {
+		bad(key+".step_ms", "want a step of more than 0 and at most 60000 ms, got %g", r.StepMs)
+	}
+	// The upper bound is pkg/particles.MaxPrerollMs.
+	if math.IsNaN(r.PrerollMs) || r.PrerollMs > 600000 || math.IsInf(r.PrerollMs, 0) {
+		bad(key+".preroll_ms", "want at most 600000 ms (negative: one particle lifetime), got %g", r.PrerollMs)
+	}
 }
 
 func (r RenderPatch) validate(key string, bad badFunc) {
