@@ -187,6 +187,9 @@ func (a *Animator) sim(r *frame, seq int, view pose.View) (*particles.Sim, error
 		if s.Empty() {
 			s = nil
 		} else {
+			// PREM emitters spawn models found like textures: the model's
+			// folder, then the texture roots.
+			s.LoadSpawnedModels(particles.FileModelLoader(r.res, r.dir))
 			s.Start(seq, view)
 		}
 		a.sims[k] = s
