@@ -19,12 +19,16 @@ func newInspectCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "inspect FILE...",
-		Short: "Summarise MDX/MDL models: sequences, textures, materials, node tree",
+		Short: "Summarise MDX/MDL/M2 models: sequences, textures, materials, node tree",
 		Long: `Print what is in each model file: format and version, counts, sequences
 (interval, length, looping), global sequences, textures (with replaceable
 ids), materials and their layers (filter mode, flags, texture), geosets, the
 node hierarchy as a tree, and the extent. The format is taken from the file's
-contents, not its name.
+contents, not its name. World of Warcraft files (MDX 1300-1500, M2 256-263)
+add their sequence fields (frequency, replay, blend time) and geoset
+selection groups; an M2 is shown as the WoW MDX v1500 model it is drawn as,
+plus an "m2" object (JSON) or lines (text) with its own version, the view
+drawn, and what is not drawn (lights, cameras, attachments, emitters).
 
 A file that cannot be read is reported on stderr (naming the file) and the
 others are still inspected; the exit status is 1 if any file failed.
@@ -42,7 +46,7 @@ only ever added, never renamed.`,
 			reports := []any{}
 			out := cmd.OutOrStdout()
 			for i, path := range args {
-				m, format, size, err := loadModel(path)
+				f, err := model.LoadFile(path)
 				if err != nil {
 					failed++
 					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
@@ -51,7 +55,8 @@ only ever added, never renamed.`,
 					}
 					continue
 				}
-				r := summarize(path, format, size, m)
+				r := summarize(path, string(f.Format), f.Size, f.Model)
+				r.M2 = m2Info(f)
 				if asJSON {
 					reports = append(reports, r)
 					continue
@@ -114,8 +119,58 @@ type inspectReport struct {
 	UnknownChunks   []jsonUnknownChunk `json:"unknown_chunks"`
 	// Problem is the first cross-reference error Model.Validate finds ("" if
 	// none): the file decodes but a renderer would index out of range.
-	Problem string     `json:"problem"`
-	tree    []treeLine // text output only
+	Problem string `json:"problem"`
+	// M2 is present for M2 files: what the file holds beyond the model
+	// drawn from it.
+	M2   *jsonM2    `json:"m2,omitempty"`
+	tree []treeLine // text output only
+}
+
+// jsonM2 describes an M2 (MD20) file: its own version (the model is shown
+// as the WoW MDX v1500 it converts to), the view (level of detail) drawn,
+// and the blocks the conversion leaves out.
+type jsonM2 struct {
+	Version        uint32         `json:"version"`
+	Views          int            `json:"views"`
+	View           int            `json:"view"` // the view the model was built from (0, the most detailed)
+	Submeshes      int            `json:"submeshes"`
+	SubmeshesDrawn int            `json:"submeshes_drawn"` // with a texture unit; the others are not converted
+	TextureUnits   int            `json:"texture_units"`
+	Vertices       int            `json:"vertices"`               // the file's vertex pool, shared by the views
+	BoneWeighted   int            `json:"bone_weighted_vertices"` // vertices with more than one bone
+	NotDrawn       map[string]int `json:"not_drawn"`              // lights, cameras, attachments, ribbons, particles
+}
+
+func m2Info(f *model.File) *jsonM2 {
+	if f.M2 == nil {
+		return nil
+	}
+	h := &f.M2.Header
+	j := &jsonM2{Version: h.Version, Views: len(f.M2.Views), View: f.View, Vertices: len(f.M2.Vertices),
+		NotDrawn: map[string]int{"lights": int(h.Lights.Count), "cameras": int(h.Cameras.Count),
+			"attachments": int(h.Attachments.Count), "ribbon_emitters": int(h.RibbonEmitters.Count),
+			"particle_emitters": int(h.Particles.Count)}}
+	if f.View < len(f.M2.Views) {
+		v := &f.M2.Views[f.View]
+		j.Submeshes, j.TextureUnits = len(v.Submeshes), len(v.TexUnits)
+		drawn := map[uint16]bool{}
+		for _, u := range v.TexUnits {
+			drawn[u.Submesh] = true
+		}
+		j.SubmeshesDrawn = len(drawn)
+	}
+	for _, v := range f.M2.Vertices {
+		n := 0
+		for _, w := range v.BoneWeights {
+			if w > 0 {
+				n++
+			}
+		}
+		if n > 1 {
+			j.BoneWeighted++
+		}
+	}
+	return j
 }
 
 // inspectFailure is the --json object for a file that could not be read.
@@ -191,6 +246,11 @@ type jsonSequence struct {
 	MoveSpeed jf        `json:"move_speed"`
 	Rarity    jf        `json:"rarity"`
 	Flags     uint32    `json:"flags"`
+	// WoW files (v1300+, M2) only: how often a variation plays (0..1),
+	// the replay range and the blend time in ms.
+	Frequency *jf        `json:"frequency,omitempty"`
+	Replay    *[2]uint32 `json:"replay,omitempty"`
+	BlendTime *uint32    `json:"blend_time,omitempty"`
 }
 
 type jsonTexture struct {
@@ -240,6 +300,11 @@ type jsonGeoset struct {
 	Skinned      bool   `json:"skinned"` // has SKIN (v900+)
 	LOD          uint32 `json:"lod"`
 	LODName      string `json:"lod_name"`
+	// WoW files only: the selection group (character geoset or M2 mesh
+	// part id, section*100+variant) and the v1300/1400 BIDX/BWGT entries
+	// (kept, not used: they are not in vertex order).
+	SelectionGroup *uint32 `json:"selection_group,omitempty"`
+	BoneWeights    *int    `json:"bone_weight_entries,omitempty"`
 }
 
 // jsonNode is one node in Model.Nodes order; the tree follows parent_id.
@@ -296,12 +361,18 @@ func summarize(path, format string, size int64, m *mdx.Model) *inspectReport {
 		SoundTracks: len(m.SoundTracks), UnknownChunks: len(m.Unknown),
 	}
 	r.Counts = c
+	wow := mdx.IsWoWVersion(m.Version)
 	for _, s := range m.Sequences {
-		r.Sequences = append(r.Sequences, jsonSequence{
+		js := jsonSequence{
 			Name: s.Name, Interval: s.Interval,
 			Length:  int64(s.Interval[1]) - int64(s.Interval[0]),
 			Looping: !s.NonLooping(), MoveSpeed: jf(s.MoveSpeed), Rarity: jf(s.Rarity), Flags: s.Flags,
-		})
+		}
+		if wow {
+			f, rp, bt := jf(s.Frequency), s.Replay, s.BlendTime
+			js.Frequency, js.Replay, js.BlendTime = &f, &rp, &bt
+		}
+		r.Sequences = append(r.Sequences, js)
 	}
 	for _, t := range m.Textures {
 		r.Textures = append(r.Textures, jsonTexture{
@@ -322,11 +393,16 @@ func summarize(path, format string, size int64, m *mdx.Model) *inspectReport {
 		c.Vertices += len(g.Vertices)
 		c.FaceIndices += len(g.Faces)
 		c.Faces += len(g.Faces) / 3
-		r.Geosets = append(r.Geosets, jsonGeoset{
+		jg := jsonGeoset{
 			Vertices: len(g.Vertices), Faces: len(g.Faces) / 3, MaterialID: g.MaterialID,
 			UVSets: len(g.UVSets), MatrixGroups: len(g.MatrixGroups), Skinned: g.Skin != nil,
 			LOD: g.LOD, LODName: g.LODName,
-		})
+		}
+		if wow {
+			sg, bw := g.SelectionGroup, len(g.BoneWeights)
+			jg.SelectionGroup, jg.BoneWeights = &sg, &bw
+		}
+		r.Geosets = append(r.Geosets, jg)
 	}
 	r.Nodes = nodesOf(m)
 	c.Nodes = len(r.Nodes)
@@ -747,7 +823,11 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 	c := r.Counts
 
 	fmt.Fprintf(w, "%s\n", r.File)
-	p("  format\t%s, version %d, %d bytes\n", strings.ToUpper(r.Format), r.Version, r.Bytes)
+	if r.M2 != nil {
+		p("  format\tM2 (MD20), version %d, %d bytes; drawn as WoW MDX version %d\n", r.M2.Version, r.Bytes, r.Version)
+	} else {
+		p("  format\t%s, version %d, %d bytes\n", strings.ToUpper(r.Format), r.Version, r.Bytes)
+	}
 	p("  name\t%s\n", quoteIfOdd(r.Name))
 	if r.AnimationFile != "" {
 		p("  animation file\t%s\n", r.AnimationFile)
@@ -757,6 +837,20 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 	p("  extent\tmin %s  max %s  radius %s\n", fmtVec(e.Min), fmtVec(e.Max), e.BoundsRadius)
 	if r.Problem != "" {
 		p("  problem\t%s\n", r.Problem)
+	}
+	if m := r.M2; m != nil {
+		p("  m2 view\t%d of %d (0 is the most detailed): %d texture units; %d of %d submeshes have one and are drawn\n",
+			m.View, m.Views, m.TextureUnits, m.SubmeshesDrawn, m.Submeshes)
+		p("  m2 vertices\t%d in the file, %d weighted to more than one bone\n", m.Vertices, m.BoneWeighted)
+		var nd []string
+		for _, k := range []string{"lights", "cameras", "attachments", "ribbon_emitters", "particle_emitters"} {
+			if n := m.NotDrawn[k]; n > 0 {
+				nd = append(nd, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
+			}
+		}
+		if len(nd) > 0 {
+			p("  m2 not drawn\t%s\n", strings.Join(nd, ", "))
+		}
 	}
 
 	section("Counts")
@@ -795,13 +889,23 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 
 	if len(r.Sequences) > 0 {
 		section(fmt.Sprintf("Sequences (%d)", len(r.Sequences)))
-		p("  #\tname\tstart\tend\tlength\tplay\tmove speed\trarity\n")
+		wow := len(r.Sequences) > 0 && r.Sequences[0].Frequency != nil
+		if wow {
+			p("  #\tname\tstart\tend\tlength\tplay\tmove speed\tfrequency\treplay\tblend\n")
+		} else {
+			p("  #\tname\tstart\tend\tlength\tplay\tmove speed\trarity\n")
+		}
 		for i, s := range r.Sequences {
 			play := "loop"
 			if !s.Looping {
 				play = "once"
 			}
-			p("  %d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", i, quoteIfOdd(s.Name), s.Interval[0], s.Interval[1], s.Length, play, s.MoveSpeed, s.Rarity)
+			p("  %d\t%s\t%d\t%d\t%d\t%s\t%s\t", i, quoteIfOdd(s.Name), s.Interval[0], s.Interval[1], s.Length, play, s.MoveSpeed)
+			if wow && s.Frequency != nil && s.Replay != nil && s.BlendTime != nil {
+				p("%s\t%d-%d\t%d ms\n", *s.Frequency, s.Replay[0], s.Replay[1], *s.BlendTime)
+			} else {
+				p("%s\n", s.Rarity)
+			}
 		}
 	}
 	if len(r.GlobalSequences) > 0 {
@@ -884,6 +988,12 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 			p("  %d\t%d\t%d\t%d\t%d\t%d\t", i, g.Vertices, g.Faces, g.MaterialID, g.UVSets, g.MatrixGroups)
 			if g.Skinned {
 				p("skinned  ")
+			}
+			if g.SelectionGroup != nil {
+				p("group %04d  ", *g.SelectionGroup)
+			}
+			if g.BoneWeights != nil && *g.BoneWeights > 0 {
+				p("BIDX/BWGT %d (unused)  ", *g.BoneWeights)
 			}
 			if r.Version >= 900 && !mdx.IsWoWVersion(r.Version) {
 				p("lod %d", g.LOD)
