@@ -28,7 +28,7 @@ contents, not its name. World of Warcraft files (MDX 1300-1500, M2 256-263)
 add their sequence fields (frequency, replay, blend time) and geoset
 selection groups; an M2 is shown as the WoW MDX v1500 model it is drawn as,
 plus an "m2" object (JSON) or lines (text) with its own version, the view
-drawn, and what is not drawn (lights, cameras, attachments, emitters).
+drawn, and what is not drawn (lights, attachments, emitters).
 
 A file that cannot be read is reported on stderr (naming the file) and the
 others are still inspected; the exit status is 1 if any file failed.
@@ -138,7 +138,7 @@ type jsonM2 struct {
 	TextureUnits   int            `json:"texture_units"`
 	Vertices       int            `json:"vertices"`               // the file's vertex pool, shared by the views
 	BoneWeighted   int            `json:"bone_weighted_vertices"` // vertices with more than one bone
-	NotDrawn       map[string]int `json:"not_drawn"`              // lights, cameras, attachments, ribbons, particles
+	NotDrawn       map[string]int `json:"not_drawn"`              // lights, attachments, ribbons, particles (cameras are converted)
 }
 
 func m2Info(f *model.File) *jsonM2 {
@@ -147,7 +147,7 @@ func m2Info(f *model.File) *jsonM2 {
 	}
 	h := &f.M2.Header
 	j := &jsonM2{Version: h.Version, Views: len(f.M2.Views), View: f.View, Vertices: len(f.M2.Vertices),
-		NotDrawn: map[string]int{"lights": int(h.Lights.Count), "cameras": int(h.Cameras.Count),
+		NotDrawn: map[string]int{"lights": int(h.Lights.Count),
 			"attachments": int(h.Attachments.Count), "ribbon_emitters": int(h.RibbonEmitters.Count),
 			"particle_emitters": int(h.Particles.Count)}}
 	if f.View < len(f.M2.Views) {
@@ -843,7 +843,7 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 			m.View, m.Views, m.TextureUnits, m.SubmeshesDrawn, m.Submeshes)
 		p("  m2 vertices\t%d in the file, %d weighted to more than one bone\n", m.Vertices, m.BoneWeighted)
 		var nd []string
-		for _, k := range []string{"lights", "cameras", "attachments", "ribbon_emitters", "particle_emitters"} {
+		for _, k := range []string{"lights", "attachments", "ribbon_emitters", "particle_emitters"} {
 			if n := m.NotDrawn[k]; n > 0 {
 				nd = append(nd, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
 			}

@@ -213,6 +213,19 @@ func fixture(v uint32) []byte {
 	b.set(0xA4, 2, w(nil).u16(0, 1))      // transparency lookup
 	b.set(0xAC, 2, w(nil).u16(0xFFFF, 0)) // texture animation lookup
 	copy(b.hdr[0xB4:], w(nil).f32(0, 0, 0, 2, 1, 0, 1.2, -1, -1, -1, 3, 2, 1, 4))
+
+	// A portrait camera (124 bytes): eye at base (5, 0, 1) plus an offset
+	// track of spline keys (value, in, out tangents) moving it 1 up over
+	// sequence 0, target (0, 0, 1), a constant roll.
+	var cam w
+	cam = cam.u32(0).f32(0.8, 100, 0.5)
+	cam = b.track(cam, 1, -1, [][2]uint32{{0, 2}}, []uint32{0, 999},
+		w(nil).f32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0), 2)
+	cam = cam.f32(5, 0, 1)
+	cam = emptyTrack(cam)
+	cam = cam.f32(0, 0, 1)
+	cam = b.track(cam, 0, -1, nil, []uint32{0}, w(nil).f32(0.25, 0, 0), 1)
+	b.set(0x124, 1, cam)
 	return b.bytes()
 }
 

@@ -69,6 +69,18 @@ func (f *File) Model(view int) (*mdx.Model, error) {
 		})
 	}
 
+	for i := range f.Cameras {
+		c := &f.Cameras[i]
+		m.Cameras = append(m.Cameras, mdx.Camera{
+			Name:     cameraName(c.Type, i),
+			Position: c.PositionBase, TargetPosition: c.TargetBase,
+			FieldOfView: c.FieldOfView, FarClip: c.FarClip, NearClip: c.NearClip,
+			Translation:       track(c.Position, same[mdx.Vec3]),
+			TargetTranslation: track(c.Target, same[mdx.Vec3]),
+			Rotation:          track(c.Roll, same[float32]),
+		})
+	}
+
 	v := &f.Views[view]
 	for k := range v.Submeshes {
 		var units []TexUnit
@@ -245,6 +257,19 @@ func colorAnim(c *Color, geoset int32) mdx.GeosetAnim {
 		ga.Alpha = ga.AlphaTrack.Keys[0].Value
 	}
 	return ga
+}
+
+// cameraName names a camera by its type: the portrait and character-info
+// cameras the game looks for, or "Camera<i>" (type -1, e.g. the login
+// screen scenes' cameras).
+func cameraName(typ int32, i int) string {
+	switch typ {
+	case 0:
+		return "Portrait"
+	case 1:
+		return "CharacterInfo"
+	}
+	return fmt.Sprintf("Camera%d", i)
 }
 
 func same[T any](v T) T        { return v }

@@ -16,6 +16,10 @@ var le = binary.LittleEndian
 // emitter pair at 0x13C.
 const headerSize = 0x144
 
+// cameraSize is a pre-Wrath camera record (Cataclysm later drops the
+// field of view).
+const cameraSize = 124
+
 // MaxFileSize bounds what Decode reads from an io.Reader.
 const MaxFileSize = 1 << 30
 
@@ -264,6 +268,23 @@ func (d *decoder) blocks() {
 		f.RenderFlags = make([]RenderFlag, h.RenderFlags.Count)
 		for i := range f.RenderFlags {
 			f.RenderFlags[i] = RenderFlag{Flags: le.Uint16(rb[4*i:]), Blend: le.Uint16(rb[4*i+2:])}
+		}
+	}
+
+	if cb := d.span(h.Cameras, cameraSize, "cameras"); cb != nil {
+		f.Cameras = make([]Camera, h.Cameras.Count)
+		for i := range f.Cameras {
+			blk := fmt.Sprintf("camera %d", i)
+			p := cb[cameraSize*i:]
+			f.Cameras[i] = Camera{
+				Type: int32(le.Uint32(p)), FieldOfView: f32(p[4:]), FarClip: f32(p[8:]), NearClip: f32(p[12:]),
+				// spline keys: the value, then its two tangents
+				Position:     readTrack(d, p[16:], blk+" position", 36, vec3),
+				PositionBase: vec3(p[44:]),
+				Target:       readTrack(d, p[56:], blk+" target", 36, vec3),
+				TargetBase:   vec3(p[84:]),
+				Roll:         readTrack(d, p[96:], blk+" roll", 12, f32),
+			}
 		}
 	}
 

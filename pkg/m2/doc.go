@@ -18,24 +18,32 @@
 //     [start, end] times is exactly MDX's sequence intervals, so keys keep
 //     their absolute timestamps and the per-animation key ranges are only
 //     validated;
+//
 //   - each drawn submesh of the chosen view (the lowest index by default)
 //     becomes a Geoset holding its own vertices, with per-vertex bone
 //     indices and weights in Geoset.Skin (4 bone indices, 4 weights / 255,
 //     bones indexed by object id = M2 bone index), the layout Reforged SKIN
 //     and WoW MDX v1300+ geosets use;
+//
 //   - the texture units drawn on a submesh become the layers of one
 //     Material; M2 blend modes map one to one onto MDX filter modes (opaque
 //     → None, alpha key → Transparent, alpha → Blend, additive → Additive,
 //     additive alpha → AddAlpha, modulate, modulate 2x) and the render flags
 //     onto layer shading flags;
+//
 //   - colours become GeosetAnims (colour and alpha tracks), transparencies
 //     the layer's alpha track, texture transforms TextureAnims;
+//
 //   - texture types are the WoW replaceable ids that WoW MDX also uses, so
 //     the model gets Version 1500 (the WoW MDX dialect whose geosets are
 //     M2-style); mdx.EncodeBytes can therefore write it as a v1500 MDX.
 //
-// Lights, cameras, attachments, ribbons and particle emitters are counted in
-// the Header but not converted: the renderer does not draw them.
+//   - cameras become MDX cameras (base position plus the offset tracks, the
+//     spline keys' values), so a login-screen scene can be rendered from
+//     its own viewpoint.
+//
+// Lights, attachments, ribbons and particle emitters are counted in the
+// Header but not converted: the renderer does not draw them.
 //
 // # Safety
 //

@@ -186,6 +186,21 @@ type TextureAnim struct {
 	Scaling     Track[mdx.Vec3]
 }
 
+// Camera is one pre-Wrath camera (124 bytes): its type (-1 free, 0
+// portrait, 1 character info), field of view in radians and clip planes,
+// then the eye and the target, each a base position plus an animated
+// offset, and a roll track (radians). The offset tracks hold spline keys
+// (value, in tangent, out tangent); Values keeps the value of each.
+type Camera struct {
+	Type                           int32
+	FieldOfView, FarClip, NearClip float32
+	Position                       Track[mdx.Vec3]
+	PositionBase                   mdx.Vec3
+	Target                         Track[mdx.Vec3]
+	TargetBase                     mdx.Vec3
+	Roll                           Track[float32]
+}
+
 // File is a decoded M2.
 type File struct {
 	Header          Header
@@ -200,6 +215,7 @@ type File struct {
 	Transparency    []Track[int16]
 	TextureAnims    []TextureAnim
 	RenderFlags     []RenderFlag
+	Cameras         []Camera
 
 	BoneLookup         []uint16
 	TextureLookup      []uint16

@@ -293,3 +293,39 @@ func TestBadInput(t *testing.T) {
 		t.Error("garbage transparency blocks accepted")
 	}
 }
+
+// TestCamera: the fixture's portrait camera decodes from its 124-byte
+// record (spline keys read as their values) and becomes an MDX camera the
+// pose stage places at base + offset.
+func TestCamera(t *testing.T) {
+	f, err := DecodeBytes(fixture(256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Cameras) != 1 {
+		t.Fatalf("%d cameras", len(f.Cameras))
+	}
+	c := f.Cameras[0]
+	if c.Type != 0 || c.FieldOfView != 0.8 || c.FarClip != 100 || c.NearClip != 0.5 ||
+		c.PositionBase != (mdx.Vec3{5, 0, 1}) || c.TargetBase != (mdx.Vec3{0, 0, 1}) ||
+		len(c.Position.Values) != 2 || c.Position.Values[1] != (mdx.Vec3{0, 0, 1}) || len(c.Target.Times) != 0 ||
+		len(c.Roll.Values) != 1 || c.Roll.Values[0] != 0.25 {
+		t.Fatalf("camera %+v", c)
+	}
+	m, err := f.Model(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Cameras) != 1 {
+		t.Fatalf("%d model cameras", len(m.Cameras))
+	}
+	mc := m.Cameras[0]
+	if mc.Name != "Portrait" || mc.Position != c.PositionBase || mc.TargetPosition != c.TargetBase || mc.FieldOfView != 0.8 ||
+		mc.Translation == nil || len(mc.Translation.Keys) != 2 || mc.Translation.Keys[1].Frame != 999 ||
+		mc.Translation.Keys[1].Value != (mdx.Vec3{0, 0, 1}) || mc.TargetTranslation != nil || mc.Rotation == nil {
+		t.Errorf("model camera %+v", mc)
+	}
+	if err := m.Validate(); err != nil {
+		t.Error(err)
+	}
+}

@@ -199,3 +199,21 @@ func TestWoWVanillaM2(t *testing.T) {
 		}
 	}
 }
+
+// TestWoWSceneCameras renders the login-screen scenes from their own M2
+// camera (converted by pkg/m2): from inside the scene the picture is
+// filled, where the orbit camera sees the backdrop from behind.
+func TestWoWSceneCameras(t *testing.T) {
+	glues := filepath.Join(wowCorpus(t), "vanilla-wow-interface-textures", "Interface", "Glues", "Models")
+	for _, c := range []string{"UI_MainMenu", "UI_Dwarf", "UI_Scourge", "UI_Human"} {
+		s, _ := renderWoW(t, filepath.Join(glues, c, c+".m2"), Options{Width: 96, Camera: "0"})
+		if s.coverage < 0.6 {
+			t.Errorf("%s from its camera: %.0f%% of the picture drawn", c, 100*s.coverage)
+		}
+	}
+	// The Dark Portal scene is textured from the PNGs beside it.
+	s, _ := renderWoW(t, filepath.Join(glues, "UI_MainMenu", "UI_MainMenu.m2"), Options{Width: 96, Camera: "0"})
+	if s.colourful < 0.1 || s.white > 0.4 {
+		t.Errorf("UI_MainMenu: %+v", s)
+	}
+}
