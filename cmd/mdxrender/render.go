@@ -33,7 +33,7 @@ func newRenderCmd() *cobra.Command {
 		Short: "Render a still image of a Warcraft III or early WoW model (MDX, MDL, M2)",
 		Long: `Pose a model at a time in a sequence and render it on the CPU to a PNG.
 MODEL is MDX, MDL or a pre-Wrath WoW M2, told apart by content. A flat WoW
-model (lying in the XY plane) is seen from above unless --pitch is given.
+model (lying in the XY plane) is seen from above unless --pitch is non-zero.
 The camera follows the reference harness's convention: +Z up, yaw 0 looks at
 the model's front from +X, pitch is elevation, --fov is vertical, and the
 distance is chosen to fit the --fit box unless given. Warnings (missing
