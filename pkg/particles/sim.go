@@ -268,7 +268,7 @@ func (s *Sim) Start(seq int, view pose.View) {
 	s.started = true
 	s.setSequence(seq)
 	if pre := s.PrerollMs(); pre > 0 {
-		n := int(math.Ceil(pre / s.opt.StepMs))
+		n := int(math.Ceil(pre/s.opt.StepMs - 1e-6)) // the harness's step count
 		for i := 0; i < n; i++ {
 			s.update(s.opt.StepMs)
 		}
@@ -315,7 +315,9 @@ func (s *Sim) longestLifeMs() float64 {
 	if math.IsNaN(life) {
 		return 0
 	}
-	return life * 1000
+	// Lifespans are float32 seconds: 1.2 is 1.2000000477, which would
+	// round the step count up by one; whole microseconds are plenty.
+	return math.Round(life*1e6) / 1e3
 }
 
 // AdvanceTo steps the simulation to ms after the sequence start: the

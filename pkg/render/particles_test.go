@@ -1,0 +1,274 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
+
+// compareRef measures b against the reference a as ../shared/tools/imgdiff
+// does: mismatch is the percentage of pixels with a channel off by more
+// than 16; IoU compares the pixels that differ from the background bg by
+// more than 16 in each image.
+func compareRef(a image.Image, b *image.NRGBA, bg color.NRGBA) (mismatchPct, iou float64) {
+	r := b.Rect
+	if a.Bounds().Dx() != r.Dx() || a.Bounds().Dy() != r.Dy() {
+		return 100, 0
+	}
+	bad, inter, union := 0, 0, 0
+	far := func(c color.NRGBA, d color.NRGBA) bool {
+		return absDiff(c.R, d.R) > 16 || absDiff(c.G, d.G) > 16 || absDiff(c.B, d.B) > 16
+	}
+	for y := 0; y < r.Dy(); y++ {
+		for x := 0; x < r.Dx(); x++ {
+			ca := color.NRGBAModel.Convert(a.At(a.Bounds().Min.X+x, a.Bounds().Min.Y+y)).(color.NRGBA)
+			cb := b.NRGBAAt(r.Min.X+x, r.Min.Y+y)
+			if far(ca, cb) {
+				bad++
+			}
+			fa, fb := far(ca, bg), far(cb, bg)
+			if fa && fb {
+				inter++
+			}
+			if fa || fb {
+				union++
+			}
+		}
+	}
+	iou = 1
+	if union > 0 {
+		iou = float64(inter) / float64(union)
+	}
+	return 100 * float64(bad) / float64(r.Dx()*r.Dy()), iou
+}
+
+// TestParticleFixturesMatchReferenceViewer compares every particle golden
+// view with the reference viewer's render of the same fixture, view, time
+// and seed (testdata/golden/peer-particles, made with the harness in
+// ../shared/tools/peer; see its README): the simulation must follow the
+// viewer closely enough that under 1% of the pixels differ and the
+// silhouettes agree (measured: at most 0.4%).
+func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
+	refDir := filepath.Join(goldenDir, "peer-particles")
+	for _, f := range particleFixtures() {
+		path := particleFixturePath(f.name)
+		m := loadFixture(t, path)
+		for _, fr := range f.frames {
+			opt := f.opt
+			opt.Time = fr.time
+			if fr.edit != nil {
+				fr.edit(&opt)
+			}
+			img, _, err := Render(m, path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := "particles_" + f.name + "_" + fr.label + ".png"
+			ref := readPNG(t, filepath.Join(refDir, name))
+			pct, iou := compareRef(ref, img, *opt.Background)
+			if pct >= 1 || iou < 0.98 {
+				t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", name, pct, iou)
+			}
+		}
+	}
+}
+
+// TestParticlesAgainstReferenceViewer renders a handful of the corpus'
+// simulated reference views (../shared/reference/peer-particles) with
+// their exact camera, time, step and seed. Each must have IoU ≥ 0.95 and
+// under 2% mismatched pixels, and drawing no particles must do clearly
+// worse (so the particles are what makes them match).
+// scripts/fidelity-particles.sh runs all 44.
+func TestParticlesAgainstReferenceViewer(t *testing.T) {
+	shared := sharedDir(t)
+	f, err := os.Open(filepath.Join(shared, "reference", "peer-particles", "jobs.tsv"))
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	want := map[string]bool{
+		"dbz-tribute-reforged_maps_Tribute_Reforged.w3x_DodonParticle_mdx.t0500.png":     true,
+		"warcraft3-icc_ICC.w3x_boneguardrockspike_spell02_mdx.t1500.png":                 true,
+		"dbz-tribute-reforged_maps_Tribute_Reforged.w3x_IchigoBBR_mdx.t0500.png":         true,
+		"warcraft3-icc_ICC.w3x_Aegis_mdx.t1500.png":                                      true,
+		"warcraft3-icc_ICC.w3x_BlessingofMight_Base_mdx.t0500.png":                       true,
+		"warcraft3-icc_models_spells_Lady_Deathwisper_Frostbolt_frostbolt_mdl.t1500.png": true,
+		"War3ModelView_testmodel_vip14_mdx.t1500.png":                                    true,
+	}
+	sc := bufio.NewScanner(f)
+	cache := texture.NewCache(0)
+	black := color.NRGBA{0, 0, 0, 255}
+	n := 0
+	for sc.Scan() {
+		col := strings.Split(sc.Text(), "\t")
+		if len(col) < 18 || !want[col[0]] {
+			continue
+		}
+		n++
+		num := func(i int) float64 {
+			v, err := strconv.ParseFloat(col[i], 64)
+			if err != nil {
+				t.Fatalf("%s: column %d: %v", col[0], i, err)
+			}
+			return v
+		}
+		var tgt [3]float64
+		for i, s := range strings.Split(col[11], ",") {
+			tgt[i], _ = strconv.ParseFloat(s, 64)
+		}
+		team, _ := strconv.Atoi(col[5])
+		seed, _ := strconv.Atoi(col[17])
+		mpath := filepath.Join(shared, "reference", col[1])
+		b, err := os.ReadFile(mpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mdx.DecodeAny(b)
+		if err != nil {
+			t.Fatalf("%s: %v", mpath, err)
+		}
+		opt := Options{
+			Width: 256, Sequence: col[2], Time: num(4), Team: team, Background: &black,
+			Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Cache: cache,
+			Particles: true, Seed: uint32(seed), StepMs: num(16),
+		}
+		img, _, err := Render(m, mpath, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", col[0], err)
+		}
+		ref := readPNG(t, filepath.Join(shared, "reference", "peer-particles", col[0]))
+		pct, iou := compareRef(ref, img, black)
+		if pct >= 2 || iou < 0.95 {
+			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", col[0], pct, iou)
+		}
+		opt.Particles = false
+		bare, _, err := Render(m, mpath, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bpct, biou := compareRef(ref, bare, black)
+		if !(bpct > pct+0.5 || biou < iou-0.05) {
+			t.Errorf("%s: without particles mismatch %.2f%%, IoU %.3f: hardly worse than with (%.2f%%, %.3f)", col[0], bpct, biou, pct, iou)
+		}
+	}
+	if n != len(want) {
+		t.Fatalf("found %d of %d reference views in jobs.tsv", n, len(want))
+	}
+}
+
+func pngBytes(t testing.TB, img image.Image) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestParticlesDeterministic renders particle fixtures twice at each of
+// GOMAXPROCS 1, 2 and 8 (raster bands then split differently) and wants
+// identical PNG bytes every time.
+func TestParticlesDeterministic(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, name := range []string{"fountain", "tails", "spaces"} {
+		path := particleFixturePath(name)
+		m := loadFixture(t, path)
+		opt := particleView
+		opt.Width, opt.Time, opt.PrerollMs = 160, 1300, -1
+		var first []byte
+		for _, procs := range []int{1, 2, 8, 1, 2, 8} {
+			runtime.GOMAXPROCS(procs)
+			img, _, err := Render(m, path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := pngBytes(t, img)
+			if first == nil {
+				first = b
+			} else if !bytes.Equal(first, b) {
+				t.Fatalf("%s: GOMAXPROCS %d gave other bytes", name, procs)
+			}
+		}
+	}
+}
+
+// TestAnimatorMatchesFreshRenders: a sheet's frames rendered by one
+// Animator (one simulation stepped forward, with a restart when the time
+// goes back and separate simulations per yaw) are the same images as
+// independent renders.
+func TestAnimatorMatchesFreshRenders(t *testing.T) {
+	path := particleFixturePath("tails")
+	m := loadFixture(t, path)
+	anim := NewAnimator(m, path)
+	for _, fr := range []struct{ yaw, time float64 }{{30, 100}, {30, 350}, {120, 200}, {30, 700}, {120, 900}, {30, 200}} {
+		opt := particleView
+		opt.Yaw, opt.Time = fr.yaw, fr.time
+		a, _, err := anim.Render(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := Render(m, path, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Pix, b.Pix) {
+			t.Errorf("yaw %v time %v: animator frame differs from a fresh render", fr.yaw, fr.time)
+		}
+	}
+}
+
+// TestParticlesOffAndSeed: Particles false draws exactly what a model
+// without emitters draws; another seed moves the particles; a bad step
+// is an error.
+func TestParticlesOffAndSeed(t *testing.T) {
+	path := particleFixturePath("fountain")
+	m := loadFixture(t, path)
+	opt := particleView
+	opt.Time = 600
+	on, _, err := Render(m, path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Particles = false
+	off, _, err := Render(m, path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *m
+	bare.ParticleEmitters2 = nil
+	opt.Particles = true
+	none, _, err := Render(&bare, path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(off.Pix, none.Pix) {
+		t.Error("Particles: false differs from the model without emitters")
+	}
+	if bytes.Equal(on.Pix, off.Pix) {
+		t.Error("particles on draws nothing")
+	}
+	opt.Seed = 7
+	other, _, err := Render(m, path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(on.Pix, other.Pix) {
+		t.Error("seed 7 gives the same picture as seed 6")
+	}
+	opt.StepMs = math.NaN()
+	if _, _, err := Render(m, path, opt); err == nil {
+		t.Error("a NaN step renders without error")
+	}
+}
