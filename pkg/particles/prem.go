@@ -223,10 +223,10 @@ func (e *premEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 			e.acc += float64(pose.Float(e.m, e.e.EmissionRateTrack, c, e.e.EmissionRate, 0, false)) * dt
 		}
 		if e.acc >= 1 {
-			n := e.acc
-			for i := 0; float64(i) < n; i++ {
+			n := math.Ceil(e.acc)
+			e.acc = subtractOnes(e.acc, n)
+			for i := 0; i < int(min(n, maxPREMParticles)); i++ {
 				e.emit(s, p)
-				e.acc--
 			}
 		}
 	}
@@ -385,6 +385,9 @@ func (e *premEmitter) geosetMesh(pt *premParticle, r premQuat, gi int) (Mesh, bo
 		a, b, c := uint32(g.Faces[t]), uint32(g.Faces[t+1]), uint32(g.Faces[t+2])
 		if a >= nv || b >= nv || c >= nv {
 			continue // a face naming a missing vertex is dropped
+		}
+		if !finite3(ms.Vertices[a].Pos) || !finite3(ms.Vertices[b].Pos) || !finite3(ms.Vertices[c].Pos) {
+			continue // NaN speed, scale or animation: not drawable
 		}
 		ms.Indices = append(ms.Indices, a, b, c)
 	}

@@ -316,3 +316,25 @@ func TestSpawnPathVariants(t *testing.T) {
 		}
 	}
 }
+
+func TestPREMHostileValues(t *testing.T) {
+	m := spawnerModel()
+	e := &m.ParticleEmitters[0]
+	e.EmissionRate = 1e30
+	e.LifeSpan = 1e30
+	r := newPREMRig(t, m, spawnedTriangle())
+	r.steps(3)
+	if n := len(r.e.parts); n != maxPREMParticles {
+		t.Errorf("%d live spawned models, want the bound %d", n, maxPREMParticles)
+	}
+	m = spawnerModel()
+	m.ParticleEmitters[0].Speed = float32(math.NaN())
+	r = newPREMRig(t, m, spawnedTriangle())
+	r.steps(30)
+	if len(r.e.parts) == 0 {
+		t.Fatal("no particles")
+	}
+	if out := r.e.appendMeshes(r.s, r.p, Camera{}, nil); len(out) != 0 {
+		t.Errorf("%d meshes from particles at NaN positions", len(out))
+	}
+}

@@ -127,23 +127,38 @@ func (r *ribbonEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 		if r.acc >= 1 {
 			// Emitter.update: for (i = 0; i < acc; i++) emit(), each emit
 			// subtracting 1, so ceil(acc) edges and a negative remainder.
-			n := r.acc
-			for i := 0; float64(i) < n; i++ {
+			n := math.Ceil(r.acc)
+			r.acc = subtractOnes(r.acc, n)
+			// Edges born in one step lie on top of each other, so past
+			// the bound only the count differs from the viewer.
+			for i := 0; i < int(min(n, maxRibbonEdges)); i++ {
 				r.emit(p)
-				r.acc--
+			}
+			if over := len(r.edges) - maxRibbonEdges; over > 0 {
+				// Deliberate deviation from the unbounded viewer: the
+				// oldest edges go.
+				r.edges = append(r.edges[:0], r.edges[over:]...)
 			}
 		}
 	}
 	r.update(p, dt)
 }
 
+// subtractOnes is acc − n computed as the viewer does, one emission at a
+// time (the rounding can differ from one subtraction); a hostile n beyond
+// 2¹⁶ is subtracted at once.
+func subtractOnes(acc, n float64) float64 {
+	if n > 1<<16 {
+		return acc - n
+	}
+	for ; n > 0; n-- {
+		acc--
+	}
+	return acc
+}
+
 // emit appends an edge at the node's current world transform (Ribbon.bind).
 func (r *ribbonEmitter) emit(p *pose.Pose) {
-	if len(r.edges) >= maxRibbonEdges {
-		// Deliberate deviation from the unbounded viewer: drop the oldest.
-		copy(r.edges, r.edges[1:])
-		r.edges = r.edges[:len(r.edges)-1]
-	}
 	c := p.Clock()
 	below := float64(pose.Float(r.m, r.e.HeightBelowTrack, c, r.e.HeightBelow, 0, false))
 	above := float64(pose.Float(r.m, r.e.HeightAboveTrack, c, r.e.HeightAbove, 0, false))
@@ -231,6 +246,9 @@ func (r *ribbonEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mes
 	chain := 1 / float64(n)
 	for k := 0; k < n; k++ {
 		e, next := &r.edges[k], &r.edges[k+1]
+		if !finite3(e.above) || !finite3(e.below) || !finite3(next.above) || !finite3(next.below) {
+			continue // NaN heights or matrices: nothing sensible to draw
+		}
 		u0, u1, v0, v1 := ribbonUV(e.slot, k, chain, cols, rows)
 		col := [4]float32{float32(e.color[0]) / 255, float32(e.color[1]) / 255, float32(e.color[2]) / 255, float32(e.color[3]) / 255}
 		base := uint32(len(mesh.Vertices))
@@ -244,7 +262,19 @@ func (r *ribbonEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mes
 		// one-sided layer removes the same side.
 		mesh.Indices = append(mesh.Indices, base, base+1, base+2, base, base+2, base+3)
 	}
+	if len(mesh.Indices) == 0 {
+		return out
+	}
 	return append(out, mesh)
+}
+
+func finite3(v [3]float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // ribbonUV returns the left/right u and top/bottom v of the quad that

@@ -337,3 +337,51 @@ func TestRibbonMissingMaterialWarns(t *testing.T) {
 		t.Errorf("warnings %q, want one naming the emitter and material 89", w)
 	}
 }
+
+// Hostile values must neither hang, nor grow without bound, nor reach the
+// rasteriser as NaN positions.
+func TestRibbonHostileValues(t *testing.T) {
+	m := ribbonModel()
+	e := &m.RibbonEmitters[0]
+	e.EmissionRate = math.MaxUint32
+	e.LifeSpan = float32(math.Inf(1))
+	r := newRibbonRig(t, m)
+	r.steps(5)
+	if n := len(r.e.edges); n != maxRibbonEdges {
+		t.Errorf("%d live edges, want the bound %d", n, maxRibbonEdges)
+	}
+	m = ribbonModel()
+	m.RibbonEmitters[0].HeightAbove = float32(math.NaN())
+	r = newRibbonRig(t, m)
+	r.steps(30)
+	for _, ms := range r.e.appendMeshes(r.s, r.p, Camera{}, nil) {
+		for _, v := range ms.Vertices {
+			if !finite3(v.Pos) {
+				t.Fatalf("non-finite vertex %v", v.Pos)
+			}
+		}
+	}
+	m = ribbonModel()
+	m.RibbonEmitters[0].LifeSpan = float32(math.NaN())
+	r = newRibbonRig(t, m)
+	r.steps(30)
+	if len(r.e.edges) != 0 {
+		t.Errorf("%d edges with a NaN lifespan, want none (they die at once)", len(r.e.edges))
+	}
+}
+
+func BenchmarkRibbonStepAndMesh(b *testing.B) {
+	m := ribbonModel()
+	m.RibbonEmitters[0].EmissionRate = 60 // 120 edges a second, 1 s each
+	s := &Sim{m: m}
+	e := newRibbonEmitters(s)[0].(*ribbonEmitter)
+	p, _ := pose.New(m)
+	frame := 0.0
+	b.ReportAllocs()
+	for b.Loop() {
+		frame = math.Mod(frame+testDt*1000, 10000)
+		p.Update(pose.Clock{Sequence: 0, Frame: frame, Global: frame}, pose.View{})
+		e.step(s, p, testDt, true)
+		_ = e.appendMeshes(s, p, Camera{}, nil)
+	}
+}
