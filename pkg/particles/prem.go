@@ -113,7 +113,9 @@ func (s *Sim) LoadSpawnedModels(load ModelLoader) {
 		e := em.(*premEmitter)
 		e.tried = true
 		path := e.e.Path
-		if isTexturePath(path) || (e.e.Flags&mdx.NodeEmitterUsesTGA != 0 && e.e.Flags&mdx.NodeEmitterUsesMDL == 0) {
+		// The viewer ignores the EmitterUsesMDL/EmitterUsesTGA flags and
+		// loads any path as a model; a texture path is what we cannot draw.
+		if isTexturePath(path) {
 			s.warnf("particle emitter %q spawns texture %q: texture particles of the old emitter are not drawn", e.e.Name, path)
 			continue
 		}
