@@ -2,6 +2,8 @@ package particles
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -383,5 +385,59 @@ func BenchmarkRibbonStepAndMesh(b *testing.B) {
 		p.Update(pose.Clock{Sequence: 0, Frame: frame, Global: frame}, pose.View{})
 		e.step(s, p, testDt, true)
 		_ = e.appendMeshes(s, p, Camera{}, nil)
+	}
+}
+
+// TestFixtureLiveCountsMatchViewer steps the fixture models through the
+// Sim as the reference harness does (seed 6, 1000/60 ms, no pre-roll) and
+// compares live ribbon edges, spawned models and random draws with what
+// mdx-m3-viewer 5.12.0 reported for the same jobs (render.mjs --simulate,
+// simulation.live and random_draws).
+func TestFixtureLiveCountsMatchViewer(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "models")
+	cases := []struct {
+		model         string
+		ms            float64
+		ribbons, prem int
+		draws         int
+	}{
+		{"ribbon_trail", 250, 16, 0, 0},
+		{"ribbon_trail", 500, 30, 0, 0},
+		{"ribbon_trail", 900, 30, 0, 0},
+		{"ribbon_wall", 300, 16, 0, 0},
+		{"ribbon_wall", 550, 28, 0, 0},
+		{"ribbon_wall", 950, 32, 0, 0},
+		{"prem_spawner", 500, 0, 2, 6},
+		{"prem_spawner", 1200, 0, 4, 12},
+		{"prem_missing", 500, 18, 0, 0},
+	}
+	for _, c := range cases {
+		b, err := os.ReadFile(filepath.Join(dir, c.model+".mdl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mdx.DecodeAny(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(m, Options{Seed: DefaultSeed, StepMs: DefaultStepMs, PrerollMs: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LoadSpawnedModels(FileModelLoader(dirFinder{}, dir))
+		s.Start(0, pose.View{})
+		s.AdvanceTo(c.ms)
+		ribbons, prem, emitted := 0, 0, 0
+		for _, e := range s.ribbons {
+			ribbons += len(e.(*ribbonEmitter).edges)
+		}
+		for _, e := range s.prem {
+			prem += len(e.(*premEmitter).parts)
+			emitted += e.(*premEmitter).emitted
+		}
+		if ribbons != c.ribbons || prem != c.prem || 3*emitted != c.draws {
+			t.Errorf("%s at %v ms: %d edges, %d spawned models, %d draws; the viewer had %d, %d, %d",
+				c.model, c.ms, ribbons, prem, 3*emitted, c.ribbons, c.prem, c.draws)
+		}
 	}
 }
