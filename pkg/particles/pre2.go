@@ -2,6 +2,7 @@ package particles
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -34,6 +35,7 @@ type pre2Emitter struct {
 	pivot [3]float64
 
 	head, tail bool
+	life       float64 // lifespan in seconds as the viewer holds it (mdlSeconds)
 	rate       float32 // static emission rate × pre2RateFactor
 	acc        float64 // currentEmission; negative after a ceil burst
 	lastKey    int     // lastEmissionKey for squirt
@@ -94,6 +96,7 @@ func newPRE2Emitters(s *Sim) []emitter {
 		pe.head = e.HeadOrTail == 0 || e.HeadOrTail == 2
 		pe.tail = e.HeadOrTail == 1 || e.HeadOrTail == 2
 		pe.rate = float32(float64(e.EmissionRate) * pre2RateFactor)
+		pe.life = viewerFloat(m, e.LifeSpan)
 		out = append(out, pe)
 	}
 	return out
@@ -181,7 +184,7 @@ func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	rot, scale := decompose(w)
 	modelSpace := pe.Flags&flagModelSpace != 0
 
-	o.health = float64(pe.LifeSpan)
+	o.health = e.life
 	o.tail = tail
 	o.gravity = gravity * float64(float32(scale[2]))
 	o.scale = f32v(scale)
@@ -218,6 +221,23 @@ func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	if pe.Flags&flagXYQuad != 0 {
 		o.facing = math.Atan2(float64(o.velocity[1]), float64(o.velocity[0])) - math.Pi + math.Pi/8
 	}
+}
+
+// viewerFloat returns a static float field as the reference viewer holds
+// it in a JS number: the float32 of an MDX file exactly, but for MDL text
+// the decimal as written (its MDL parser keeps doubles), which we recover
+// as the shortest decimal of the float32. It matters for lifespans:
+// 0.3 s of 1/60 s steps ends exactly at 0 in the viewer and the particle
+// dies, where float32(0.3) would live one step longer.
+func viewerFloat(m *mdx.Model, v float32) float64 {
+	if m.HasFileDetails() {
+		return float64(v)
+	}
+	d, err := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
+	if err != nil {
+		return float64(v)
+	}
+	return d
 }
 
 // kill is Emitter.kill: the last live object takes the dead one's slot.

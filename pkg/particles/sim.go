@@ -239,6 +239,10 @@ func (s *Sim) Steps() int { return s.steps }
 // Live returns the number of live PRE2 particles.
 func (s *Sim) Live() int { return len(s.p2.list) }
 
+// Draws returns how many random numbers the simulation has drawn since
+// Start.
+func (s *Sim) Draws() int { return s.rng.Draws() }
+
 // Random returns the next number of the seeded generator, in [0, 1).
 // Emitters draw through it (or RandomInRange) in the viewer's order.
 func (s *Sim) Random() float64 { return s.rng.Float64() }
