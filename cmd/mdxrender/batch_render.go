@@ -159,7 +159,8 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 }
 
 // unionFraming poses every frame of req and returns the centre of the union
-// of the drawn vertices, the camera distance pkg/raster's framing rule
+// of the vertices drawn in each frame (geosets hidden by geoset or layer
+// alpha in a frame do not count for it), the camera distance pkg/raster's framing rule
 // (default field of view and margin) gives for that box, and the box's
 // radius. ok is false when
 // nothing is drawn or the model cannot be posed; the caller then falls back
@@ -188,6 +189,9 @@ func (mm *mdxModel) unionFraming(req batch.Request) (target [3]float64, dist, ra
 			if g := &mm.m.Geosets[gi]; g.LOD != 0 && g.LOD != math.MaxUint32 {
 				continue // the renderer draws LOD 0 (or -1) only
 			}
+			if !drawnNow(mm.m, p, gi) {
+				continue // hidden in this frame: framing it would only shrink the model
+			}
 			pos, _ := p.Vertices(gi)
 			for _, v := range pos {
 				x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
@@ -209,4 +213,21 @@ func (mm *mdxModel) unionFraming(req batch.Request) (target [3]float64, dist, ra
 	}
 	target = [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
 	return target, raster.DefaultMargin * r / math.Sin(raster.DefaultFov*math.Pi/360), r, true
+}
+
+// drawnNow reports whether the renderer draws geoset gi at p's current
+// clock: some layer of its material passes raster.Visible with the geoset's
+// and the layer's animated alpha.
+func drawnNow(m *mdx.Model, p *pose.Pose, gi int) bool {
+	g := &m.Geosets[gi]
+	if int(g.MaterialID) >= len(m.Materials) {
+		return false
+	}
+	a := p.GeosetColor(gi)[3]
+	for li := range m.Materials[g.MaterialID].Layers {
+		if raster.Visible(a, p.LayerAlpha(&m.Materials[g.MaterialID].Layers[li])) {
+			return true
+		}
+	}
+	return false
 }
