@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// render draws particles by default; --particles=false leaves them out;
+// --seed changes them; bad --step-ms and --preroll-ms values are errors
+// that name the flag.
+func TestRenderParticleFlags(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(fixtureDir, "particles_fountain.mdl")
+	render := func(name string, extra ...string) []byte {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		args := append([]string{"render", model, "-o", out, "--size", "64", "--time", "600", "--pitch", "20", "--bg", "#000000"}, extra...)
+		if _, stderr, code := run(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	on := render("on.png")
+	if bytes.Equal(on, render("off.png", "--particles=false")) {
+		t.Error("--particles=false draws the same as the default")
+	}
+	if !bytes.Equal(on, render("same.png", "--seed", "6", "--step-ms", "1000/60", "--preroll-ms", "auto")) {
+		t.Error("the explicit defaults differ from the defaults")
+	}
+	if bytes.Equal(on, render("seed.png", "--seed", "7")) {
+		t.Error("--seed 7 draws the same as seed 6")
+	}
+	for _, bad := range [][]string{{"--step-ms", "0"}, {"--step-ms", "1/0"}, {"--step-ms", "x"}, {"--preroll-ms", "1e9"}, {"--preroll-ms", "soon"}} {
+		_, stderr, code := run(t, append([]string{"render", model, "-o", filepath.Join(dir, "bad.png")}, bad...)...)
+		if code == 0 || !strings.Contains(stderr, bad[0]) {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+}
+
+// sheet and batch accept the particle flags.
+func TestSheetAndBatchParticleFlags(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(fixtureDir, "particles_tails.mdl")
+	if _, stderr, code := run(t, "sheet", model, "-o", filepath.Join(dir, "sheet"), "--frames", "3", "--size", "32",
+		"--sequence", "Stand", "--seed", "3", "--step-ms", "20", "--preroll-ms", "0"); code != 0 {
+		t.Fatalf("sheet: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "batch", model, "-o", filepath.Join(dir, "batch"), "--size", "32",
+		"--particles=false", "--seed", "3", "--step-ms", "20", "--preroll-ms", "100"); code != 0 {
+		t.Fatalf("batch: exit %d: %s", code, stderr)
+	}
+	if _, _, code := run(t, "batch", model, "-o", filepath.Join(dir, "batch2"), "--seed", "-4"); code == 0 {
+		t.Error("batch --seed -4 accepted")
+	}
+}
