@@ -305,6 +305,10 @@ type jsonGeoset struct {
 	// (kept, not used: they are not in vertex order).
 	SelectionGroup *uint32 `json:"selection_group,omitempty"`
 	BoneWeights    *int    `json:"bone_weight_entries,omitempty"`
+	// MultiBone counts the vertices whose per-vertex weights (v1500, M2)
+	// blend two or more bones; MaxBones is the most bones one vertex uses.
+	MultiBone *int `json:"multi_bone_vertices,omitempty"`
+	MaxBones  *int `json:"max_bones_per_vertex,omitempty"`
 }
 
 // jsonNode is one node in Model.Nodes order; the tree follows parent_id.
@@ -401,6 +405,22 @@ func summarize(path, format string, size int64, m *mdx.Model) *inspectReport {
 		if wow {
 			sg, bw := g.SelectionGroup, len(g.BoneWeights)
 			jg.SelectionGroup, jg.BoneWeights = &sg, &bw
+			if len(g.Skin) == 8*len(g.Vertices) {
+				multi, most := 0, 0
+				for v := 0; v < len(g.Vertices); v++ {
+					n := 0
+					for _, w := range g.Skin[8*v+4 : 8*v+8] {
+						if w > 0 {
+							n++
+						}
+					}
+					if n > 1 {
+						multi++
+					}
+					most = max(most, n)
+				}
+				jg.MultiBone, jg.MaxBones = &multi, &most
+			}
 		}
 		r.Geosets = append(r.Geosets, jg)
 	}
@@ -994,6 +1014,9 @@ func renderInspectText(w *bytes.Buffer, r *inspectReport) {
 			}
 			if g.BoneWeights != nil && *g.BoneWeights > 0 {
 				p("BIDX/BWGT %d (unused)  ", *g.BoneWeights)
+			}
+			if g.MultiBone != nil && g.MaxBones != nil {
+				p("%d blended, up to %d bones  ", *g.MultiBone, *g.MaxBones)
 			}
 			if r.Version >= 900 && !mdx.IsWoWVersion(r.Version) {
 				p("lod %d", g.LOD)

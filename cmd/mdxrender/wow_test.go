@@ -63,7 +63,7 @@ func TestWoWCommands(t *testing.T) {
 		t.Fatalf("inspect: exit %d\n%s", code, stderr)
 	}
 	for _, want := range []string{"M2 (MD20), version 260", "drawn as WoW MDX version 1500", "0 of 1 (0 is the most detailed)",
-		"frequency", "replay", "MDX, version 1500", "group 0000"} {
+		"frequency", "replay", "MDX, version 1500", "group 0000", "2 blended, up to 2 bones"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("inspect text lacks %q:\n%s", want, stdout)
 		}
@@ -79,6 +79,8 @@ func TestWoWCommands(t *testing.T) {
 		Geosets []struct {
 			Skinned        bool
 			SelectionGroup *uint32 `json:"selection_group"`
+			MultiBone      *int    `json:"multi_bone_vertices"`
+			MaxBones       *int    `json:"max_bones_per_vertex"`
 		}
 		M2 *struct {
 			Version      uint32
@@ -98,6 +100,20 @@ func TestWoWCommands(t *testing.T) {
 	}
 	if mdxr.Format != "mdx" || mdxr.M2 != nil || len(mdxr.Geosets) != 4 || !mdxr.Geosets[0].Skinned || mdxr.Geosets[0].SelectionGroup == nil {
 		t.Errorf("MDX report: %+v", mdxr)
+	}
+	// wow_v1500's strip: its middle row (2 vertices) is half and half.
+	if g := mdxr.Geosets[0]; g.MultiBone == nil || *g.MultiBone != 2 || *g.MaxBones != 2 {
+		t.Errorf("MDX strip weights: %+v", g)
+	}
+	// m2_skinned: the middle box (24 vertices) is half and half.
+	multi := 0
+	for _, g := range m2r.Geosets {
+		if g.MultiBone != nil {
+			multi += *g.MultiBone
+		}
+	}
+	if multi != 24 {
+		t.Errorf("M2 geosets: %d vertices blend bones, want 24", multi)
 	}
 
 	out := filepath.Join(dir, "m2.png")
