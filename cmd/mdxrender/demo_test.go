@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"image"
 	"image/gif"
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -47,6 +49,24 @@ func TestDemoCommand(t *testing.T) {
 	slices.Sort(printed)
 	if !slices.Equal(printed, want) {
 		t.Errorf("demo printed %q, want the files it wrote", printed)
+	}
+
+	// The page links every output and nothing else.
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?:src|href)="([^"]*)"`).FindAllSubmatch(page, -1) {
+		linked[html.UnescapeString(string(m[1]))] = true
+	}
+	for _, f := range want {
+		if f != "index.html" && !linked[f] {
+			t.Errorf("index.html does not link %s", f)
+		}
+	}
+	if len(linked) != len(want)-1 {
+		t.Errorf("index.html links %d files, want %d: %v", len(linked), len(want)-1, linked)
 	}
 
 	// Thumbnail: 256², the model fills a fair part of it, and it matches
