@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -176,6 +178,7 @@ type premParticle struct {
 	vel     [3]float32
 	gravity float64
 	health  float64
+	born    int // emission number, for draw-order ties
 	// The spawned instance's own animation clock (its updateAnimations).
 	seq            int
 	frame, counter float64
@@ -270,6 +273,7 @@ func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
 		vel:     [3]float32{float32(v[0]), float32(v[1]), float32(v[2])},
 		gravity: grav * scl[2],
 		health:  life,
+		born:    e.emitted,
 		seq:     -1,
 	}
 	// setSequence(0): the spawned model plays its first sequence.
@@ -325,7 +329,7 @@ func (e *premEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 	if view == (premQuat{}) {
 		view = premQuat{0, 0, 0, 1}
 	}
-	for i := range e.parts {
+	for _, i := range e.drawOrder(cam) {
 		pt := &e.parts[i]
 		r := premQuat{0, 0, math.Sin(pt.rotZ / 2), math.Cos(pt.rotZ / 2)}
 		// Billboarded nodes of the spawned model must face the camera in
@@ -339,6 +343,33 @@ func (e *premEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 		}
 	}
 	return out
+}
+
+// drawOrder lists the live particles back to front. The viewer draws
+// each spawned model as an instance of its own: instances are sorted by
+// the depth of their location (a stable sort, ties in the order they were
+// registered, i.e. birth order) and their translucent layers drawn in
+// reverse, farthest first, so of two models born at the same place in one
+// step the first-born ends on top.
+func (e *premEmitter) drawOrder(cam Camera) []int {
+	order := make([]int, len(e.parts))
+	depth := make([]float64, len(e.parts))
+	f := cam.Forward
+	for i := range e.parts {
+		order[i] = i
+		l := e.parts[i].loc
+		depth[i] = float64(l[0])*f[0] + float64(l[1])*f[1] + float64(l[2])*f[2]
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case depth[a] > depth[b]:
+			return -1
+		case depth[a] < depth[b]:
+			return 1
+		}
+		return cmp.Compare(e.parts[b].born, e.parts[a].born)
+	})
+	return order
 }
 
 func (e *premEmitter) geosetMesh(pt *premParticle, r premQuat, gi int) (Mesh, bool) {

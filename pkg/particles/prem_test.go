@@ -338,3 +338,19 @@ func TestPREMHostileValues(t *testing.T) {
 		t.Errorf("%d meshes from particles at NaN positions", len(out))
 	}
 }
+
+func TestPREMDrawOrderBackToFront(t *testing.T) {
+	e := &premEmitter{parts: []premParticle{
+		{loc: [3]float32{0, 0, 10}, born: 1},
+		{loc: [3]float32{0, 0, 10}, born: 2}, // same place: the later-born first
+		{loc: [3]float32{50, 0, 0}, born: 3}, // farthest along Forward
+		{loc: [3]float32{-50, 0, 0}, born: 4},
+	}}
+	got := e.drawOrder(Camera{Forward: [3]float64{1, 0, 0}})
+	want := []int{2, 1, 0, 3}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("draw order %v, want %v (far first, ties later-born first)", got, want)
+		}
+	}
+}
