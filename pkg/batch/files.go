@@ -27,7 +27,13 @@ func WriteFileAtomic(ctx context.Context, name string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	_, err = bytes.NewReader(data).WriteTo(f)
+	// CreateTemp makes the file private (0600); outputs are meant to be
+	// read by others (CI artifact servers, web servers), as os.WriteFile's
+	// files and the convert and texture commands' outputs are.
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = bytes.NewReader(data).WriteTo(f)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
