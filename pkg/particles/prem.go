@@ -225,7 +225,7 @@ func (e *premEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 	if e.spawned != nil && e.idx >= 0 && pose.Float(e.m, e.e.Visibility, c, 1, 1, true) > 0 {
 		if spawn {
 			// KPEE or the static rate; PREM rates are not doubled.
-			e.acc += float64(pose.Float(e.m, e.e.EmissionRateTrack, c, e.e.EmissionRate, 0, false)) * dt
+			e.acc += viewerScalar(e.m, e.e.EmissionRateTrack, c, e.e.EmissionRate, 0) * dt
 		}
 		if e.acc >= 1 {
 			n := math.Ceil(e.acc)
@@ -249,10 +249,10 @@ func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
 	c := p.Clock()
 	// The viewer looks the latitude track up as 'KPLTV', a name no track
 	// has, so KPLT never animates it. Latitude is used as radians.
-	lat := float64(e.e.Latitude)
-	life := float64(pose.Float(e.m, e.e.LifeSpanTrack, c, e.e.LifeSpan, 0, false))
-	grav := float64(pose.Float(e.m, e.e.GravityTrack, c, e.e.Gravity, 0, false))
-	speed := float64(pose.Float(e.m, e.e.SpeedTrack, c, e.e.Speed, 0, false))
+	lat := viewerFloat(e.m, e.e.Latitude)
+	life := viewerScalar(e.m, e.e.LifeSpanTrack, c, e.e.LifeSpan, 0)
+	grav := viewerScalar(e.m, e.e.GravityTrack, c, e.e.Gravity, 0)
+	speed := viewerScalar(e.m, e.e.SpeedTrack, c, e.e.Speed, 0)
 	rot, scl := premDecompose(&p.World[e.idx])
 	loc := p.WorldLocation(e.idx)
 

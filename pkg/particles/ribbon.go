@@ -113,8 +113,18 @@ func (r *ribbonEmitter) visible(p *pose.Pose) bool {
 
 // alpha samples KRAL; a track without keys in the sequence gives 0, the
 // viewer's default for KRAL.
-func (r *ribbonEmitter) alpha(c pose.Clock) float32 {
-	return pose.Float(r.m, r.e.AlphaTrack, c, r.e.Alpha, 0, false)
+func (r *ribbonEmitter) alpha(c pose.Clock) float64 {
+	return viewerScalar(r.m, r.e.AlphaTrack, c, r.e.Alpha, 0)
+}
+
+// viewerScalar samples a scalar track as the viewer's getScalarValue
+// does: without a track or a sequence it is the static field, which the
+// viewer holds as a double when it read MDL text (viewerFloat).
+func viewerScalar(m *mdx.Model, tr *mdx.Track[float32], c pose.Clock, static, def float32) float64 {
+	if tr == nil || c.Sequence < 0 || c.Sequence >= len(m.Sequences) {
+		return viewerFloat(m, static)
+	}
+	return float64(pose.Float(m, tr, c, static, def, false))
 }
 
 func (r *ribbonEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
@@ -160,8 +170,8 @@ func subtractOnes(acc, n float64) float64 {
 // emit appends an edge at the node's current world transform (Ribbon.bind).
 func (r *ribbonEmitter) emit(p *pose.Pose) {
 	c := p.Clock()
-	below := float64(pose.Float(r.m, r.e.HeightBelowTrack, c, r.e.HeightBelow, 0, false))
-	above := float64(pose.Float(r.m, r.e.HeightAboveTrack, c, r.e.HeightAbove, 0, false))
+	below := viewerScalar(r.m, r.e.HeightBelowTrack, c, r.e.HeightBelow, 0)
+	above := viewerScalar(r.m, r.e.HeightAboveTrack, c, r.e.HeightAbove, 0)
 	w := &p.World[r.idx]
 	x, y, z := r.pivot[0], r.pivot[1], r.pivot[2]
 	// The viewer builds the local points in a Float32Array first.
@@ -171,7 +181,7 @@ func (r *ribbonEmitter) emit(p *pose.Pose) {
 	r.edges = append(r.edges, ribbonEdge{
 		above:  [3]float32{float32(a[0]), float32(a[1]), float32(a[2])},
 		below:  [3]float32{float32(b[0]), float32(b[1]), float32(b[2])},
-		health: float64(r.e.LifeSpan),
+		health: viewerFloat(r.m, r.e.LifeSpan),
 	})
 }
 
@@ -188,7 +198,7 @@ func (r *ribbonEmitter) update(p *pose.Pose, dt float64) {
 	// KRTX's fallback is 0, not the static TextureSlot: the viewer ignores
 	// the static field.
 	slot := pose.Uint(r.m, r.e.TextureSlotTrack, c, 0, 0)
-	g := float64(r.e.Gravity) * dt * dt
+	g := viewerFloat(r.m, r.e.Gravity) * dt * dt
 	live := r.edges[:0]
 	for _, e := range r.edges {
 		e.health -= dt
@@ -199,7 +209,7 @@ func (r *ribbonEmitter) update(p *pose.Pose, dt float64) {
 		}
 		e.above[1] = float32(float64(e.above[1]) - g)
 		e.below[1] = float32(float64(e.below[1]) - g)
-		e.color = [4]uint8{jsUint8(float64(col[0]) * 255), jsUint8(float64(col[1]) * 255), jsUint8(float64(col[2]) * 255), jsUint8(float64(al) * 255)}
+		e.color = [4]uint8{jsUint8(float64(col[0]) * 255), jsUint8(float64(col[1]) * 255), jsUint8(float64(col[2]) * 255), jsUint8(al * 255)}
 		e.slot = slot
 		live = append(live, e)
 	}
