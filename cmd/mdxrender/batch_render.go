@@ -12,6 +12,7 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -81,6 +82,34 @@ func (r *mdxRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (ba
 		}
 		for _, p := range paths {
 			if f, _, err := res.Find(dir, p); err == nil && !seen[f] {
+				seen[f] = true
+				mm.info.Dependencies = append(mm.info.Dependencies, f)
+			}
+		}
+	}
+	// Particles: PRE2 replaceable textures (not in TEXS) and the models
+	// PREM emitters spawn change the pictures too.
+	if !mdx.IsWoWVersion(m.Version) {
+		for _, e := range m.ParticleEmitters2 {
+			if e.ReplaceableID == 0 {
+				continue
+			}
+			for _, tc := range job.Teams {
+				team, _ := batch.TeamIndex(tc)
+				if p, ok := texture.ReplaceablePath(e.ReplaceableID, max(team, 0), m.Version > 800); ok {
+					if f, _, err := res.Find(dir, p); err == nil && !seen[f] {
+						seen[f] = true
+						mm.info.Dependencies = append(mm.info.Dependencies, f)
+					}
+				}
+			}
+		}
+		load := particles.FileModelLoader(res, dir)
+		for _, e := range m.ParticleEmitters {
+			if e.Path == "" {
+				continue
+			}
+			if _, f, _ := load(e.Path); f != "" && !seen[f] { // a file that fails to decode still matters
 				seen[f] = true
 				mm.info.Dependencies = append(mm.info.Dependencies, f)
 			}

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 // render draws particles by default; --particles=false leaves them out;
@@ -59,5 +63,41 @@ func TestSheetAndBatchParticleFlags(t *testing.T) {
 	}
 	if _, _, code := run(t, "batch", model, "-o", filepath.Join(dir, "batch2"), "--seed", "-4"); code == 0 {
 		t.Error("batch --seed -4 accepted")
+	}
+}
+
+// A batch model's cache dependencies include the model its PREM emitter
+// spawns, so changing that file re-renders the spawner.
+func TestBatchDependsOnSpawnedModel(t *testing.T) {
+	dir := t.TempDir()
+	spawned, err := os.ReadFile(filepath.Join(fixtureDir, "particles_fountain.mdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Spawned.mdl"), spawned, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &mdx.Model{Version: 800, Name: "spawner"}
+	m.Sequences = []mdx.Sequence{{Name: "Stand", Interval: [2]uint32{0, 1000}}}
+	m.ParticleEmitters = []mdx.ParticleEmitter{{
+		Node: mdx.Node{Name: "P", ObjectID: 0, ParentID: -1, Flags: mdx.NodeParticleEmitter | mdx.NodeEmitterUsesMDL},
+		Path: `Units\Spawned.mdx`, EmissionRate: 2, LifeSpan: 1, Speed: 10,
+	}}
+	m.PivotPoints = []mdx.Vec3{{}}
+	data, err := mdx.EncodeMDLBytes(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "spawner.mdl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bm, err := newMDXRenderer(8, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []string{"0"}}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := bm.Info().Dependencies
+	if len(deps) != 1 || filepath.Base(deps[0]) != "Spawned.mdl" {
+		t.Errorf("dependencies %v, want the spawned Spawned.mdl", deps)
 	}
 }
