@@ -11,7 +11,10 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
 
-const testDt = (1000.0 / 60) * 0.001 // the viewer's step in seconds
+// testDt is the viewer's step in seconds, rounded as it computes it
+// (milliseconds, then ×0.001 at run time; a Go constant expression would
+// round once and differ in the last bit).
+var testDt = func() float64 { ms := 1000.0 / 60; return ms * 0.001 }()
 
 // ribbonModel has one ribbon emitter at pivot (1, 2, 3) whose node moves
 // along +X at 100 units a second through a 10-second looping sequence.
@@ -107,7 +110,7 @@ func TestRibbonEdgeSpansNodeLocalY(t *testing.T) {
 
 func TestRibbonEmissionDoubledAndCeiled(t *testing.T) {
 	m := ribbonModel()
-	m.RibbonEmitters[0].EmissionRate = 3 // 6 edges a second in the viewer
+	m.RibbonEmitters[0].EmissionRate = 6 // 12 edges a second in the viewer
 	m.RibbonEmitters[0].LifeSpan = 100
 	r := newRibbonRig(t, m)
 	born := r.steps(600)
@@ -116,11 +119,13 @@ func TestRibbonEmissionDoubledAndCeiled(t *testing.T) {
 	for i, n := range born {
 		// The viewer's rule, spelled out independently: add rate·2·dt;
 		// once at least 1, emit ceil(acc) and subtract as many.
-		acc += 3 * 2 * testDt
+		acc += 6 * 2 * testDt
 		want := 0
 		if acc >= 1 {
 			want = int(math.Ceil(acc))
-			acc -= float64(want)
+			for j := 0; j < want; j++ {
+				acc--
+			}
 		}
 		if n != want {
 			t.Fatalf("step %d emitted %d, want %d", i+1, n, want)
@@ -130,11 +135,11 @@ func TestRibbonEmissionDoubledAndCeiled(t *testing.T) {
 		}
 		total += n
 	}
-	if total < 59 || total > 61 {
-		t.Errorf("%d edges in 10 s at static rate 3, want about 60 (the rate is doubled)", total)
+	if total < 119 || total > 121 {
+		t.Errorf("%d edges in 10 s at static rate 6, want about 120 (the rate is doubled)", total)
 	}
 	if bursts == 0 {
-		t.Errorf("no step emitted two edges; 0.1 a step summed in float64 reaches 1 from below, so ceil gives bursts")
+		t.Errorf("no step emitted two edges; five steps of 0.2 sum to just above 1 in float64, so ceil gives bursts")
 	}
 	if len(r.e.edges) != total {
 		t.Errorf("%d live edges, want %d (lifespan 100 s)", len(r.e.edges), total)
@@ -439,5 +444,24 @@ func TestFixtureLiveCountsMatchViewer(t *testing.T) {
 			t.Errorf("%s at %v ms: %d edges, %d spawned models, %d draws; the viewer had %d, %d, %d",
 				c.model, c.ms, ribbons, prem, 3*emitted, c.ribbons, c.prem, c.draws)
 		}
+	}
+}
+
+// An MDL lifespan of 0.1 s is the double 0.1 in the viewer: after 6
+// steps of 1/60 s the edge's health is ≤ 0 and it dies, where
+// float32(0.1) would live a step longer.
+func TestRibbonMDLLifespanIsDecimal(t *testing.T) {
+	m := ribbonModel()
+	m.RibbonEmitters[0].EmissionRate = 0
+	m.RibbonEmitters[0].LifeSpan = 0.1
+	r := newRibbonRig(t, m)
+	r.e.acc = 1
+	r.steps(5)
+	if len(r.e.edges) != 1 {
+		t.Fatalf("%d edges after 5 steps, want 1", len(r.e.edges))
+	}
+	r.steps(1)
+	if len(r.e.edges) != 0 {
+		t.Errorf("edge alive after 6 steps with health %v", r.e.edges[0].health)
 	}
 }
