@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -464,4 +465,85 @@ func TestRibbonMDLLifespanIsDecimal(t *testing.T) {
 	if len(r.e.edges) != 0 {
 		t.Errorf("edge alive after 6 steps with health %v", r.e.edges[0].health)
 	}
+}
+
+// TestRibbonAndPREMLiveCountsMatchViewer replays the reference viewer's
+// simulated corpus jobs (../shared/reference/peer-particles/jobs.jsonl)
+// and wants its live ribbon edges and spawned models after the same steps.
+func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
+	path := filepath.Join(sharedRoot(), "reference", "peer-particles", "jobs.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("reference jobs not found (%v)", err)
+	}
+	type job struct {
+		Image    string  `json:"image"`
+		Model    string  `json:"model"`
+		OK       *bool   `json:"ok"`
+		Time     float64 `json:"time"`
+		Sequence struct {
+			Index int `json:"index"`
+		} `json:"sequence"`
+		Simulation struct {
+			Seed      uint32  `json:"seed"`
+			StepMs    float64 `json:"step_ms"`
+			PrerollMs float64 `json:"preroll_ms"`
+			Live      struct {
+				Ribbon   int `json:"ribbon"`
+				Particle int `json:"particle"`
+			} `json:"live"`
+		} `json:"simulation"`
+	}
+	checked, withRibbons := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var j job
+		if err := json.Unmarshal([]byte(line), &j); err != nil {
+			t.Fatal(err)
+		}
+		if j.OK != nil && !*j.OK {
+			continue
+		}
+		mpath := filepath.Join(sharedRoot(), "reference", j.Model)
+		mb, err := os.ReadFile(mpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mdx.DecodeAny(mb)
+		if err != nil {
+			t.Fatalf("%s: %v", mpath, err)
+		}
+		if len(m.RibbonEmitters) == 0 && len(m.ParticleEmitters) == 0 {
+			continue
+		}
+		s, err := New(m, Options{Seed: j.Simulation.Seed, StepMs: j.Simulation.StepMs, PrerollMs: j.Simulation.PrerollMs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LoadSpawnedModels(FileModelLoader(dirFinder{}, filepath.Dir(mpath)))
+		seq := j.Sequence.Index
+		if len(m.Sequences) == 0 {
+			seq = -1
+		}
+		s.Start(seq, pose.View{})
+		s.AdvanceTo(j.Time)
+		ribbons, prem := 0, 0
+		for _, e := range s.ribbons {
+			ribbons += len(e.(*ribbonEmitter).edges)
+		}
+		for _, e := range s.prem {
+			prem += len(e.(*premEmitter).parts)
+		}
+		checked++
+		if j.Simulation.Live.Ribbon > 0 {
+			withRibbons++
+		}
+		if ribbons != j.Simulation.Live.Ribbon || prem != j.Simulation.Live.Particle {
+			t.Errorf("%s: %d ribbon edges, %d spawned models; the viewer had %d and %d",
+				j.Image, ribbons, prem, j.Simulation.Live.Ribbon, j.Simulation.Live.Particle)
+		}
+	}
+	if checked < 10 || withRibbons < 3 {
+		t.Fatalf("checked %d jobs, %d with live ribbons; expected the corpus ribbon and PREM jobs", checked, withRibbons)
+	}
+	t.Logf("%d jobs with ribbon or PREM emitters, %d with live ribbon edges", checked, withRibbons)
 }
