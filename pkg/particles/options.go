@@ -26,3 +26,8 @@ func DefaultOptions() Options {
 // MaxPrerollMs bounds the pre-roll (10 minutes of simulated time), so a
 // hostile lifespan or option cannot make a render run for hours.
 const MaxPrerollMs = 600_000
+
+// MaxSteps bounds the fixed steps of one AdvanceTo or pre-roll (about 4.6
+// hours at the default step), so a huge time or a tiny step is an error,
+// not a render that runs for days.
+const MaxSteps = 1_000_000

@@ -138,6 +138,11 @@ func (e *pre2Emitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 	if n < 1 || math.IsNaN(n) {
 		return
 	}
+	if !e.head && !e.tail {
+		// A head-or-tail value other than 0-2: the viewer's loop runs and
+		// emits nothing, and its accumulator never decreases.
+		return
+	}
 	for i := 0; float64(i) < n; i++ {
 		if len(e.objects) >= maxLivePerEmitter {
 			e.acc = 0 // hostile rate: drop the rest of this burst
@@ -148,9 +153,6 @@ func (e *pre2Emitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 		}
 		if e.tail {
 			e.emit(s, p, true)
-		}
-		if !e.head && !e.tail {
-			e.acc-- // the viewer's loop still ends; nothing is born
 		}
 	}
 }

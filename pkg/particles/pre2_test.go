@@ -269,3 +269,37 @@ func TestSpriteCell(t *testing.T) {
 		}
 	}
 }
+
+// Hostile values never hang or panic: NaN and infinite rates, speeds and
+// lifespans, a head-or-tail value that emits nothing, a huge time.
+func TestHostileValues(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for i, edit := range []func(e *mdx.ParticleEmitter2){
+		func(e *mdx.ParticleEmitter2) { e.EmissionRate = inf },
+		func(e *mdx.ParticleEmitter2) { e.EmissionRate = inf; e.HeadOrTail = 7 },
+		func(e *mdx.ParticleEmitter2) { e.EmissionRate = nan },
+		func(e *mdx.ParticleEmitter2) { e.Speed, e.Latitude, e.Gravity, e.Variation = nan, inf, inf, nan },
+		func(e *mdx.ParticleEmitter2) { e.LifeSpan = inf; e.EmissionRate = 1e6 },
+		func(e *mdx.ParticleEmitter2) { e.LifeSpan, e.Time = 0, 0; e.Rows, e.Columns = 0, 0 },
+		func(e *mdx.ParticleEmitter2) {
+			e.Rows, e.Columns = 1<<31, 1<<31
+			e.HeadIntervals = [3]uint32{0, 1 << 31, 1 << 31}
+		},
+	} {
+		s := newTestSim(t, pre2Model(edit), 0)
+		if err := s.AdvanceTo(300); err != nil {
+			t.Fatal(err)
+		}
+		if s.Live() > maxLivePerEmitter {
+			t.Errorf("case %d: %d live", i, s.Live())
+		}
+		_ = s.Meshes(Camera{Right: [3]float64{1, 0, 0}, Up: [3]float64{0, 0, 1}, Forward: [3]float64{0, 1, 0}})
+	}
+	s := newTestSim(t, pre2Model(nil), 0)
+	if err := s.AdvanceTo(1e12); err == nil {
+		t.Error("a 1e12 ms time is accepted")
+	}
+	if _, err := New(pre2Model(nil), Options{StepMs: 1e-6, PrerollMs: 1000}); err == nil {
+		t.Error("a 1e9-step pre-roll is accepted")
+	}
+}

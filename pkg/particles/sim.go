@@ -139,6 +139,9 @@ func New(m *mdx.Model, opt Options) (*Sim, error) {
 	if opt.PrerollMs > MaxPrerollMs {
 		return nil, fmt.Errorf("particles: pre-roll %v ms is longer than %v ms", opt.PrerollMs, float64(MaxPrerollMs))
 	}
+	if n := math.Ceil(opt.PrerollMs/opt.StepMs - 1e-6); n > MaxSteps {
+		return nil, fmt.Errorf("particles: a pre-roll of %v ms at a %v ms step is %.0f steps, more than %d", opt.PrerollMs, opt.StepMs, n, MaxSteps)
+	}
 	// Nodes only: the copy shares every slice with m (so node pointers
 	// are m's), but the Sim's pose skins no geoset at each step.
 	nodesOnly := *m
@@ -272,7 +275,7 @@ func (s *Sim) Start(seq int, view pose.View) {
 	s.started = true
 	s.setSequence(seq)
 	if pre := s.PrerollMs(); pre > 0 {
-		n := int(math.Ceil(pre/s.opt.StepMs - 1e-6)) // the harness's step count
+		n := int(math.Min(math.Ceil(pre/s.opt.StepMs-1e-6), MaxSteps)) // the harness's step count
 		for i := 0; i < n; i++ {
 			s.update(s.opt.StepMs)
 		}
@@ -328,18 +331,20 @@ func (s *Sim) longestLifeMs() float64 {
 // harness's n = ceil(ms/step − 1e-6) fixed steps in all, then the viewer's
 // dt = 0 update that precedes drawing. Successive calls with increasing ms
 // continue one simulation (sprite sheets); a smaller ms than already
-// reached restarts it from the sequence start.
-func (s *Sim) AdvanceTo(ms float64) {
-	if !s.started {
-		s.Start(s.seq, s.view)
-	}
+// reached restarts it from the sequence start. A time that needs more
+// than MaxSteps steps is an error and changes nothing.
+func (s *Sim) AdvanceTo(ms float64) error {
 	if math.IsNaN(ms) || ms < 0 {
 		ms = 0
 	}
-	n := int(math.Ceil(ms/s.opt.StepMs - 1e-6))
-	if n < 0 {
-		n = 0
+	nf := math.Ceil(ms/s.opt.StepMs - 1e-6)
+	if nf > MaxSteps {
+		return fmt.Errorf("particles: %v ms at a %v ms step is %.0f steps, more than %d", ms, s.opt.StepMs, nf, MaxSteps)
 	}
+	if !s.started {
+		s.Start(s.seq, s.view)
+	}
+	n := max(int(nf), 0)
 	if n < s.steps {
 		s.Start(s.seq, s.view)
 	}
@@ -348,6 +353,7 @@ func (s *Sim) AdvanceTo(ms float64) {
 		s.steps++
 	}
 	s.update(0)
+	return nil
 }
 
 // SetView changes the camera rotation billboarded emitter nodes follow

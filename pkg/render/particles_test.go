@@ -272,3 +272,33 @@ func TestParticlesOffAndSeed(t *testing.T) {
 		t.Error("a NaN step renders without error")
 	}
 }
+
+// Hostile emitter values (NaN and infinite speeds, sizes, lifespans)
+// render without a panic or a hang, and a time too far for the
+// simulation is an error.
+func TestParticlesHostileRender(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	m := fixtureBase("hostile")
+	ground(m, 40)
+	for i, edit := range []func(e *mdx.ParticleEmitter2){
+		func(e *mdx.ParticleEmitter2) { e.Speed, e.Gravity = nan, inf },
+		func(e *mdx.ParticleEmitter2) { e.SegmentScaling = mdx.Vec3{inf, nan, 1e30} },
+		func(e *mdx.ParticleEmitter2) { e.LifeSpan, e.Time = inf, nan },
+		func(e *mdx.ParticleEmitter2) { e.HeadOrTail, e.TailLength, e.Speed = 1, inf, 1e30 },
+		func(e *mdx.ParticleEmitter2) { e.EmissionRate, e.Width = 1e9, 1e30 },
+	} {
+		e := pre2("H")
+		edit(&e)
+		addPRE2(m, e, 0, mdx.Vec3{float32(i), 0, 5})
+	}
+	finish(m)
+	opt := particleView
+	opt.Time = 300
+	if _, _, err := Render(m, "hostile.mdl", opt); err != nil {
+		t.Fatal(err)
+	}
+	opt.Time = 1e12
+	if _, _, err := Render(m, "hostile.mdl", opt); err == nil {
+		t.Error("a 1e12 ms simulation renders without error")
+	}
+}

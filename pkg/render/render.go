@@ -201,7 +201,9 @@ func (a *Animator) sim(r *frame, seq int, view pose.View) (*particles.Sim, error
 		r.warn("%s", w)
 	}
 	s.SetView(view)
-	s.AdvanceTo(opt.Time)
+	if err := s.AdvanceTo(opt.Time); err != nil {
+		return nil, fmt.Errorf("render %s: %w", a.path, err)
+	}
 	return s, nil
 }
 
