@@ -129,6 +129,7 @@ type Animator struct {
 	// validated: the model's Validate warning is computed once.
 	validated bool
 	invalid   error
+	target    *raster.Target // reused by frames of the same size
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -395,7 +396,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		return nil, err
 	}
 	k := opt.SSAA
-	tg, err := raster.NewTarget(opt.Width*k, opt.Height*k)
+	tg, err := r.target(opt.Width*k, opt.Height*k)
 	if err != nil {
 		return nil, err
 	}
@@ -406,6 +407,21 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		return nil, err
 	}
 	return tg.Resolve(k, opt.Background)
+}
+
+// target returns a cleared w×h framebuffer: an Animator keeps its last
+// one, so the frames of a sheet reuse its buffers (the rasteriser's
+// per-triangle setup grows into them once instead of every frame).
+func (r *frame) target(w, h int) (*raster.Target, error) {
+	if a := r.anim; a != nil && a.target != nil && a.target.Width == w && a.target.Height == h {
+		a.target.Clear([4]float32{})
+		return a.target, nil
+	}
+	tg, err := raster.NewTarget(w, h)
+	if err == nil && r.anim != nil {
+		r.anim.target = tg
+	}
+	return tg, err
 }
 
 // simulate runs the particle simulation (when asked for) up to the
