@@ -117,6 +117,7 @@ type Sim struct {
 	counter    float64 // the global-sequence counter in ms
 	allowSpawn bool    // instance.allowParticleSpawn
 	steps      int     // fixed steps since the sequence start (after pre-roll)
+	updates    int     // every update since New, pre-roll and dt = 0 ones included
 	started    bool
 }
 
@@ -238,6 +239,11 @@ func (s *Sim) Pose() *pose.Pose { return s.p }
 // Steps returns how many fixed steps have run since the sequence start
 // (pre-roll not counted).
 func (s *Sim) Steps() int { return s.steps }
+
+// Updates returns how many viewer updates the Sim has run since New (fixed
+// steps including pre-roll and restarts, and the dt = 0 update of each
+// AdvanceTo): the cost of the simulation.
+func (s *Sim) Updates() int { return s.updates }
 
 // Live returns the number of live PRE2 particles.
 func (s *Sim) Live() int { return len(s.p2.list) }
@@ -363,6 +369,7 @@ func (s *Sim) SetView(v pose.View) { s.view = v }
 // update is one viewer.update(stepMs): updateAnimations, nodes and
 // emitters, then the emitted-object updater.
 func (s *Sim) update(stepMs float64) {
+	s.updates++
 	dt := stepMs * 0.001 // the viewer hands seconds to the scene
 	if s.seq >= 0 {
 		sq := &s.m.Sequences[s.seq]

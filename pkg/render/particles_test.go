@@ -302,3 +302,27 @@ func TestParticlesHostileRender(t *testing.T) {
 		t.Error("a 1e12 ms simulation renders without error")
 	}
 }
+
+// A sheet's cost is one simulation: 24 frames over 2 s through one
+// Animator run the 120 steps of 2 s (plus the pre-roll and one dt = 0
+// update per frame), not 24 simulations from the start.
+func TestAnimatorSimulatesOnce(t *testing.T) {
+	path := particleFixturePath("fountain")
+	anim := NewAnimator(loadFixture(t, path), path)
+	opt := particleView
+	opt.PrerollMs = -1 // 1.2 s lifespan: 72 steps
+	for f := 0; f < 24; f++ {
+		opt.Time = float64(f) * 2000 / 23
+		if _, _, err := anim.Render(opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(anim.sims) != 1 {
+		t.Fatalf("%d simulations for one sequence and view", len(anim.sims))
+	}
+	for _, s := range anim.sims {
+		if got, want := s.Updates(), 72+120+24; got != want {
+			t.Errorf("%d updates, want %d (pre-roll 72 + 120 steps + 24 dt=0)", got, want)
+		}
+	}
+}
