@@ -177,20 +177,32 @@ func pngBytes(t testing.TB, img image.Image) []byte {
 	return buf.Bytes()
 }
 
-// TestParticlesDeterministic renders particle fixtures twice at each of
+// TestParticlesDeterministic renders particle fixtures (and, with
+// ../shared, the corpus' busiest emitter model) twice at each of
 // GOMAXPROCS 1, 2 and 8 (raster bands then split differently) and wants
 // identical PNG bytes every time.
 func TestParticlesDeterministic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	type job struct {
+		path string
+		m    *mdx.Model
+		opt  Options
+	}
+	var jobs []job
 	for _, name := range []string{"fountain", "tails", "spaces"} {
 		path := particleFixturePath(name)
-		m := loadFixture(t, path)
 		opt := particleView
 		opt.Width, opt.Time, opt.PrerollMs = 160, 1300, -1
+		jobs = append(jobs, job{path, loadFixture(t, path), opt})
+	}
+	if p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
+		jobs = append(jobs, job{p, loadFixture(t, p), Options{Width: 200, Yaw: 30, Pitch: 20, Time: 1500, Particles: true, Seed: 6, PrerollMs: -1}})
+	}
+	for _, j := range jobs {
 		var first []byte
 		for _, procs := range []int{1, 2, 8, 1, 2, 8} {
 			runtime.GOMAXPROCS(procs)
-			img, _, err := Render(m, path, opt)
+			img, _, err := Render(j.m, j.path, j.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,10 +210,15 @@ func TestParticlesDeterministic(t *testing.T) {
 			if first == nil {
 				first = b
 			} else if !bytes.Equal(first, b) {
-				t.Fatalf("%s: GOMAXPROCS %d gave other bytes", name, procs)
+				t.Fatalf("%s: GOMAXPROCS %d gave other bytes", j.path, procs)
 			}
 		}
 	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // TestAnimatorMatchesFreshRenders: a sheet's frames rendered by one
