@@ -155,6 +155,13 @@ func isTexturePath(p string) bool {
 // mdx-m3-viewer 5.12.0 does (particleemitter.ts, particle.ts): each
 // emission spawns an instance of the emitter's model that plays its
 // sequence 0 from birth, moving from the emitter with its own velocity.
+//
+// Not reproduced: the spawned model's own emitters (the viewer runs them;
+// their particles are not simulated here), frustum culling of spawned
+// instances (the viewer freezes a culled instance's animation), and the
+// spawned instance's global-sequence counter across pool reuse (here it
+// starts at 0 at each birth). Hostile input: at most maxPREMParticles live
+// instances per emitter; particles at non-finite positions are not drawn.
 type premEmitter struct {
 	m     *mdx.Model
 	e     *mdx.ParticleEmitter

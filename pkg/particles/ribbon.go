@@ -24,6 +24,18 @@ const maxRibbonEdges = 4096
 // §9.6): it appends one edge — a segment along the node's local Y from
 // −heightBelow to +heightAbove, fixed in world space at spawn — per
 // emission, and draws a quad strip joining consecutive live edges.
+//
+// The viewer's rules kept on purpose: the static u32 rate doubled
+// (SETTING_PARTICLES_HIGH) with ceil bursts; alpha 0 hides the emitter
+// whatever KRVS says; every edge takes the current KRCO/KRAL/KRTX (the
+// static TextureSlot is ignored) stored as bytes; gravity·dt² off world Y;
+// UVs packed into bytes and divided by columns twice (wrong past the first
+// atlas row, its issue #71); the quad winding that makes one-sided layers
+// cull (render draws the layer's cull state). Deliberate deviations, all
+// for hostile input only: at most maxRibbonEdges live edges, columns or
+// rows of 0 taken as 1, NaN lifespans die at once, quads with non-finite
+// corners are not drawn, and a MaterialID without a layer skips the
+// emitter with a warning (the viewer then fails to load the model).
 type ribbonEmitter struct {
 	m     *mdx.Model
 	e     *mdx.RibbonEmitter
