@@ -34,6 +34,8 @@ func TestCheckEndToEnd(t *testing.T) {
 	}
 	dir := t.TempDir()
 	fixtures, _ := filepath.Glob(filepath.Join(fixtureDir, "*.md[lx]"))
+	m2s, _ := filepath.Glob(filepath.Join(fixtureDir, "*.m2"))
+	fixtures = append(fixtures, m2s...)
 	if len(fixtures) < 10 {
 		t.Fatalf("only %d fixture models in %s", len(fixtures), fixtureDir)
 	}
