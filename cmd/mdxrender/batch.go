@@ -36,6 +36,7 @@ var batchFlagKeys = map[string]string{
 	"seed":         "render.seed",
 	"step-ms":      "render.step_ms",
 	"preroll-ms":   "render.preroll_ms",
+	"time":         "render.time",
 }
 
 func newBatchCmd() *cobra.Command { return newBatchLikeCmd(false) }
@@ -91,6 +92,7 @@ The exit status is 1 on any regression, missing golden or failed model.
 	f.Int("seed", 6, "seed of the particle random generator")
 	f.Float64("step-ms", 1000.0/60, "fixed particle simulation step in ms")
 	f.Float64("preroll-ms", -1, "ms simulated before the sequence start (negative: one particle lifetime, looping sequences only)")
+	f.String("time", "0", "where in its sequence the still is taken: ms after the start, or a share like 50%")
 	if check {
 		f.String("golden", "", "folder of golden images")
 		f.Bool("update", false, "rewrite the golden images")

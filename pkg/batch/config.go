@@ -120,6 +120,13 @@ type RenderOptions struct {
 	// for any sequence (the harness's --preroll-ms); negative (default −1)
 	// one longest particle lifetime for looping sequences only.
 	PrerollMs float64 `yaml:"preroll_ms" mapstructure:"preroll_ms"`
+	// Time is where in its sequence the still thumbnail is taken: a number
+	// of ms after the sequence start or a share of its length ("50%");
+	// "" or "0" is the start. Spell effects whose sequence does not loop
+	// have nothing emitted yet at their start. Sheets and animations
+	// always sample the whole sequence. (omitempty keeps the cache keys of
+	// runs that leave it at the start.)
+	Time string `yaml:"time" mapstructure:"time" json:",omitempty"`
 }
 
 // View is a named camera. Zero fields take the value from RenderOptions.
@@ -195,6 +202,7 @@ type RenderPatch struct {
 	Pitch      *float64 `yaml:"pitch" mapstructure:"pitch"`
 	Camera     *string  `yaml:"camera" mapstructure:"camera"`
 	TeamColor  *string  `yaml:"team_color" mapstructure:"team_color"`
+	Time       *string  `yaml:"time" mapstructure:"time"`
 }
 
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.

@@ -74,6 +74,9 @@ type OutputFile struct {
 	View     string `json:"view,omitempty"`
 	Team     string `json:"team,omitempty"`
 	Sequence string `json:"sequence,omitempty"`
+	// TimeMs is, for a still, its time after the start of Sequence
+	// (render.time resolved against the sequence length; absent: 0).
+	TimeMs uint32 `json:"timeMs,omitempty"`
 }
 
 // Timings are wall-clock milliseconds of the steps of one model. They are

@@ -398,6 +398,9 @@ func (c *Config) patch(r *RenderOptions, p RenderPatch) {
 	if p.TeamColor != nil && set("team_color") {
 		r.TeamColor = *p.TeamColor
 	}
+	if p.Time != nil && set("time") {
+		r.Time = *p.Time
+	}
 }
 
 func (c *Config) views(r RenderOptions, only []string) []ViewSpec {

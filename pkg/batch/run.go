@@ -382,8 +382,14 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 
 	if has(FormatPNG) {
 		si := standSequence(jr.info.Sequences)
+		st, err := ParseStillTime(job.Render.Time)
+		if err != nil {
+			return fmt.Errorf("render.time: %w", err)
+		}
+		seq := jr.seqInfo(si)
+		at := st.At(seq.Start, seq.End)
 		req := base
-		req.Frames = []Frame{{Sequence: si, Time: jr.seqInfo(si).Start, Yaw: v.Yaw}}
+		req.Frames = []Frame{{Sequence: si, Time: at, Yaw: v.Yaw}}
 		imgs, err := jr.render(req)
 		if err != nil {
 			return err
@@ -396,6 +402,10 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		}
 		of := tag
 		of.Kind = FormatPNG
+		if si >= 0 {
+			of.Sequence = seq.Name
+			of.TimeMs = at - seq.Start
+		}
 		if err := jr.write(stem+".png", b, of); err != nil {
 			return err
 		}

@@ -157,6 +157,9 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 	if math.IsNaN(r.PrerollMs) || r.PrerollMs > 600000 || math.IsInf(r.PrerollMs, 0) {
 		bad(key+".preroll_ms", "want at most 600000 ms (negative: one particle lifetime), got %g", r.PrerollMs)
 	}
+	if _, err := ParseStillTime(r.Time); err != nil {
+		bad(key+".time", "%v", err)
+	}
 }
 
 func (r RenderPatch) validate(key string, bad badFunc) {
@@ -180,6 +183,11 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 	if r.TeamColor != nil {
 		if err := checkTeam(*r.TeamColor); err != nil {
 			bad(key+".team_color", "%v", err)
+		}
+	}
+	if r.Time != nil {
+		if _, err := ParseStillTime(*r.Time); err != nil {
+			bad(key+".time", "%v", err)
 		}
 	}
 }

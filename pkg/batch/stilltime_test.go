@@ -1,0 +1,122 @@
+package batch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseStillTime(t *testing.T) {
+	for _, c := range []struct {
+		in         string
+		start, end uint32
+		want       uint32
+	}{
+		{"", 100, 900, 100},
+		{"0", 100, 900, 100},
+		{" 250 ", 100, 900, 350},
+		{"0.6", 100, 900, 101},  // whole ms, rounded
+		{"5000", 100, 900, 900}, // past the end: the end
+		{"50%", 100, 900, 500},
+		{"100%", 100, 900, 900},
+		{"12.5 %", 0, 1000, 125},
+		{"50%", 300, 300, 300}, // empty sequence
+	} {
+		st, err := ParseStillTime(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if got := st.At(c.start, c.end); got != c.want {
+			t.Errorf("%q in [%d, %d]: %d, want %d", c.in, c.start, c.end, got, c.want)
+		}
+	}
+	for _, bad := range []string{"soon", "-1", "101%", "-5%", "NaN", "1e9", "%", "50%%", "Inf"} {
+		if _, err := ParseStillTime(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// render.time moves the batch's still into its sequence (a number of ms or
+// a share), an override changes it per model, the manifest records it, and
+// a bad value is an error naming the key and line.
+func TestStillTimeInBatch(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{
+		"models/units/footman.mdx":   "seq Stand 1000 2000\n",
+		"models/effects/spell.mdx":   "seq Birth 0 400 once\n",
+		"models/doodads/rock.mdx":    "\n",
+		"models/units/longwalk.mdx":  "seq Stand 0 100\n",
+		"models/effects/instant.mdx": "seq Stand 50 50\n",
+	})
+	run := func(yaml string) map[string]OutputFile {
+		t.Helper()
+		os.RemoveAll(filepath.Join(dir, "out"))
+		m, err := (&Runner{Config: loadYAML(t, dir, yaml), Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]OutputFile{}
+		for _, r := range m.Models {
+			if r.Status != "ok" {
+				t.Fatalf("%s: %s %v", r.Rel, r.Status, r.Errors)
+			}
+			for _, o := range r.Outputs {
+				if o.Kind == FormatPNG {
+					out[r.Rel] = o
+				}
+			}
+		}
+		return out
+	}
+	base := "inputs:\n  dirs: [models]\noutput:\n  dir: out\nrender:\n  size: 16\n"
+	start := run(base)
+	if o := start["units/footman.mdx"]; o.Sequence != "Stand" || o.TimeMs != 0 {
+		t.Errorf("default still: %+v, want Stand at 0", o)
+	}
+	startPNG, err := os.ReadFile(filepath.Join(dir, "out", filepath.FromSlash(start["units/footman.mdx"].Path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	got := run(base + "  time: 250\noverrides:\n  - match: \"effects/**\"\n    render:\n      time: 50%\n")
+	for rel, want := range map[string]uint32{
+		"units/footman.mdx":   250,
+		"units/longwalk.mdx":  100, // clamped to the sequence end
+		"effects/spell.mdx":   200, // the override's 50% of 400 ms
+		"effects/instant.mdx": 0,
+		"doodads/rock.mdx":    0, // bind pose: no sequence
+	} {
+		if o := got[rel]; o.TimeMs != want {
+			t.Errorf("%s: still at %d ms, want %d (%+v)", rel, o.TimeMs, want, o)
+		}
+	}
+	if got["doodads/rock.mdx"].Sequence != "" {
+		t.Errorf("bind-pose still names a sequence: %+v", got["doodads/rock.mdx"])
+	}
+	// The fake renderer draws time-dependent pixels: the still must change.
+	laterPNG, err := os.ReadFile(filepath.Join(dir, "out", filepath.FromSlash(got["units/footman.mdx"].Path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(laterPNG) == string(startPNG) {
+		t.Error("render.time 250 gave the same still as the sequence start")
+	}
+
+	for _, c := range []struct{ content, want string }{
+		{"inputs:\n  files: [a.mdx]\nrender:\n  time: soon\n", "c.yaml:4: render.time: want ms after the sequence start"},
+		{"inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      time: 150%\n", "c.yaml:6: overrides[0].render.time: want a share of the sequence from 0% to 100%"},
+	} {
+		if got := loadErr(t, "c.yaml", c.content); !strings.Contains(got, c.want) {
+			t.Errorf("error %q does not contain %q", got, c.want)
+		}
+	}
+
+	t.Setenv("MDXR_RENDER_TIME", "100%")
+	if o := run(base)["units/footman.mdx"]; o.TimeMs != 1000 {
+		t.Errorf("MDXR_RENDER_TIME=100%%: still at %d ms, want 1000", o.TimeMs)
+	}
+}
