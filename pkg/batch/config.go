@@ -203,6 +203,10 @@ type RenderPatch struct {
 	Camera     *string  `yaml:"camera" mapstructure:"camera"`
 	TeamColor  *string  `yaml:"team_color" mapstructure:"team_color"`
 	Time       *string  `yaml:"time" mapstructure:"time"`
+	Particles  *bool    `yaml:"particles" mapstructure:"particles"`
+	Seed       *int     `yaml:"seed" mapstructure:"seed"`
+	StepMs     *float64 `yaml:"step_ms" mapstructure:"step_ms"`
+	PrerollMs  *float64 `yaml:"preroll_ms" mapstructure:"preroll_ms"`
 }
 
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.

@@ -39,3 +39,48 @@ func TestParticleKeys(t *testing.T) {
 		t.Errorf("valid particle keys rejected: %v", err)
 	}
 }
+
+// The particle keys can be changed per model by an override (an effects
+// folder warmed up longer, a folder drawn without particles), are
+// validated there too, and a flag or variable still beats the override.
+func TestParticleKeysInOverrides(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/fx/a.mdx": "x", "m/units/b.mdx": "y"})
+	const y = `inputs:
+  dirs: [m]
+overrides:
+  - match: "fx/**"
+    render: {preroll_ms: 2000, seed: 11, step_ms: 20}
+  - match: "units/**"
+    render: {particles: false}
+`
+	plan := func() (fx, units Job) {
+		t.Helper()
+		jobs, err := loadYAML(t, dir, y).Plan(Shard{})
+		if err != nil || len(jobs) != 2 {
+			t.Fatalf("plan: %d jobs, %v", len(jobs), err)
+		}
+		return jobs[0], jobs[1]
+	}
+	fx, units := plan()
+	if r := fx.Render; !r.Particles || r.PrerollMs != 2000 || r.Seed != 11 || r.StepMs != 20 {
+		t.Errorf("fx override: %+v", r)
+	}
+	if r := units.Render; r.Particles || r.PrerollMs != -1 || r.Seed != 6 || r.StepMs != 1000.0/60 {
+		t.Errorf("units override: %+v", r)
+	}
+	t.Setenv("MDXR_RENDER_PREROLL_MS", "0")
+	if fx, _ := plan(); fx.Render.PrerollMs != 0 || fx.Render.Seed != 11 {
+		t.Errorf("pinned preroll_ms: %+v", fx.Render)
+	}
+	for _, c := range []struct{ content, want string }{
+		{"inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      seed: -3\n", "c.yaml:6: overrides[0].render.seed: want 0 to"},
+		{"inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      step_ms: 0\n", "c.yaml:6: overrides[0].render.step_ms: want a step"},
+		{"inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      preroll_ms: 1e9\n", "c.yaml:6: overrides[0].render.preroll_ms: want at most"},
+		{"inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      particles: maybe\n", "c.yaml:6: overrides[0].render.particles: want true or false"},
+	} {
+		if got := loadErr(t, "c.yaml", c.content); !strings.Contains(got, c.want) {
+			t.Errorf("error %q does not contain %q", got, c.want)
+		}
+	}
+}

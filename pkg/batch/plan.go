@@ -401,6 +401,18 @@ func (c *Config) patch(r *RenderOptions, p RenderPatch) {
 	if p.Time != nil && set("time") {
 		r.Time = *p.Time
 	}
+	if p.Particles != nil && set("particles") {
+		r.Particles = *p.Particles
+	}
+	if p.Seed != nil && set("seed") {
+		r.Seed = *p.Seed
+	}
+	if p.StepMs != nil && set("step_ms") {
+		r.StepMs = *p.StepMs
+	}
+	if p.PrerollMs != nil && set("preroll_ms") {
+		r.PrerollMs = *p.PrerollMs
+	}
 }
 
 func (c *Config) views(r RenderOptions, only []string) []ViewSpec {

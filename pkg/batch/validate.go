@@ -147,16 +147,9 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 			bad(key+".team_color", "%v", err)
 		}
 	}
-	if r.Seed < 0 || int64(r.Seed) > math.MaxInt32 {
-		bad(key+".seed", "want 0 to %d, got %d", math.MaxInt32, r.Seed)
-	}
-	if !(r.StepMs > 0 && r.StepMs <= 60000) {
-		bad(key+".step_ms", "want a step of more than 0 and at most 60000 ms, got %g", r.StepMs)
-	}
-	// The upper bound is pkg/particles.MaxPrerollMs.
-	if math.IsNaN(r.PrerollMs) || r.PrerollMs > 600000 || math.IsInf(r.PrerollMs, 0) {
-		bad(key+".preroll_ms", "want at most 600000 ms (negative: one particle lifetime), got %g", r.PrerollMs)
-	}
+	checkSeed(key+".seed", r.Seed, bad)
+	checkStep(key+".step_ms", r.StepMs, bad)
+	checkPreroll(key+".preroll_ms", r.PrerollMs, bad)
 	if _, err := ParseStillTime(r.Time); err != nil {
 		bad(key+".time", "%v", err)
 	}
@@ -189,6 +182,34 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 		if _, err := ParseStillTime(*r.Time); err != nil {
 			bad(key+".time", "%v", err)
 		}
+	}
+	if r.Seed != nil {
+		checkSeed(key+".seed", *r.Seed, bad)
+	}
+	if r.StepMs != nil {
+		checkStep(key+".step_ms", *r.StepMs, bad)
+	}
+	if r.PrerollMs != nil {
+		checkPreroll(key+".preroll_ms", *r.PrerollMs, bad)
+	}
+}
+
+func checkSeed(key string, v int, bad badFunc) {
+	if v < 0 || int64(v) > math.MaxInt32 {
+		bad(key, "want 0 to %d, got %d", math.MaxInt32, v)
+	}
+}
+
+func checkStep(key string, v float64, bad badFunc) {
+	if !(v > 0 && v <= 60000) {
+		bad(key, "want a step of more than 0 and at most 60000 ms, got %g", v)
+	}
+}
+
+// checkPreroll's upper bound is pkg/particles.MaxPrerollMs.
+func checkPreroll(key string, v float64, bad badFunc) {
+	if math.IsNaN(v) || v > 600000 || math.IsInf(v, 0) {
+		bad(key, "want at most 600000 ms (negative: one particle lifetime), got %g", v)
 	}
 }
 
