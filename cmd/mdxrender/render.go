@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/particles"
@@ -84,6 +85,9 @@ image was written. The PNG is written atomically.`,
 			}
 			if err != nil {
 				return err
+			}
+			if batch.Blank(img) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: the picture shows nothing (at --time %g an effect may not have emitted yet, or the camera misses the model)\n", args[0], opt.Time)
 			}
 			return writeFileAtomic(out, func(w io.Writer) error {
 				return png.Encode(w, img)

@@ -80,3 +80,22 @@ func TestRenderCommandWarningsAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// A picture with nothing on it is written (it may be what the user asked
+// for) but gets a warning, so a CI log shows why a thumbnail is empty.
+func TestRenderCommandWarnsWhenBlank(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(fixtureDir, "portrait_camera.mdl")
+	_, stderr, code := run(t, "render", model, "-o", filepath.Join(dir, "a.png"), "--size", "32")
+	if code != 0 || strings.Contains(stderr, "shows nothing") {
+		t.Fatalf("exit %d, stderr %q: want a silent success", code, stderr)
+	}
+	// Looking at a point far above the model, which is beyond the far plane.
+	_, stderr, code = run(t, "render", model, "-o", filepath.Join(dir, "b.png"), "--size", "32", "--target", "0,0,100000", "--distance", "10")
+	if code != 0 || !strings.Contains(stderr, "shows nothing") {
+		t.Fatalf("exit %d, stderr %q: want success with a blank-picture warning", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.png")); err != nil {
+		t.Fatal(err)
+	}
+}

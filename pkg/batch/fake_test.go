@@ -27,6 +27,7 @@ import (
 //	fail open|render            an error in that step
 //	panic                       the renderer panics in Render
 //	shift N                     changes the drawing (to make a regression)
+//	emptybefore T               draws nothing before model time T (an effect)
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
 // position depends on the time, so every frame is different and a change of
@@ -47,6 +48,7 @@ type fakeModel struct {
 	fail  string
 	panic bool
 	shift int
+	empty uint32
 }
 
 func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, error) {
@@ -75,6 +77,9 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 			m.panic = true
 		case "shift":
 			m.shift, _ = strconv.Atoi(fs[1])
+		case "emptybefore":
+			v, _ := strconv.Atoi(fs[1])
+			m.empty = uint32(v)
 		}
 	}
 	if m.fail == "open" {
@@ -105,6 +110,10 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 		n := req.View.Size
 		img := image.NewNRGBA(image.Rect(0, 0, n, n))
 		c := color.NRGBA{uint8(m.seed), uint8(m.seed>>8) ^ uint8(team*40), uint8(int(f.Yaw)) ^ uint8(m.seed>>16), 255}
+		if f.Time < m.empty {
+			out = append(out, img)
+			continue
+		}
 		cx := n/4 + int(f.Time/10)%(n/2) + m.shift
 		cy := n / 2
 		r := n / 5

@@ -394,6 +394,13 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		if err != nil {
 			return err
 		}
+		if Blank(imgs[0]) {
+			msg := fmt.Sprintf("the still of view %s shows nothing", v.Name)
+			if si >= 0 {
+				msg += fmt.Sprintf(" (%s at %d ms; an effect may not have emitted yet: try render.time, e.g. 50%%)", seq.Name, at-seq.Start)
+			}
+			jr.addWarnings([]Warning{{Code: "blank", Message: msg}})
+		}
 		t := time.Now()
 		b, err := encodePNG(imgs[0])
 		jr.res.Timings.EncodeMS += ms(time.Since(t))

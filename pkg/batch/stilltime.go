@@ -1,7 +1,9 @@
 package batch
 
 import (
+	"bytes"
 	"fmt"
+	"image"
 	"math"
 	"strconv"
 	"strings"
@@ -60,4 +62,23 @@ func (t StillTime) At(start, end uint32) uint32 {
 		return end
 	}
 	return start + uint32(off)
+}
+
+// Blank reports whether every pixel of img has the same colour: nothing
+// but the background was drawn (whatever the background is).
+func Blank(img *image.NRGBA) bool {
+	r := img.Rect
+	if r.Empty() {
+		return true
+	}
+	first := img.Pix[img.PixOffset(r.Min.X, r.Min.Y):][:4]
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):][:4*r.Dx()]
+		for i := 0; i < len(row); i += 4 {
+			if !bytes.Equal(row[i:i+4], first) {
+				return false
+			}
+		}
+	}
+	return true
 }

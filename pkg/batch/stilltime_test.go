@@ -47,13 +47,15 @@ func TestStillTimeInBatch(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{
 		"models/units/footman.mdx":   "seq Stand 1000 2000\n",
-		"models/effects/spell.mdx":   "seq Birth 0 400 once\n",
+		"models/effects/spell.mdx":   "seq Birth 0 400 once\nemptybefore 100\n",
 		"models/doodads/rock.mdx":    "\n",
 		"models/units/longwalk.mdx":  "seq Stand 0 100\n",
 		"models/effects/instant.mdx": "seq Stand 50 50\n",
 	})
+	var warnings map[string][]Warning
 	run := func(yaml string) map[string]OutputFile {
 		t.Helper()
+		warnings = map[string][]Warning{}
 		os.RemoveAll(filepath.Join(dir, "out"))
 		m, err := (&Runner{Config: loadYAML(t, dir, yaml), Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
 		if err != nil {
@@ -64,6 +66,7 @@ func TestStillTimeInBatch(t *testing.T) {
 			if r.Status != "ok" {
 				t.Fatalf("%s: %s %v", r.Rel, r.Status, r.Errors)
 			}
+			warnings[r.Rel] = r.Warnings
 			for _, o := range r.Outputs {
 				if o.Kind == FormatPNG {
 					out[r.Rel] = o
@@ -76,6 +79,13 @@ func TestStillTimeInBatch(t *testing.T) {
 	start := run(base)
 	if o := start["units/footman.mdx"]; o.Sequence != "Stand" || o.TimeMs != 0 {
 		t.Errorf("default still: %+v, want Stand at 0", o)
+	}
+	// The effect draws nothing at its start: a warning says so and why.
+	if w := warnings["effects/spell.mdx"]; len(w) != 1 || w[0].Code != "blank" || !strings.Contains(w[0].Message, "Birth at 0 ms") || !strings.Contains(w[0].Message, "render.time") {
+		t.Errorf("blank still: warnings %+v, want one \"blank\" naming Birth at 0 ms and render.time", w)
+	}
+	if w := warnings["units/footman.mdx"]; len(w) != 0 {
+		t.Errorf("footman: unexpected warnings %+v", w)
 	}
 	startPNG, err := os.ReadFile(filepath.Join(dir, "out", filepath.FromSlash(start["units/footman.mdx"].Path)))
 	if err != nil {
@@ -93,6 +103,9 @@ func TestStillTimeInBatch(t *testing.T) {
 		if o := got[rel]; o.TimeMs != want {
 			t.Errorf("%s: still at %d ms, want %d (%+v)", rel, o.TimeMs, want, o)
 		}
+	}
+	if w := warnings["effects/spell.mdx"]; len(w) != 0 {
+		t.Errorf("spell at 50%%: warnings %+v, want none", w)
 	}
 	if got["doodads/rock.mdx"].Sequence != "" {
 		t.Errorf("bind-pose still names a sequence: %+v", got["doodads/rock.mdx"])
