@@ -28,6 +28,7 @@ func newRenderCmd() *cobra.Command {
 		opt      render.Options
 		textures []string
 		pf       particleFlags
+		timeArg  string
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -79,6 +80,9 @@ image was written. The PNG is written atomically.`,
 			if err != nil {
 				return err
 			}
+			if opt.Time, err = parseRenderTime(m, opt.Sequence, timeArg); err != nil {
+				return err
+			}
 			img, warns, err := render.Render(m, args[0], opt)
 			for _, w := range warns {
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", w)
@@ -108,7 +112,7 @@ image was written. The PNG is written atomically.`,
 	f.BoolVar(&opt.Ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&opt.Camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
 	f.StringVar(&opt.Sequence, "sequence", "", "sequence name or index (-1 = bind pose; default 0)")
-	f.Float64Var(&opt.Time, "time", 0, "time in ms into the sequence (also the global-sequence phase)")
+	f.StringVar(&timeArg, "time", "0", "time in ms into the sequence (also the global-sequence phase), or a share of the sequence like 50%")
 	f.IntVar(&opt.Team, "team", 0, "team colour (player 0-23, 24 neutral)")
 	f.StringVar(&bg, "bg", "transparent", "background: transparent or #RRGGBB")
 	f.StringArrayVar(&textures, "textures", nil, "texture folder searched before the model's folder (repeatable)")
@@ -229,4 +233,27 @@ func parseBackground(s string) (*color.NRGBA, error) {
 		return nil, fmt.Errorf("render: --bg %q: want transparent or #RRGGBB", s)
 	}
 	return &color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}, nil
+}
+
+// parseRenderTime reads --time: ms into the sequence (any finite number; a
+// looping sequence wraps), or a share of the chosen sequence's length
+// ("50%"), which needs the model to resolve.
+func parseRenderTime(m *mdx.Model, seq, s string) (float64, error) {
+	if strings.HasSuffix(strings.TrimSpace(s), "%") {
+		st, err := batch.ParseStillTime(s)
+		if err != nil {
+			return 0, fmt.Errorf("render: --time: %w", err)
+		}
+		i, err := render.SequenceIndex(m, seq)
+		if err != nil || i < 0 {
+			return 0, err // the renderer reports a bad sequence; the bind pose has no length
+		}
+		iv := m.Sequences[i].Interval
+		return float64(st.At(iv[0], iv[1]) - iv[0]), nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("render: --time %q: want ms into the sequence or a share like 50%%", s)
+	}
+	return v, nil
 }

@@ -99,3 +99,35 @@ func TestRenderCommandWarnsWhenBlank(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// --time takes a share of the chosen sequence: 25% of Stand (1000 ms
+// long) is the same picture as --time 250, and differs from its start.
+func TestRenderCommandTimeShare(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(fixtureDir, "dont_inherit.mdl")
+	render := func(name string, args ...string) []byte {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		_, stderr, code := run(t, append([]string{"render", model, "-o", out, "--size", "48", "--sequence", "Stand"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	share, ms, start := render("a.png", "--time", "25%"), render("b.png", "--time", "250"), render("c.png")
+	if string(share) != string(ms) {
+		t.Error("--time 25% differs from --time 250 on a 1000 ms sequence")
+	}
+	if string(share) == string(start) {
+		t.Error("--time 25% gave the sequence start: the fixture does not move, so this test cannot tell")
+	}
+	for _, bad := range []string{"150%", "soon", "NaN"} {
+		if _, stderr, code := run(t, "render", model, "-o", filepath.Join(dir, "d.png"), "--time", bad); code == 0 || !strings.Contains(stderr, "--time") {
+			t.Errorf("--time %s: exit %d, stderr %q: want an error naming --time", bad, code, stderr)
+		}
+	}
+}
