@@ -46,10 +46,11 @@ func newCheckCmd() *cobra.Command { return newBatchLikeCmd(true) }
 func newBatchLikeCmd(check bool) *cobra.Command {
 	var cfgFile string
 	cmd := &cobra.Command{
-		Use:   "batch [-c FILE] [MODEL...]",
+		Use:   "batch [-c FILE] [MODEL|FOLDER...]",
 		Short: "Render many models from a config file: thumbnails, sheets, animations, manifest, gallery",
 		Long: `Render every model a batch config names (see configs/ for documented
-examples), plus MODEL arguments, with a pool of workers. Output files do not
+examples), plus MODEL arguments and the models under FOLDER arguments
+(relative to the working directory), with a pool of workers. Output files do not
 depend on the number of workers. A model that fails is reported in
 manifest.json and the batch goes on; the exit status is 1 if any model
 failed. Unchanged models (same model and texture bytes, options and program

@@ -91,7 +91,7 @@ image was written. The PNG is written atomically.`,
 				return err
 			}
 			if batch.Blank(img) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: the picture shows nothing (at --time %g an effect may not have emitted yet, or the camera misses the model)\n", args[0], opt.Time)
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: the picture shows nothing (at --time %g the model may be hidden or not yet emitting; or the camera misses it)\n", args[0], opt.Time)
 			}
 			return writeFileAtomic(out, func(w io.Writer) error {
 				return png.Encode(w, img)

@@ -240,7 +240,9 @@ type LoadOptions struct {
 	// changed take part, so a flag's own default never hides the file.
 	Flags    *pflag.FlagSet
 	FlagKeys map[string]string
-	// Args are extra model paths (command-line arguments), added to Inputs.Files.
+	// Args are extra model paths (command-line arguments) relative to the
+	// working directory: files are added to Inputs.Files, folders to
+	// Inputs.Dirs.
 	Args []string
 }
 
@@ -386,7 +388,20 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 	if err := v.Unmarshal(cfg); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	cfg.Inputs.Files = append(cfg.Inputs.Files, o.Args...)
+	// Arguments are named from the working directory, not from the config
+	// file's folder, so they are made absolute; a folder is searched like
+	// inputs.dirs.
+	for _, a := range o.Args {
+		p, err := filepath.Abs(a)
+		if err != nil {
+			return nil, fmt.Errorf("config: argument %q: %w", a, err)
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			cfg.Inputs.Dirs = append(cfg.Inputs.Dirs, p)
+		} else {
+			cfg.Inputs.Files = append(cfg.Inputs.Files, p)
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

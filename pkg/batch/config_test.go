@@ -3,6 +3,8 @@ package batch
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -224,5 +226,36 @@ func TestOutputNameCollisions(t *testing.T) {
 	jobs, err := c.Plan(Shard{})
 	if err != nil || len(jobs) != 3 || c.Stem(&jobs[0], "default", "") != "a/x-mdl" {
 		t.Errorf("{ext}: %v", err)
+	}
+}
+
+// Model arguments are relative to the working directory even when the
+// config file lives elsewhere, and a folder argument is searched for
+// models like inputs.dirs.
+func TestArgsRelativeToWorkingDir(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{
+		"conf/batch.yaml":     "render:\n  size: 16\n",
+		"work/a.mdx":          "x",
+		"work/more/b.mdx":     "y",
+		"work/more/sub/c.mdl": "z",
+		"work/more/notes.txt": "not a model",
+	})
+	t.Chdir(filepath.Join(dir, "work"))
+	c, err := LoadConfig(LoadOptions{File: filepath.Join(dir, "conf", "batch.yaml"), Args: []string{"a.mdx", "more"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := c.ExpandInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range in {
+		got = append(got, i.Rel)
+	}
+	sort.Strings(got)
+	if want := []string{"a.mdx", "b.mdx", "sub/c.mdl"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("inputs %v, want %v", got, want)
 	}
 }

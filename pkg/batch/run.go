@@ -397,7 +397,7 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		if Blank(imgs[0]) {
 			msg := fmt.Sprintf("the still of view %s shows nothing", v.Name)
 			if si >= 0 {
-				msg += fmt.Sprintf(" (%s at %d ms; an effect may not have emitted yet: try render.time, e.g. 50%%)", seq.Name, at-seq.Start)
+				msg += fmt.Sprintf(" (%s at %d ms: the model may be hidden or not yet emitting then; render.time, e.g. 50%%, takes the still later in the sequence)", seq.Name, at-seq.Start)
 			}
 			jr.addWarnings([]Warning{{Code: "blank", Message: msg}})
 		}
