@@ -148,7 +148,15 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 	}
 	opt.Team = team
 	if len(req.Frames) > 1 && req.View.Camera == "" {
-		if target, dist, r, ok := mm.unionFraming(req); ok {
+		target, dist, r, ok := mm.unionFraming(req)
+		if !ok {
+			// No geometry in any frame: an emitter-only effect is framed
+			// on the union of its particles over the frames instead.
+			if target, dist, r, ok, err = mm.particleFraming(req, opt); err != nil {
+				return nil, warns, err
+			}
+		}
+		if ok {
 			opt.Target, opt.Distance = &target, dist
 			// raster's default clip planes, for the union's radius (the
 			// defaults would follow each frame's own box)
@@ -242,6 +250,49 @@ func (mm *mdxModel) unionFraming(req batch.Request) (target [3]float64, dist, ra
 	}
 	target = [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
 	return target, raster.DefaultMargin * r / math.Sin(raster.DefaultFov*math.Pi/360), r, true
+}
+
+// particleFraming runs the particle simulation through the frames of req
+// (with its own Animator, so the drawing pass starts afresh) and frames the
+// union of the particles visible in each, as pkg/render frames one still
+// of a model without geometry; ok is false when no frame has any.
+func (mm *mdxModel) particleFraming(req batch.Request, opt render.Options) (target [3]float64, dist, radius float64, ok bool, err error) {
+	if !opt.Particles {
+		return target, 0, 0, false, nil
+	}
+	anim := render.NewAnimator(mm.m, mm.path)
+	var lo, hi [3]float64
+	for _, f := range req.Frames {
+		opt.Yaw = f.Yaw
+		opt.Sequence = strconv.Itoa(f.Sequence)
+		opt.Time = 0
+		if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
+			opt.Time = float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
+		}
+		a, b, got, err := anim.ParticleBounds(opt)
+		if err != nil {
+			return target, 0, 0, false, err
+		}
+		if !got {
+			continue
+		}
+		if !ok {
+			lo, hi, ok = a, b, true
+			continue
+		}
+		for i := range lo {
+			lo[i], hi[i] = math.Min(lo[i], a[i]), math.Max(hi[i], b[i])
+		}
+	}
+	if !ok {
+		return target, 0, 0, false, nil
+	}
+	r := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2])) / 2
+	if !(r > 1e-6) || math.IsInf(r, 0) {
+		return target, 0, 0, false, nil
+	}
+	target = [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
+	return target, raster.DefaultMargin * r / math.Sin(raster.DefaultFov*math.Pi/360), r, true, nil
 }
 
 // drawnNow reports whether the renderer draws geoset gi at p's current

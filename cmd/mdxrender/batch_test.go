@@ -18,6 +18,7 @@ import (
 
 	"github.com/kettek/apng"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 // fixtureModel copies a project fixture model (testdata/models) to dir/name.
@@ -300,7 +301,18 @@ func TestSheetFramesKeepTheModelInside(t *testing.T) {
 	if so, se, code := run(t, "sheet", p, "-o", out, "--frames", "6", "--yaws", "0,90", "--size", "64", "--pitch", "20"); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, so, se)
 	}
-	f, err := os.Open(filepath.Join(out, "m-sheet.png"))
+	cells := checkSheetCells(t, out, "m")
+	if cells != 2*2*6 {
+		t.Errorf("%d cells, want 24", cells)
+	}
+}
+
+// checkSheetCells reads OUT/STEM-sheet.png and its plain JSON and fails the
+// test if a cell is empty or has a drawn pixel on its border; it returns
+// the number of cells.
+func checkSheetCells(t *testing.T, out, stem string) int {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, stem+"-sheet.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +322,7 @@ func TestSheetFramesKeepTheModelInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	var meta batch.PlainSheet
-	b, _ := os.ReadFile(filepath.Join(out, "m-sheet.plain.json"))
+	b, _ := os.ReadFile(filepath.Join(out, stem+"-sheet.plain.json"))
 	if err := json.Unmarshal(b, &meta); err != nil {
 		t.Fatal(err)
 	}
@@ -335,9 +347,7 @@ func TestSheetFramesKeepTheModelInside(t *testing.T) {
 			}
 		}
 	}
-	if cells != 2*2*6 {
-		t.Errorf("%d cells, want 24", cells)
-	}
+	return cells
 }
 
 // SIGINT in the middle of a real batch: the command stops with status 130,
@@ -411,5 +421,75 @@ wait:
 	m := readManifest(t, filepath.Join(out, "manifest.json"))
 	if m.Summary.Cached == 0 || m.Summary.OK == 0 || m.Summary.Cached+m.Summary.OK != len(models) {
 		t.Errorf("resumed run: %+v (after the interruption %d PNGs existed)", m.Summary, rendered)
+	}
+}
+
+// An emitter-only effect far from the origin that flies 150 units along +Y
+// over its sequence (a missile): a sheet frames the union of its particles
+// over the frames, so every frame shows the whole effect (the default fit
+// box at the origin would show nothing at all) and, as all frames share
+// that camera, the effect moves across the frames seen from the front
+// (its particles live 0.2 s, so each frame shows a short stretch of the
+// path).
+func TestSheetFramesEmitterOnlyModel(t *testing.T) {
+	dir := t.TempDir()
+	m := &mdx.Model{Version: 800, Name: "fx", BlendTime: 150,
+		Sequences: []mdx.Sequence{{Name: "Stand", Interval: [2]uint32{0, 1000}}},
+		Textures:  []mdx.Texture{{Path: `Textures\fx_missing.blp`}},
+		Bones: []mdx.Bone{{Node: mdx.Node{Name: "Root", ObjectID: 0, ParentID: -1, Flags: mdx.NodeBone},
+			GeosetID: -1, GeosetAnimID: -1}},
+		ParticleEmitters2: []mdx.ParticleEmitter2{{
+			Node: mdx.Node{Name: "Glow", ObjectID: 1, ParentID: 0, Flags: mdx.NodeParticleEmitter,
+				Translation: &mdx.Track[mdx.Vec3]{Interpolation: mdx.Linear, GlobalSeqID: -1,
+					Keys: []mdx.Key[mdx.Vec3]{{Frame: 0, Value: mdx.Vec3{0, 0, 0}}, {Frame: 1000, Value: mdx.Vec3{0, 150, 0}}}}},
+			Speed: 30, Latitude: 180, LifeSpan: 0.2, EmissionRate: 100, Width: 4, Length: 4,
+			Rows: 1, Columns: 1, Time: 0.5,
+			SegmentColors:  [3]mdx.Vec3{{1, 0.6, 0.2}, {1, 0.6, 0.2}, {1, 0.6, 0.2}},
+			SegmentAlphas:  [3]uint8{255, 255, 255},
+			SegmentScaling: mdx.Vec3{6, 6, 6},
+			HeadIntervals:  [3]uint32{0, 0, 1}, HeadDecayIntervals: [3]uint32{0, 0, 1},
+			TailIntervals: [3]uint32{0, 0, 1}, TailDecayIntervals: [3]uint32{0, 0, 1},
+		}},
+		PivotPoints: []mdx.Vec3{{0, 0, 0}, {400, 0, 100}},
+	}
+	p := writeModel(t, dir, "fx.mdx", m)
+	out := filepath.Join(dir, "out")
+	if so, se, code := run(t, "sheet", p, "-o", out, "--frames", "6", "--yaws", "0,90", "--size", "48", "--pitch", "20"); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, so, se)
+	}
+	if cells := checkSheetCells(t, out, "fx"); cells != 2*6 {
+		t.Errorf("%d cells, want 12", cells)
+	}
+	// Yaw 0 looks along -X, so +Y is screen right: the mean x of the drawn
+	// pixels (relative to the cell) must grow from the first frame to the
+	// last. A camera re-framed on each frame would keep it centred.
+	f, err := os.Open(filepath.Join(out, "fx-sheet.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta batch.PlainSheet
+	b, _ := os.ReadFile(filepath.Join(out, "fx-sheet.plain.json"))
+	if err := json.Unmarshal(b, &meta); err != nil {
+		t.Fatal(err)
+	}
+	meanX := func(fr batch.PlainFrame) float64 {
+		sum, n := 0, 0
+		for y := fr.Y; y < fr.Y+fr.H; y++ {
+			for x := fr.X; x < fr.X+fr.W; x++ {
+				if _, _, _, a := img.At(x, y).RGBA(); a != 0 {
+					sum, n = sum+x-fr.X, n+1
+				}
+			}
+		}
+		return float64(sum) / float64(max(n, 1))
+	}
+	frames := meta.Animations[0].Frames
+	if first, last := meanX(frames[0]), meanX(frames[len(frames)-1]); last-first < 8 {
+		t.Errorf("the effect's mean x moves from %.1f to %.1f px over the sheet: the frames do not share one camera", first, last)
 	}
 }

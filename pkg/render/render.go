@@ -364,16 +364,13 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		if r.flatFraming() {
 			opt.Pitch = raster.MaxPitch // see flatFraming
 		}
-		pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, opt.Pitch))
-		y, pr := opt.Yaw*math.Pi/180, pitch*math.Pi/180
-		dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
-		view := pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
+		dir, view := orbitView(opt.Yaw, opt.Pitch)
 		if clock, err = r.simulate(seq, clock, view); err != nil {
 			return nil, err
 		}
 		r.p.Update(clock, view)
 		f := raster.Framing{
-			Box: r.fitBox(seq), Yaw: opt.Yaw, Pitch: opt.Pitch, Fov: opt.Fov,
+			Box: r.fitBox(seq, dir), Yaw: opt.Yaw, Pitch: opt.Pitch, Fov: opt.Fov,
 			Distance: opt.Distance, Near: opt.Near, Far: opt.Far, Ortho: opt.Ortho,
 		}
 		if opt.Target != nil {
@@ -407,6 +404,47 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		return nil, err
 	}
 	return tg.Resolve(k, opt.Background)
+}
+
+// orbitView returns the direction from the target to the eye of the orbit
+// camera at yaw and pitch (degrees), and the view billboards are posed
+// for.
+func orbitView(yaw, pitch float64) ([3]float64, pose.View) {
+	pitch = math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, pitch))
+	y, pr := yaw*math.Pi/180, pitch*math.Pi/180
+	dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
+	return dir, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
+}
+
+// ParticleBounds returns the box of what the particle simulation draws at
+// opt's sequence and time, seen from opt's yaw and pitch: the box a
+// still of a model without geometry is framed on. ok is false when
+// particles are off, the model has no emitter, opt names a model camera,
+// or nothing visible is alive. It advances the Animator's simulation as
+// Render does, so a caller that frames several frames before drawing them
+// uses a separate Animator for this.
+func (a *Animator) ParticleBounds(opt Options) (min, max [3]float64, ok bool, err error) {
+	if opt.Camera != "" || !opt.Particles {
+		return min, max, false, nil
+	}
+	r, err := newFrame(a.m, a.path, &opt)
+	if err != nil {
+		return min, max, false, err
+	}
+	r.anim = a
+	seq, err := SequenceIndex(a.m, opt.Sequence)
+	if err != nil {
+		return min, max, false, err
+	}
+	if r.flatFraming() {
+		opt.Pitch = raster.MaxPitch
+	}
+	dir, view := orbitView(opt.Yaw, opt.Pitch)
+	if _, err := r.simulate(seq, pose.ClockAt(a.m, seq, opt.Time), view); err != nil {
+		return min, max, false, err
+	}
+	b, ok := r.particleBox(dir)
+	return [3]float64{b.Min.X, b.Min.Y, b.Min.Z}, [3]float64{b.Max.X, b.Max.Y, b.Max.Z}, ok, nil
 }
 
 // target returns a cleared w×h framebuffer: an Animator keeps its last
@@ -448,8 +486,13 @@ func boxOf(e mdx.Extent) fauxgl.Box {
 
 // fitBox chooses the box the automatic camera frames: the posed vertices
 // by default; the declared extents on request, falling back to the
-// vertices and then to the default box when degenerate.
-func (r *frame) fitBox(seq int) fauxgl.Box {
+// vertices when degenerate. A model that draws no geometry (an
+// emitter-only effect) is framed on its visible particles when they are
+// simulated, seen from dir (billboards face the camera), and only then on
+// the default box. The reference harness uses the default box there; it
+// is 100 units wide, which crops any larger effect, and misses an effect
+// whose emitter is away from the origin.
+func (r *frame) fitBox(seq int, dir [3]float64) fauxgl.Box {
 	switch r.opt.Fit {
 	case FitExtent:
 		if b := boxOf(r.m.Extent); !raster.DegenerateBox(b) {
@@ -484,9 +527,51 @@ func (r *frame) fitBox(seq int) fauxgl.Box {
 		}
 	}
 	if first || raster.DegenerateBox(b) {
+		if pb, ok := r.particleBox(dir); ok {
+			return pb
+		}
 		return raster.DefaultFitBox
 	}
 	return b
+}
+
+// visibleAlpha is the vertex alpha below which particle geometry does not
+// count for framing: particles fade out at the end of their life, when
+// they are also farthest from the emitter.
+const visibleAlpha = 1.0 / 64
+
+// particleBox is the box of the particle, ribbon and spawned-model
+// vertices the simulation would draw for a camera looking along −dir,
+// leaving out nearly transparent ones; ok is false when nothing is alive
+// or the box is degenerate.
+func (r *frame) particleBox(dir [3]float64) (fauxgl.Box, bool) {
+	if r.sim == nil {
+		return fauxgl.Box{}, false
+	}
+	cam := particleCamera(raster.Camera{Eye: fauxgl.V(dir[0], dir[1], dir[2]), Up: fauxgl.V(0, 0, 1)})
+	first := true
+	var b fauxgl.Box
+	for _, ms := range r.sim.Meshes(cam) {
+		for _, v := range ms.Vertices {
+			if !(v.Color[3] >= visibleAlpha) {
+				continue
+			}
+			x, y, z := float64(v.Pos[0]), float64(v.Pos[1]), float64(v.Pos[2])
+			if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
+				continue
+			}
+			pt := fauxgl.V(x, y, z)
+			if first {
+				b, first = fauxgl.Box{Min: pt, Max: pt}, false
+			} else {
+				b = fauxgl.Box{Min: b.Min.Min(pt), Max: b.Max.Max(pt)}
+			}
+		}
+	}
+	if first || raster.DegenerateBox(b) {
+		return fauxgl.Box{}, false
+	}
+	return b, true
 }
 
 // texture returns the sampler for TEXS index id, loading it once. wrap
