@@ -174,12 +174,7 @@ func (mm *mdxModel) Render(ctx context.Context, req batch.Request) ([]*image.NRG
 		if err := ctx.Err(); err != nil {
 			return nil, warns, err
 		}
-		opt.Yaw = f.Yaw
-		opt.Sequence = strconv.Itoa(f.Sequence)
-		opt.Time = 0
-		if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
-			opt.Time = float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
-		}
+		mm.setFrame(&opt, f)
 		img, ws, err := anim.Render(opt)
 		for _, w := range ws {
 			if !seen[w.Message] {
@@ -214,10 +209,7 @@ func (mm *mdxModel) unionFraming(req batch.Request) (target [3]float64, dist, ra
 	var lo, hi [3]float64
 	pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, req.View.Pitch)) * math.Pi / 180
 	for _, f := range req.Frames {
-		t := 0.0
-		if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
-			t = float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
-		}
+		t := mm.frameTime(f)
 		// billboards face the camera, so pose with this frame's view
 		y := f.Yaw * math.Pi / 180
 		dir := [3]float64{math.Cos(pitch) * math.Cos(y), math.Cos(pitch) * math.Sin(y), math.Sin(pitch)}
@@ -244,12 +236,36 @@ func (mm *mdxModel) unionFraming(req batch.Request) (target [3]float64, dist, ra
 			}
 		}
 	}
+	if first {
+		return target, 0, 0, false
+	}
+	return boxFraming(lo, hi)
+}
+
+// boxFraming returns the centre of the box lo-hi, the camera distance
+// pkg/raster's framing rule (default field of view and margin) gives for
+// it, and its radius; ok is false for a degenerate box.
+func boxFraming(lo, hi [3]float64) (target [3]float64, dist, radius float64, ok bool) {
 	r := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2])) / 2
-	if first || !(r > 1e-6) || math.IsInf(r, 0) {
+	if !(r > 1e-6) || math.IsInf(r, 0) {
 		return target, 0, 0, false
 	}
 	target = [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
 	return target, raster.DefaultMargin * r / math.Sin(raster.DefaultFov*math.Pi/360), r, true
+}
+
+// frameTime is f's time in ms after the start of its sequence (0 for the
+// bind pose).
+func (mm *mdxModel) frameTime(f batch.Frame) float64 {
+	if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
+		return float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
+	}
+	return 0
+}
+
+// setFrame points opt at frame f: its yaw, sequence and time.
+func (mm *mdxModel) setFrame(opt *render.Options, f batch.Frame) {
+	opt.Yaw, opt.Sequence, opt.Time = f.Yaw, strconv.Itoa(f.Sequence), mm.frameTime(f)
 }
 
 // particleFraming runs the particle simulation through the frames of req
@@ -263,12 +279,7 @@ func (mm *mdxModel) particleFraming(req batch.Request, opt render.Options) (targ
 	anim := render.NewAnimator(mm.m, mm.path)
 	var lo, hi [3]float64
 	for _, f := range req.Frames {
-		opt.Yaw = f.Yaw
-		opt.Sequence = strconv.Itoa(f.Sequence)
-		opt.Time = 0
-		if f.Sequence >= 0 && f.Sequence < len(mm.m.Sequences) {
-			opt.Time = float64(f.Time) - float64(mm.m.Sequences[f.Sequence].Interval[0])
-		}
+		mm.setFrame(&opt, f)
 		a, b, got, err := anim.ParticleBounds(opt)
 		if err != nil {
 			return target, 0, 0, false, err
@@ -287,12 +298,8 @@ func (mm *mdxModel) particleFraming(req batch.Request, opt render.Options) (targ
 	if !ok {
 		return target, 0, 0, false, nil
 	}
-	r := math.Sqrt((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2])) / 2
-	if !(r > 1e-6) || math.IsInf(r, 0) {
-		return target, 0, 0, false, nil
-	}
-	target = [3]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
-	return target, raster.DefaultMargin * r / math.Sin(raster.DefaultFov*math.Pi/360), r, true, nil
+	target, dist, radius, ok = boxFraming(lo, hi)
+	return target, dist, radius, ok, nil
 }
 
 // drawnNow reports whether the renderer draws geoset gi at p's current

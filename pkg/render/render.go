@@ -361,10 +361,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	} else {
 		// Billboards depend only on the view direction, which yaw and
 		// pitch fix before the fit box is known.
-		if r.flatFraming() {
-			opt.Pitch = raster.MaxPitch // see flatFraming
-		}
-		dir, view := orbitView(opt.Yaw, opt.Pitch)
+		dir, view := r.orbitView()
 		if clock, err = r.simulate(seq, clock, view); err != nil {
 			return nil, err
 		}
@@ -407,11 +404,15 @@ func (r *frame) draw() (*image.NRGBA, error) {
 }
 
 // orbitView returns the direction from the target to the eye of the orbit
-// camera at yaw and pitch (degrees), and the view billboards are posed
-// for.
-func orbitView(yaw, pitch float64) ([3]float64, pose.View) {
-	pitch = math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, pitch))
-	y, pr := yaw*math.Pi/180, pitch*math.Pi/180
+// camera at the options' yaw and pitch (degrees; a flat model is seen from
+// above, which sets the pitch, see flatFraming), and the view billboards
+// are posed for.
+func (r *frame) orbitView() ([3]float64, pose.View) {
+	if r.flatFraming() {
+		r.opt.Pitch = raster.MaxPitch
+	}
+	pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, r.opt.Pitch))
+	y, pr := r.opt.Yaw*math.Pi/180, pitch*math.Pi/180
 	dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
 	return dir, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
 }
@@ -436,10 +437,7 @@ func (a *Animator) ParticleBounds(opt Options) (min, max [3]float64, ok bool, er
 	if err != nil {
 		return min, max, false, err
 	}
-	if r.flatFraming() {
-		opt.Pitch = raster.MaxPitch
-	}
-	dir, view := orbitView(opt.Yaw, opt.Pitch)
+	dir, view := r.orbitView()
 	if _, err := r.simulate(seq, pose.ClockAt(a.m, seq, opt.Time), view); err != nil {
 		return min, max, false, err
 	}
@@ -505,34 +503,48 @@ func (r *frame) fitBox(seq int, dir [3]float64) fauxgl.Box {
 			}
 		}
 	}
-	first := true
-	var b fauxgl.Box
+	var acc boxAcc
 	for gi := range r.m.Geosets {
 		if !drawn(&r.m.Geosets[gi]) {
 			continue
 		}
 		pos, _ := r.p.Vertices(gi)
 		for _, v := range pos {
-			x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
-			if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
-				continue
-			}
-			pt := fauxgl.V(x, y, z)
-			if first {
-				b = fauxgl.Box{Min: pt, Max: pt}
-				first = false
-			} else {
-				b = fauxgl.Box{Min: b.Min.Min(pt), Max: b.Max.Max(pt)}
-			}
+			acc.add(v)
 		}
 	}
-	if first || raster.DegenerateBox(b) {
-		if pb, ok := r.particleBox(dir); ok {
-			return pb
-		}
-		return raster.DefaultFitBox
+	if b, ok := acc.box(); ok {
+		return b
 	}
-	return b
+	if pb, ok := r.particleBox(dir); ok {
+		return pb
+	}
+	return raster.DefaultFitBox
+}
+
+// boxAcc grows a box over the finite points added to it.
+type boxAcc struct {
+	b  fauxgl.Box
+	ok bool // a point was added
+}
+
+func (a *boxAcc) add(v [3]float32) {
+	x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
+	if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
+		return
+	}
+	pt := fauxgl.V(x, y, z)
+	if !a.ok {
+		a.b, a.ok = fauxgl.Box{Min: pt, Max: pt}, true
+		return
+	}
+	a.b = fauxgl.Box{Min: a.b.Min.Min(pt), Max: a.b.Max.Max(pt)}
+}
+
+// box returns the box; ok is false when no point was added or the box is
+// degenerate.
+func (a *boxAcc) box() (fauxgl.Box, bool) {
+	return a.b, a.ok && !raster.DegenerateBox(a.b)
 }
 
 // visibleAlpha is the vertex alpha below which particle geometry does not
@@ -549,29 +561,15 @@ func (r *frame) particleBox(dir [3]float64) (fauxgl.Box, bool) {
 		return fauxgl.Box{}, false
 	}
 	cam := particleCamera(raster.Camera{Eye: fauxgl.V(dir[0], dir[1], dir[2]), Up: fauxgl.V(0, 0, 1)})
-	first := true
-	var b fauxgl.Box
+	var acc boxAcc
 	for _, ms := range r.sim.Meshes(cam) {
 		for _, v := range ms.Vertices {
-			if !(v.Color[3] >= visibleAlpha) {
-				continue
-			}
-			x, y, z := float64(v.Pos[0]), float64(v.Pos[1]), float64(v.Pos[2])
-			if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
-				continue
-			}
-			pt := fauxgl.V(x, y, z)
-			if first {
-				b, first = fauxgl.Box{Min: pt, Max: pt}, false
-			} else {
-				b = fauxgl.Box{Min: b.Min.Min(pt), Max: b.Max.Max(pt)}
+			if v.Color[3] >= visibleAlpha {
+				acc.add(v.Pos)
 			}
 		}
 	}
-	if first || raster.DegenerateBox(b) {
-		return fauxgl.Box{}, false
-	}
-	return b, true
+	return acc.box()
 }
 
 // texture returns the sampler for TEXS index id, loading it once. wrap
