@@ -150,9 +150,7 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 	checkSeed(key+".seed", r.Seed, bad)
 	checkStep(key+".step_ms", r.StepMs, bad)
 	checkPreroll(key+".preroll_ms", r.PrerollMs, bad)
-	if _, err := ParseStillTime(r.Time); err != nil {
-		bad(key+".time", "%v", err)
-	}
+	checkTime(key+".time", r.Time, bad)
 }
 
 func (r RenderPatch) validate(key string, bad badFunc) {
@@ -179,9 +177,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 		}
 	}
 	if r.Time != nil {
-		if _, err := ParseStillTime(*r.Time); err != nil {
-			bad(key+".time", "%v", err)
-		}
+		checkTime(key+".time", *r.Time, bad)
 	}
 	if r.Seed != nil {
 		checkSeed(key+".seed", *r.Seed, bad)
@@ -191,6 +187,12 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 	}
 	if r.PrerollMs != nil {
 		checkPreroll(key+".preroll_ms", *r.PrerollMs, bad)
+	}
+}
+
+func checkTime(key, v string, bad badFunc) {
+	if _, err := ParseStillTime(v); err != nil {
+		bad(key, "%v", err)
 	}
 }
 
