@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/signal"
@@ -307,10 +308,8 @@ func TestSheetFramesKeepTheModelInside(t *testing.T) {
 	}
 }
 
-// checkSheetCells reads OUT/STEM-sheet.png and its plain JSON and fails the
-// test if a cell is empty or has a drawn pixel on its border; it returns
-// the number of cells.
-func checkSheetCells(t *testing.T, out, stem string) int {
+// readSheet decodes OUT/STEM-sheet.png and its plain JSON metadata.
+func readSheet(t *testing.T, out, stem string) (image.Image, batch.PlainSheet) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(out, stem+"-sheet.png"))
 	if err != nil {
@@ -326,6 +325,15 @@ func checkSheetCells(t *testing.T, out, stem string) int {
 	if err := json.Unmarshal(b, &meta); err != nil {
 		t.Fatal(err)
 	}
+	return img, meta
+}
+
+// checkSheetCells reads OUT/STEM-sheet.png and its plain JSON and fails the
+// test if a cell is empty or has a drawn pixel on its border; it returns
+// the number of cells.
+func checkSheetCells(t *testing.T, out, stem string) int {
+	t.Helper()
+	img, meta := readSheet(t, out, stem)
 	cells := 0
 	for _, a := range meta.Animations {
 		for _, fr := range a.Frames {
@@ -463,20 +471,7 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 	// Yaw 0 looks along -X, so +Y is screen right: the mean x of the drawn
 	// pixels (relative to the cell) must grow from the first frame to the
 	// last. A camera re-framed on each frame would keep it centred.
-	f, err := os.Open(filepath.Join(out, "fx-sheet.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var meta batch.PlainSheet
-	b, _ := os.ReadFile(filepath.Join(out, "fx-sheet.plain.json"))
-	if err := json.Unmarshal(b, &meta); err != nil {
-		t.Fatal(err)
-	}
+	img, meta := readSheet(t, out, "fx")
 	meanX := func(fr batch.PlainFrame) float64 {
 		sum, n := 0, 0
 		for y := fr.Y; y < fr.Y+fr.H; y++ {

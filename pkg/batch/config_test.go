@@ -107,6 +107,18 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"json", "{\n  \"inputs\": {\"files\": [\"a.mdx\"]},\n  \"render\": {\"size\": \"x\"}\n}\n",
 			[]string{"c.json:3: render.size: want an integer"}},
 		{"shard", "inputs:\n  files: [a.mdx]\nshard: 4/4\n", []string{"c.yaml:3: shard: want i/n with 0 <= i < n"}},
+		{"still time", "inputs:\n  files: [a.mdx]\nrender:\n  time: soon\n",
+			[]string{"c.yaml:4: render.time: want ms after the sequence start"}},
+		{"override still time", "inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      time: 150%\n",
+			[]string{"c.yaml:6: overrides[0].render.time: want a share of the sequence from 0% to 100%"}},
+		{"override seed", "inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      seed: -3\n",
+			[]string{"c.yaml:6: overrides[0].render.seed: want 0 to"}},
+		{"override step", "inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      step_ms: 0\n",
+			[]string{"c.yaml:6: overrides[0].render.step_ms: want a step"}},
+		{"override preroll", "inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      preroll_ms: 1e9\n",
+			[]string{"c.yaml:6: overrides[0].render.preroll_ms: want at most"}},
+		{"override particles", "inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      particles: maybe\n",
+			[]string{"c.yaml:6: overrides[0].render.particles: want true or false"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name := "c.yaml"

@@ -41,8 +41,8 @@ func TestParseStillTime(t *testing.T) {
 }
 
 // render.time moves the batch's still into its sequence (a number of ms or
-// a share), an override changes it per model, the manifest records it, and
-// a bad value is an error naming the key and line.
+// a share), an override changes it per model, and the manifest records it
+// (a bad value is in TestConfigErrorsNameKeyAndLine).
 func TestStillTimeInBatch(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{
@@ -117,15 +117,6 @@ func TestStillTimeInBatch(t *testing.T) {
 	}
 	if string(laterPNG) == string(startPNG) {
 		t.Error("render.time 250 gave the same still as the sequence start")
-	}
-
-	for _, c := range []struct{ content, want string }{
-		{"inputs:\n  files: [a.mdx]\nrender:\n  time: soon\n", "c.yaml:4: render.time: want ms after the sequence start"},
-		{"inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"*\"\n    render:\n      time: 150%\n", "c.yaml:6: overrides[0].render.time: want a share of the sequence from 0% to 100%"},
-	} {
-		if got := loadErr(t, "c.yaml", c.content); !strings.Contains(got, c.want) {
-			t.Errorf("error %q does not contain %q", got, c.want)
-		}
 	}
 
 	t.Setenv("MDXR_RENDER_TIME", "100%")
