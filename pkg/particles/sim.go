@@ -38,7 +38,7 @@ type Mesh struct {
 	Kind Kind
 	// Node is the emitter's index in Model.Nodes().
 	Node int
-	// Filter is the PRE2 filter mode (numbered as raster.EmitterFilterMode).
+	// Filter is the PRE2 filter mode, as numbered in the record.
 	Filter uint32
 	// TextureID indexes Model.Textures; -1 for none.
 	TextureID int

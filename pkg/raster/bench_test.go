@@ -24,10 +24,7 @@ func (s countingSampler) Sample(u, v, lod float32) [4]float32 {
 func unitScene(tb testing.TB, size, ssaa int) (*Target, []Batch) {
 	m := sphere([3]float32{0, 0, 60}, 60, 32, 48)
 	box := fauxgl.Box{Min: fauxgl.V(-60, -60, 0), Max: fauxgl.V(60, 60, 120)}
-	cam, err := Framing{Box: box, Yaw: 30, Pitch: 20, Fov: 45}.Camera()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	cam := orbitCamera(box, 30, 20, 1.1)
 	vs := m.project(cam.ViewProjection(1), nil)
 	tex := checker(256, 8, [4]float32{0.9, 0.8, 0.6, 1}, [4]float32{0.3, 0.4, 0.7, 1})
 	tg, err := NewTarget(size*ssaa, size*ssaa)
@@ -35,8 +32,8 @@ func unitScene(tb testing.TB, size, ssaa int) (*Target, []Batch) {
 		tb.Fatal(err)
 	}
 	return tg, []Batch{
-		{State: LayerState(FilterNone, 0), Texture: tex, Color: white, Vertices: vs, Indices: m.idx},
-		{State: LayerState(FilterAdditive, FlagUnshaded), Texture: tex, Color: [4]float32{1, 0.5, 0.2, 0.3}, Vertices: vs, Indices: m.idx},
+		{State: lit(replace), Texture: tex, Color: white, Vertices: vs, Indices: m.idx},
+		{State: add, Texture: tex, Color: [4]float32{1, 0.5, 0.2, 0.3}, Vertices: vs, Indices: m.idx},
 	}
 }
 
@@ -90,7 +87,7 @@ func BenchmarkFillFragment(b *testing.B) {
 		vs[i].Normal, vs[i].Light = [3]float32{0, 0.6, 0.8}, [3]float32{0, 0, 1}
 	}
 	tg, _ := NewTarget(256, 256)
-	batch := []Batch{{State: LayerState(FilterBlend, 0), Texture: tex, Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: is}}
+	batch := []Batch{{State: lit(over), Texture: tex, Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: is}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := tg.Draw(batch, DrawOptions{Workers: 1}); err != nil {

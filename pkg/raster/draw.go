@@ -69,7 +69,7 @@ type DrawOptions struct {
 }
 
 // LightDir is the unit vector from a world-space position to a point light,
-// for Vertex.Light. The reference viewer's light is at (0, 0, 10000).
+// for Vertex.Light.
 func LightDir(pos, light [3]float32) [3]float32 {
 	d := [3]float64{float64(light[0] - pos[0]), float64(light[1] - pos[1]), float64(light[2] - pos[2])}
 	n := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
@@ -533,7 +533,7 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
 				lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
 				ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
 				lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
-				f := min(max(nx*lx+ny*ly+nz*lz, 0)+0.7, 1)
+				f := min(max(nx*lx+ny*ly+nz*lz, 0)+st.Ambient, 1)
 				r, g, bl = r*f, g*f, bl*f
 			}
 			r, g, bl, a = clamp01(r), clamp01(g), clamp01(bl), clamp01(a)

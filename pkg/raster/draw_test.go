@@ -19,30 +19,30 @@ func TestBlendModes(t *testing.T) {
 	dst := [4]float32{0.2, 0.4, 0.6, 1}
 	src := [4]float32{1, 0.5, 0, 0.5} // straight
 	cases := []struct {
-		mode FilterMode
+		st   State
 		src  [4]float32
 		want [4]float32
 	}{
-		{FilterNone, src, [4]float32{1, 0.5, 0, 1}},
-		{FilterTransparent, src, dst}, // 0.5 < 0.75: discarded
-		{FilterTransparent, [4]float32{1, 0.5, 0, 0.8}, [4]float32{1, 0.5, 0, 1}},
-		{FilterBlend, src, [4]float32{0.6, 0.45, 0.3, 1}},                // src·a + dst·(1−a)
-		{FilterAdditive, src, [4]float32{0.7, 0.65, 0.6, 1}},             // dst + src·a
-		{FilterAddAlpha, src, [4]float32{0.7, 0.65, 0.6, 1}},             // same as Additive in MV
-		{FilterModulate, src, [4]float32{0.2, 0.2, 0, 1}},                // dst·src
-		{FilterModulate2x, src, [4]float32{0.4, 0.4, 0, 1}},              // 2·dst·src
-		{FilterModulate, [4]float32{1, 1, 1, 0.01}, dst},                 // alpha < 0.02: discarded
-		{FilterAdditive, [4]float32{1, 1, 1, 1}, [4]float32{1, 1, 1, 1}}, // saturates like an 8-bit buffer
+		{replace, src, [4]float32{1, 0.5, 0, 1}},
+		{cutout, src, dst}, // 0.5 < 0.75: discarded
+		{cutout, [4]float32{1, 0.5, 0, 0.8}, [4]float32{1, 0.5, 0, 1}},
+		{over, src, [4]float32{0.6, 0.45, 0.3, 1}},            // src·a + dst·(1−a)
+		{add, src, [4]float32{0.7, 0.65, 0.6, 1}},             // dst + src·a
+		{add, src, [4]float32{0.7, 0.65, 0.6, 1}},             // same as Additive in MV
+		{modulate, src, [4]float32{0.2, 0.2, 0, 1}},           // dst·src
+		{modulate2x, src, [4]float32{0.4, 0.4, 0, 1}},         // 2·dst·src
+		{modulate, [4]float32{1, 1, 1, 0.01}, dst},            // alpha < 0.02: discarded
+		{add, [4]float32{1, 1, 1, 1}, [4]float32{1, 1, 1, 1}}, // saturates like an 8-bit buffer
 	}
 	for _, c := range cases {
 		tg := newTarget(t, 4, 4)
 		tg.Clear(dst)
 		vs, is := fullQuad(0)
-		draw(t, tg, Batch{State: unlit(LayerState(c.mode, 0)), Color: c.src, Vertices: vs, Indices: is})
+		draw(t, tg, Batch{State: c.st, Color: c.src, Vertices: vs, Indices: is})
 		for y := 0; y < 4; y++ {
 			for x := 0; x < 4; x++ {
 				if got := pixel(tg, x, y); !near(got, c.want, 1e-6) {
-					t.Fatalf("mode %d src %v: pixel (%d,%d) = %v, want %v", c.mode, c.src, x, y, got, c.want)
+					t.Fatalf("state %+v src %v: pixel (%d,%d) = %v, want %v", c.st, c.src, x, y, got, c.want)
 				}
 			}
 		}
@@ -54,40 +54,40 @@ func TestBlendModes(t *testing.T) {
 func TestBlendTransparentBackground(t *testing.T) {
 	src := [4]float32{1, 0.5, 0, 0.5}
 	cases := []struct {
-		mode FilterMode
+		st   State
 		want [4]float32
 	}{
-		{FilterNone, [4]float32{1, 0.5, 0, 1}},
-		{FilterBlend, [4]float32{0.5, 0.25, 0, 0.5}},
-		{FilterAdditive, [4]float32{0.5, 0.25, 0, 0}}, // light over nothing adds no coverage
-		{FilterModulate, [4]float32{0, 0, 0, 0.5}},    // darkens the background through alpha: 1−mean(src)
-		{FilterModulate2x, [4]float32{0, 0, 0, 0}},    // 2·mean = 1: background unchanged
+		{replace, [4]float32{1, 0.5, 0, 1}},
+		{over, [4]float32{0.5, 0.25, 0, 0.5}},
+		{add, [4]float32{0.5, 0.25, 0, 0}},   // light over nothing adds no coverage
+		{modulate, [4]float32{0, 0, 0, 0.5}}, // darkens the background through alpha: 1−mean(src)
+		{modulate2x, [4]float32{0, 0, 0, 0}}, // 2·mean = 1: background unchanged
 	}
 	for _, c := range cases {
 		tg := newTarget(t, 2, 2)
 		vs, is := fullQuad(0)
-		draw(t, tg, Batch{State: unlit(LayerState(c.mode, 0)), Color: src, Vertices: vs, Indices: is})
+		draw(t, tg, Batch{State: c.st, Color: src, Vertices: vs, Indices: is})
 		if got := pixel(tg, 1, 1); !near(got, c.want, 1e-6) {
-			t.Errorf("mode %d: got %v, want %v", c.mode, got, c.want)
+			t.Errorf("state %+v: got %v, want %v", c.st, got, c.want)
 		}
 	}
 }
 
 func TestAlphaTestThresholds(t *testing.T) {
 	cases := []struct {
-		mode  FilterMode
+		st    State
 		alpha float32
 		pass  bool
 	}{
-		{FilterTransparent, 0.75, true},
-		{FilterTransparent, 192.0 / 255, true},
-		{FilterTransparent, 191.0 / 255, false},
-		{FilterModulate, 0.02, true},
-		{FilterModulate, 5.0 / 255, false},
-		{FilterModulate2x, 6.0 / 255, true},
-		{FilterModulate2x, 5.0 / 255, false},
-		{FilterBlend, 0.001, true}, // no test
-		{FilterNone, 0, true},      // no test
+		{cutout, 0.75, true},
+		{cutout, 192.0 / 255, true},
+		{cutout, 191.0 / 255, false},
+		{modulate, 0.02, true},
+		{modulate, 5.0 / 255, false},
+		{modulate2x, 6.0 / 255, true},
+		{modulate2x, 5.0 / 255, false},
+		{over, 0.001, true}, // no test
+		{replace, 0, true},  // no test
 	}
 	for _, c := range cases {
 		tg := newTarget(t, 2, 2)
@@ -97,10 +97,10 @@ func TestAlphaTestThresholds(t *testing.T) {
 		// The alpha comes from the texel times the batch colour, as in the
 		// viewer: the test runs on the final alpha.
 		tex := constSampler{c: [4]float32{0.6, 0.6, 0.6, c.alpha * 2}, w: 1, h: 1}
-		draw(t, tg, Batch{State: unlit(LayerState(c.mode, 0)), Texture: tex, Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: is})
+		draw(t, tg, Batch{State: c.st, Texture: tex, Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: is})
 		passed := pixel(tg, 0, 0) != clear
 		if passed != c.pass {
-			t.Errorf("mode %d alpha %v: passed=%v, want %v", c.mode, c.alpha, passed, c.pass)
+			t.Errorf("state %+v alpha %v: passed=%v, want %v", c.st, c.alpha, passed, c.pass)
 		}
 	}
 }
@@ -115,8 +115,8 @@ func TestDepth(t *testing.T) {
 	// A second layer on the same triangles passes at equal depth (LEQUAL).
 	tg := newTarget(t, 4, 4)
 	draw(t, tg,
-		Batch{State: unlit(LayerState(FilterNone, 0)), Color: red, Vertices: vs, Indices: is},
-		Batch{State: unlit(LayerState(FilterBlend, 0)), Color: half, Vertices: vs, Indices: is})
+		Batch{State: replace, Color: red, Vertices: vs, Indices: is},
+		Batch{State: over, Color: half, Vertices: vs, Indices: is})
 	if got := pixel(tg, 2, 2); !near(got, [4]float32{0.5, 0, 0.5, 1}, 1e-6) {
 		t.Errorf("second layer at equal depth: %v", got)
 	}
@@ -126,31 +126,31 @@ func TestDepth(t *testing.T) {
 
 	// Something behind is rejected, unless NoDepthTest.
 	for _, c := range []struct {
-		flags LayerFlags
-		want  [4]float32
-	}{{0, red}, {FlagNoDepthTest, green}} {
+		st   State
+		want [4]float32
+	}{{replace, red}, {State{Blend: BlendReplace}, green}} {
 		tg := newTarget(t, 4, 4)
 		draw(t, tg,
-			Batch{State: unlit(LayerState(FilterNone, 0)), Color: red, Vertices: vs, Indices: is},
-			Batch{State: unlit(LayerState(FilterNone, c.flags)), Color: green, Vertices: farVs, Indices: is})
+			Batch{State: replace, Color: red, Vertices: vs, Indices: is},
+			Batch{State: c.st, Color: green, Vertices: farVs, Indices: is})
 		if got := pixel(tg, 1, 1); got != c.want {
-			t.Errorf("flags %#x: got %v, want %v", c.flags, got, c.want)
+			t.Errorf("state %+v: got %v, want %v", c.st, got, c.want)
 		}
 	}
 
 	// NoDepthSet: an opaque layer in front does not hide what comes after.
 	tg = newTarget(t, 4, 4)
 	draw(t, tg,
-		Batch{State: unlit(LayerState(FilterNone, FlagNoDepthSet)), Color: red, Vertices: vs, Indices: is},
-		Batch{State: unlit(LayerState(FilterNone, 0)), Color: green, Vertices: farVs, Indices: is})
+		Batch{State: State{Blend: BlendReplace, DepthTest: true}, Color: red, Vertices: vs, Indices: is},
+		Batch{State: replace, Color: green, Vertices: farVs, Indices: is})
 	if got := pixel(tg, 1, 1); got != green {
 		t.Errorf("NoDepthSet: got %v, want green", got)
 	}
 	// And a translucent layer never writes depth.
 	tg = newTarget(t, 4, 4)
 	draw(t, tg,
-		Batch{State: unlit(LayerState(FilterBlend, 0)), Color: half, Vertices: vs, Indices: is},
-		Batch{State: unlit(LayerState(FilterNone, 0)), Color: green, Vertices: farVs, Indices: is})
+		Batch{State: over, Color: half, Vertices: vs, Indices: is},
+		Batch{State: replace, Color: green, Vertices: farVs, Indices: is})
 	if got := pixel(tg, 1, 1); got != green {
 		t.Errorf("Blend wrote depth: got %v", got)
 	}
@@ -162,17 +162,17 @@ func TestCulling(t *testing.T) {
 	vs := []Vertex{ndc(-1, -1, 0), ndc(1, -1, 0), ndc(-1, 1, 0)}
 	for _, c := range []struct {
 		name  string
-		flags LayerFlags
+		st    State
 		idx   []uint32
 		drawn bool
 	}{
-		{"front", 0, ccw, true},
-		{"back", 0, cw, false},
-		{"back two-sided", FlagTwoSided, cw, true},
-		{"front two-sided", FlagTwoSided, ccw, true},
+		{"front", replace, ccw, true},
+		{"back", replace, cw, false},
+		{"back two-sided", twoSided(replace), cw, true},
+		{"front two-sided", twoSided(replace), ccw, true},
 	} {
 		tg := newTarget(t, 8, 8)
-		draw(t, tg, Batch{State: unlit(LayerState(FilterNone, c.flags)), Color: white, Vertices: vs, Indices: c.idx})
+		draw(t, tg, Batch{State: c.st, Color: white, Vertices: vs, Indices: c.idx})
 		// Pixel (1, 6) is near the bottom-left corner (NDC −1, −1), inside.
 		if got := pixel(tg, 1, 6)[3] == 1; got != c.drawn {
 			t.Errorf("%s: drawn=%v, want %v", c.name, got, c.drawn)
@@ -224,7 +224,7 @@ func TestFillRule(t *testing.T) {
 				}
 			}
 		}
-		draw(t, tg, Batch{State: unlit(LayerState(FilterAdditive, FlagTwoSided)), Color: [4]float32{1, 1, 1, 0.25}, Vertices: vs, Indices: is})
+		draw(t, tg, Batch{State: twoSided(add), Color: [4]float32{1, 1, 1, 0.25}, Vertices: vs, Indices: is})
 		for y := 0; y < tg.Height; y++ {
 			for x := 0; x < tg.Width; x++ {
 				if got := pixel(tg, x, y)[0]; got != 0.25 {
@@ -252,7 +252,7 @@ func TestNearClip(t *testing.T) {
 	}
 	const size = 64
 	tg := newTarget(t, size, size)
-	draw(t, tg, Batch{State: unlit(LayerState(FilterNone, FlagTwoSided)), Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}})
+	draw(t, tg, Batch{State: twoSided(replace), Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}})
 	for y := 0; y < size; y++ {
 		ndcY := 1 - (float64(y)+0.5)*2/size
 		// Visible floor: between the near plane (ndcY = −1) and the far
@@ -280,7 +280,7 @@ func TestPerspectiveUV(t *testing.T) {
 	}
 	const size = 64
 	tg := newTarget(t, size, size)
-	draw(t, tg, Batch{State: unlit(LayerState(FilterNone, FlagTwoSided)), Texture: uvSampler{w: 1, h: 1}, Color: white, Vertices: vs, Indices: []uint32{0, 1, 2, 0, 2, 3}})
+	draw(t, tg, Batch{State: twoSided(replace), Texture: uvSampler{w: 1, h: 1}, Color: white, Vertices: vs, Indices: []uint32{0, 1, 2, 0, 2, 3}})
 	checked, maxAffine := 0, 0.0
 	for y := size/2 + 1; y < size; y++ {
 		for x := 0; x < size; x++ {
@@ -325,7 +325,7 @@ func TestLighting(t *testing.T) {
 			vs[i].Normal, vs[i].Light = c.n, up
 		}
 		tg := newTarget(t, 2, 2)
-		draw(t, tg, Batch{State: LayerState(FilterNone, 0), Color: [4]float32{220.0 / 255, 1, 1, 1}, Vertices: vs, Indices: is})
+		draw(t, tg, Batch{State: lit(replace), Color: [4]float32{220.0 / 255, 1, 1, 1}, Vertices: vs, Indices: is})
 		got := pixel(tg, 0, 0)
 		if math.Abs(float64(got[1]-c.want)) > 1e-6 || to8(got[0]) != to8(220.0/255*c.want) {
 			t.Errorf("normal %v: got %v, want factor %v", c.n, got, c.want)
@@ -340,14 +340,14 @@ func TestLighting(t *testing.T) {
 		vs[i].Light = up
 	}
 	tg := newTarget(t, 16, 16)
-	draw(t, tg, Batch{State: LayerState(FilterNone, 0), Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}})
+	draw(t, tg, Batch{State: lit(replace), Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}})
 	// Pixel (3, 12): barycentric weight of vertex 0 is about 0.56.
 	if got := pixel(tg, 3, 12)[0]; got != 1 {
 		t.Errorf("per-fragment lighting: got %v, want 1", got)
 	}
 	// Unshaded ignores normals.
 	tg = newTarget(t, 16, 16)
-	draw(t, tg, Batch{State: LayerState(FilterNone, FlagUnshaded), Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}})
+	draw(t, tg, Batch{State: replace, Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}})
 	if got := pixel(tg, 12, 3); got != [4]float32{0, 0, 0, 0} {
 		t.Errorf("outside pixel drawn: %v", got)
 	}
@@ -367,7 +367,7 @@ func TestLOD(t *testing.T) {
 		vs, is := fullQuad(0)
 		vs[0].UV, vs[1].UV, vs[2].UV, vs[3].UV = [2]float32{0, 1}, [2]float32{1, 1}, [2]float32{1, 0}, [2]float32{0, 0}
 		tg := newTarget(t, c.size, c.size)
-		if err := tg.Draw([]Batch{{State: unlit(LayerState(FilterNone, 0)), Texture: uvSampler{w: 256, h: 256}, Color: white, Vertices: vs, Indices: is}}, DrawOptions{LODBias: c.bias}); err != nil {
+		if err := tg.Draw([]Batch{{State: replace, Texture: uvSampler{w: 256, h: 256}, Color: white, Vertices: vs, Indices: is}}, DrawOptions{LODBias: c.bias}); err != nil {
 			t.Fatal(err)
 		}
 		lod := (pixel(tg, c.size/3, c.size/2)[2] - 0.5) * 16
@@ -392,7 +392,7 @@ func TestResolveAlpha(t *testing.T) {
 	edge := float32(2 * 0.25 / 8) // a quarter of an output pixel in NDC
 	vs := []Vertex{ndc(-1, -1, 0), ndc(edge, -1, 0), ndc(edge, 1, 0), ndc(-1, 1, 0)}
 	is := []uint32{0, 1, 2, 0, 2, 3}
-	draw(t, tg, Batch{State: unlit(LayerState(FilterNone, 0)), Color: [4]float32{1, 0.5, 0, 1}, Vertices: vs, Indices: is})
+	draw(t, tg, Batch{State: replace, Color: [4]float32{1, 0.5, 0, 1}, Vertices: vs, Indices: is})
 	img, err := tg.Resolve(k, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -413,7 +413,7 @@ func TestResolveAlpha(t *testing.T) {
 	}
 	// Half-transparent Blend layer alone: straight colour, alpha 128.
 	tg.Clear([4]float32{})
-	draw(t, tg, Batch{State: unlit(LayerState(FilterBlend, 0)), Color: [4]float32{0.2, 0.4, 1, 0.5}, Vertices: vs, Indices: is})
+	draw(t, tg, Batch{State: over, Color: [4]float32{0.2, 0.4, 1, 0.5}, Vertices: vs, Indices: is})
 	img, _ = tg.Resolve(k, nil)
 	if got := img.NRGBAAt(1, 1); got != (color.NRGBA{51, 102, 255, 128}) {
 		t.Errorf("blend over transparent %v, want {51 102 255 128}", got)
@@ -421,7 +421,7 @@ func TestResolveAlpha(t *testing.T) {
 	// Additive light over nothing: alpha rises to the brightest channel so
 	// the picture over black is exact.
 	tg.Clear([4]float32{})
-	draw(t, tg, Batch{State: unlit(LayerState(FilterAdditive, 0)), Color: [4]float32{1, 0.5, 0, 0.5}, Vertices: vs, Indices: is})
+	draw(t, tg, Batch{State: add, Color: [4]float32{1, 0.5, 0, 0.5}, Vertices: vs, Indices: is})
 	img, _ = tg.Resolve(k, nil)
 	if got := img.NRGBAAt(1, 1); got != (color.NRGBA{255, 128, 0, 128}) {
 		t.Errorf("additive over transparent %v, want {255 128 0 128}", got)
@@ -434,7 +434,7 @@ func TestResolveAlpha(t *testing.T) {
 func TestDrawErrors(t *testing.T) {
 	tg := newTarget(t, 4, 4)
 	vs, _ := fullQuad(0)
-	err := tg.Draw([]Batch{{State: LayerState(FilterNone, 0), Color: white, Vertices: vs, Indices: []uint32{0, 1, 4}}}, DrawOptions{})
+	err := tg.Draw([]Batch{{State: lit(replace), Color: white, Vertices: vs, Indices: []uint32{0, 1, 4}}}, DrawOptions{})
 	if err == nil {
 		t.Fatal("out-of-range index accepted")
 	}
@@ -453,7 +453,7 @@ func TestDrawErrors(t *testing.T) {
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
 	bad := []Vertex{{Position: [4]float32{nan, 0, 0, 1}}, ndc(1, -1, 0), ndc(1, 1, 0), {Position: [4]float32{inf, inf, 0, 1}}}
-	draw(t, tg, Batch{State: LayerState(FilterNone, FlagTwoSided), Color: white, Vertices: bad, Indices: []uint32{0, 1, 2, 3, 1, 2}})
+	draw(t, tg, Batch{State: lit(twoSided(replace)), Color: white, Vertices: bad, Indices: []uint32{0, 1, 2, 3, 1, 2}})
 }
 
 // randomScene is a pile of overlapping translucent and opaque triangles of
@@ -481,7 +481,7 @@ func randomScene(seed int64, nTris int) []Batch {
 			}
 		}
 		bs = append(bs, Batch{
-			State:       LayerState(FilterMode(b%7), LayerFlags(rng.Intn(2))*FlagTwoSided|LayerFlags(rng.Intn(2))*FlagUnshaded),
+			State:       randomState(b, rng.Intn(2) == 1, rng.Intn(2) == 0),
 			Texture:     uvSampler{w: 64, h: 64},
 			Color:       [4]float32{0.9, 0.8, 0.7, 0.6},
 			VertexColor: b%3 == 0,
@@ -566,7 +566,7 @@ func TestFillRuleClipped(t *testing.T) {
 	}
 	const size = 96
 	tg := newTarget(t, size, size)
-	draw(t, tg, Batch{State: unlit(LayerState(FilterAdditive, FlagTwoSided)), Color: [4]float32{1, 1, 1, 0.25}, Vertices: vs, Indices: is})
+	draw(t, tg, Batch{State: twoSided(add), Color: [4]float32{1, 1, 1, 0.25}, Vertices: vs, Indices: is})
 	for y := 0; y < size; y++ {
 		ndcY := 1 - (float64(y)+0.5)*2/size
 		for x := 0; x < size; x++ {
@@ -622,7 +622,7 @@ func TestVertexColor(t *testing.T) {
 	}
 	for _, use := range []bool{true, false} {
 		tg := newTarget(t, 2, 2)
-		draw(t, tg, Batch{State: unlit(LayerState(FilterBlend, 0)), Color: [4]float32{1, 0.5, 1, 1}, VertexColor: use, Vertices: vs, Indices: is})
+		draw(t, tg, Batch{State: over, Color: [4]float32{1, 0.5, 1, 1}, VertexColor: use, Vertices: vs, Indices: is})
 		want := [4]float32{1, 0.5, 1, 1} // batch colour alone, opaque
 		if use {
 			want = [4]float32{0.25, 0.25, 0.5, 0.5} // (0.5, 0.5, 1) at alpha 0.5, premultiplied
@@ -651,7 +651,7 @@ func TestSpanMatchesEdgeFunctions(t *testing.T) {
 			vs = append(vs, ndc(x, y, 0))
 		}
 		tg.Clear([4]float32{})
-		draw(t, tg, Batch{State: unlit(LayerState(FilterAdditive, FlagTwoSided)), Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: []uint32{0, 1, 2}})
+		draw(t, tg, Batch{State: twoSided(add), Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: []uint32{0, 1, 2}})
 		var tr *tri
 		if len(tg.tris) == 1 {
 			tr = &tg.tris[0]

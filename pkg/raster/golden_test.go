@@ -100,10 +100,7 @@ func quad(x, y0, y1, z0, z1 float32) mesh {
 func TestGoldenScene(t *testing.T) {
 	const size, k = 128, 2
 	box := fauxgl.Box{Min: fauxgl.V(-60, -60, 0), Max: fauxgl.V(60, 60, 120)}
-	cam, err := Framing{Box: box, Yaw: 20, Pitch: 15, Margin: 0.9}.Camera()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cam := orbitCamera(box, 20, 15, 0.9)
 	vp := cam.ViewProjection(1)
 	ball := sphere([3]float32{0, 0, 60}, 45, 24, 32)
 	tex := checker(64, 8, [4]float32{0.95, 0.85, 0.6, 1}, [4]float32{0.55, 0.2, 0.15, 1})
@@ -113,10 +110,10 @@ func TestGoldenScene(t *testing.T) {
 	glow := quad(55, 10, 65, 0, 40)
 	tg := newTarget(t, size*k, size*k)
 	batches := []Batch{
-		{State: LayerState(FilterNone, 0), Texture: tex, Color: white, Vertices: ball.project(vp, nil), Indices: ball.idx},
-		{State: LayerState(FilterTransparent, FlagTwoSided), Texture: holes, Color: white, Vertices: card.project(vp, nil), Indices: card.idx},
-		{State: LayerState(FilterBlend, FlagUnshaded), Color: [4]float32{0.2, 0.4, 1, 0.5}, Vertices: glass.project(vp, nil), Indices: glass.idx},
-		{State: LayerState(FilterAdditive, FlagUnshaded), Color: [4]float32{1, 0.5, 0.1, 0.8}, Vertices: glow.project(vp, nil), Indices: glow.idx},
+		{State: lit(replace), Texture: tex, Color: white, Vertices: ball.project(vp, nil), Indices: ball.idx},
+		{State: lit(twoSided(cutout)), Texture: holes, Color: white, Vertices: card.project(vp, nil), Indices: card.idx},
+		{State: over, Color: [4]float32{0.2, 0.4, 1, 0.5}, Vertices: glass.project(vp, nil), Indices: glass.idx},
+		{State: add, Color: [4]float32{1, 0.5, 0.1, 0.8}, Vertices: glow.project(vp, nil), Indices: glow.idx},
 	}
 	if err := tg.Draw(batches, DrawOptions{}); err != nil {
 		t.Fatal(err)
@@ -156,7 +153,7 @@ func TestGoldenModes(t *testing.T) {
 		x1 := (float32(m*24+22))/w*2 - 1
 		vs := []Vertex{ndc(x0, -0.9, 0), ndc(x1, -0.9, 0), ndc(x1, 0.9, 0), ndc(x0, 0.9, 0)}
 		vs[0].UV, vs[1].UV, vs[2].UV, vs[3].UV = [2]float32{0.5, 1}, [2]float32{0.5, 1}, [2]float32{0.5, 0}, [2]float32{0.5, 0}
-		batches = append(batches, Batch{State: unlit(LayerState(FilterMode(m), 0)), Texture: ramp, Color: white, Vertices: vs, Indices: []uint32{0, 1, 2, 0, 2, 3}})
+		batches = append(batches, Batch{State: []State{replace, cutout, over, add, add, modulate, modulate2x}[m], Texture: ramp, Color: white, Vertices: vs, Indices: []uint32{0, 1, 2, 0, 2, 3}})
 	}
 	if err := tg.Draw(batches, DrawOptions{}); err != nil {
 		t.Fatal(err)

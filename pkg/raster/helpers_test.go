@@ -35,7 +35,34 @@ func fullQuad(z float32) ([]Vertex, []uint32) {
 	return []Vertex{ndc(-1, -1, z), ndc(1, -1, z), ndc(1, 1, z), ndc(-1, 1, z)}, []uint32{0, 1, 2, 0, 2, 3}
 }
 
-func unlit(s State) State { s.Lit = false; return s }
+// Test states, named for the blend they exercise. Tests add lighting and
+// culling changes with lit and twoSided.
+var (
+	replace    = State{Blend: BlendReplace, DepthTest: true, DepthWrite: true}
+	cutout     = State{Blend: BlendReplace, DepthTest: true, DepthWrite: true, AlphaTest: true, AlphaRef: 0.75}
+	over       = State{Blend: BlendOver, DepthTest: true}
+	add        = State{Blend: BlendAdd, DepthTest: true}
+	modulate   = State{Blend: BlendModulate, DepthTest: true, AlphaTest: true, AlphaRef: 0.02}
+	modulate2x = State{Blend: BlendModulate2x, DepthTest: true, AlphaTest: true, AlphaRef: 0.02}
+)
+
+// lit turns on lighting with a 0.7 ambient term, the value renderers of
+// Warcraft III models use.
+func lit(s State) State { s.Lit, s.Ambient = true, 0.7; return s }
+
+func twoSided(s State) State { s.Cull = CullNone; return s }
+
+// randomState picks one of the test states by n, for random scenes.
+func randomState(n int, twoSide, shade bool) State {
+	s := []State{replace, cutout, over, add, add, modulate, modulate2x}[n%7]
+	if twoSide {
+		s = twoSided(s)
+	}
+	if shade {
+		s = lit(s)
+	}
+	return s
+}
 
 func newTarget(t testing.TB, w, h int) *Target {
 	t.Helper()

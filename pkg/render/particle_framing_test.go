@@ -57,9 +57,9 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 		t.Errorf("particles cover only %v of the 96x96 picture: framed on something bigger than them", lit)
 	}
 
-	lo, hi, ok, err := NewAnimator(m, path).ParticleBounds(opt)
+	lo, hi, ok, err := NewAnimator(m, path).particleBounds(opt)
 	if err != nil || !ok {
-		t.Fatalf("ParticleBounds: ok %v, %v", ok, err)
+		t.Fatalf("particleBounds: ok %v, %v", ok, err)
 	}
 	for i, c := range [3]float64{400, 0, 100} {
 		if !(lo[i] < c && c < hi[i]) {
@@ -77,7 +77,7 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 	if !litBounds(bare, bg).Empty() {
 		t.Error("the model has no geometry, yet something was drawn without particles")
 	}
-	if _, _, ok, _ := NewAnimator(m, path).ParticleBounds(opt); ok {
-		t.Error("ParticleBounds with particles off reports a box")
+	if _, _, ok, _ := NewAnimator(m, path).particleBounds(opt); ok {
+		t.Error("particleBounds with particles off reports a box")
 	}
 }

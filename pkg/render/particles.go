@@ -30,12 +30,12 @@ func particleCamera(c raster.Camera) particles.Camera {
 // particles the state of their material's first layer (culled unless
 // TwoSided, as the reference viewer draws ribbons), unlit: the viewer's
 // particle shader has no lighting.
-func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []raster.DrawItem) ([]raster.Batch, []raster.DrawItem) {
+func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []drawItem) ([]raster.Batch, []drawItem) {
 	for _, ms := range r.sim.Meshes(particleCamera(r.cam)) {
 		b := raster.Batch{Color: [4]float32{1, 1, 1, 1}, VertexColor: true, Indices: ms.Indices}
 		switch ms.Kind {
 		case particles.KindParticle2:
-			b.State = raster.EmitterState(raster.EmitterFilterMode(ms.Filter))
+			b.State = emitterState(ms.Filter)
 			if ms.ReplaceableID != 0 {
 				b.Texture = r.replaceable(ms.ReplaceableID)
 			} else {
@@ -50,7 +50,7 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []ras
 				continue
 			}
 			l := &r.m.Materials[ms.Material].Layers[0]
-			b.State = raster.LayerState(raster.FilterMode(l.FilterMode).Normalize(), raster.LayerFlags(l.Flags))
+			b.State = layerState(l.FilterMode, l.Flags)
 			b.State.Lit = false
 			id := int(l.TextureID)
 			if len(l.Textures) > 0 {
@@ -67,7 +67,7 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []ras
 			}
 		}
 		all = append(all, b)
-		items = append(items, raster.DrawItem{Emitter: true, PriorityPlane: ms.PriorityPlane})
+		items = append(items, drawItem{emitter: true, priorityPlane: ms.PriorityPlane})
 	}
 	return all, items
 }
@@ -91,7 +91,7 @@ func (r *frame) replaceable(id uint32) raster.Sampler {
 // modelParticleBatches draws one geoset of a PREM spawned model instance
 // like a geoset of that model: every layer of its material, lit through
 // the mesh normals unless Unshaded, opaque layers in the opaque pass.
-func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []raster.Batch, items []raster.DrawItem) ([]raster.Batch, []raster.DrawItem) {
+func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []raster.Batch, items []drawItem) ([]raster.Batch, []drawItem) {
 	src := ms.Source
 	dir := r.dir
 	if ms.SourcePath != "" {
@@ -120,11 +120,11 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 	}
 	for li := range mat.Layers {
 		l := &mat.Layers[li]
-		if l.Alpha <= raster.SkipAlpha && l.AlphaTrack == nil {
+		if l.Alpha <= skipAlpha && l.AlphaTrack == nil {
 			continue
 		}
-		mode := raster.FilterMode(l.FilterMode).Normalize()
-		st := raster.LayerState(mode, raster.LayerFlags(l.Flags))
+		mode := normalizeFilter(l.FilterMode)
+		st := layerState(mode, l.Flags)
 		if len(ms.Normals) != len(ms.Vertices) {
 			st.Lit = false
 		}
@@ -140,7 +140,7 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 			Vertices:    base,
 			Indices:     ms.Indices,
 		})
-		items = append(items, raster.DrawItem{Filter: mode, PriorityPlane: int(mat.PriorityPlane)})
+		items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
 	}
 	return all, items
 }

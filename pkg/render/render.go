@@ -347,7 +347,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 			cam.Far = opt.Far
 		}
 		if cam.Fov <= 0 || cam.Fov >= 180 {
-			cam.Fov = raster.DefaultFov
+			cam.Fov = defaultFov
 		}
 		d := cam.Eye.Sub(cam.Target).Length()
 		if cam.Near <= 0 || cam.Far <= cam.Near {
@@ -366,15 +366,15 @@ func (r *frame) draw() (*image.NRGBA, error) {
 			return nil, err
 		}
 		r.p.Update(clock, view)
-		f := raster.Framing{
-			Box: r.fitBox(seq, dir), Yaw: opt.Yaw, Pitch: opt.Pitch, Fov: opt.Fov,
-			Distance: opt.Distance, Near: opt.Near, Far: opt.Far, Ortho: opt.Ortho,
+		f := framing{
+			box: r.fitBox(seq, dir), yaw: opt.Yaw, pitch: opt.Pitch, fov: opt.Fov,
+			distance: opt.Distance, near: opt.Near, far: opt.Far, ortho: opt.Ortho,
 		}
 		if opt.Target != nil {
 			t := fauxgl.V(opt.Target[0], opt.Target[1], opt.Target[2])
-			f.Target = &t
+			f.target = &t
 		}
-		cam, err = f.Camera()
+		cam, err = f.camera()
 		if err != nil {
 			return nil, err
 		}
@@ -409,22 +409,20 @@ func (r *frame) draw() (*image.NRGBA, error) {
 // are posed for.
 func (r *frame) orbitView() ([3]float64, pose.View) {
 	if r.flatFraming() {
-		r.opt.Pitch = raster.MaxPitch
+		r.opt.Pitch = maxPitch
 	}
-	pitch := math.Max(-raster.MaxPitch, math.Min(raster.MaxPitch, r.opt.Pitch))
-	y, pr := r.opt.Yaw*math.Pi/180, pitch*math.Pi/180
-	dir := [3]float64{math.Cos(pr) * math.Cos(y), math.Cos(pr) * math.Sin(y), math.Sin(pr)}
+	dir := orbitDir(r.opt.Yaw, r.opt.Pitch)
 	return dir, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
 }
 
-// ParticleBounds returns the box of what the particle simulation draws at
+// particleBounds returns the box of what the particle simulation draws at
 // opt's sequence and time, seen from opt's yaw and pitch: the box a
 // still of a model without geometry is framed on. ok is false when
 // particles are off, the model has no emitter, opt names a model camera,
 // or nothing visible is alive. It advances the Animator's simulation as
 // Render does, so a caller that frames several frames before drawing them
 // uses a separate Animator for this.
-func (a *Animator) ParticleBounds(opt Options) (min, max [3]float64, ok bool, err error) {
+func (a *Animator) particleBounds(opt Options) (min, max [3]float64, ok bool, err error) {
 	if opt.Camera != "" || !opt.Particles {
 		return min, max, false, nil
 	}
@@ -493,12 +491,12 @@ func boxOf(e mdx.Extent) fauxgl.Box {
 func (r *frame) fitBox(seq int, dir [3]float64) fauxgl.Box {
 	switch r.opt.Fit {
 	case FitExtent:
-		if b := boxOf(r.m.Extent); !raster.DegenerateBox(b) {
+		if b := boxOf(r.m.Extent); !degenerateBox(b) {
 			return b
 		}
 	case FitSequence:
 		if seq >= 0 {
-			if b := boxOf(r.m.Sequences[seq].Extent); !raster.DegenerateBox(b) {
+			if b := boxOf(r.m.Sequences[seq].Extent); !degenerateBox(b) {
 				return b
 			}
 		}
@@ -519,32 +517,7 @@ func (r *frame) fitBox(seq int, dir [3]float64) fauxgl.Box {
 	if pb, ok := r.particleBox(dir); ok {
 		return pb
 	}
-	return raster.DefaultFitBox
-}
-
-// boxAcc grows a box over the finite points added to it.
-type boxAcc struct {
-	b  fauxgl.Box
-	ok bool // a point was added
-}
-
-func (a *boxAcc) add(v [3]float32) {
-	x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
-	if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
-		return
-	}
-	pt := fauxgl.V(x, y, z)
-	if !a.ok {
-		a.b, a.ok = fauxgl.Box{Min: pt, Max: pt}, true
-		return
-	}
-	a.b = fauxgl.Box{Min: a.b.Min.Min(pt), Max: a.b.Max.Max(pt)}
-}
-
-// box returns the box; ok is false when no point was added or the box is
-// degenerate.
-func (a *boxAcc) box() (fauxgl.Box, bool) {
-	return a.b, a.ok && !raster.DegenerateBox(a.b)
+	return defaultFitBox
 }
 
 // visibleAlpha is the vertex alpha below which particle geometry does not
@@ -600,7 +573,7 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, error) {
 	m := r.m
 	lightF := [3]float32{float32(light[0]), float32(light[1]), float32(light[2])}
-	var items []raster.DrawItem
+	var items []drawItem
 	var all []raster.Batch
 	for gi := range m.Geosets {
 		g := &m.Geosets[gi]
@@ -635,7 +608,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 		for li := range mat.Layers {
 			l := &mat.Layers[li]
 			la := r.p.LayerAlpha(l)
-			if !raster.Visible(gc[3], la) {
+			if !visible(gc[3], la) {
 				continue
 			}
 			if base == nil {
@@ -666,21 +639,21 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 					vs[v].UV = tt.Apply(uvs[v])
 				}
 			}
-			mode := raster.FilterMode(l.FilterMode).Normalize()
+			mode := normalizeFilter(l.FilterMode)
 			all = append(all, raster.Batch{
-				State:    raster.LayerState(mode, r.layerFlags(l)),
+				State:    layerState(mode, r.layerFlags(l)),
 				Texture:  r.layerSampler(r.texture(texID, r.layerWrap(l)), mode),
 				Color:    [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
 				Vertices: vs,
 				Indices:  idx,
 			})
-			items = append(items, raster.DrawItem{Filter: mode, PriorityPlane: int(mat.PriorityPlane)})
+			items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
 		}
 	}
 	if r.sim != nil {
 		all, items = r.emitterBatches(vp, all, items)
 	}
-	order := raster.DrawOrder(items)
+	order := drawOrder(items)
 	out := make([]raster.Batch, len(order))
 	for i, k := range order {
 		out[i] = all[k]

@@ -35,17 +35,17 @@ func (r *frame) wowReplaceable(t *mdx.Texture) (raster.Sampler, bool) {
 	return glSampler{texture.WhiteTexture()}, true
 }
 
-// WoW layer flag bits (seed 004, MDLGEO) with no Warcraft III meaning in
-// raster.LayerFlags: 0x4/0x8 wrap the texture (v1500) and 0x100 is "no
+// WoW layer flag bits (seed 004, MDLGEO) with no Warcraft III shading
+// meaning: 0x4/0x8 wrap the texture (v1500) and 0x100 is "no
 // fallback" (v1500), where Warcraft III has Unlit.
 const wowLayerOnly = mdx.WoWLayerWrapWidth | mdx.WoWLayerWrapHeight | mdx.WoWLayerNoFallback
 
 // layerFlags returns the shading flags the raster sees for a layer.
-func (r *frame) layerFlags(l *mdx.Layer) raster.LayerFlags {
+func (r *frame) layerFlags(l *mdx.Layer) uint32 {
 	if isWoW(r.m) {
-		return raster.LayerFlags(l.Flags &^ wowLayerOnly)
+		return l.Flags &^ wowLayerOnly
 	}
-	return raster.LayerFlags(l.Flags)
+	return l.Flags
 }
 
 // layerWrap returns the extra texture wrap bits a WoW v1500 layer asks for
@@ -72,8 +72,8 @@ func (r *frame) layerWrap(l *mdx.Layer) uint32 {
 // opaque, alpha key (alpha test), alpha (SRC_ALPHA, ONE_MINUS_SRC_ALPHA),
 // add alpha (SRC_ALPHA, ONE), modulate (DST_COLOR, ZERO) and modulate 2x
 // (DST_COLOR, SRC_COLOR).
-func (r *frame) layerSampler(s raster.Sampler, mode raster.FilterMode) raster.Sampler {
-	if isWoW(r.m) && mode == raster.FilterAdditive {
+func (r *frame) layerSampler(s raster.Sampler, mode mdx.FilterMode) raster.Sampler {
+	if isWoW(r.m) && mode == mdx.FilterAdditive {
 		return opaqueSampler{s}
 	}
 	return s
