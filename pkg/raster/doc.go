@@ -1,17 +1,19 @@
 // Package raster is mdxrender's small deterministic CPU rasteriser: a float
-// premultiplied colour buffer, a depth buffer and the Warcraft III blend
-// modes, plus the camera and framing maths of the reference harness.
+// premultiplied colour buffer, a depth buffer, a handful of fixed-function
+// blend states and a look-at camera.
 //
-// It knows nothing about models or textures. A renderer poses a model,
-// transforms vertices to clip space with Camera.ViewProjection, fills one
-// Batch per geoset layer with LayerState(filterMode, flags), orders them with
-// DrawOrder, and calls Target.Draw then Target.Resolve:
+// It knows nothing about models, materials or textures. A caller projects
+// its vertices to clip space with Camera.ViewProjection and ClipPosition,
+// fills one Batch per draw call with the State it wants and a Sampler,
+// orders the batches itself, and calls Target.Draw then Target.Resolve:
 //
-//	cam, _ := raster.Framing{Box: box, Yaw: 30, Pitch: 20}.Camera()
 //	vp := cam.ViewProjection(float64(w) / float64(h))
 //	tg, _ := raster.NewTarget(w*k, h*k) // k = supersampling factor
 //	tg.Draw(batches, raster.DrawOptions{})
 //	img, _ := tg.Resolve(k, nil) // nil: transparent background
+//
+// pkg/render is such a caller: it turns the Warcraft III material rules
+// (filter modes, draw order, priority planes) into States and batch order.
 //
 // # Pipeline per fragment
 //
@@ -19,12 +21,11 @@
 // centres (+0.5) with a top-left fill rule, so triangles sharing an edge
 // never both draw a pixel. Triangles are clipped in homogeneous space
 // against the near and far planes and a ±2·w guard band, then set up once.
-// Per fragment: depth test (LESS-EQUAL, so the later layers of a multi-layer
-// material pass on the same triangles), perspective-correct UV, colour,
-// normal and light vector; colour = texel × batch colour × vertex colour;
-// lighting clamp(clamp(N·L, 0, 1) + 0.7, 0, 1) per fragment as the reference
-// viewer's shader does (RENDERING.md §7); clamp to 0..1; alpha test; blend
-// (see BlendOp); depth write.
+// Per fragment: depth test (LESS-EQUAL, so a later batch over the very same
+// triangles passes), perspective-correct UV, colour, normal and light
+// vector; colour = texel × batch colour × vertex colour; lighting
+// clamp(clamp(N·L, 0, 1) + Ambient, 0, 1) per fragment when the State is
+// Lit; clamp to 0..1; alpha test; blend (see BlendOp); depth write.
 //
 // # Determinism
 //

@@ -25,7 +25,7 @@ func particleCamera(c raster.Camera) particles.Camera {
 }
 
 // emitterBatches appends one batch per emitter mesh and its draw item:
-// emitters join the translucent pass by priority plane (raster.DrawOrder).
+// emitters join the translucent pass by priority plane (drawOrder).
 // PRE2 quads use the emitter filter-mode state; ribbons and model
 // particles the state of their material's first layer (culled unless
 // TwoSided, as the reference viewer draws ribbons), unlit: the viewer's
