@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -117,7 +118,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	if check && cfg.Check.Golden == "" {
 		return fmt.Errorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}
-	r := &batch.Runner{Config: cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB, cfg.Jobs), Version: version, Check: check}
+	r := &batch.Runner{Config: cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
 	if cfg.Shard == "" {
 		sh, ok, err := batch.ShardFromEnv(os.LookupEnv)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -92,7 +93,7 @@ func TestBatchDependsOnSpawnedModel(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bm, err := newMDXRenderer(8, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []string{"0"}}, data)
+	bm, err := mdxrender.BatchRenderer(8<<20, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []string{"0"}}, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -25,7 +25,9 @@ func newRenderCmd() *cobra.Command {
 		target   string
 		light    string
 		bg       string
-		opt      render.Options
+		fit      string
+		seq      string
+		v        mdxrender.View
 		textures []string
 		pf       particleFlags
 		timeArg  string
@@ -39,59 +41,59 @@ model (lying in the XY plane) is seen from above unless --pitch is non-zero.
 The camera follows the reference harness's convention: +Z up, yaw 0 looks at
 the model's front from +X, pitch is elevation, --fov is vertical, and the
 distance is chosen to fit the --fit box unless given. Warnings (missing
-textures, skipped parts) go to stderr; the exit status is 0 only when the
-image was written. The PNG is written atomically.`,
+textures, skipped parts, a picture that shows nothing) go to stderr; the
+exit status is 0 only when the image was written. The PNG is written
+atomically.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return fmt.Errorf("render: -o OUT.png is required")
 			}
 			var err error
-			if opt.Width, opt.Height, err = parseSize(size); err != nil {
+			if v.Width, v.Height, err = parseSize(size); err != nil {
 				return err
 			}
 			if target != "" {
-				v, err := parseVec3(target)
+				t, err := parseVec3(target)
 				if err != nil {
 					return fmt.Errorf("render: --target: %w", err)
 				}
-				opt.Target = &v
+				v.Target = &t
 			}
 			if light != "" {
-				v, err := parseVec3(light)
+				l, err := parseVec3(light)
 				if err != nil {
 					return fmt.Errorf("render: --light: %w", err)
 				}
-				opt.Light = &v
+				v.Light = &l
 			}
-			if opt.Background, err = parseBackground(bg); err != nil {
+			if v.Background, err = parseBackground(bg); err != nil {
 				return err
 			}
-			switch opt.Fit {
-			case "", render.FitVertices, render.FitExtent, render.FitSequence:
-			default:
-				return fmt.Errorf("render: --fit %q: want vertices, extent or sequence", opt.Fit)
+			if v.Fit, err = render.ParseFit(fit); err != nil {
+				return fmt.Errorf("render: --fit: %w", err)
 			}
-			opt.TextureRoots = textures
-			if err := pf.apply(&opt); err != nil {
+			v.Sequence = render.ParseSequence(seq)
+			if v.Time, err = render.ParseTime(timeArg); err != nil {
+				return fmt.Errorf("render: --time: %w", err)
+			}
+			if v.Particles, err = pf.particles(); err != nil {
 				return fmt.Errorf("render: %w", err)
 			}
-			m, err := readModel(args[0])
+			var roots []texture.Source
+			for _, d := range textures {
+				roots = append(roots, mdxrender.Folder(d))
+			}
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots})
 			if err != nil {
 				return err
 			}
-			if opt.Time, err = parseRenderTime(m, opt.Sequence, timeArg); err != nil {
-				return err
-			}
-			img, warns, err := render.Render(m, args[0], opt)
+			img, warns, err := m.Render(v)
 			for _, w := range warns {
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", w)
 			}
 			if err != nil {
 				return err
-			}
-			if batch.Blank(img) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: the picture shows nothing (at --time %g the model may be hidden or not yet emitting; or the camera misses it)\n", args[0], opt.Time)
 			}
 			return writeFileAtomic(out, func(w io.Writer) error {
 				return png.Encode(w, img)
@@ -101,22 +103,22 @@ image was written. The PNG is written atomically.`,
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "output PNG file")
 	f.StringVar(&size, "size", "256", "image size: N or WxH")
-	f.Float64Var(&opt.Yaw, "yaw", 0, "camera yaw in degrees (0 = from +X, the model's front)")
-	f.Float64Var(&opt.Pitch, "pitch", 0, "camera elevation in degrees")
-	f.Float64Var(&opt.Fov, "fov", 0, "vertical field of view in degrees (0 = 45, or the --camera's own)")
-	f.Float64Var(&opt.Distance, "distance", 0, "camera distance (0 = fit the box)")
+	f.Float64Var(&v.Yaw, "yaw", 0, "camera yaw in degrees (0 = from +X, the model's front)")
+	f.Float64Var(&v.Pitch, "pitch", 0, "camera elevation in degrees")
+	f.Float64Var(&v.Fov, "fov", 0, "vertical field of view in degrees (0 = 45, or the --camera's own)")
+	f.Float64Var(&v.Distance, "distance", 0, "camera distance (0 = fit the box)")
 	f.StringVar(&target, "target", "", "look-at point x,y,z (default: fit box centre)")
-	f.Float64Var(&opt.Near, "near", 0, "near clip distance (0 = distance/100)")
-	f.Float64Var(&opt.Far, "far", 0, "far clip distance (0 = distance + 4R + 10)")
-	f.StringVar(&opt.Fit, "fit", render.FitVertices, "fit box: vertices (posed geometry), extent or sequence")
-	f.BoolVar(&opt.Ortho, "ortho", false, "orthographic projection")
-	f.StringVar(&opt.Camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
-	f.StringVar(&opt.Sequence, "sequence", "", "sequence name or index (-1 = bind pose; default 0)")
+	f.Float64Var(&v.Near, "near", 0, "near clip distance (0 = distance/100)")
+	f.Float64Var(&v.Far, "far", 0, "far clip distance (0 = distance + 4R + 10)")
+	f.StringVar(&fit, "fit", render.FitVertices.String(), "fit box: vertices (posed geometry), extent or sequence")
+	f.BoolVar(&v.Ortho, "ortho", false, "orthographic projection")
+	f.StringVar(&v.Camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
+	f.StringVar(&seq, "sequence", "", "sequence name or index (-1 = bind pose; default 0)")
 	f.StringVar(&timeArg, "time", "0", "time in ms into the sequence (also the global-sequence phase), or a share of the sequence like 50%")
-	f.IntVar(&opt.Team, "team", 0, "team colour (player 0-23, 24 neutral)")
+	f.IntVar(&v.Team, "team", 0, "team colour (player 0-23, 24 neutral)")
 	f.StringVar(&bg, "bg", "transparent", "background: transparent or #RRGGBB")
-	f.StringArrayVar(&textures, "textures", nil, "texture folder searched before the model's folder (repeatable)")
-	f.IntVar(&opt.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
+	f.StringArrayVar(&textures, "textures", nil, "texture folder searched after the model's folder (repeatable)")
+	f.IntVar(&v.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
 	pf.register(f)
 	return cmd
@@ -139,8 +141,9 @@ func (p *particleFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto/negative (one particle lifetime, looping sequences only)")
 }
 
-// apply validates the flags and copies them into opt.
-func (p *particleFlags) apply(opt *render.Options) error {
+// config validates the flags and copies them into a batch's render
+// options.
+func (p *particleFlags) config(r *batch.RenderOptions) error {
 	step, err := parseStepMs(p.step)
 	if err != nil {
 		return err
@@ -149,8 +152,31 @@ func (p *particleFlags) apply(opt *render.Options) error {
 	if err != nil {
 		return err
 	}
-	opt.Particles, opt.Seed, opt.StepMs, opt.PrerollMs = p.on, p.seed, step, pre
+	r.Particles, r.Seed, r.StepMs, r.PrerollMs = p.on, int(p.seed), step, pre
 	return nil
+}
+
+// particles validates the flags and returns what they ask for.
+func (p *particleFlags) particles() (render.Particles, error) {
+	step, err := parseStepMs(p.step)
+	if err != nil {
+		return render.Particles{}, err
+	}
+	pre, err := parsePrerollMs(p.preroll)
+	if err != nil {
+		return render.Particles{}, err
+	}
+	out := render.Particles{Off: !p.on, Seed: p.seed, StepMs: step, Preroll: render.PrerollAuto}
+	if p.seed == 0 {
+		out.Seed = render.ZeroSeed
+	}
+	switch {
+	case pre == 0:
+		out.Preroll = render.NoPreroll
+	case pre > 0:
+		out.Preroll = render.Preroll(pre)
+	}
+	return out, nil
 }
 
 // parseStepMs reads a step in ms, "16.5" or "1000/60".
@@ -187,10 +213,6 @@ func parsePrerollMs(s string) (float64, error) {
 	return v, nil
 }
 
-// readModel reads an MDX, MDL or M2 file (told apart by content, through
-// pkg/model) with the file-size limit checked before reading.
-func readModel(path string) (*mdx.Model, error) { return model.Load(path) }
-
 func parseSize(s string) (int, int, error) {
 	w, h, ok := strings.Cut(strings.ToLower(s), "x")
 	if !ok {
@@ -220,7 +242,7 @@ func parseVec3(s string) ([3]float64, error) {
 	return v, nil
 }
 
-func parseBackground(s string) (*color.NRGBA, error) {
+func parseBackground(s string) (color.Color, error) {
 	if s == "" || strings.EqualFold(s, "transparent") {
 		return nil, nil
 	}
@@ -233,27 +255,4 @@ func parseBackground(s string) (*color.NRGBA, error) {
 		return nil, fmt.Errorf("render: --bg %q: want transparent or #RRGGBB", s)
 	}
 	return &color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}, nil
-}
-
-// parseRenderTime reads --time: ms into the sequence (any finite number; a
-// looping sequence wraps), or a share of the chosen sequence's length
-// ("50%"), which needs the model to resolve.
-func parseRenderTime(m *mdx.Model, seq, s string) (float64, error) {
-	if strings.HasSuffix(strings.TrimSpace(s), "%") {
-		st, err := batch.ParseStillTime(s)
-		if err != nil {
-			return 0, fmt.Errorf("render: --time: %w", err)
-		}
-		i, err := render.SequenceIndex(m, seq)
-		if err != nil || i < 0 {
-			return 0, err // the renderer reports a bad sequence; the bind pose has no length
-		}
-		iv := m.Sequences[i].Interval
-		return float64(st.At(iv[0], iv[1]) - iv[0]), nil
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("render: --time %q: want ms into the sequence or a share like 50%%", s)
-	}
-	return v, nil
 }

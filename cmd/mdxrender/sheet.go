@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/spf13/cobra"
 )
 
@@ -47,12 +47,9 @@ transparency; APNG: full alpha).`,
 			cfg.Output.Formats = formats
 			cfg.Output.Gallery = false
 			cfg.TextureRoots = textures
-			var po render.Options
-			if err := pf.apply(&po); err != nil {
+			if err := pf.config(&cfg.Render); err != nil {
 				return fmt.Errorf("sheet: %w", err)
 			}
-			cfg.Render.Particles, cfg.Render.Seed = po.Particles, int(po.Seed)
-			cfg.Render.StepMs, cfg.Render.PrerollMs = po.StepMs, po.PrerollMs
 			cfg.Force = true
 			cfg.Jobs = 1
 			cfg.Sequences = batch.Sequences{Select: batch.SelectAll}
@@ -64,7 +61,7 @@ transparency; APNG: full alpha).`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			r := &batch.Runner{Config: &cfg, Renderer: newMDXRenderer(cfg.TextureCacheMB, cfg.Jobs), Version: version}
+			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
 			m, err := r.Run(ctx)
 			if ctx.Err() != nil {
 				return exitCodeError{130}

@@ -12,6 +12,8 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 
 	"github.com/mdxrender/mdxrender/pkg/m2"
@@ -99,8 +101,9 @@ func DecodeFile(b []byte, name string) (*File, error) {
 	return f, nil
 }
 
-// Load reads and decodes the model file at path, refusing files larger
-// than MaxFileSize before reading them. Errors name the file.
+// Load reads and decodes the model file at path, refusing anything but a
+// regular file and files larger than MaxFileSize before reading them.
+// Errors name the file.
 func Load(path string) (*mdx.Model, error) {
 	f, err := LoadFile(path)
 	if err != nil {
@@ -111,21 +114,82 @@ func Load(path string) (*mdx.Model, error) {
 
 // LoadFile is Load returning the format and, for M2, the file as read.
 func LoadFile(path string) (*File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err // *PathError already names the file
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", path, fi.Size(), MaxFileSize)
-	}
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path, MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
 	return DecodeFile(b, path)
+}
+
+// LoadFS reads and decodes the model file name inside fsys, as Load does;
+// errors name it as name.
+func LoadFS(fsys fs.FS, name string) (*File, error) {
+	b, err := ReadFS(fsys, name, MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeFile(b, name)
+}
+
+// ReadFile reads the file at path on disk for decoding: it refuses a
+// folder, a FIFO, a device or a socket before opening it (opening a FIFO
+// blocks; /dev/zero never ends) and a file over limit bytes before reading
+// it, and it never reads more than limit+1 bytes whatever the file
+// claims. Errors name the file.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err // *PathError already names the file
+	}
+	if err := checkFile(path, st, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(path, f, limit)
+}
+
+// ReadFS is ReadFile for a file inside fsys.
+func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFile(name, st, limit); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(name, f, limit)
+}
+
+func checkFile(name string, st fs.FileInfo, limit int64) error {
+	switch {
+	case st.IsDir():
+		return fmt.Errorf("%s: is a folder, not a model file", name)
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file (%s); refused before reading", name, st.Mode().Type())
+	case st.Size() > limit:
+		return fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", name, st.Size(), limit)
+	}
+	return nil
+}
+
+func readLimited(name string, r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: larger than the %d-byte limit", name, limit)
+	}
+	return b, nil
 }
 
 // IsUnsupportedVersion reports whether err comes from an M2 file of a

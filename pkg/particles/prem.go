@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,28 +23,30 @@ const maxPREMParticles = 256
 // FileModelLoader.
 const maxSpawnedModelBytes = 64 << 20
 
-// Finder locates a file a model refers to, as *texture.Resolver does: the
-// found file, the candidates tried (for warnings) and an error wrapping
-// fs.ErrNotExist when nothing matched. particles does not import
-// pkg/texture; render passes its resolver in.
+// Finder finds and reads a file a model refers to, as pkg/render does
+// with its texture resolver (the model's own folder, then the search
+// roots). It returns the contents, read within limit bytes; a name for the
+// file, which becomes Mesh.SourcePath; the candidates tried in order (for
+// warnings); and an error wrapping fs.ErrNotExist when nothing matched.
+// particles does not import pkg/texture; render passes a Finder in.
 type Finder interface {
-	Find(modelDir, path string) (string, []string, error)
+	ReadFile(path string, limit int64) (data []byte, name string, tried []string, err error)
 }
 
-// ModelLoader returns the model a PREM emitter's Path names and the file
-// it came from ("" when it is not a file), which becomes Mesh.SourcePath.
+// ModelLoader returns the model a PREM emitter's Path names and the name
+// of the file it came from ("" when it is not a file), which becomes
+// Mesh.SourcePath.
 type ModelLoader func(path string) (*mdx.Model, string, error)
 
 // FileModelLoader returns a ModelLoader that finds a spawned model with f
-// (the model's folder, then the search roots, as for textures) and decodes
-// it with mdx.DecodeAny. The path is tried as written, then with .mdl and
-// .mdx swapped: the viewer asks for the .mdx of a .mdl path, and a folder
-// of converted models may hold either.
-func FileModelLoader(f Finder, modelDir string) ModelLoader {
+// and decodes it with mdx.DecodeAny. The path is tried as written, then
+// with .mdl and .mdx swapped: the viewer asks for the .mdx of a .mdl path,
+// and a folder of converted models may hold either.
+func FileModelLoader(f Finder) ModelLoader {
 	return func(path string) (*mdx.Model, string, error) {
 		var tried []string
 		for _, cand := range spawnPathVariants(path) {
-			file, t, err := f.Find(modelDir, cand)
+			b, name, t, err := f.ReadFile(cand, maxSpawnedModelBytes)
 			tried = append(tried, t...)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -54,8 +54,11 @@ func FileModelLoader(f Finder, modelDir string) ModelLoader {
 			if err != nil {
 				return nil, "", err
 			}
-			m, err := readModel(file)
-			return m, file, err
+			m, err := mdx.DecodeAny(b)
+			if err != nil {
+				return nil, name, fmt.Errorf("%s: %w", name, err)
+			}
+			return m, name, nil
 		}
 		if len(tried) == 0 {
 			return nil, "", fmt.Errorf("not found: %w", fs.ErrNotExist)
@@ -77,26 +80,6 @@ func spawnPathVariants(p string) []string {
 		return []string{p + ".mdx", p + ".mdl"}
 	}
 	return []string{p}
-}
-
-func readModel(file string) (*mdx.Model, error) {
-	fh, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxSpawnedModelBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(b) > maxSpawnedModelBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes", file, maxSpawnedModelBytes)
-	}
-	m, err := mdx.DecodeAny(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return m, nil
 }
 
 // LoadSpawnedModels resolves the model of every PREM emitter with load

@@ -258,14 +258,15 @@ func TestPREMTextureParticlesWarn(t *testing.T) {
 }
 
 // dirFinder finds a path under one folder, exactly as written.
-type dirFinder struct{}
+type dirFinder string
 
-func (dirFinder) Find(dir, path string) (string, []string, error) {
-	f := filepath.Join(dir, filepath.FromSlash(strings.ReplaceAll(path, `\`, "/")))
-	if _, err := os.Stat(f); err != nil {
-		return "", []string{f}, fs.ErrNotExist
+func (d dirFinder) ReadFile(path string, limit int64) ([]byte, string, []string, error) {
+	f := filepath.Join(string(d), filepath.FromSlash(strings.ReplaceAll(path, `\`, "/")))
+	b, err := os.ReadFile(f)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", []string{f}, fs.ErrNotExist
 	}
-	return f, []string{f}, nil
+	return b, f, []string{f}, err
 }
 
 func TestFileModelLoader(t *testing.T) {
@@ -281,7 +282,7 @@ func TestFileModelLoader(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Abilities", "spark.mdl"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	load := FileModelLoader(dirFinder{}, dir)
+	load := FileModelLoader(dirFinder(dir))
 	m, file, err := load(`Abilities\spark.mdx`)
 	if err != nil {
 		t.Fatal(err)

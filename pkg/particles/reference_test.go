@@ -79,7 +79,7 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.LoadSpawnedModels(FileModelLoader(res, filepath.Dir(mpath)))
+		s.LoadSpawnedModels(FileModelLoader(resolverFinder{res, []texture.Source{texture.Folder(filepath.Dir(mpath))}}))
 		seq := j.Sequence.Index
 		if len(m.Sequences) == 0 {
 			seq = -1
@@ -101,4 +101,16 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 	if n < 40 || nonzero < 20 {
 		t.Fatalf("replayed %d jobs (%d with draws); expected the 44 reference jobs", n, nonzero)
 	}
+}
+
+// resolverFinder finds spawned models as pkg/render does: with the texture
+// resolver, from the model's folder.
+type resolverFinder struct {
+	r     *texture.Resolver
+	local []texture.Source
+}
+
+func (f resolverFinder) ReadFile(p string, limit int64) ([]byte, string, []string, error) {
+	b, file, tried, err := f.r.ReadFile(f.local, p, limit)
+	return b, file.String(), tried, err
 }

@@ -35,15 +35,15 @@ func BenchmarkRender(b *testing.B) {
 		cache := texture.NewCache(0)
 		for _, k := range []int{1, 4} {
 			b.Run(fmt.Sprintf("%s/ssaa%d", mm.name, k), func(b *testing.B) {
-				opt := Options{Width: 256, SSAA: k, Yaw: 30, Pitch: 20, Time: 300, Cache: cache, Workers: 1}
-				if _, _, err := Render(m, p, opt); err != nil {
+				opt := View{Width: 256, SSAA: k, Yaw: 30, Pitch: 20, Time: Ms(300), Workers: 1, Particles: Particles{Off: true}}
+				if _, _, err := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache})).Render(opt); err != nil {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
 				cpu := processCPU()
 				for i := 0; i < b.N; i++ {
-					if _, _, err := Render(m, p, opt); err != nil {
+					if _, _, err := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache})).Render(opt); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -71,7 +71,7 @@ func BenchmarkRenderCold(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := Render(m, p, Options{Width: 256, Yaw: 30, Pitch: 20, Workers: 1}); err != nil {
+		if _, _, err := renderAt(m, p, View{Width: 256, Yaw: 30, Pitch: 20, Workers: 1, Particles: Particles{Off: true}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,8 +9,9 @@ import (
 )
 
 // Render a model built in code: one triangle facing the default camera
-// (+X), team-coloured, over black. Real models come from mdx.DecodeAny.
-func ExampleRender() {
+// (+X), team-coloured, over black. Real models come from pkg/model, and
+// their textures from the folder they were read from (Textures.Local).
+func ExampleAnimator_Render() {
 	m := &mdx.Model{Version: 800}
 	m.Textures = []mdx.Texture{{ReplaceableID: 1}} // team colour
 	m.Materials = []mdx.Material{{Layers: []mdx.Layer{{FilterMode: mdx.FilterNone, Flags: mdx.LayerUnshaded, TextureAnimID: -1, Alpha: 1}}}}
@@ -27,8 +28,9 @@ func ExampleRender() {
 		MatrixGroups:  []uint32{1},
 		MatrixIndices: []uint32{0},
 	}}
-	img, warns, err := render.Render(m, "triangle.mdx", render.Options{
-		Width: 64, Team: 1, Background: &color.NRGBA{0, 0, 0, 255},
+	a := render.NewAnimator(m, "triangle.mdx", render.Textures{})
+	img, warns, err := a.Render(render.View{
+		Width: 64, Team: 1, Background: color.Black,
 	})
 	if err != nil {
 		panic(err)

@@ -161,12 +161,12 @@ func qaxis(axis mdx.Vec3, deg float64) mdx.Quat {
 type fixture struct {
 	name string
 	m    *mdx.Model
-	opt  Options
+	opt  View
 }
 
-var front = Options{Width: 96, Yaw: 0, Pitch: 0, Background: &color.NRGBA{40, 40, 48, 255}}
+var front = View{Width: 96, Yaw: 0, Pitch: 0, Background: &color.NRGBA{40, 40, 48, 255}, Particles: Particles{Off: true}}
 
-func withOpt(o Options, f func(*Options)) Options { f(&o); return o }
+func withOpt(o View, f func(*View)) View { f(&o); return o }
 
 func fixtures() []fixture {
 	var fs []fixture
@@ -181,7 +181,7 @@ func fixtures() []fixture {
 			mat := addMaterial(m, 0, layer(mdx.FilterMode(i), texChecker, 0))
 			m.Geosets = append(m.Geosets, quad(mdx.Vec3{0, float32(i-3) * 12, 20}, 10, 30, false, mat, 0))
 		}
-		fs = append(fs, fixture{"filter_modes", finish(m), withOpt(front, func(o *Options) {
+		fs = append(fs, fixture{"filter_modes", finish(m), withOpt(front, func(o *View) {
 			o.Width, o.Height = 160, 96
 			o.Target = &[3]float64{0, 0, 20}
 			o.Distance = 75
@@ -223,7 +223,7 @@ func fixtures() []fixture {
 		lit := addMaterial(m, 0, layer(mdx.FilterNone, texChecker, 0))
 		flat := addMaterial(m, 0, layer(mdx.FilterNone, texChecker, mdx.LayerUnshaded))
 		m.Geosets = append(m.Geosets, box(mdx.Vec3{0, -14, 10}, 10, lit, 0), box(mdx.Vec3{0, 14, 10}, 10, flat, 0))
-		fs = append(fs, fixture{"unshaded", finish(m), withOpt(front, func(o *Options) { o.Yaw, o.Pitch = 30, 30 })})
+		fs = append(fs, fixture{"unshaded", finish(m), withOpt(front, func(o *View) { o.Yaw, o.Pitch = 30, 30 })})
 	}
 	// Priority planes: two overlapping Blend quads at the same depth; the
 	// first geoset has the higher priority plane, so it is drawn last and
@@ -245,7 +245,7 @@ func fixtures() []fixture {
 			addBone(m, fmt.Sprintf("Billboard%d", i), -1, c, fl)
 			m.Geosets = append(m.Geosets, quad(c, 16, 16, false, mat, uint32(i+1)))
 		}
-		fs = append(fs, fixture{"billboards", finish(m), withOpt(front, func(o *Options) { o.Yaw, o.Pitch = 50, 35 })})
+		fs = append(fs, fixture{"billboards", finish(m), withOpt(front, func(o *View) { o.Yaw, o.Pitch = 50, 35 })})
 	}
 	// DontInherit flags: the root turns 90° about Z and scales 1.5 and
 	// moves +10 in Z at 500 ms; children (boxes) that ignore its
@@ -262,7 +262,7 @@ func fixtures() []fixture {
 			addBone(m, fmt.Sprintf("Child%d", i), 0, c, fl)
 			m.Geosets = append(m.Geosets, box(c, 4, mat, uint32(i+1)))
 		}
-		fs = append(fs, fixture{"dont_inherit", finish(m), withOpt(front, func(o *Options) { o.Time = 500; o.Yaw, o.Pitch = 20, 25; o.Fit = FitExtent })})
+		fs = append(fs, fixture{"dont_inherit", finish(m), withOpt(front, func(o *View) { o.Time = Ms(500); o.Yaw, o.Pitch = 20, 25; o.Fit = FitExtent })})
 	}
 	// Matrix groups of 1, 4 and 6 bones: three columns of a strip; bone b
 	// lifts by 4·b, so the columns rise by the group's average.
@@ -290,7 +290,7 @@ func fixtures() []fixture {
 		g.FaceTypes, g.FaceGroups = []uint32{4}, []uint32{uint32(len(g.Faces))}
 		fixExtent(&g)
 		m.Geosets = append(m.Geosets, g)
-		fs = append(fs, fixture{"matrix_groups", finish(m), withOpt(front, func(o *Options) { o.Fit = FitExtent; o.Target = &[3]float64{0, 0, 25}; o.Distance = 110 })})
+		fs = append(fs, fixture{"matrix_groups", finish(m), withOpt(front, func(o *View) { o.Fit = FitExtent; o.Target = &[3]float64{0, 0, 25}; o.Distance = 110 })})
 	}
 	// Reforged SKIN weights (version 1000): a strip whose top vertices are
 	// weighted 100%, 50% and 0% to a bone that moves up 15.
@@ -314,7 +314,7 @@ func fixtures() []fixture {
 		g.Tangents = make([]mdx.Vec4, len(g.Vertices))
 		fixExtent(&g)
 		m.Geosets = append(m.Geosets, g)
-		fs = append(fs, fixture{"skin_weights", finish(m), withOpt(front, func(o *Options) { o.Target = &[3]float64{0, 0, 20}; o.Distance = 90 })})
+		fs = append(fs, fixture{"skin_weights", finish(m), withOpt(front, func(o *View) { o.Target = &[3]float64{0, 0, 20}; o.Distance = 90 })})
 	}
 	// Geoset animation: left box fades (KGAO) to 0.6 at 500 ms; middle box
 	// a static colour (R,G,B in the file: red); right box an animated
@@ -331,7 +331,7 @@ func fixtures() []fixture {
 			{Alpha: 1, Color: mdx.Vec3{1, 1, 1}, Flags: mdx.GeoaUseColor, GeosetID: 2,
 				ColorTrack: lin(k(0, mdx.Vec3{0.2, 0.6, 1}))},
 		}
-		fs = append(fs, fixture{"geoset_anim", finish(m), withOpt(front, func(o *Options) { o.Time = 500; o.Yaw, o.Pitch = 20, 20 })})
+		fs = append(fs, fixture{"geoset_anim", finish(m), withOpt(front, func(o *View) { o.Time = Ms(500); o.Yaw, o.Pitch = 20, 20 })})
 	}
 	// Layer alpha: a Blend quad over a None quad, KMTA 1 → 0 in Stand; at
 	// 250 ms it is at 0.75.
@@ -341,7 +341,7 @@ func fixtures() []fixture {
 		l.AlphaTrack = lin(k[float32](0, 1), k[float32](1000, 0))
 		mat := addMaterial(m, 0, layer(mdx.FilterNone, texChecker, 0), l)
 		m.Geosets = append(m.Geosets, quad(mdx.Vec3{0, 0, 20}, 40, 40, false, mat, 0))
-		fs = append(fs, fixture{"layer_alpha", finish(m), withOpt(front, func(o *Options) { o.Time = 250 })})
+		fs = append(fs, fixture{"layer_alpha", finish(m), withOpt(front, func(o *View) { o.Time = Ms(250) })})
 	}
 	// Texture animation: translation, rotation and scaling (one quad each,
 	// left to right), at 250 ms of Stand.
@@ -358,7 +358,7 @@ func fixtures() []fixture {
 			mat := addMaterial(m, 0, l)
 			m.Geosets = append(m.Geosets, quad(mdx.Vec3{0, float32(i-1) * 22, 20}, 20, 20, false, mat, 0))
 		}
-		fs = append(fs, fixture{"texture_anim", finish(m), withOpt(front, func(o *Options) { o.Time = 250 })})
+		fs = append(fs, fixture{"texture_anim", finish(m), withOpt(front, func(o *View) { o.Time = Ms(250) })})
 	}
 	// Flipbook: KMTF switches checker → stripes at 500 ms (linear in the
 	// file, stepped when rendered); golden at 700 ms shows stripes.
@@ -368,7 +368,7 @@ func fixtures() []fixture {
 		l.TextureIDTrack = lin(k[uint32](0, texChecker), k[uint32](500, texStripes))
 		mat := addMaterial(m, 0, l)
 		m.Geosets = append(m.Geosets, quad(mdx.Vec3{0, 0, 20}, 40, 40, false, mat, 0))
-		fs = append(fs, fixture{"flipbook", finish(m), withOpt(front, func(o *Options) { o.Time = 700 })})
+		fs = append(fs, fixture{"flipbook", finish(m), withOpt(front, func(o *View) { o.Time = Ms(700) })})
 	}
 	// Team colour and glow, team 1 (blue): a unit-style box (team colour
 	// under the checker's alpha) and an additive glow quad above it.
@@ -377,7 +377,7 @@ func fixtures() []fixture {
 		body := addMaterial(m, 0, layer(mdx.FilterNone, texTeam, 0), layer(mdx.FilterBlend, texChecker, 0))
 		glow := addMaterial(m, 0, layer(mdx.FilterAdditive, texGlow, mdx.LayerUnshaded|mdx.LayerTwoSided))
 		m.Geosets = append(m.Geosets, box(mdx.Vec3{0, 0, 12}, 12, body, 0), quad(mdx.Vec3{0, 0, 0.5}, 50, 50, true, glow, 0))
-		fs = append(fs, fixture{"team_color", finish(m), withOpt(front, func(o *Options) { o.Team = 1; o.Yaw, o.Pitch = 30, 35 })})
+		fs = append(fs, fixture{"team_color", finish(m), withOpt(front, func(o *View) { o.Team = 1; o.Yaw, o.Pitch = 30, 35 })})
 	}
 	// Global sequence: a bone spinning once per 2000 ms of a global
 	// sequence; at 250 ms (phase 250) the quad is turned 45°.
@@ -388,7 +388,7 @@ func fixtures() []fixture {
 			k(0, qz(0)), k(1000, qz(180)), k(2000, qz(360))}}
 		mat := addMaterial(m, 0, layer(mdx.FilterNone, texChecker, mdx.LayerTwoSided))
 		m.Geosets = append(m.Geosets, quad(mdx.Vec3{0, 0, 20}, 30, 30, false, mat, 0))
-		fs = append(fs, fixture{"global_sequence", finish(m), withOpt(front, func(o *Options) { o.Time = 250; o.Fit = FitExtent; o.Yaw, o.Pitch = 0, 40 })})
+		fs = append(fs, fixture{"global_sequence", finish(m), withOpt(front, func(o *View) { o.Time = Ms(250); o.Fit = FitExtent; o.Yaw, o.Pitch = 0, 40 })})
 	}
 	// Hermite and Bezier tracks: two boxes move up 30 over Stand with
 	// linear, Hermite and Bezier translation (tangents overshoot); at
@@ -403,8 +403,8 @@ func fixtures() []fixture {
 				{Frame: 1000, Value: mdx.Vec3{0, 0, 30}, InTan: mdx.Vec3{0, 0, 60}}}}
 			m.Geosets = append(m.Geosets, box(mdx.Vec3{0, float32(i-1) * 18, 6}, 6, mat, uint32(i+1)))
 		}
-		fs = append(fs, fixture{"hermite_bezier", finish(m), withOpt(front, func(o *Options) {
-			o.Time = 300
+		fs = append(fs, fixture{"hermite_bezier", finish(m), withOpt(front, func(o *View) {
+			o.Time = Ms(300)
 			o.Target = &[3]float64{0, 0, 25}
 			o.Distance = 110
 		})})
@@ -419,7 +419,7 @@ func fixtures() []fixture {
 			FieldOfView: 0.7853982, NearClip: 1, FarClip: 1000,
 			Translation:       lin(k(0, mdx.Vec3{}), k(1000, mdx.Vec3{0, -40, 0})),
 			TargetTranslation: lin(k(0, mdx.Vec3{0, 0, 0}), k(1000, mdx.Vec3{0, 0, 8}))}}
-		fs = append(fs, fixture{"portrait_camera", finish(m), withOpt(front, func(o *Options) { o.Camera = "Portrait"; o.Time = 500 })})
+		fs = append(fs, fixture{"portrait_camera", finish(m), withOpt(front, func(o *View) { o.Camera = "Portrait"; o.Time = Ms(500) })})
 	}
 	return fs
 }

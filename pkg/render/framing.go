@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"strconv"
 
 	"github.com/fogleman/fauxgl"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -182,6 +181,15 @@ type Frame struct {
 	Yaw float64
 }
 
+// apply points v at frame f: its yaw, sequence and time.
+func (f Frame) apply(v *View) {
+	v.Yaw, v.Time = f.Yaw, Ms(f.Time)
+	v.Sequence = SequenceAt(f.Sequence)
+	if f.Sequence < 0 {
+		v.Sequence = BindPose
+	}
+}
+
 // sharedCamera frames every frame of a run with one orbit camera, so a
 // sheet or an animation does not jump and nothing leaves the picture: it
 // poses each frame (billboards facing that frame's camera) and fits the
@@ -190,7 +198,7 @@ type Frame struct {
 // geometry in any frame is fitted on the union of its visible particles.
 // ok is false when neither gives a box; the frames then fall back to the
 // declared extent.
-func (a *Animator) sharedCamera(opt Options, frames []Frame) (target [3]float64, dist, radius float64, ok bool, err error) {
+func (a *Animator) sharedCamera(opt View, frames []Frame) (target [3]float64, dist, radius float64, ok bool, err error) {
 	p, perr := pose.New(a.m)
 	if perr == nil {
 		var acc boxAcc
@@ -213,16 +221,16 @@ func (a *Animator) sharedCamera(opt Options, frames []Frame) (target [3]float64,
 			return target, dist, radius, ok, nil
 		}
 	}
-	if !opt.Particles {
+	if opt.Particles.Off {
 		return target, 0, 0, false, nil
 	}
 	// The simulation runs through the frames in a separate Animator, so
 	// the drawing pass starts afresh.
-	pa := NewAnimator(a.m, a.path)
+	pa := NewAnimator(a.m, a.name, a.tex)
 	var acc boxAcc
 	for _, f := range frames {
 		fo := opt
-		fo.Yaw, fo.Sequence, fo.Time = f.Yaw, strconv.Itoa(f.Sequence), f.Time
+		f.apply(&fo)
 		lo, hi, got, err := pa.particleBounds(fo)
 		if err != nil {
 			return target, 0, 0, false, err
@@ -273,7 +281,7 @@ func drawnNow(m *mdx.Model, p *pose.Pose, gi int) bool {
 // and view steps forward from frame to frame instead of restarting, so
 // frames should be given in time order per sequence and yaw. A cancelled
 // ctx stops it between frames with ctx's error.
-func (a *Animator) RenderFrames(ctx context.Context, opt Options, frames []Frame) ([]*image.NRGBA, []Warning, error) {
+func (a *Animator) RenderFrames(ctx context.Context, opt View, frames []Frame) ([]*image.NRGBA, []Warning, error) {
 	if len(frames) > 1 && opt.Camera == "" {
 		target, dist, r, ok, err := a.sharedCamera(opt, frames)
 		if err != nil {
@@ -295,8 +303,8 @@ func (a *Animator) RenderFrames(ctx context.Context, opt Options, frames []Frame
 		if err := ctx.Err(); err != nil {
 			return nil, warns, err
 		}
-		opt.Yaw, opt.Sequence, opt.Time = f.Yaw, strconv.Itoa(f.Sequence), f.Time
-		img, ws, err := a.Render(opt)
+		f.apply(&opt)
+		img, ws, err := a.frame(ctx, opt)
 		for _, w := range ws {
 			if !seen[w] {
 				seen[w] = true

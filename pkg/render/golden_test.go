@@ -37,7 +37,7 @@ func TestGoldenFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img, warns, err := Render(m, path, f.opt)
+			img, warns, err := renderAt(m, path, f.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,8 +41,8 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 	m := emitterOnlyModel()
 	path := filepath.Join(modelsDir, "emitter_only.mdl") // textures resolve from testdata/models
 	bg := color.NRGBA{0, 0, 0, 255}
-	opt := Options{Width: 96, Yaw: 30, Pitch: 20, Time: 500, Background: &bg, Particles: true, Seed: 6, PrerollMs: -1}
-	img, _, err := Render(m, path, opt)
+	opt := View{Width: 96, Yaw: 30, Pitch: 20, Time: Ms(500), Background: &bg, Particles: Particles{Seed: 6}}
+	img, _, err := renderAt(m, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 		t.Errorf("particles cover only %v of the 96x96 picture: framed on something bigger than them", lit)
 	}
 
-	lo, hi, ok, err := NewAnimator(m, path).particleBounds(opt)
+	lo, hi, ok, err := NewAnimator(m, path, besideModel(path, nil)).particleBounds(opt)
 	if err != nil || !ok {
 		t.Fatalf("particleBounds: ok %v, %v", ok, err)
 	}
@@ -69,15 +69,15 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 	}
 
 	// Without particles there is nothing to frame or draw.
-	opt.Particles = false
-	bare, _, err := Render(m, path, opt)
+	opt.Particles.Off = true
+	bare, _, err := renderAt(m, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !litBounds(bare, bg).Empty() {
 		t.Error("the model has no geometry, yet something was drawn without particles")
 	}
-	if _, _, ok, _ := NewAnimator(m, path).particleBounds(opt); ok {
+	if _, _, ok, _ := NewAnimator(m, path, besideModel(path, nil)).particleBounds(opt); ok {
 		t.Error("particleBounds with particles off reports a box")
 	}
 }

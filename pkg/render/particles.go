@@ -2,7 +2,7 @@ package render
 
 import (
 	"math"
-	"path/filepath"
+	"path"
 
 	"github.com/fogleman/fauxgl"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -46,7 +46,7 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 			continue
 		default: // ribbons
 			if ms.Material < 0 || ms.Material >= len(r.m.Materials) || len(r.m.Materials[ms.Material].Layers) == 0 {
-				r.warn("emitter node %d: material %d does not exist; not drawn", ms.Node, ms.Material)
+				r.warn(ParticleProblem, "emitter node %d: material %d does not exist; not drawn", ms.Node, ms.Material)
 				continue
 			}
 			l := &r.m.Materials[ms.Material].Layers[0]
@@ -79,10 +79,8 @@ func (r *frame) replaceable(id uint32) raster.Sampler {
 	if smp, ok := r.tex[key]; ok {
 		return smp
 	}
-	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, ReplaceableID: id, HD: hdTextures(r.m)})
-	for _, w := range ws {
-		r.warn("%s", w.String())
-	}
+	tx, ws := r.res.Load(texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team})
+	r.textureWarnings(ws)
 	smp := glSampler{withGLMipmaps(tx)}
 	r.tex[key] = smp
 	return smp
@@ -93,9 +91,10 @@ func (r *frame) replaceable(id uint32) raster.Sampler {
 // the mesh normals unless Unshaded, opaque layers in the opaque pass.
 func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []raster.Batch, items []drawItem) ([]raster.Batch, []drawItem) {
 	src := ms.Source
-	dir := r.dir
-	if ms.SourcePath != "" {
-		dir = filepath.Dir(ms.SourcePath)
+	local := r.local
+	if f, ok := r.anim.spawned[ms.SourcePath]; ok {
+		// the spawned model's textures are found beside it
+		local = []texture.Source{texture.FSSource(f.Source.Name, f.Source.FS, path.Dir(f.Name))}
 	}
 	if src == nil || ms.Material < 0 || ms.Material >= len(src.Materials) {
 		return all, items
@@ -134,7 +133,7 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 		}
 		all = append(all, raster.Batch{
 			State:       st,
-			Texture:     r.foreignTexture(src, dir, id),
+			Texture:     r.foreignTexture(src, local, id),
 			Color:       [4]float32{1, 1, 1, l.Alpha},
 			VertexColor: true,
 			Vertices:    base,
@@ -148,14 +147,12 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 // foreignTexture loads texture id of another model (a PREM spawned
 // model), relative to that model's folder. Not cached per frame: spawned
 // models are rare and the decoded texture is cached by the resolver.
-func (r *frame) foreignTexture(m *mdx.Model, dir string, id int) raster.Sampler {
+func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) raster.Sampler {
 	if id < 0 || id >= len(m.Textures) {
 		return glSampler{texture.WhiteTexture()}
 	}
 	t := &m.Textures[id]
-	tx, ws := r.res.Load(texture.Request{ModelDir: dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m)})
-	for _, w := range ws {
-		r.warn("%s", w.String())
-	}
+	tx, ws := r.res.Load(texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team})
+	r.textureWarnings(ws)
 	return glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap(t.Flags & 3)))}
 }

@@ -33,13 +33,14 @@ func heavyEmitterModel() *mdx.Model {
 // 128², one Animator (one simulation stepped through the frames), with a
 // warm texture cache. It reports CPU time per sheet next to wall time (the
 // machine is shared) and the live particle count at the end.
-func benchSheet(b *testing.B, m *mdx.Model, path string, opt Options) {
-	opt.Width, opt.Particles, opt.Seed, opt.Cache = 128, true, 6, texture.NewCache(0)
+func benchSheet(b *testing.B, m *mdx.Model, path string, opt View) {
+	opt.Width, opt.Particles = 128, Particles{Seed: 6, Preroll: NoPreroll}
+	res := &texture.Resolver{Cache: texture.NewCache(0)}
 	sheet := func() {
-		anim := NewAnimator(m, path)
+		anim := NewAnimator(m, path, besideModel(path, res))
 		for f := 0; f < 24; f++ {
 			o := opt
-			o.Time = float64(f) * 2000 / 23
+			o.Time = Ms(float64(f) * 2000 / 23)
 			if _, _, err := anim.Render(o); err != nil {
 				b.Fatal(err)
 			}
@@ -61,8 +62,9 @@ func benchSheet(b *testing.B, m *mdx.Model, path string, opt Options) {
 // when ../shared is present. Workers 1: one core per sheet, as in a batch.
 func BenchmarkParticleSheet(b *testing.B) {
 	b.Run("synthetic6400", func(b *testing.B) {
-		benchSheet(b, heavyEmitterModel(), filepath.Join(modelsDir, "heavy.mdl"), Options{
-			Yaw: 30, Pitch: 30, Target: &[3]float64{0, 0, 30}, Distance: 260, Workers: 1})
+		benchSheet(b, heavyEmitterModel(), filepath.Join(modelsDir, "heavy.mdl"), View{
+			Yaw: 30, Pitch: 30, Target: &[3]float64{0, 0, 30}, Distance: 260, Workers: 1, Particles: Particles{Off: true},
+		})
 	})
 	b.Run("boneguardrockspike", func(b *testing.B) {
 		p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx")
@@ -74,7 +76,7 @@ func BenchmarkParticleSheet(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchSheet(b, m, p, Options{Yaw: 30, Pitch: 20, Workers: 1})
+		benchSheet(b, m, p, View{Yaw: 30, Pitch: 20, Workers: 1, Particles: Particles{Off: true}})
 	})
 }
 
@@ -82,11 +84,11 @@ func BenchmarkParticleSheet(b *testing.B) {
 // stepped 2 s (120 steps) from the sequence start, no drawing.
 func BenchmarkParticleSimulation(b *testing.B) {
 	m := heavyEmitterModel()
-	opt := Options{Width: 8, Particles: true, Seed: 6, Time: 2000, Workers: 1}
+	opt := View{Width: 8, Time: Ms(2000), Workers: 1, Particles: Particles{Seed: 6, Preroll: NoPreroll}}
 	b.ReportAllocs()
 	cpu := processCPU()
 	for i := 0; i < b.N; i++ {
-		a := NewAnimator(m, "heavy.mdl")
+		a := NewAnimator(m, "heavy.mdl", besideModel("heavy.mdl", nil))
 		if _, _, err := a.Render(opt); err != nil {
 			b.Fatal(err)
 		}

@@ -24,14 +24,14 @@ import (
 type particleFixture struct {
 	name   string
 	m      *mdx.Model
-	opt    Options
+	opt    View
 	frames []particleFrame
 }
 
 type particleFrame struct {
 	label string // golden suffix
 	time  float64
-	edit  func(*Options)
+	edit  func(*View)
 }
 
 // pre2 returns a PRE2 emitter with neutral defaults: one white head
@@ -66,9 +66,8 @@ func ground(m *mdx.Model, size float32) {
 	m.Geosets = append(m.Geosets, quad(mdx.Vec3{0, 0, 0}, size, size, true, mat, 0))
 }
 
-var particleView = Options{
-	Width: 96, Yaw: 30, Pitch: 20, Background: &color.NRGBA{20, 20, 28, 255},
-	Particles: true, Seed: 6, Target: &[3]float64{0, 0, 35}, Distance: 170,
+var particleView = View{
+	Width: 96, Yaw: 30, Pitch: 20, Background: &color.NRGBA{20, 20, 28, 255}, Target: &[3]float64{0, 0, 35}, Distance: 170, Particles: Particles{Seed: 6, Preroll: NoPreroll},
 }
 
 func particleFixtures() []particleFixture {
@@ -98,7 +97,7 @@ func particleFixtures() []particleFixture {
 		e.SegmentScaling = mdx.Vec3{2, 6, 3}
 		addPRE2(m, e, 0, mdx.Vec3{0, 0, 5})
 		fs = append(fs, particleFixture{"fountain", finish(m), particleView, append(at(300, 1300),
-			particleFrame{label: "preroll_t0000", time: 0, edit: func(o *Options) { o.PrerollMs = -1 }})})
+			particleFrame{label: "preroll_t0000", time: 0, edit: func(o *View) { o.Particles.Preroll = PrerollAuto }})})
 	}
 	// Tails: an Additive tail emitter (tail length 0.15 s of velocity,
 	// width from the segment scale) and a Both emitter whose heads and
@@ -227,7 +226,7 @@ func particleFixtures() []particleFixture {
 		e.SegmentColors = [3]mdx.Vec3{{1, 1, 1}, {1, 0.6, 0.6}, {1, 0.2, 0.2}}
 		addPRE2(m, e, 0, mdx.Vec3{0, 0, 5})
 		opt := particleView
-		opt.Sequence = "Attack"
+		opt.Sequence = SequenceNamed("Attack")
 		fs = append(fs, particleFixture{"nonlooping", finish(m), opt, at(900, 1400, 1700)})
 	}
 	return fs
@@ -285,10 +284,10 @@ func TestGoldenParticles(t *testing.T) {
 	for _, f := range particleFixtures() {
 		t.Run(f.name, func(t *testing.T) {
 			path := particleFixturePath(f.name)
-			anim := NewAnimator(loadFixture(t, path), path)
+			anim := NewAnimator(loadFixture(t, path), path, besideModel(path, nil))
 			for _, fr := range f.frames {
 				opt := f.opt
-				opt.Time = fr.time
+				opt.Time = Ms(fr.time)
 				if fr.edit != nil {
 					fr.edit(&opt)
 				}

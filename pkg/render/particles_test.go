@@ -67,17 +67,17 @@ func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
 		m := loadFixture(t, path)
 		for _, fr := range f.frames {
 			opt := f.opt
-			opt.Time = fr.time
+			opt.Time = Ms(fr.time)
 			if fr.edit != nil {
 				fr.edit(&opt)
 			}
-			img, _, err := Render(m, path, opt)
+			img, _, err := renderAt(m, path, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			name := "particles_" + f.name + "_" + fr.label + ".png"
 			ref := readPNG(t, filepath.Join(refDir, name))
-			pct, iou := compareRef(ref, img, *opt.Background)
+			pct, iou := compareRef(ref, img, *background(opt.Background))
 			if pct >= 1 || iou < 0.98 {
 				t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", name, pct, iou)
 			}
@@ -139,12 +139,10 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}
-		opt := Options{
-			Width: 256, Sequence: col[2], Time: num(4), Team: team, Background: &black,
-			Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Cache: cache,
-			Particles: true, Seed: uint32(seed), StepMs: num(16),
+		opt := View{
+			Width: 256, Sequence: ParseSequence(col[2]), Time: Ms(num(4)), Team: team, Background: &black, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll},
 		}
-		img, _, err := Render(m, mpath, opt)
+		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {
 			t.Fatalf("%s: %v", col[0], err)
 		}
@@ -153,8 +151,8 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		if pct >= 2 || iou < 0.95 {
 			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", col[0], pct, iou)
 		}
-		opt.Particles = false
-		bare, _, err := Render(m, mpath, opt)
+		opt.Particles.Off = true
+		bare, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,23 +184,23 @@ func TestParticlesDeterministic(t *testing.T) {
 	type job struct {
 		path string
 		m    *mdx.Model
-		opt  Options
+		opt  View
 	}
 	var jobs []job
 	for _, name := range []string{"fountain", "tails", "spaces"} {
 		path := particleFixturePath(name)
 		opt := particleView
-		opt.Width, opt.Time, opt.PrerollMs = 160, 1300, -1
+		opt.Width, opt.Time, opt.Particles.Preroll = 160, Ms(1300), PrerollAuto
 		jobs = append(jobs, job{path, loadFixture(t, path), opt})
 	}
 	if p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
-		jobs = append(jobs, job{p, loadFixture(t, p), Options{Width: 200, Yaw: 30, Pitch: 20, Time: 1500, Particles: true, Seed: 6, PrerollMs: -1}})
+		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Yaw: 30, Pitch: 20, Time: Ms(1500), Particles: Particles{Seed: 6}}})
 	}
 	for _, j := range jobs {
 		var first []byte
 		for _, procs := range []int{1, 2, 8, 1, 2, 8} {
 			runtime.GOMAXPROCS(procs)
-			img, _, err := Render(j.m, j.path, j.opt)
+			img, _, err := renderAt(j.m, j.path, j.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,15 +226,15 @@ func fileExists(p string) bool {
 func TestAnimatorMatchesFreshRenders(t *testing.T) {
 	path := particleFixturePath("tails")
 	m := loadFixture(t, path)
-	anim := NewAnimator(m, path)
+	anim := NewAnimator(m, path, besideModel(path, nil))
 	for _, fr := range []struct{ yaw, time float64 }{{30, 100}, {30, 350}, {120, 200}, {30, 700}, {120, 900}, {30, 200}} {
 		opt := particleView
-		opt.Yaw, opt.Time = fr.yaw, fr.time
+		opt.Yaw, opt.Time = fr.yaw, Ms(fr.time)
 		a, _, err := anim.Render(opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _, err := Render(m, path, opt)
+		b, _, err := renderAt(m, path, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,20 +251,20 @@ func TestParticlesOffAndSeed(t *testing.T) {
 	path := particleFixturePath("fountain")
 	m := loadFixture(t, path)
 	opt := particleView
-	opt.Time = 600
-	on, _, err := Render(m, path, opt)
+	opt.Time = Ms(600)
+	on, _, err := renderAt(m, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Particles = false
-	off, _, err := Render(m, path, opt)
+	opt.Particles.Off = true
+	off, _, err := renderAt(m, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bare := *m
 	bare.ParticleEmitters2 = nil
-	opt.Particles = true
-	none, _, err := Render(&bare, path, opt)
+	opt.Particles.Off = false
+	none, _, err := renderAt(&bare, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,16 +274,16 @@ func TestParticlesOffAndSeed(t *testing.T) {
 	if bytes.Equal(on.Pix, off.Pix) {
 		t.Error("particles on draws nothing")
 	}
-	opt.Seed = 7
-	other, _, err := Render(m, path, opt)
+	opt.Particles.Seed = 7
+	other, _, err := renderAt(m, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Equal(on.Pix, other.Pix) {
 		t.Error("seed 7 gives the same picture as seed 6")
 	}
-	opt.StepMs = math.NaN()
-	if _, _, err := Render(m, path, opt); err == nil {
+	opt.Particles.StepMs = math.NaN()
+	if _, _, err := renderAt(m, path, opt); err == nil {
 		t.Error("a NaN step renders without error")
 	}
 }
@@ -310,12 +308,12 @@ func TestParticlesHostileRender(t *testing.T) {
 	}
 	finish(m)
 	opt := particleView
-	opt.Time = 300
-	if _, _, err := Render(m, "hostile.mdl", opt); err != nil {
+	opt.Time = Ms(300)
+	if _, _, err := renderAt(m, "hostile.mdl", opt); err != nil {
 		t.Fatal(err)
 	}
-	opt.Time = 1e12
-	if _, _, err := Render(m, "hostile.mdl", opt); err == nil {
+	opt.Time = Ms(1e12)
+	if _, _, err := renderAt(m, "hostile.mdl", opt); err == nil {
 		t.Error("a 1e12 ms simulation renders without error")
 	}
 }
@@ -325,11 +323,11 @@ func TestParticlesHostileRender(t *testing.T) {
 // update per frame), not 24 simulations from the start.
 func TestAnimatorSimulatesOnce(t *testing.T) {
 	path := particleFixturePath("fountain")
-	anim := NewAnimator(loadFixture(t, path), path)
+	anim := NewAnimator(loadFixture(t, path), path, besideModel(path, nil))
 	opt := particleView
-	opt.PrerollMs = -1 // 1.2 s lifespan: 72 steps
+	opt.Particles.Preroll = PrerollAuto // 1.2 s lifespan: 72 steps
 	for f := 0; f < 24; f++ {
-		opt.Time = float64(f) * 2000 / 23
+		opt.Time = Ms(float64(f) * 2000 / 23)
 		if _, _, err := anim.Render(opt); err != nil {
 			t.Fatal(err)
 		}
@@ -342,4 +340,12 @@ func TestAnimatorSimulatesOnce(t *testing.T) {
 			t.Errorf("%d updates, want %d (pre-roll 72 + 120 steps + 24 dt=0)", got, want)
 		}
 	}
+}
+
+// seedOf is the Particles.Seed of a seed number n (0 is ZeroSeed).
+func seedOf(n int) uint32 {
+	if n == 0 {
+		return ZeroSeed
+	}
+	return uint32(n)
 }

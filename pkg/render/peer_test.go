@@ -30,7 +30,7 @@ func TestPeerFixtureJobs(t *testing.T) {
 		}
 		m := f.m
 		opt := f.opt
-		r, err := newFrame(m, path, &opt)
+		r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(&opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,15 +42,15 @@ func TestPeerFixtureJobs(t *testing.T) {
 		c := r.cam
 		d := c.Eye.Sub(c.Target).Length()
 		bg := "transparent"
-		if b := opt.Background; b != nil {
+		if b := background(opt.Background); b != nil {
 			bg = fmt.Sprintf("#%02x%02x%02x", b.R, b.G, b.B)
 		}
-		seq := opt.Sequence
+		seq := opt.Sequence.String()
 		if seq == "" {
 			seq = "0"
 		}
 		fmt.Fprintf(&list, "%q --out %s --sequence %s --time %g --team %d --yaw %g --pitch %g --fov %g --distance %g --target %g,%g,%g --near %g --far %g --bg %s\n",
-			path, filepath.Join(out, f.name+".peer.png"), seq, opt.Time, opt.Team, opt.Yaw, opt.Pitch, c.Fov, d,
+			path, filepath.Join(out, f.name+".peer.png"), seq, opt.Time.Value(), opt.Team, opt.Yaw, opt.Pitch, c.Fov, d,
 			c.Target.X, c.Target.Y, c.Target.Z, c.Near, c.Far, bg)
 	}
 	if err := os.WriteFile(filepath.Join(out, "jobs.txt"), []byte(list.String()), 0o644); err != nil {

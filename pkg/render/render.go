@@ -1,15 +1,23 @@
-// Package render turns a decoded Warcraft III model into a still image:
-// it poses the model (pkg/pose), frames a camera by the reference harness's
-// convention (pkg/raster), finds textures (pkg/texture) and rasterises one
-// batch per geoset layer in the reference viewer's draw order.
+// Package render turns a decoded Warcraft III (or early World of
+// Warcraft) model into pictures: it poses the model (pkg/pose), simulates
+// its emitters (pkg/particles), finds its textures (pkg/texture), frames
+// the camera, turns each geoset layer into a raster batch by the Warcraft
+// III material rules (filter mode to blend state, draw order, priority
+// planes) and draws them with pkg/raster. docs/rendering.md gives the
+// rules.
+//
+// An Animator draws one model: Render draws a still, RenderFrames a run of
+// frames sharing one camera (a sprite sheet, an animation). A View says
+// what to draw; its zero value is DefaultView(), the command line's
+// defaults.
 package render
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -21,115 +29,38 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// DefaultSSAA is the supersampling factor used when Options.SSAA is 0.
-// Measured against the reference renders (README, "Rendering"): the
-// reference viewer draws without antialiasing, so 1× matches its edges
-// best; larger factors give smoother thumbnails at k² the cost.
-const DefaultSSAA = 1
-
-// DefaultLight is the reference viewer's point light (RENDERING.md §7).
-var DefaultLight = [3]float64{0, 0, 10000}
-
-// Fit box choices (Options.Fit).
-const (
-	FitVertices = "vertices" // the posed geometry (default)
-	FitExtent   = "extent"   // the model's declared extent
-	FitSequence = "sequence" // the sequence's declared extent
-)
-
-// Options describe one still render. Zero values mean the defaults of the
-// reference harness (../shared/tools/peer/README.md).
-type Options struct {
-	Width, Height int // 0 means 256
-	SSAA          int // supersampling factor; 0 means DefaultSSAA
-
-	Yaw, Pitch float64 // degrees
-	Fov        float64 // vertical, degrees; 0 means 45
-	Distance   float64 // 0 means automatic
-	Target     *[3]float64
-	Near, Far  float64 // 0 means automatic
-	Fit        string  // FitVertices (""), FitExtent or FitSequence
-	Ortho      bool
-	// Camera selects a portrait camera of the model (CAMS) by name or
-	// index; "" uses the orbit camera above.
-	Camera string
-
-	// Sequence is a sequence name (exact, ignoring case, else prefix) or
-	// index; "" means 0; "-1" means no sequence (bind pose).
-	Sequence string
-	Time     float64 // ms into the sequence; also the global-sequence phase
-	Team     int
-
-	// Background nil means transparent.
-	Background *color.NRGBA
-	// TextureRoots are searched before the model's own folder.
-	TextureRoots []string
-	// Light overrides DefaultLight.
-	Light *[3]float64
-	// Cache shares decoded textures between renders; nil uses a private one.
-	Cache *texture.Cache
-	// Resolver, when set, finds textures instead of one built from
-	// TextureRoots, Team and Cache. A batch can reuse one per team so that
-	// each folder is listed once.
+// Textures says where a model's textures, and the models its particle
+// emitters spawn, are found.
+type Textures struct {
+	// Local are searched first: the model's own folder and, for a model
+	// inside a map, the map's root.
+	Local []texture.Source
+	// Resolver searches its sources after Local and caches decoded
+	// textures; nil means one with no further sources and a private
+	// cache. A batch shares one Resolver (and its cache and folder
+	// listings) between models.
 	Resolver *texture.Resolver
-	// Workers is the raster band worker count; 0 means GOMAXPROCS. It never
-	// changes the output.
-	Workers int
-
-	// Particles draws PRE2 particles, ribbons and PREM model particles,
-	// simulated from the sequence start to Time with the reference
-	// viewer's update loop (pkg/particles); the model's geometry is then
-	// posed at the simulation's frame, which trails start + Time by the
-	// overshoot the viewer drops at each loop. Off by default (the
-	// reference still renders in ../shared/reference/peer have none); the
-	// CLI turns it on.
-	Particles bool
-	// Seed seeds the simulation's generator (the CLI default is
-	// particles.DefaultSeed, 6; 0 is a valid seed).
-	Seed uint32
-	// StepMs is the fixed simulation step; 0 means particles.DefaultStepMs.
-	StepMs float64
-	// PrerollMs is simulated before the sequence start, as the reference
-	// harness's --preroll-ms: 0 none (the harness default), > 0 that many
-	// ms for any sequence, < 0 one longest emitter lifetime for looping
-	// sequences only (the CLI default for thumbnails).
-	PrerollMs float64
 }
 
-// ParticleOptions returns the simulation options o asks for.
-func (o *Options) ParticleOptions() particles.Options {
-	return particles.Options{Seed: o.Seed, StepMs: o.StepMs, PrerollMs: o.PrerollMs}
-}
-
-// Warning is something a render went on without (a missing texture, a
-// skipped malformed geoset).
-type Warning struct {
-	Message string
-}
-
-func (w Warning) String() string { return w.Message }
-
-// Render draws model m (read from modelPath, whose folder is searched for
-// textures) with the given options. Warnings describe what was skipped; an
-// error means no image.
-func Render(m *mdx.Model, modelPath string, opt Options) (*image.NRGBA, []Warning, error) {
-	return NewAnimator(m, modelPath).Render(opt)
-}
-
-// Animator renders successive frames of one model. With Options.Particles
-// it keeps one particle simulation per sequence and view and steps it
-// forward from frame to frame, so a sprite sheet costs one simulation of
-// its longest time, not one per frame; a frame earlier than the previous
-// one of the same sequence and view restarts that simulation. The images
-// are identical to separate Render calls with the same options.
+// Animator draws pictures of one model. With particles on it keeps one
+// particle simulation per sequence and view and steps it forward from
+// frame to frame, so a sprite sheet costs one simulation of its longest
+// time, not one per frame; a frame earlier than the previous one of the
+// same sequence and view restarts that simulation. The pictures are
+// identical to those of separate Animators. An Animator is not safe for
+// concurrent use; use one per goroutine.
 type Animator struct {
 	m    *mdx.Model
-	path string
+	name string
+	tex  Textures
 	sims map[simKey]*particles.Sim
 	// validated: the model's Validate warning is computed once.
 	validated bool
 	invalid   error
 	target    *raster.Target // reused by frames of the same size
+	// spawned maps the names the particle finder gave spawned models to
+	// their files, whose folders their textures are found in.
+	spawned map[string]texture.File
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -142,14 +73,50 @@ type simKey struct {
 	opt        particles.Options
 }
 
-// NewAnimator prepares frames of model m read from modelPath.
-func NewAnimator(m *mdx.Model, modelPath string) *Animator {
-	return &Animator{m: m, path: modelPath, sims: map[simKey]*particles.Sim{}}
+// NewAnimator prepares pictures of model m; name (usually its file path)
+// prefixes errors.
+func NewAnimator(m *mdx.Model, name string, tex Textures) *Animator {
+	if tex.Resolver == nil {
+		tex.Resolver = &texture.Resolver{Cache: texture.NewCache(0)}
+	}
+	return &Animator{m: m, name: name, tex: tex, sims: map[simKey]*particles.Sim{}, spawned: map[string]texture.File{}}
 }
 
-// Render draws one frame; see the package function Render.
-func (a *Animator) Render(opt Options) (*image.NRGBA, []Warning, error) {
-	r, err := newFrame(a.m, a.path, &opt)
+// Render draws one still; warnings say what it went on without (a blank
+// picture among them), and an error means no picture. It is
+// RenderContext with context.Background().
+func (a *Animator) Render(v View) (*image.NRGBA, []Warning, error) {
+	return a.RenderContext(context.Background(), v)
+}
+
+// RenderContext is Render with a context: a cancelled ctx stops the work
+// with ctx's error.
+func (a *Animator) RenderContext(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
+	img, warns, err := a.frame(ctx, v)
+	if err == nil && Blank(img) {
+		warns = append(warns, Warning{Code: BlankPicture, Message: fmt.Sprintf(
+			"the picture shows nothing (at %s the model may be hidden or not yet emitting, or the camera misses it; a later time, such as 50%% of the sequence, may show it)",
+			a.moment(v))})
+	}
+	return img, warns, err
+}
+
+// moment describes v's sequence and time for messages.
+func (a *Animator) moment(v View) string {
+	seq, err := v.Sequence.Index(a.m)
+	if err != nil || seq < 0 {
+		return "the bind pose"
+	}
+	s := &a.m.Sequences[seq]
+	return fmt.Sprintf("%s %g ms", s.Name, v.Time.MsIn(seqLength(s)))
+}
+
+// frame draws one picture.
+func (a *Animator) frame(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	r, err := a.newFrame(&v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,9 +126,8 @@ func (a *Animator) Render(opt Options) (*image.NRGBA, []Warning, error) {
 	if a.invalid != nil {
 		// Drawing copes (inconsistent parts keep their rest position or
 		// are skipped); say so, as the picture may be incomplete.
-		r.warn("%v (drawing what is consistent)", a.invalid)
+		r.warn(InvalidModel, "%v (drawing what is consistent)", a.invalid)
 	}
-	r.anim = a
 	img, err := r.draw()
 	return img, r.warns, err
 }
@@ -169,12 +135,12 @@ func (a *Animator) Render(opt Options) (*image.NRGBA, []Warning, error) {
 // sim returns the simulation for seq and r's view, advanced to the
 // frame's time, or nil when particles are off or the model has no
 // emitter.
-func (a *Animator) sim(r *frame, seq int, view pose.View) (*particles.Sim, error) {
+func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particles.Sim, error) {
 	opt := r.opt
-	if !opt.Particles {
+	if opt.Particles.Off {
 		return nil, nil
 	}
-	k := simKey{seq: seq, camera: opt.Camera, opt: opt.ParticleOptions()}
+	k := simKey{seq: seq, camera: opt.Camera, opt: opt.Particles.options()}
 	if opt.Camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
@@ -183,14 +149,14 @@ func (a *Animator) sim(r *frame, seq int, view pose.View) (*particles.Sim, error
 		var err error
 		s, err = particles.New(a.m, k.opt)
 		if err != nil {
-			return nil, fmt.Errorf("render %s: %w", a.path, err)
+			return nil, fmt.Errorf("render %s: %w", a.name, err)
 		}
 		if s.Empty() {
 			s = nil
 		} else {
 			// PREM emitters spawn models found like textures: the model's
-			// folder, then the texture roots.
-			s.LoadSpawnedModels(particles.FileModelLoader(r.res, r.dir))
+			// folder, then the texture sources.
+			s.LoadSpawnedModels(particles.FileModelLoader(spawnFinder{a, a.tex.Local}))
 			s.Start(seq, view)
 		}
 		a.sims[k] = s
@@ -199,19 +165,36 @@ func (a *Animator) sim(r *frame, seq int, view pose.View) (*particles.Sim, error
 		return nil, nil
 	}
 	for _, w := range s.Warnings() {
-		r.warn("%s", w)
+		r.warn(ParticleProblem, "%s", w)
 	}
 	s.SetView(view)
-	if err := s.AdvanceTo(opt.Time); err != nil {
-		return nil, fmt.Errorf("render %s: %w", a.path, err)
+	if err := s.AdvanceTo(ms); err != nil {
+		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
 	return s, nil
 }
 
+// spawnFinder finds the models PREM emitters spawn, as textures are found,
+// and remembers their files so that their own textures are looked up in
+// their folders.
+type spawnFinder struct {
+	a     *Animator
+	local []texture.Source
+}
+
+func (f spawnFinder) ReadFile(p string, limit int64) ([]byte, string, []string, error) {
+	b, file, tried, err := f.a.tex.Resolver.ReadFile(f.local, p, limit)
+	if file.Source.FS != nil {
+		f.a.spawned[file.String()] = file
+	}
+	return b, file.String(), tried, err
+}
+
+// frame is the state of drawing one picture.
 type frame struct {
 	m     *mdx.Model
-	opt   *Options
-	dir   string
+	opt   *View
+	local []texture.Source // the model's own sources
 	p     *pose.Pose
 	warns []Warning
 	res   *texture.Resolver
@@ -226,76 +209,56 @@ type texKey struct {
 	wrap uint32
 }
 
-func newFrame(m *mdx.Model, path string, opt *Options) (*frame, error) {
-	if opt.Width == 0 {
-		opt.Width = 256
+// newFrame fills v's defaults in and checks what the renderer cannot
+// draw.
+func (a *Animator) newFrame(v *View) (*frame, error) {
+	if v.Width == 0 {
+		v.Width = DefaultSize
 	}
-	if opt.Height == 0 {
-		opt.Height = opt.Width
+	if v.Height == 0 {
+		v.Height = v.Width
 	}
-	if opt.SSAA == 0 {
-		opt.SSAA = DefaultSSAA
+	if v.SSAA == 0 {
+		v.SSAA = DefaultSSAA
 	}
-	if opt.Width < 1 || opt.Height < 1 || opt.SSAA < 1 || opt.Width*opt.SSAA > raster.MaxSide || opt.Height*opt.SSAA > raster.MaxSide {
-		return nil, fmt.Errorf("render: size %dx%d at ssaa %d is out of range (max side %d)", opt.Width, opt.Height, opt.SSAA, raster.MaxSide)
+	if v.Width < 1 || v.Height < 1 || v.SSAA < 1 || v.Width*v.SSAA > raster.MaxSide || v.Height*v.SSAA > raster.MaxSide {
+		return nil, fmt.Errorf("render: size %dx%d at ssaa %d is out of range (max side %d)", v.Width, v.Height, v.SSAA, raster.MaxSide)
 	}
-	if opt.Fov < 0 || opt.Fov >= 180 {
-		return nil, fmt.Errorf("render: field of view %v is out of range", opt.Fov)
+	if v.Fov < 0 || v.Fov >= 180 {
+		return nil, fmt.Errorf("render: field of view %v is out of range", v.Fov)
 	}
-	p, err := pose.New(m)
+	p, err := pose.New(a.m)
 	if err != nil {
-		return nil, fmt.Errorf("render %s: %w", path, err)
-	}
-	res := opt.Resolver
-	if res == nil {
-		cache := opt.Cache
-		if cache == nil {
-			cache = texture.NewCache(0)
-		}
-		res = &texture.Resolver{Roots: opt.TextureRoots, Team: opt.Team, Cache: cache}
+		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
 	return &frame{
-		m: m, opt: opt, dir: filepath.Dir(path), p: p,
-		res: res,
-		tex: map[texKey]raster.Sampler{},
+		m: a.m, opt: v, local: a.tex.Local, p: p,
+		res:  a.tex.Resolver,
+		tex:  map[texKey]raster.Sampler{},
+		anim: a,
 	}, nil
 }
 
-func (r *frame) warn(format string, args ...any) {
-	r.warns = append(r.warns, Warning{Message: fmt.Sprintf(format, args...)})
+func (r *frame) warn(code WarningCode, format string, args ...any) {
+	r.warns = append(r.warns, Warning{Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
-// SequenceIndex resolves a sequence option: "" is 0 (or −1 without
-// sequences), an integer is an index (−1 = none), anything else a name,
-// matched exactly ignoring case, else as a prefix.
-func SequenceIndex(m *mdx.Model, s string) (int, error) {
-	if s == "" {
-		if len(m.Sequences) == 0 {
-			return -1, nil
+// textureWarnings passes on what the resolver went on without.
+func (r *frame) textureWarnings(ws []texture.Warning) {
+	for _, w := range ws {
+		code := MissingTexture
+		switch w.Kind {
+		case texture.Damaged:
+			code = BadTexture
+		case texture.NoTeamColor:
+			code = TeamColor
 		}
-		return 0, nil
+		r.warn(code, "%s", w.String())
 	}
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < -1 || n >= len(m.Sequences) {
-			return 0, fmt.Errorf("render: sequence %d out of range (model has %d)", n, len(m.Sequences))
-		}
-		return n, nil
-	}
-	for i := range m.Sequences {
-		if strings.EqualFold(m.Sequences[i].Name, s) {
-			return i, nil
-		}
-	}
-	for i := range m.Sequences {
-		if strings.HasPrefix(strings.ToLower(m.Sequences[i].Name), strings.ToLower(s)) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("render: no sequence named %q", s)
 }
 
-// CameraIndex resolves a portrait camera by index or name.
-func CameraIndex(m *mdx.Model, s string) (int, error) {
+// cameraIndex resolves a model camera by index or name.
+func cameraIndex(m *mdx.Model, s string) (int, error) {
 	if n, err := strconv.Atoi(s); err == nil {
 		if n < 0 || n >= len(m.Cameras) {
 			return 0, fmt.Errorf("render: camera %d out of range (model has %d)", n, len(m.Cameras))
@@ -310,20 +273,37 @@ func CameraIndex(m *mdx.Model, s string) (int, error) {
 	return 0, fmt.Errorf("render: no camera named %q", s)
 }
 
+// seqLength is a sequence's length in ms.
+func seqLength(s *mdx.Sequence) float64 {
+	if s.Interval[1] <= s.Interval[0] {
+		return 0
+	}
+	return float64(s.Interval[1] - s.Interval[0])
+}
+
+// timeMs returns the frame's time in ms after the start of sequence seq.
+func (r *frame) timeMs(seq int) float64 {
+	if seq < 0 {
+		return r.opt.Time.MsIn(0)
+	}
+	return r.opt.Time.MsIn(seqLength(&r.m.Sequences[seq]))
+}
+
 // drawn reports whether a geoset is drawn: LOD 0 or −1 only, as MV does.
 func drawn(g *mdx.Geoset) bool { return g.LOD == 0 || g.LOD == math.MaxUint32 }
 
 func (r *frame) draw() (*image.NRGBA, error) {
 	opt, m := r.opt, r.m
-	seq, err := SequenceIndex(m, opt.Sequence)
+	seq, err := opt.Sequence.Index(m)
 	if err != nil {
 		return nil, err
 	}
-	clock := pose.ClockAt(m, seq, opt.Time)
+	ms := r.timeMs(seq)
+	clock := pose.ClockAt(m, seq, ms)
 
 	var cam raster.Camera
 	if opt.Camera != "" {
-		ci, err := CameraIndex(m, opt.Camera)
+		ci, err := cameraIndex(m, opt.Camera)
 		if err != nil {
 			return nil, err
 		}
@@ -354,7 +334,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 			cam.Near, cam.Far = math.Max(d/100, 0.01), d*4+1000
 		}
 		view := pose.View{Rotation: pose.LookRotation(cp.Eye, cp.Target, cp.Up)}
-		if clock, err = r.simulate(seq, clock, view); err != nil {
+		if clock, err = r.simulate(seq, ms, clock, view); err != nil {
 			return nil, err
 		}
 		r.p.Update(clock, view)
@@ -362,7 +342,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		// Billboards depend only on the view direction, which yaw and
 		// pitch fix before the fit box is known.
 		dir, view := r.orbitView()
-		if clock, err = r.simulate(seq, clock, view); err != nil {
+		if clock, err = r.simulate(seq, ms, clock, view); err != nil {
 			return nil, err
 		}
 		r.p.Update(clock, view)
@@ -394,13 +374,27 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bg := opt.Background; bg != nil {
+	bg := background(opt.Background)
+	if bg != nil {
 		tg.Clear([4]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255, 1})
 	}
 	if err := tg.Draw(batches, raster.DrawOptions{Workers: opt.Workers, LODBias: float32(math.Log2(float64(k)))}); err != nil {
 		return nil, err
 	}
-	return tg.Resolve(k, opt.Background)
+	return tg.Resolve(k, bg)
+}
+
+// background returns the opaque colour a picture is composited over, or
+// nil for a transparent picture (no colour, or one with alpha 0).
+func background(c color.Color) *color.NRGBA {
+	if c == nil {
+		return nil
+	}
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	if n.A == 0 {
+		return nil
+	}
+	return &n
 }
 
 // orbitView returns the direction from the target to the eye of the orbit
@@ -422,21 +416,21 @@ func (r *frame) orbitView() ([3]float64, pose.View) {
 // or nothing visible is alive. It advances the Animator's simulation as
 // Render does, so a caller that frames several frames before drawing them
 // uses a separate Animator for this.
-func (a *Animator) particleBounds(opt Options) (min, max [3]float64, ok bool, err error) {
-	if opt.Camera != "" || !opt.Particles {
+func (a *Animator) particleBounds(opt View) (min, max [3]float64, ok bool, err error) {
+	if opt.Camera != "" || opt.Particles.Off {
 		return min, max, false, nil
 	}
-	r, err := newFrame(a.m, a.path, &opt)
+	r, err := a.newFrame(&opt)
 	if err != nil {
 		return min, max, false, err
 	}
-	r.anim = a
-	seq, err := SequenceIndex(a.m, opt.Sequence)
+	seq, err := opt.Sequence.Index(a.m)
 	if err != nil {
 		return min, max, false, err
 	}
+	ms := r.timeMs(seq)
 	dir, view := r.orbitView()
-	if _, err := r.simulate(seq, pose.ClockAt(a.m, seq, opt.Time), view); err != nil {
+	if _, err := r.simulate(seq, ms, pose.ClockAt(a.m, seq, ms), view); err != nil {
 		return min, max, false, err
 	}
 	b, ok := r.particleBox(dir)
@@ -461,11 +455,8 @@ func (r *frame) target(w, h int) (*raster.Target, error) {
 // simulate runs the particle simulation (when asked for) up to the
 // frame's time and returns the clock to pose the geometry at: the
 // simulation's own, so geometry and particles agree.
-func (r *frame) simulate(seq int, clock pose.Clock, view pose.View) (pose.Clock, error) {
-	if r.anim == nil {
-		return clock, nil
-	}
-	s, err := r.anim.sim(r, seq, view)
+func (r *frame) simulate(seq int, ms float64, clock pose.Clock, view pose.View) (pose.Clock, error) {
+	s, err := r.anim.sim(r, seq, ms, view)
 	if err != nil || s == nil {
 		return clock, err
 	}
@@ -549,7 +540,7 @@ func (r *frame) particleBox(dir [3]float64) (fauxgl.Box, bool) {
 // adds texture.Wrap bits to the texture's own (WoW v1500 layer flags).
 func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 	if id < 0 || id >= len(r.m.Textures) {
-		r.warn("texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
+		r.warn(MissingTexture, "texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
 		return glSampler{texture.WhiteTexture()}
 	}
 	t := &r.m.Textures[id]
@@ -561,10 +552,8 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 		r.tex[key] = smp
 		return smp
 	}
-	tx, ws := r.res.Load(texture.Request{ModelDir: r.dir, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m)})
-	for _, w := range ws {
-		r.warn("%s", w.String())
-	}
+	tx, ws := r.res.Load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
+	r.textureWarnings(ws)
 	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap((t.Flags | wrap) & 3)))}
 	r.tex[key] = smp
 	return smp
@@ -581,7 +570,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 			continue
 		}
 		if int(g.MaterialID) >= len(m.Materials) {
-			r.warn("geoset %d: material %d does not exist; skipped", gi, g.MaterialID)
+			r.warn(SkippedGeometry, "geoset %d: material %d does not exist; skipped", gi, g.MaterialID)
 			continue
 		}
 		mat := &m.Materials[g.MaterialID]
@@ -601,7 +590,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 			idx = append(idx, uint32(a), uint32(b), uint32(c))
 		}
 		if bad > 0 {
-			r.warn("geoset %d: %d triangles index missing vertices; skipped", gi, bad)
+			r.warn(SkippedGeometry, "geoset %d: %d triangles index missing vertices; skipped", gi, bad)
 		}
 		gc := r.p.GeosetColor(gi)
 		var base []raster.Vertex // clip positions, normals, light: shared by layers

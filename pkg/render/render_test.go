@@ -103,7 +103,7 @@ func encodePNG(t testing.TB, img image.Image) []byte {
 
 func TestRenderCube(t *testing.T) {
 	m := cubeModel()
-	img, warns, err := Render(m, "testdata/none.mdx", Options{Width: 64, Yaw: 30, Pitch: 20, Time: 250, Background: &color.NRGBA{0, 0, 0, 255}})
+	img, warns, err := renderAt(m, "testdata/none.mdx", View{Width: 64, Yaw: 30, Pitch: 20, Time: Ms(250), Background: &color.NRGBA{0, 0, 0, 255}, Particles: Particles{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestRenderCube(t *testing.T) {
 func TestRenderSkipsInvisibleAndLOD(t *testing.T) {
 	m := cubeModel()
 	m.GeosetAnims = []mdx.GeosetAnim{{Alpha: 0.005, Color: mdx.Vec3{1, 1, 1}, GeosetID: 0}}
-	img, _, err := Render(m, "x.mdx", Options{Width: 32})
+	img, _, err := renderAt(m, "x.mdx", View{Width: 32, Particles: Particles{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestRenderSkipsInvisibleAndLOD(t *testing.T) {
 	}
 	m.GeosetAnims = nil
 	m.Geosets[0].LOD = 1
-	img, _, _ = Render(m, "x.mdx", Options{Width: 32, Fit: FitExtent})
+	img, _, _ = renderAt(m, "x.mdx", View{Width: 32, Fit: FitExtent, Particles: Particles{Off: true}})
 	if c := img.NRGBAAt(16, 16); c.A != 0 {
 		t.Fatalf("LOD 1 geoset should not be drawn: %v", c)
 	}
@@ -144,21 +144,21 @@ func TestSequenceAndCameraIndex(t *testing.T) {
 	m := cubeModel()
 	m.Sequences = append(m.Sequences, mdx.Sequence{Name: "Attack Slam"}, mdx.Sequence{Name: "attack"})
 	for s, want := range map[string]int{"": 0, "-1": -1, "2": 2, "ATTACK": 2, "attack s": 1} {
-		if got, err := SequenceIndex(m, s); err != nil || got != want {
-			t.Errorf("SequenceIndex(%q) = %d, %v; want %d", s, got, err, want)
+		if got, err := ParseSequence(s).Index(m); err != nil || got != want {
+			t.Errorf("ParseSequence(%q).Index = %d, %v; want %d", s, got, err, want)
 		}
 	}
-	if _, err := SequenceIndex(m, "walk"); err == nil {
-		t.Error("unknown sequence name should fail")
+	if _, err := ParseSequence("walk").Index(m); err == nil || !strings.Contains(err.Error(), `2 "attack"`) {
+		t.Errorf("unknown sequence name: %v, want an error listing the sequences", err)
 	}
-	if _, err := SequenceIndex(m, "7"); err == nil {
+	if _, err := ParseSequence("7").Index(m); err == nil {
 		t.Error("sequence index out of range should fail")
 	}
 	m.Cameras = []mdx.Camera{{Name: "Portrait"}}
-	if i, err := CameraIndex(m, "portrait"); err != nil || i != 0 {
-		t.Errorf("CameraIndex = %d, %v", i, err)
+	if i, err := cameraIndex(m, "portrait"); err != nil || i != 0 {
+		t.Errorf("cameraIndex = %d, %v", i, err)
 	}
-	if _, err := CameraIndex(m, "1"); err == nil {
+	if _, err := cameraIndex(m, "1"); err == nil {
 		t.Error("camera index out of range should fail")
 	}
 }
@@ -168,7 +168,7 @@ func TestPortraitCamera(t *testing.T) {
 	// Looking at the cube from +X, 45° vertical fov: the cube fills the
 	// middle of the frame.
 	m.Cameras = []mdx.Camera{{Name: "Portrait", Position: mdx.Vec3{80, 0, 10}, TargetPosition: mdx.Vec3{0, 0, 10}, FieldOfView: 0.785398, NearClip: 1, FarClip: 1000}}
-	img, _, err := Render(m, "x.mdx", Options{Width: 64, Camera: "Portrait", Sequence: "-1"})
+	img, _, err := renderAt(m, "x.mdx", View{Width: 64, Camera: "Portrait", Sequence: ParseSequence("-1"), Particles: Particles{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,11 +179,11 @@ func TestPortraitCamera(t *testing.T) {
 
 func TestRenderErrors(t *testing.T) {
 	m := cubeModel()
-	if _, _, err := Render(m, "x.mdx", Options{Width: -1}); err == nil {
+	if _, _, err := renderAt(m, "x.mdx", View{Width: -1, Particles: Particles{Off: true}}); err == nil {
 		t.Error("negative size should fail")
 	}
 	m.Bones = append(m.Bones, mdx.Bone{Node: mdx.Node{Name: "a", ObjectID: 1, ParentID: 2}}, mdx.Bone{Node: mdx.Node{Name: "b", ObjectID: 2, ParentID: 1}})
-	if _, _, err := Render(m, "x.mdx", Options{}); err == nil || !strings.Contains(err.Error(), "cycle") {
+	if _, _, err := renderAt(m, "x.mdx", View{Particles: Particles{Off: true}}); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("cycle: err = %v", err)
 	}
 }
@@ -211,7 +211,7 @@ func TestDeterminism(t *testing.T) {
 		var first []byte
 		for _, procs := range []int{1, 2, 8} {
 			runtime.GOMAXPROCS(procs)
-			img, _, err := Render(j.m, j.path, Options{Width: 96, SSAA: 2, Yaw: 40, Pitch: 25, Time: 300})
+			img, _, err := renderAt(j.m, j.path, View{Width: 96, SSAA: 2, Yaw: 40, Pitch: 25, Time: Ms(300), Particles: Particles{Off: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,9 +274,8 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}
-		img, _, err := Render(m, mpath, Options{
-			Width: 256, Sequence: col[2], Time: num(4), Team: team, Background: &color.NRGBA{0, 0, 0, 255},
-			Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Cache: cache,
+		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(View{
+			Width: 256, Sequence: ParseSequence(col[2]), Time: Ms(num(4)), Team: team, Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", col[0], err)
@@ -342,4 +341,16 @@ func mismatch(a, b image.Image, tol int) float64 {
 
 func overBlack(c color.NRGBA) [3]int {
 	return [3]int{int(c.R) * int(c.A) / 255, int(c.G) * int(c.A) / 255, int(c.B) * int(c.A) / 255}
+}
+
+// renderAt draws a still of m, read from path, with its textures found in
+// the model's folder.
+func renderAt(m *mdx.Model, path string, v View) (*image.NRGBA, []Warning, error) {
+	return NewAnimator(m, path, besideModel(path, nil)).Render(v)
+}
+
+// besideModel finds textures in the folder of the model at path, then with
+// res (nil: a private resolver).
+func besideModel(path string, res *texture.Resolver) Textures {
+	return Textures{Local: []texture.Source{texture.Folder(filepath.Dir(path))}, Resolver: res}
 }

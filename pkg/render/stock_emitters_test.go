@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -33,8 +32,10 @@ func TestStockEmittersMatchReferenceViewer(t *testing.T) {
 	// fit box), see the folder's README.
 	target := [3]float64{0, 0, 50}
 	black := color.NRGBA{0, 0, 0, 255}
-	roots := []string{filepath.Join(shared, "corpus", "files", "warcraft3-icc", "ICC.w3x")}
-	cache := texture.NewCache(0)
+	res := &texture.Resolver{
+		Sources: []texture.Source{texture.Folder(filepath.Join(shared, "corpus", "files", "warcraft3-icc", "ICC.w3x"))},
+		Cache:   texture.NewCache(0),
+	}
 	n := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -53,30 +54,28 @@ func TestStockEmittersMatchReferenceViewer(t *testing.T) {
 			t.Fatalf("jobs.txt: model %q is not under ../shared", model)
 		}
 		mpath := filepath.Join(shared, filepath.FromSlash(rel))
-		opt := Options{
-			Width: 256, Sequence: "0", Background: &black, Yaw: 30, Pitch: 20, Fov: 45,
-			Distance: 248.9337, Target: &target, Near: 2.4893, Far: 605.3438,
-			TextureRoots: roots, Cache: cache, Particles: true, Seed: 6, StepMs: 1000.0 / 60,
+		opt := View{
+			Width: 256, Sequence: ParseSequence("0"), Background: &black, Yaw: 30, Pitch: 20, Fov: 45, Distance: 248.9337, Target: &target, Near: 2.4893, Far: 605.3438, Particles: Particles{Seed: 6, StepMs: 1000.0 / 60, Preroll: NoPreroll},
 		}
 		var out string
 		for i := 0; i+1 < len(args); i += 2 {
 			switch args[i] {
 			case "--time":
-				opt.Time, err = strconv.ParseFloat(args[i+1], 64)
+				opt.Time, err = ParseTime(args[i+1])
 				if err != nil {
 					t.Fatalf("jobs.txt: %v", err)
 				}
 			case "--out":
 				out = args[i+1]
 			case "--sequence":
-				opt.Sequence = args[i+1]
+				opt.Sequence = ParseSequence(args[i+1])
 			default:
 				t.Fatalf("jobs.txt: unknown option %q", args[i])
 			}
 		}
 		n++
 		m := loadFixture(t, mpath)
-		img, _, err := Render(m, mpath, opt)
+		img, _, err := NewAnimator(m, mpath, besideModel(mpath, res)).Render(opt)
 		if err != nil {
 			t.Fatalf("%s: %v", out, err)
 		}

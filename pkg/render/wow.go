@@ -30,7 +30,7 @@ func (r *frame) wowReplaceable(t *mdx.Texture) (raster.Sampler, bool) {
 	if !isWoW(r.m) || t.Path != "" || t.ReplaceableID == 0 {
 		return nil, false
 	}
-	r.warn("texture: WoW replaceable texture %d (%s) is chosen by the game at run time, not named in the model; drawn white",
+	r.warn(MissingTexture, "texture: WoW replaceable texture %d (%s) is chosen by the game at run time, not named in the model; drawn white",
 		t.ReplaceableID, mdx.WoWReplaceableName(t.ReplaceableID))
 	return glSampler{texture.WhiteTexture()}, true
 }

@@ -68,13 +68,13 @@ func wowCorpus(t *testing.T) string {
 
 // renderWoW loads a corpus file through pkg/model, as the CLI does, and
 // renders it over a transparent background.
-func renderWoW(t *testing.T, path string, opt Options) (silhouette, []Warning) {
+func renderWoW(t *testing.T, path string, opt View) (silhouette, []Warning) {
 	t.Helper()
 	m, err := model.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, warns, err := Render(m, path, opt)
+	img, warns, err := renderAt(m, path, opt)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -91,7 +91,7 @@ func renderWoW(t *testing.T, path string, opt Options) (silhouette, []Warning) {
 // not be looked up as a Warcraft III cliff or a Reforged .dds.
 func TestWoWBoar(t *testing.T) {
 	path := filepath.Join(wowCorpus(t), "MDX-Parser", "MDXParser", "Files", "Boar.mdx")
-	s, warns := renderWoW(t, path, Options{Width: 128, Yaw: 90, Sequence: "Stand"})
+	s, warns := renderWoW(t, path, View{Width: 128, Yaw: 90, Sequence: ParseSequence("Stand"), Particles: Particles{Off: true}})
 	t.Logf("%+v", s)
 	if s.coverage < 0.08 || s.coverage > 0.6 {
 		t.Errorf("coverage %.3f, want a boar-sized silhouette", s.coverage)
@@ -131,7 +131,7 @@ func TestWoWVanillaM2(t *testing.T) {
 	}
 	drawn := 0
 	for _, p := range all {
-		s, _ := renderWoW(t, p, Options{Width: 64})
+		s, _ := renderWoW(t, p, View{Width: 64, Particles: Particles{Off: true}})
 		if s.coverage > 0 {
 			drawn++
 		}
@@ -150,14 +150,14 @@ func TestWoWVanillaM2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{Width: 128}
-			img, _, err := Render(m, p, opt)
+			opt := View{Width: 128, Particles: Particles{Off: true}}
+			img, _, err := renderAt(m, p, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// The same model with no textures to be found: all white (its
 			// box may differ by alpha-keyed cut-outs).
-			bare, _, err := Render(m, filepath.Join(t.TempDir(), c+".m2"), opt)
+			bare, _, err := renderAt(m, filepath.Join(t.TempDir(), c+".m2"), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,18 +182,18 @@ func TestWoWVanillaM2(t *testing.T) {
 		})
 	}
 	// The orc's skin is green.
-	s, _ := renderWoW(t, filepath.Join(glues, "UI_RS_Orc", "UI_RS_Orc.m2"), Options{Width: 128})
+	s, _ := renderWoW(t, filepath.Join(glues, "UI_RS_Orc", "UI_RS_Orc.m2"), View{Width: 128, Particles: Particles{Off: true}})
 	if !(s.mean[1] > s.mean[2]) {
 		t.Errorf("orc mean colour %v: not green over blue", s.mean)
 	}
 
-	s, warns := renderWoW(t, filepath.Join(root, "Buttons", "TalkToMe.m2"), Options{Width: 96})
+	s, warns := renderWoW(t, filepath.Join(root, "Buttons", "TalkToMe.m2"), View{Width: 96, Particles: Particles{Off: true}})
 	t.Logf("TalkToMe %+v %v", s, warns)
 	if len(warns) != 0 || s.coverage < 0.05 || s.box.Dy() < 2*s.box.Dx() || !(s.mean[0] > 150 && s.mean[1] > 120 && s.mean[2] < 100) {
 		t.Errorf("TalkToMe: %+v %v, want a yellow exclamation mark", s, warns)
 	}
 	for _, p := range []string{"Minimap/MinimapArrow.m2", "Minimap/Rotating-MinimapGroupArrow.m2"} {
-		s, _ := renderWoW(t, filepath.Join(root, filepath.FromSlash(p)), Options{Width: 64})
+		s, _ := renderWoW(t, filepath.Join(root, filepath.FromSlash(p)), View{Width: 64, Particles: Particles{Off: true}})
 		if s.coverage < 0.02 || s.white > 0.5 {
 			t.Errorf("%s: %+v, want the arrow seen from above", p, s)
 		}
@@ -206,13 +206,13 @@ func TestWoWVanillaM2(t *testing.T) {
 func TestWoWSceneCameras(t *testing.T) {
 	glues := filepath.Join(wowCorpus(t), "vanilla-wow-interface-textures", "Interface", "Glues", "Models")
 	for _, c := range []string{"UI_MainMenu", "UI_Dwarf", "UI_Scourge", "UI_Human"} {
-		s, _ := renderWoW(t, filepath.Join(glues, c, c+".m2"), Options{Width: 96, Camera: "0"})
+		s, _ := renderWoW(t, filepath.Join(glues, c, c+".m2"), View{Width: 96, Camera: "0", Particles: Particles{Off: true}})
 		if s.coverage < 0.6 {
 			t.Errorf("%s from its camera: %.0f%% of the picture drawn", c, 100*s.coverage)
 		}
 	}
 	// The Dark Portal scene is textured from the PNGs beside it.
-	s, _ := renderWoW(t, filepath.Join(glues, "UI_MainMenu", "UI_MainMenu.m2"), Options{Width: 96, Camera: "0"})
+	s, _ := renderWoW(t, filepath.Join(glues, "UI_MainMenu", "UI_MainMenu.m2"), View{Width: 96, Camera: "0", Particles: Particles{Off: true}})
 	if s.colourful < 0.1 || s.white > 0.4 {
 		t.Errorf("UI_MainMenu: %+v", s)
 	}

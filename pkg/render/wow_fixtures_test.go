@@ -28,7 +28,7 @@ import (
 type wowFixture struct {
 	file string // under testdata/models
 	data []byte
-	opt  Options
+	opt  View
 	// warn lists substrings of the warnings the render must give (and no
 	// others).
 	warn []string
@@ -78,7 +78,7 @@ func wowFixtures(t testing.TB) []wowFixture {
 			wowMatrixGroups(&m.Geosets[i])
 		}
 		fs = append(fs, wowFixture{file: "wow_v1400.mdx", data: enc(finish(m)),
-			opt:  withOpt(front, func(o *Options) { o.Yaw, o.Pitch, o.Time, o.Width = 25, 20, 500, 144 }),
+			opt:  withOpt(front, func(o *View) { o.Yaw, o.Pitch, o.Time, o.Width = 25, 20, Ms(500), 144 }),
 			warn: []string{"WoW replaceable texture 11 (Monster1)"}})
 	}
 
@@ -139,7 +139,7 @@ func wowFixtures(t testing.TB) []wowFixture {
 			m.Geosets = append(m.Geosets, q)
 		}
 		fs = append(fs, wowFixture{file: "wow_v1500.mdx", data: enc(finish(m)),
-			opt: withOpt(front, func(o *Options) { o.Time, o.Width, o.Height = 1000, 160, 112 })})
+			opt: withOpt(front, func(o *View) { o.Time, o.Width, o.Height = Ms(1000), 160, 112 })})
 	}
 
 	// M2 v256, flat in the XY plane like the interface models, so the
@@ -161,7 +161,7 @@ func wowFixtures(t testing.TB) []wowFixture {
 		f.quad(mdx.Vec3{-14, 0, 1}, 12, 12, true, m2Unit{blend: m2.BlendOpaque, tex: 0})
 		f.quad(mdx.Vec3{-14, 20, -1}, 12, 12, false, m2Unit{blend: m2.BlendAlpha, tex: 0, flags: m2.RenderNoDepthTest | m2.RenderUnlit})
 		fs = append(fs, wowFixture{file: "m2_blend_modes.m2", data: f.bytes(),
-			opt: withOpt(front, func(o *Options) { o.Width, o.Height = 144, 144 })})
+			opt: withOpt(front, func(o *View) { o.Width, o.Height = 144, 144 })})
 	}
 
 	// M2 v260 (compressed rotations, 48-byte submeshes): a column of three
@@ -185,7 +185,7 @@ func wowFixtures(t testing.TB) []wowFixture {
 		f.box(mdx.Vec3{0, 0, 15}, 3, [2]uint8{0, 255}, m2Unit{blend: m2.BlendOpaque, tex: 0, color: 1},
 			m2Unit{blend: m2.BlendAddAlpha, tex: 1, transp: 1, texAnim: 1, flags: m2.RenderNoDepthWrite})
 		fs = append(fs, wowFixture{file: "m2_skinned.m2", data: f.bytes(),
-			opt: withOpt(front, func(o *Options) { o.Yaw, o.Pitch, o.Time, o.Width = 60, 20, 500, 112 })})
+			opt: withOpt(front, func(o *View) { o.Yaw, o.Pitch, o.Time, o.Width = 60, 20, Ms(500), 112 })})
 	}
 	return fs
 }
@@ -571,7 +571,7 @@ func TestWoWGoldenFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img, warns, err := Render(m, path, f.opt)
+			img, warns, err := renderAt(m, path, f.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

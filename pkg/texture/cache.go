@@ -2,7 +2,6 @@ package texture
 
 import (
 	"container/list"
-	"os"
 	"sync"
 )
 
@@ -10,9 +9,9 @@ import (
 const DefaultCacheBytes = 256 << 20
 
 // Cache keeps decoded textures, least recently used first out, within a
-// budget of decoded bytes. It is keyed by file path, the file's size and
-// modification time (so an edited file is decoded again) and the decode
-// options. Concurrent requests for the same file decode it once. A Cache
+// budget of decoded bytes. It is keyed by file system, path, the file's
+// size and modification time (so an edited file is decoded again) and the
+// decode options. Concurrent requests for the same file decode it once. A Cache
 // is safe for concurrent use; the textures it returns are shared and must
 // not be modified.
 type Cache struct {
@@ -33,10 +32,8 @@ type CacheStats struct {
 }
 
 type cacheKey struct {
-	path  string
-	size  int64
-	mtime int64
-	opts  Options
+	file fileKey
+	opts Options
 }
 
 type cacheEntry struct {
@@ -60,14 +57,15 @@ func NewCache(maxBytes int64) *Cache {
 	return &Cache{max: maxBytes, order: list.New(), entries: map[cacheKey]*list.Element{}, inflight: map[cacheKey]*cacheCall{}}
 }
 
-// Load returns the decoded texture at path, from the cache when the file
-// has not changed since it was decoded. o may be nil.
-func (c *Cache) Load(path string, o *Options) (*Texture, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+// Load returns the decoded texture f, from the cache when the file has not
+// changed since it was decoded. o may be nil. A file whose file system
+// cannot be told apart from others is decoded without the cache.
+func (c *Cache) Load(f File, o *Options) (*Texture, error) {
+	fk, ok := f.stamp()
+	if !ok {
+		return f.Decode(o)
 	}
-	key := cacheKey{path: path, size: st.Size(), mtime: st.ModTime().UnixNano()}
+	key := cacheKey{file: fk}
 	if o != nil {
 		key.opts = *o
 	}
@@ -89,7 +87,7 @@ func (c *Cache) Load(path string, o *Options) (*Texture, error) {
 	c.stats.Misses++
 	c.mu.Unlock()
 
-	call.tex, call.err = DecodeFile(path, o)
+	call.tex, call.err = f.Decode(o)
 
 	c.mu.Lock()
 	delete(c.inflight, key)

@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 )
-
-// maxFileSize bounds how much of a file DecodeFile reads. The largest
-// legitimate texture (8192² raw BGRA with mips) is under 400 MB.
-const maxFileSize = 512 << 20
 
 // Sniff names the format of data from its first bytes, or returns "" when
 // it is not recognised. TGA has no magic number, so it is recognised by its
@@ -72,49 +68,41 @@ func unknownFormat(data []byte) error {
 		Reason: fmt.Sprintf("unrecognised format (first bytes %q)", data[:n])}
 }
 
-// DecodeFile reads and decodes the texture at path. Errors name the file.
-func DecodeFile(path string, o *Options) (*Texture, error) {
-	data, err := readFileLimited(path)
+// DecodeFile reads and decodes the texture at path on disk. Errors name
+// the file.
+func DecodeFile(path string, o *Options) (*Texture, error) { return osFile(path).Decode(o) }
+
+// DecodeFileConfig is DecodeConfig for a file on disk.
+func DecodeFileConfig(path string) (Config, error) {
+	f := osFile(path)
+	data, err := f.read()
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := DecodeConfig(data)
+	return c, withFile(err, f.String())
+}
+
+// osFile is the file at path on disk, seen from its own folder.
+func osFile(path string) File {
+	return File{Source: Folder(filepath.Dir(path)), Name: filepath.Base(path)}
+}
+
+// Decode reads and decodes the texture f. Errors name the file.
+func (f File) Decode(o *Options) (*Texture, error) {
+	data, err := f.read()
 	if err != nil {
 		return nil, err
 	}
 	t, err := Decode(data, o)
 	if t != nil && t.LevelErr != nil {
-		t.LevelErr = withFile(t.LevelErr, path)
+		t.LevelErr = withFile(t.LevelErr, f.String())
 	}
-	return t, withFile(err, path)
+	return t, withFile(err, f.String())
 }
 
-// DecodeFileConfig is DecodeConfig for a file.
-func DecodeFileConfig(path string) (Config, error) {
-	data, err := readFileLimited(path)
-	if err != nil {
-		return Config{}, err
-	}
-	c, err := DecodeConfig(data)
-	return c, withFile(err, path)
-}
-
-func readFileLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > maxFileSize {
-		return nil, &FormatError{File: path, Format: "texture", Mip: -1, Offset: -1,
-			Reason: fmt.Sprintf("file is %d bytes, more than the %d a texture may have", st.Size(), maxFileSize)}
-	}
-	buf := make([]byte, st.Size())
-	if _, err := f.ReadAt(buf, 0); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return buf, nil
-}
+// read reads a texture file within maxFileSize.
+func (f File) read() ([]byte, error) { return f.ReadFile(maxFileSize) }
 
 // withFile records the file name in a typed error so messages name it.
 func withFile(err error, path string) error {

@@ -10,13 +10,14 @@ import (
 // no ReplaceableTextures folder under the roots, the player's built-in
 // colour is used, without a warning.
 func ExampleResolver_Load() {
-	r := &texture.Resolver{Team: 2, Cache: texture.NewCache(64 << 20)}
-	tex, warns := r.Load(texture.Request{ModelDir: "testdata/no-such-model-dir", ReplaceableID: texture.ReplaceableTeamColor})
+	r := &texture.Resolver{Cache: texture.NewCache(64 << 20)}
+	model := []texture.Source{texture.Folder("testdata/no-such-model-dir")}
+	tex, warns := r.Load(texture.Request{Local: model, ReplaceableID: texture.ReplaceableTeamColor, Team: 2})
 	fmt.Println(tex.Format, tex.Width(), tex.Height(), len(warns))
 	fmt.Printf("%.3f\n", tex.Sample(0.5, 0.5, 0))
 
 	// A path that tries to leave the roots is refused with a warning.
-	_, warns = r.Load(texture.Request{ModelDir: "testdata", Path: `..\..\secrets.blp`})
+	_, warns = r.Load(texture.Request{Local: model, Path: `..\..\secrets.blp`})
 	fmt.Println(warns[0])
 	// Output:
 	// synthetic 8 8 0

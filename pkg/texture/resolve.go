@@ -3,8 +3,8 @@ package texture
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"strings"
 	"sync"
 )
@@ -13,10 +13,25 @@ import (
 // model asked for, where it was looked for and what went wrong. The
 // library returns warnings; the CLI prints them.
 type Warning struct {
+	Kind     WarningKind
 	Path     string   // as stored in the model ("" for a replaceable id)
 	Searched []string // files tried, in order
 	Reason   string
 }
+
+// WarningKind says what went wrong with a texture.
+type WarningKind uint8
+
+// Kinds of texture warnings.
+const (
+	// NotFound: no file, a path refused, or no path at all; drawn white.
+	NotFound WarningKind = iota
+	// Damaged: the file was found but cannot be decoded (drawn white), or
+	// only some of its mip levels can.
+	Damaged
+	// NoTeamColor: the team has no colour of its own; another is used.
+	NoTeamColor
+)
 
 func (w Warning) String() string {
 	s := fmt.Sprintf("texture %q: %s", w.Path, w.Reason)
@@ -28,8 +43,10 @@ func (w Warning) String() string {
 
 // Request names one texture of a model.
 type Request struct {
-	// ModelDir is the folder of the model file; it is searched as a root.
-	ModelDir string
+	// Local are searched before the Resolver's sources (after them with
+	// RootsFirst): the model's own folder and, for a model inside a map,
+	// the map's root.
+	Local []Source
 	// Path is the TEXS file name, e.g. `Textures\Footman.blp`.
 	Path string
 	// ReplaceableID is the TEXS replaceable id, used when Path is empty.
@@ -37,37 +54,44 @@ type Request struct {
 	// HD is true for Reforged models (version > 800), which look for .dds
 	// replaceable textures first.
 	HD bool
+	// Team is the player (0-23, or TeamNeutral) whose team colour and glow
+	// replaceable ids 1 and 2 stand for.
+	Team int
 }
 
-// Resolver finds and loads the textures models refer to. The model's
-// folder is searched first, so a texture shipped beside a model wins over a
-// shared library of the same name; then the configured Roots in order.
-// RootsFirst reverses this to the order of the reference harness
-// (../shared/tools/peer/README.md), for pixel comparisons with it. Each
-// root is tried as DIR/<path> then DIR/<basename>, with case-insensitive
-// matching and extension substitution (.blp/.tga/.png/.dds/.jpg stand in
-// for one another).
+// Resolver finds and loads the textures models refer to. The model's own
+// sources (Request.Local) are searched first, so a texture shipped beside
+// a model wins over a shared library of the same name; then Sources in
+// order. RootsFirst reverses this to the order of the reference harness,
+// for pixel comparisons with it. Each source is tried as <path> then
+// <basename>, with case-insensitive matching and extension substitution
+// (.blp/.tga/.png/.dds/.jpg stand in for one another).
 //
-// A path never leads outside the roots: absolute paths, drive letters and
-// ".." components are refused, and a symbolic link whose target lies
-// outside the root it was found in is not followed. A Resolver may be used
-// from several goroutines once configured. It remembers directory listings
-// for its lifetime (a batch over thousands of models reads each folder
-// once), so files added to the roots later are seen by a new Resolver.
+// A path from a model never leads outside a source: absolute paths, drive
+// letters and ".." components are refused, and Folder sources do not
+// follow symbolic links out of their folder. A Resolver may be used from
+// several goroutines once configured. It remembers folder listings for its
+// lifetime (a batch over thousands of models reads each folder once), so
+// files added later are seen by a new Resolver.
 type Resolver struct {
-	Roots []string
-	// RootsFirst searches Roots before the model's folder, as the
-	// reference harness does.
+	// Sources are searched after a request's own, in order: texture
+	// folders, maps and archives, then game data.
+	Sources []Source
+	// RootsFirst searches Sources before the request's Local sources, as
+	// the reference harness does.
 	RootsFirst bool
-	// Team is the player (0-23, or TeamNeutral) for team colour and glow.
-	Team int
 	// Cache, when set, shares decoded textures between loads.
 	Cache *Cache
 	// Options bound decoding.
 	Options Options
 
 	mu   sync.Mutex
-	dirs map[string][]string // directory listings, for case-insensitive lookup
+	dirs map[dirKey][]string // folder listings, for case-insensitive lookup
+}
+
+type dirKey struct {
+	fs  any
+	dir string
 }
 
 // textureExts are the extensions that stand in for one another.
@@ -103,15 +127,15 @@ func splitModelPath(p string) ([]string, error) {
 	return parts, nil
 }
 
-// roots returns the search roots for a model, in order.
-func (r *Resolver) roots(modelDir string) []string {
-	var out []string
-	if modelDir != "" && !r.RootsFirst {
-		out = append(out, modelDir)
+// sources returns the sources to search for a request, in order.
+func (r *Resolver) sources(local []Source) []Source {
+	out := make([]Source, 0, len(local)+len(r.Sources))
+	if !r.RootsFirst {
+		out = append(out, local...)
 	}
-	out = append(out, r.Roots...)
-	if modelDir != "" && r.RootsFirst {
-		out = append(out, modelDir)
+	out = append(out, r.Sources...)
+	if r.RootsFirst {
+		out = append(out, local...)
 	}
 	return out
 }
@@ -119,7 +143,7 @@ func (r *Resolver) roots(modelDir string) []string {
 // nameVariants lists the file names to try for a last component: itself,
 // then the other texture extensions.
 func nameVariants(name string) []string {
-	ext := strings.ToLower(filepath.Ext(name))
+	ext := strings.ToLower(path.Ext(name))
 	out := []string{name}
 	for _, e := range textureExts {
 		if e == ext {
@@ -136,61 +160,67 @@ func nameVariants(name string) []string {
 }
 
 // Find returns the file a model path resolves to, and the candidate
-// locations in the order they were tried (for warnings).
-func (r *Resolver) Find(modelDir, path string) (string, []string, error) {
-	parts, err := splitModelPath(path)
+// locations in the order they were tried (for warnings). The error wraps
+// fs.ErrNotExist when nothing matched.
+func (r *Resolver) Find(local []Source, p string) (File, []string, error) {
+	parts, err := splitModelPath(p)
 	if err != nil {
-		return "", nil, err
+		return File{}, nil, err
 	}
 	var tried []string
-	var symlinkErr error
-	for _, root := range r.roots(modelDir) {
+	var linkErr error
+	for _, src := range r.sources(local) {
 		forms := [][]string{parts}
 		if len(parts) > 1 {
 			forms = append(forms, parts[len(parts)-1:])
 		}
 		for _, form := range forms {
-			tried = append(tried, filepath.Join(append([]string{root}, form...)...))
-			found, ok := r.lookup(root, form)
-			if !ok {
+			tried = append(tried, src.display(src.join(form...)))
+			found, err := r.lookup(src, form)
+			if errors.Is(err, errOutside) {
+				linkErr = err
+			}
+			if err != nil {
 				continue
 			}
-			if err := confined(root, found); err != nil {
-				symlinkErr = err
-				continue
-			}
-			return found, tried, nil
+			return File{Source: src, Name: found}, tried, nil
 		}
 	}
-	if symlinkErr != nil {
-		return "", tried, symlinkErr
+	if linkErr != nil {
+		return File{}, tried, linkErr
 	}
-	return "", tried, os.ErrNotExist
+	return File{}, tried, fs.ErrNotExist
 }
 
-// lookup matches the components under root without regard to case (an
-// exact match wins), trying extension variants for the file name.
-func (r *Resolver) lookup(root string, parts []string) (string, bool) {
-	dir := root
+// lookup matches the components below src without regard to case (an
+// exact match wins), trying extension variants for the file name, and
+// returns the path inside src.FS.
+func (r *Resolver) lookup(src Source, parts []string) (string, error) {
+	dir := src.join()
 	for _, c := range parts[:len(parts)-1] {
-		name, ok := r.match(dir, c, true)
-		if !ok {
-			return "", false
+		name, err := r.match(src, dir, c, true)
+		if err != nil {
+			return "", err
 		}
-		dir = filepath.Join(dir, name)
+		dir = path.Join(dir, name)
 	}
+	var firstErr error
 	for _, v := range nameVariants(parts[len(parts)-1]) {
-		if name, ok := r.match(dir, v, false); ok {
-			return filepath.Join(dir, name), true
+		name, err := r.match(src, dir, v, false)
+		if err == nil {
+			return path.Join(dir, name), nil
+		}
+		if firstErr == nil || errors.Is(err, errOutside) {
+			firstErr = err
 		}
 	}
-	return "", false
+	return "", firstErr
 }
 
 // match finds name in dir, exactly or else case-insensitively, as a
-// directory or a regular file.
-func (r *Resolver) match(dir, name string, wantDir bool) (string, bool) {
-	names := r.list(dir)
+// folder or a regular file.
+func (r *Resolver) match(src Source, dir, name string, wantDir bool) (string, error) {
+	names := r.list(src, dir)
 	pick := ""
 	for _, n := range names {
 		if n == name {
@@ -202,49 +232,47 @@ func (r *Resolver) match(dir, name string, wantDir bool) (string, bool) {
 		}
 	}
 	if pick == "" {
-		return "", false
+		return "", fs.ErrNotExist
 	}
-	st, err := os.Stat(filepath.Join(dir, pick))
-	if err != nil || st.IsDir() != wantDir || (!wantDir && !st.Mode().IsRegular()) {
-		return "", false
+	st, err := fs.Stat(src.FS, path.Join(dir, pick))
+	if err != nil {
+		return "", err
 	}
-	return pick, true
+	if st.IsDir() != wantDir || (!wantDir && !st.Mode().IsRegular()) {
+		return "", fs.ErrNotExist
+	}
+	return pick, nil
 }
 
-func (r *Resolver) list(dir string) []string {
+func (r *Resolver) list(src Source, dir string) []string {
+	var key dirKey
+	key.fs, key.dir = identity(src.FS, dir)
+	if key.fs == nil {
+		return readDirNames(src.FS, dir)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if names, ok := r.dirs[dir]; ok {
+	if names, ok := r.dirs[key]; ok {
 		return names
 	}
-	var names []string
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
-	}
+	names := readDirNames(src.FS, dir)
 	if r.dirs == nil {
-		r.dirs = map[string][]string{}
+		r.dirs = map[dirKey][]string{}
 	}
-	r.dirs[dir] = names
+	r.dirs[key] = names
 	return names
 }
 
-// confined checks that file, with symbolic links resolved, lies in root.
-func confined(root, file string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
+func readDirNames(fsys fs.FS, dir string) []string {
+	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return err
+		return nil
 	}
-	realFile, err := filepath.EvalSymlinks(file)
-	if err != nil {
-		return err
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
 	}
-	rel, err := filepath.Rel(realRoot, realFile)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return fmt.Errorf("%s is a link to %s, outside %s: not followed", file, realFile, root)
-	}
-	return nil
+	return names
 }
 
 // Load finds and decodes the texture a model asks for. It never fails:
@@ -260,19 +288,19 @@ func (r *Resolver) Load(req Request) (*Texture, []Warning) {
 		case 21: // cursor models: no texture by design
 			return WhiteTexture(), nil
 		}
-		rp, ok := ReplaceablePath(req.ReplaceableID, r.Team, req.HD)
+		rp, ok := ReplaceablePath(req.ReplaceableID, req.Team, req.HD)
 		if !ok {
 			return WhiteTexture(), []Warning{{Reason: fmt.Sprintf("unknown replaceable id %d", req.ReplaceableID)}}
 		}
 		path = rp
 	}
-	file, tried, err := r.Find(req.ModelDir, path)
+	file, tried, err := r.Find(req.Local, path)
 	if err != nil {
 		if req.Path == "" && (req.ReplaceableID == ReplaceableTeamColor || req.ReplaceableID == ReplaceableTeamGlow) {
-			return r.teamStandIn(req.ReplaceableID)
+			return teamStandIn(req.ReplaceableID, req.Team)
 		}
 		reason := "not found"
-		if !errors.Is(err, os.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			reason = err.Error()
 		}
 		return WhiteTexture(), []Warning{{Path: path, Searched: tried, Reason: reason}}
@@ -281,27 +309,38 @@ func (r *Resolver) Load(req Request) (*Texture, []Warning) {
 	if r.Cache != nil {
 		tex, err = r.Cache.Load(file, &r.Options)
 	} else {
-		tex, err = DecodeFile(file, &r.Options)
+		tex, err = file.Decode(&r.Options)
 	}
 	if err != nil {
-		return WhiteTexture(), []Warning{{Path: path, Reason: "cannot decode: " + err.Error()}}
+		return WhiteTexture(), []Warning{{Kind: Damaged, Path: path, Reason: "cannot decode: " + err.Error()}}
 	}
 	var warns []Warning
 	if tex.LevelErr != nil {
-		warns = append(warns, Warning{Path: path, Reason: "mip chain cut short: " + tex.LevelErr.Error()})
+		warns = append(warns, Warning{Kind: Damaged, Path: path, Reason: "mip chain cut short: " + tex.LevelErr.Error()})
 	}
 	return tex, warns
 }
 
-func (r *Resolver) teamStandIn(id uint32) (*Texture, []Warning) {
-	rgb, ok := TeamColorRGB(r.Team)
+func teamStandIn(id uint32, team int) (*Texture, []Warning) {
+	rgb, ok := TeamColorRGB(team)
 	var warns []Warning
 	if !ok {
 		rgb = teamRGB[TeamNeutral]
-		warns = append(warns, Warning{Reason: fmt.Sprintf("team %d has no built-in colour; using neutral", r.Team)})
+		warns = append(warns, Warning{Kind: NoTeamColor, Reason: fmt.Sprintf("team %d has no built-in colour; using neutral", team)})
 	}
 	if id == ReplaceableTeamGlow {
 		return TeamGlowTexture(rgb), warns
 	}
 	return TeamColorTexture(rgb), warns
+}
+
+// ReadFile finds p as Find does and reads it within limit bytes (a spawned
+// model, say), refusing anything but a regular file.
+func (r *Resolver) ReadFile(local []Source, p string, limit int64) ([]byte, File, []string, error) {
+	f, tried, err := r.Find(local, p)
+	if err != nil {
+		return nil, f, tried, err
+	}
+	b, err := f.ReadFile(limit)
+	return b, f, tried, err
 }

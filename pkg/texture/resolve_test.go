@@ -37,7 +37,7 @@ func TestResolverOrder(t *testing.T) {
 	writeTGA(t, filepath.Join(lib, "TEXTURES", "footman.TGA"), [3]uint8{1, 0, 0})
 	writeTGA(t, filepath.Join(model, "Footman.tga"), [3]uint8{2, 0, 0})
 	writeTGA(t, filepath.Join(model, "Textures", "Only.blp"), [3]uint8{3, 0, 0}) // a TGA named .blp: sniffed
-	r := &Resolver{Roots: []string{lib}, RootsFirst: true}
+	r := &Resolver{Sources: []Source{Folder(lib)}, RootsFirst: true}
 	cases := []struct {
 		path string
 		want uint8
@@ -48,7 +48,7 @@ func TestResolverOrder(t *testing.T) {
 		{`Foo\Footman.blp`, 2},         // DIR/<basename> in the model folder
 	}
 	for _, c := range cases {
-		tex, warns := r.Load(Request{ModelDir: model, Path: c.path})
+		tex, warns := r.Load(Request{Local: []Source{Folder(model)}, Path: c.path})
 		got := colourOf(t, tex)
 		if c.want == 0 {
 			if len(warns) != 1 || got != [3]uint8{255, 255, 255} || !strings.Contains(warns[0].String(), "not found") {
@@ -62,13 +62,13 @@ func TestResolverOrder(t *testing.T) {
 	}
 	// By default the model's folder comes first: its basename match beats
 	// the library's full-path match, and a full-path match there beats both.
-	r2 := &Resolver{Roots: []string{lib}}
-	if tex, _ := r2.Load(Request{ModelDir: model, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 2 {
+	r2 := &Resolver{Sources: []Source{Folder(lib)}}
+	if tex, _ := r2.Load(Request{Local: []Source{Folder(model)}, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 2 {
 		t.Errorf("model folder first (basename): got %v", colourOf(t, tex))
 	}
 	writeTGA(t, filepath.Join(model, "Textures", "Footman.tga"), [3]uint8{4, 0, 0})
-	r3 := &Resolver{Roots: []string{lib}} // a new Resolver: listings are remembered
-	if tex, _ := r3.Load(Request{ModelDir: model, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 4 {
+	r3 := &Resolver{Sources: []Source{Folder(lib)}} // a new Resolver: listings are remembered
+	if tex, _ := r3.Load(Request{Local: []Source{Folder(model)}, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 4 {
 		t.Errorf("model folder first (full path): got %v", colourOf(t, tex))
 	}
 }
@@ -85,7 +85,7 @@ func TestResolverConfinement(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "ok.tga"), filepath.Join(root, "inside.tga")); err != nil {
 		t.Fatal(err)
 	}
-	r := &Resolver{Roots: []string{root}}
+	r := &Resolver{Sources: []Source{Folder(root)}}
 	for _, p := range []string{
 		`..\secret\secret.tga`, `textures\..\..\secret\secret.tga`,
 		filepath.Join(secret, "secret.tga"), `C:\secret\secret.tga`, `\\server\share\x.blp`,
@@ -117,12 +117,12 @@ func TestReplaceable(t *testing.T) {
 	}
 
 	// No files: built-in colours.
-	r := &Resolver{Team: 1}
-	tex, warns := r.Load(Request{ReplaceableID: 1})
+	r := &Resolver{}
+	tex, warns := r.Load(Request{ReplaceableID: 1, Team: 1})
 	if len(warns) != 0 || colourOf(t, tex) != [3]uint8{0, 66, 255} || tex.Width() != 8 {
 		t.Errorf("team colour: %v %v", colourOf(t, tex), warns)
 	}
-	glow, _ := r.Load(Request{ReplaceableID: 2})
+	glow, _ := r.Load(Request{ReplaceableID: 2, Team: 1})
 	g := glow.Levels[0]
 	// 255·(1−r)² with r = hypot(0.5, 0.5)/16 at pixel (16,16).
 	centre, corner := g.Pix[g.PixOffset(16, 16)+3], g.Pix[g.PixOffset(0, 0)+3]
@@ -143,8 +143,8 @@ func TestReplaceable(t *testing.T) {
 	// Files win over the table, and HD models find .dds by substitution.
 	dir := t.TempDir()
 	writeTGA(t, filepath.Join(dir, "ReplaceableTextures", "TeamColor", "TeamColor01.tga"), [3]uint8{7, 7, 7})
-	r.Roots = []string{dir}
-	if tex, _ := r.Load(Request{ReplaceableID: 1, HD: true}); colourOf(t, tex) != [3]uint8{7, 7, 7} {
+	r.Sources = []Source{Folder(dir)}
+	if tex, _ := r.Load(Request{ReplaceableID: 1, HD: true, Team: 1}); colourOf(t, tex) != [3]uint8{7, 7, 7} {
 		t.Errorf("team colour file: %v", colourOf(t, tex))
 	}
 }
@@ -160,7 +160,7 @@ func TestCache(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.Load(a, nil); err != nil {
+			if _, err := c.Load(osFile(a), nil); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -169,8 +169,8 @@ func TestCache(t *testing.T) {
 	if s := c.Stats(); s.Misses != 1 || s.Hits != 7 || s.Entries != 1 {
 		t.Errorf("after 8 loads of one file: %+v", s)
 	}
-	t1, _ := c.Load(a, nil)
-	if _, err := c.Load(b, nil); err != nil {
+	t1, _ := c.Load(osFile(a), nil)
+	if _, err := c.Load(osFile(b), nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := c.Stats(); s.Evictions != 1 || s.Bytes != 4 {
@@ -179,7 +179,7 @@ func TestCache(t *testing.T) {
 	// A changed file is decoded again.
 	writeTGA(t, b, [3]uint8{3, 0, 0})
 	os.Chtimes(b, time1(), time1())
-	tb, _ := c.Load(b, nil)
+	tb, _ := c.Load(osFile(b), nil)
 	if colourOf(t, tb)[0] != 3 || colourOf(t, t1)[0] != 1 {
 		t.Errorf("stale cache entry: %v", colourOf(t, tb))
 	}

@@ -1,0 +1,69 @@
+package render
+
+import (
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/particles"
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
+
+// Dependencies lists the files that drawing m in the given teams' colours
+// reads besides the model itself, each once, in a fixed order: the texture
+// files its texture records resolve to (team colour and glow once per
+// team), the replaceable textures of its particle emitters, and the models
+// its PREM emitters spawn (listed even when they fail to decode, as their
+// bytes still decide the picture). A cache keyed on their contents
+// re-renders a model when one of them changes.
+func Dependencies(m *mdx.Model, tex Textures, teams []int) []texture.File {
+	if tex.Resolver == nil {
+		tex.Resolver = &texture.Resolver{}
+	}
+	var out []texture.File
+	seen := map[string]bool{}
+	add := func(f texture.File) {
+		if k := f.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	find := func(p string) {
+		if f, _, err := tex.Resolver.Find(tex.Local, p); err == nil {
+			add(f)
+		}
+	}
+	replaceable := func(id uint32) {
+		for _, team := range teams {
+			if p, ok := texture.ReplaceablePath(id, max(team, 0), hdTextures(m)); ok {
+				find(p)
+			}
+		}
+	}
+	for _, t := range m.Textures {
+		switch {
+		case t.Path != "":
+			find(t.Path)
+		case isWoW(m):
+			// WoW replaceable ids name no file (drawn white)
+		default:
+			replaceable(t.ReplaceableID)
+		}
+	}
+	if isWoW(m) {
+		return out
+	}
+	for _, e := range m.ParticleEmitters2 {
+		if e.ReplaceableID != 0 {
+			replaceable(e.ReplaceableID)
+		}
+	}
+	a := &Animator{m: m, tex: tex, spawned: map[string]texture.File{}}
+	load := particles.FileModelLoader(spawnFinder{a, tex.Local})
+	for _, e := range m.ParticleEmitters {
+		if e.Path == "" {
+			continue
+		}
+		if _, name, _ := load(e.Path); name != "" {
+			add(a.spawned[name])
+		}
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/particles"
+)
+
+// Defaults of a View's zero fields. They are the command line's defaults
+// too: the same View gives the same picture in a Go program and in
+// mdxrender.
+const (
+	DefaultSize = 256
+	// DefaultSSAA is the supersampling factor. Measured against the
+	// reference renders (docs/fidelity.md): the reference viewer draws
+	// without antialiasing, so 1× matches its edges best; larger factors
+	// give smoother thumbnails at k² the cost.
+	DefaultSSAA = 1
+	// DefaultSeed seeds the particle generator as the reference harness
+	// does.
+	DefaultSeed = particles.DefaultSeed
+	// DefaultStepMs is the particle simulation's fixed step, 1/60 s.
+	DefaultStepMs = particles.DefaultStepMs
+)
+
+// DefaultLight is the position of the reference viewer's point light.
+var DefaultLight = [3]float64{0, 0, 10000}
+
+// View says what a picture shows and how: its size, the camera, the moment
+// of the animation, team colour, background, light and particles. Every
+// zero field means the default, so the zero View is DefaultView() and a
+// View that sets a few fields keeps the defaults for the rest.
+type View struct {
+	// Width and Height are the picture's size in pixels; 0 means
+	// DefaultSize, and Height 0 means Width.
+	Width, Height int
+	// SSAA is the supersampling factor per axis; 0 means DefaultSSAA.
+	SSAA int
+
+	// The orbit camera (docs/rendering.md#camera): Yaw and Pitch in
+	// degrees (yaw 0 looks at the model's front from +X, pitch is
+	// elevation), Fov the vertical field of view in degrees (0: 45),
+	// Distance from the target (0: fit the box), Target the point looked at
+	// (nil: the fit box's centre), Near and Far the clip distances (0:
+	// automatic), Fit the box framed, Ortho an orthographic projection.
+	Yaw, Pitch float64
+	Fov        float64
+	Distance   float64
+	Target     *[3]float64
+	Near, Far  float64
+	Fit        Fit
+	Ortho      bool
+	// Camera selects one of the model's own cameras (portrait cameras),
+	// by name or index, instead of the orbit camera; Fov, Near and Far
+	// still override its values when set.
+	Camera string
+
+	// Sequence is the animation and Time the moment in it.
+	Sequence Sequence
+	Time     Time
+
+	// Team is the player whose colour team-coloured parts take: 0-23, or
+	// 24 for neutral.
+	Team int
+	// Background nil is transparent; any other colour is composited
+	// under the model and makes the picture opaque.
+	Background color.Color
+	// Light is the point light's position; nil means DefaultLight.
+	Light *[3]float64
+	// Particles controls the particle and ribbon emitters.
+	Particles Particles
+
+	// Workers is the number of rasteriser bands drawn at once; 0 means
+	// GOMAXPROCS. It never changes the picture.
+	Workers int
+}
+
+// DefaultView returns the View every zero field stands for: 256×256, no
+// supersampling, the orbit camera at yaw 0 and pitch 0 framing the posed
+// geometry, the first sequence at its start, player 0's colour (red), a
+// transparent background and particles simulated with the reference
+// harness's seed and step.
+func DefaultView() View {
+	return View{
+		Width: DefaultSize, Height: DefaultSize, SSAA: DefaultSSAA,
+		Particles: Particles{Seed: DefaultSeed, StepMs: DefaultStepMs},
+	}
+}
+
+// Particles controls the simulation of particle emitters, ribbons and
+// spawned models (docs/particles.md). The emitters are simulated from the
+// sequence start to the View's time with the reference viewer's update
+// loop, and the model is drawn at the simulation's frame.
+type Particles struct {
+	// Off draws what a model without emitters draws.
+	Off bool
+	// Seed seeds the generator; 0 means DefaultSeed. The generator
+	// reduces its state modulo 233280 before the first draw, so ZeroSeed
+	// (233280) draws exactly what a seed of 0 would.
+	Seed uint32
+	// StepMs is the fixed simulation step in ms; 0 means DefaultStepMs.
+	StepMs float64
+	// Preroll is simulated before the sequence start.
+	Preroll Preroll
+}
+
+// ZeroSeed is the Particles.Seed that seeds the generator with 0.
+const ZeroSeed = 233280
+
+// Preroll is how many ms are simulated before the sequence starts, so
+// that an idle effect's picture shows its steady state rather than its
+// first particles. The sequence is played from its start for that long,
+// then the frame jumps back to the start; particles stay.
+type Preroll float64
+
+// Pre-roll choices besides a positive number of ms.
+const (
+	// PrerollAuto (the zero Preroll) is one longest emitter lifetime for
+	// looping sequences and none for others.
+	PrerollAuto Preroll = 0
+	// NoPreroll starts the simulation at the sequence start, as the
+	// reference harness does by default.
+	NoPreroll Preroll = -1
+)
+
+// options returns the simulation options p asks for.
+func (p Particles) options() particles.Options {
+	o := particles.Options{Seed: p.Seed, StepMs: p.StepMs}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.StepMs == 0 {
+		o.StepMs = DefaultStepMs
+	}
+	switch {
+	case p.Preroll == PrerollAuto:
+		o.PrerollMs = -1
+	case p.Preroll < 0:
+		o.PrerollMs = 0
+	default:
+		o.PrerollMs = float64(p.Preroll)
+	}
+	return o
+}
+
+// Fit is the box the automatic camera frames.
+type Fit uint8
+
+// Fit boxes.
+const (
+	// FitVertices frames the posed geometry (the default), because
+	// declared extents often lie. A model with no geometry (an
+	// emitter-only effect) is framed on its visible particles.
+	FitVertices Fit = iota
+	// FitExtent frames the model's declared extent.
+	FitExtent
+	// FitSequence frames the sequence's declared extent.
+	FitSequence
+)
+
+var fitNames = [...]string{"vertices", "extent", "sequence"}
+
+func (f Fit) String() string {
+	if int(f) < len(fitNames) {
+		return fitNames[f]
+	}
+	return "Fit(" + strconv.Itoa(int(f)) + ")"
+}
+
+// ParseFit reads a Fit by name: vertices, extent or sequence.
+func ParseFit(s string) (Fit, error) {
+	for i, n := range fitNames {
+		if strings.EqualFold(s, n) {
+			return Fit(i), nil
+		}
+	}
+	return 0, fmt.Errorf("fit %q: want vertices, extent or sequence", s)
+}
+
+// Sequence chooses an animation of a model: by index, by name, the bind
+// pose, or (the zero Sequence) the default.
+type Sequence struct {
+	kind  seqKind
+	index int
+	name  string
+}
+
+type seqKind uint8
+
+const (
+	seqDefault seqKind = iota
+	seqIndex
+	seqName
+	seqBind
+)
+
+// BindPose draws the model in its bind pose, outside any sequence.
+var BindPose = Sequence{kind: seqBind}
+
+// SequenceAt chooses the sequence with index i.
+func SequenceAt(i int) Sequence { return Sequence{kind: seqIndex, index: i} }
+
+// SequenceNamed chooses a sequence by name: the one named exactly so
+// (ignoring case), else the first whose name starts so.
+func SequenceNamed(name string) Sequence { return Sequence{kind: seqName, name: name} }
+
+// ParseSequence reads a sequence as the command line writes it: an index,
+// -1 for the bind pose, "" for the default, anything else a name.
+func ParseSequence(s string) Sequence {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Sequence{}
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n == -1 {
+			return BindPose
+		}
+		return SequenceAt(n)
+	}
+	return SequenceNamed(s)
+}
+
+func (s Sequence) String() string {
+	switch s.kind {
+	case seqIndex:
+		return strconv.Itoa(s.index)
+	case seqName:
+		return s.name
+	case seqBind:
+		return "-1"
+	}
+	return ""
+}
+
+// Index resolves s against model m: an index into m.Sequences, or -1 for
+// the bind pose (also the default of a model without sequences). The
+// default is the first sequence.
+func (s Sequence) Index(m *mdx.Model) (int, error) {
+	switch s.kind {
+	case seqBind:
+		return -1, nil
+	case seqIndex:
+		if s.index < 0 || s.index >= len(m.Sequences) {
+			return 0, fmt.Errorf("render: sequence %d out of range (%s)", s.index, sequenceList(m))
+		}
+		return s.index, nil
+	case seqName:
+		for i := range m.Sequences {
+			if strings.EqualFold(m.Sequences[i].Name, s.name) {
+				return i, nil
+			}
+		}
+		for i := range m.Sequences {
+			if strings.HasPrefix(strings.ToLower(m.Sequences[i].Name), strings.ToLower(s.name)) {
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("render: no sequence named %q (%s)", s.name, sequenceList(m))
+	}
+	if len(m.Sequences) == 0 {
+		return -1, nil
+	}
+	return 0, nil
+}
+
+// sequenceList names a model's sequences for an error message, a few at
+// most, so that the message says what there is to choose from.
+func sequenceList(m *mdx.Model) string {
+	const most = 12
+	if len(m.Sequences) == 0 {
+		return "the model has no sequences"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the model has %d: ", len(m.Sequences))
+	for i := range m.Sequences {
+		if i == most {
+			fmt.Fprintf(&b, ", … %d more", len(m.Sequences)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d %q", i, m.Sequences[i].Name)
+	}
+	return b.String()
+}
+
+// Time is a moment in the chosen sequence: ms after its start, or a share
+// of its length. The zero Time is the sequence start.
+type Time struct {
+	v     float64
+	share bool
+}
+
+// Ms is the moment ms milliseconds after the sequence start (it is also
+// the phase of global sequences). A looping sequence wraps past its end.
+func Ms(ms float64) Time { return Time{v: ms} }
+
+// Share is the moment a share f (0 to 1) of the sequence's length after
+// its start: Share(0.5) is halfway.
+func Share(f float64) Time { return Time{v: f, share: true} }
+
+// ParseTime reads a time as the command line writes it: a number of ms
+// ("500") or a percentage of the sequence ("50%").
+func ParseTime(s string) (Time, error) {
+	t := strings.TrimSpace(s)
+	if p, ok := strings.CutSuffix(t, "%"); ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v >= 0 && v <= 100) {
+			return Time{}, fmt.Errorf("time %q: a share must be 0%% to 100%%", s)
+		}
+		return Share(v / 100), nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Time{}, fmt.Errorf("time %q: want ms into the sequence or a share like 50%%", s)
+	}
+	return Ms(v), nil
+}
+
+// IsShare reports whether t is a share of the sequence rather than ms.
+func (t Time) IsShare() bool { return t.share }
+
+// Value is the number of ms, or the share from 0 to 1.
+func (t Time) Value() float64 { return t.v }
+
+func (t Time) String() string {
+	if t.share {
+		return strconv.FormatFloat(t.v*100, 'g', -1, 64) + "%"
+	}
+	return strconv.FormatFloat(t.v, 'g', -1, 64)
+}
+
+// MarshalText writes t as ParseTime reads it.
+func (t Time) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads t as ParseTime does.
+func (t *Time) UnmarshalText(b []byte) error {
+	v, err := ParseTime(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
+}
+
+// MsIn returns the moment in ms after the start of a sequence of the given
+// length in ms. A share is rounded to whole ms (model times are integers)
+// and is at most the length.
+func (t Time) MsIn(length float64) float64 {
+	if !t.share {
+		return t.v
+	}
+	if !(length > 0) {
+		return 0
+	}
+	return min(math.Round(t.v*length), length)
+}

@@ -1,0 +1,68 @@
+package render
+
+import (
+	"bytes"
+	"image"
+)
+
+// Warning is something a render went on without: a missing texture, a
+// skipped malformed geoset, a picture that shows nothing. Code is a short
+// identifier that stays the same from release to release, for programs;
+// Message is for people.
+type Warning struct {
+	Code    WarningCode `json:"code"`
+	Message string      `json:"message"`
+}
+
+func (w Warning) String() string { return w.Message }
+
+// WarningCode classifies a Warning.
+type WarningCode string
+
+// The warning codes.
+const (
+	// MissingTexture: a texture the model names was not found, was refused
+	// (a path leaving the search folders) or does not exist in the model;
+	// it is drawn white.
+	MissingTexture WarningCode = "missing-texture"
+	// BadTexture: a texture was found but could not be decoded (drawn
+	// white), or only some of its mip levels could.
+	BadTexture WarningCode = "bad-texture"
+	// UnsupportedMaterial: a material asks for something the renderer
+	// does not draw as the game does (a shader it does not implement).
+	UnsupportedMaterial WarningCode = "unsupported-material"
+	// InvalidModel: the model's parts do not agree (Model.Validate); what
+	// is consistent is drawn.
+	InvalidModel WarningCode = "invalid-model"
+	// SkippedGeometry: a geoset or some triangles could not be drawn.
+	SkippedGeometry WarningCode = "skipped-geometry"
+	// ParticleProblem: an emitter could not be simulated or drawn as it
+	// asks (a spawned model missing, a material missing, a cap reached).
+	ParticleProblem WarningCode = "particles"
+	// TeamColor: the team colour asked for cannot be drawn; another is
+	// used.
+	TeamColor WarningCode = "team-colour"
+	// BlankPicture: every pixel of the picture is the background: the
+	// model is hidden at that moment, has not emitted yet, or the camera
+	// misses it.
+	BlankPicture WarningCode = "blank"
+)
+
+// Blank reports whether every pixel of img has the same colour: nothing
+// but the background was drawn (whatever the background is).
+func Blank(img *image.NRGBA) bool {
+	r := img.Rect
+	if r.Empty() {
+		return true
+	}
+	first := img.Pix[img.PixOffset(r.Min.X, r.Min.Y):][:4]
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):][:4*r.Dx()]
+		for i := 0; i < len(row); i += 4 {
+			if !bytes.Equal(row[i:i+4], first) {
+				return false
+			}
+		}
+	}
+	return true
+}
