@@ -1,0 +1,44 @@
+// Package mdxrender draws Blizzard models — Warcraft III MDX and MDL
+// (classic and Reforged), early World of Warcraft MDX and M2 — into
+// pictures on the CPU: thumbnails, sprite sheets and animation frames,
+// with no GPU, no window and no cgo, the same bytes on every run.
+//
+// Open a model, say what to draw with a View, render:
+//
+//	m, err := mdxrender.Open("Footman.mdx", nil)
+//	if err != nil { ... }
+//	img, warnings, err := m.Render(mdxrender.View{Yaw: 30})
+//	if err != nil { ... }
+//	err = mdxrender.WritePNG("footman.png", img)
+//
+// Every zero field of a View means the default, so View{} draws what
+// `mdxrender render` draws with no flags: 256×256, the orbit camera looking
+// at the model's front, the first sequence at its start, player 0's team
+// colour, a transparent background and the particle emitters simulated as
+// the reference viewer does. Set only what should differ: Sequence
+// (SequenceNamed("Walk"), SequenceAt(2), BindPose), Time (Ms(500),
+// Share(0.5)), Yaw and Pitch, Width and Height, Team, Background,
+// Particles.
+//
+// Textures are looked for in the model's own folder first, then in
+// Options.Textures (Folder(dir) for a folder on disk; any fs.FS through
+// texture.FSSource). OpenFS reads a model from an fs.FS — a folder, an
+// archive, an embedded file system — and finds its textures beside it
+// there. A texture that cannot be found is drawn white and reported as a
+// Warning whose Code (MissingTexture, BlankPicture, ...) stays the same
+// from release to release; an error means no picture.
+//
+// RenderFrames draws a run of frames — a sprite sheet's cells, an
+// animation — with one camera that keeps all of them in the picture and
+// one particle simulation stepped through them. BatchRenderer plugs the
+// renderer into pkg/batch, which renders many models from a configuration
+// with a worker pool, a cache, shards, sheets and reports, as the
+// mdxrender command does.
+//
+// The packages below this one can be used on their own: pkg/mdx and
+// pkg/m2 decode and encode the formats into plain Go structs, pkg/texture
+// decodes BLP, DDS and TGA textures, pkg/pose poses a model, pkg/particles
+// simulates its emitters, pkg/render draws by the Warcraft III material
+// rules with pkg/raster. docs/ in the repository describes the formats and
+// the rendering rules.
+package mdxrender
