@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/color"
 	"path/filepath"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
@@ -62,9 +61,12 @@ func (r *batchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 		})
 	}
 	// The files the pictures read are part of the cache key.
-	var teams []int
+	var teams []Team
 	for _, tc := range job.Teams {
-		team, _ := batch.TeamIndex(tc)
+		team, err := texture.ParseTeam(tc)
+		if err != nil {
+			return nil, err
+		}
 		teams = append(teams, team)
 	}
 	for _, d := range m.Dependencies(teams) {
@@ -78,13 +80,18 @@ func (bm *batchModel) Info() batch.ModelInfo { return bm.info }
 // Render draws the frames of req with one camera (Model.RenderFrames), so
 // a sheet or an animation does not jump and nothing leaves the picture.
 func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]*image.NRGBA, []batch.Warning, error) {
-	bg, err := batch.ParseBackground(req.Options.Background)
+	bg, err := render.ParseBackground(req.Options.Background)
+	if err != nil {
+		return nil, nil, err
+	}
+	team, err := texture.ParseTeam(req.Team)
 	if err != nil {
 		return nil, nil, err
 	}
 	v := View{
 		Width: req.View.Size, Height: req.View.Size, SSAA: req.Options.SSAA,
 		Pitch: req.View.Pitch, Camera: req.View.Camera,
+		Background: bg, Team: team,
 		Workers: bm.r.bandWorkers,
 		Particles: render.Particles{
 			Off: !req.Options.Particles, Seed: uint32(req.Options.Seed), StepMs: req.Options.StepMs,
@@ -101,16 +108,7 @@ func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]*image.N
 	case p > 0:
 		v.Particles.Preroll = render.Preroll(p)
 	}
-	if bg[3] != 0 {
-		v.Background = color.NRGBA{bg[0], bg[1], bg[2], bg[3]}
-	}
 	var warns []batch.Warning
-	team, _ := batch.TeamIndex(req.Team)
-	if team < 0 {
-		warns = append(warns, batch.Warning{Code: "team-colour", Message: fmt.Sprintf("custom team colour %s is not supported by the renderer yet; using red", req.Team)})
-		team = 0
-	}
-	v.Team = team
 	frames := make([]Frame, len(req.Frames))
 	for i, f := range req.Frames {
 		frames[i] = Frame{Sequence: f.Sequence, Time: bm.frameTime(f), Yaw: f.Yaw}

@@ -109,7 +109,7 @@ func (m *Model) RenderFrames(ctx context.Context, v View, frames []Frame) ([]*im
 
 // Dependencies lists the files other than the model that its pictures in
 // the given teams' colours read: textures and spawned models.
-func (m *Model) Dependencies(teams []int) []texture.File {
+func (m *Model) Dependencies(teams []Team) []texture.File {
 	return render.Dependencies(m.Model, m.tex, teams)
 }
 

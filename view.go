@@ -1,6 +1,9 @@
 package mdxrender
 
-import "github.com/mdxrender/mdxrender/pkg/render"
+import (
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
 
 // View says what a picture shows: size, camera, sequence and time, team
 // colour, background, light, particles. Every zero field means the
@@ -36,6 +39,12 @@ func Ms(ms float64) Time { return render.Ms(ms) }
 
 // Share is the moment a share f (0 to 1) of the sequence's length in.
 func Share(f float64) Time { return render.Share(f) }
+
+// Team is the colour of team-coloured parts: a player's or any colour.
+type Team = texture.Team
+
+// Player is player n's team colour (0 red, 1 blue, ...; 24 neutral).
+func Player(n int) Team { return texture.Player(n) }
 
 // Particles controls particle emitters and ribbons (View.Particles).
 type Particles = render.Particles

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"image/color"
 	"image/png"
 	"io"
 	"math"
@@ -31,6 +30,7 @@ func newRenderCmd() *cobra.Command {
 		textures []string
 		pf       particleFlags
 		timeArg  string
+		team     string
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -67,8 +67,11 @@ atomically.`,
 				}
 				v.Light = &l
 			}
-			if v.Background, err = parseBackground(bg); err != nil {
-				return err
+			if v.Background, err = render.ParseBackground(bg); err != nil {
+				return fmt.Errorf("render: --bg: %w", err)
+			}
+			if v.Team, err = texture.ParseTeam(team); err != nil {
+				return fmt.Errorf("render: --team: %w", err)
 			}
 			if v.Fit, err = render.ParseFit(fit); err != nil {
 				return fmt.Errorf("render: --fit: %w", err)
@@ -115,8 +118,8 @@ atomically.`,
 	f.StringVar(&v.Camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
 	f.StringVar(&seq, "sequence", "", "sequence name or index (-1 = bind pose; default 0)")
 	f.StringVar(&timeArg, "time", "0", "time in ms into the sequence (also the global-sequence phase), or a share of the sequence like 50%")
-	f.IntVar(&v.Team, "team", 0, "team colour (player 0-23, 24 neutral)")
-	f.StringVar(&bg, "bg", "transparent", "background: transparent or #RRGGBB")
+	f.StringVar(&team, "team", "0", "team colour: player index 0-24 (24 neutral), a colour name (red, blue, ...) or #rrggbb")
+	f.StringVar(&bg, "bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
 	f.StringArrayVar(&textures, "textures", nil, "texture folder searched after the model's folder (repeatable)")
 	f.IntVar(&v.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
@@ -242,17 +245,3 @@ func parseVec3(s string) ([3]float64, error) {
 	return v, nil
 }
 
-func parseBackground(s string) (color.Color, error) {
-	if s == "" || strings.EqualFold(s, "transparent") {
-		return nil, nil
-	}
-	h := strings.TrimPrefix(s, "#")
-	if len(h) != 6 {
-		return nil, fmt.Errorf("render: --bg %q: want transparent or #RRGGBB", s)
-	}
-	v, err := strconv.ParseUint(h, 16, 32)
-	if err != nil {
-		return nil, fmt.Errorf("render: --bg %q: want transparent or #RRGGBB", s)
-	}
-	return &color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}, nil
-}

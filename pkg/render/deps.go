@@ -13,7 +13,7 @@ import (
 // its PREM emitters spawn (listed even when they fail to decode, as their
 // bytes still decide the picture). A cache keyed on their contents
 // re-renders a model when one of them changes.
-func Dependencies(m *mdx.Model, tex Textures, teams []int) []texture.File {
+func Dependencies(m *mdx.Model, tex Textures, teams []texture.Team) []texture.File {
 	if tex.Resolver == nil {
 		tex.Resolver = &texture.Resolver{}
 	}
@@ -32,7 +32,11 @@ func Dependencies(m *mdx.Model, tex Textures, teams []int) []texture.File {
 	}
 	replaceable := func(id uint32) {
 		for _, team := range teams {
-			if p, ok := texture.ReplaceablePath(id, max(team, 0), hdTextures(m)); ok {
+			player, ok := team.Player()
+			if !ok && (id == texture.ReplaceableTeamColor || id == texture.ReplaceableTeamGlow) {
+				continue // a custom colour reads no file
+			}
+			if p, ok := texture.ReplaceablePath(id, max(player, 0), hdTextures(m)); ok {
 				find(p)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // Render a model built in code: one triangle facing the default camera
@@ -30,7 +31,7 @@ func ExampleAnimator_Render() {
 	}}
 	a := render.NewAnimator(m, "triangle.mdx", render.Textures{})
 	img, warns, err := a.Render(render.View{
-		Width: 64, Team: 1, Background: color.Black,
+		Width: 64, Team: texture.Player(1), Background: color.Black,
 	})
 	if err != nil {
 		panic(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // The fixture models in testdata/models show one rendering feature each.
@@ -377,7 +378,7 @@ func fixtures() []fixture {
 		body := addMaterial(m, 0, layer(mdx.FilterNone, texTeam, 0), layer(mdx.FilterBlend, texChecker, 0))
 		glow := addMaterial(m, 0, layer(mdx.FilterAdditive, texGlow, mdx.LayerUnshaded|mdx.LayerTwoSided))
 		m.Geosets = append(m.Geosets, box(mdx.Vec3{0, 0, 12}, 12, body, 0), quad(mdx.Vec3{0, 0, 0.5}, 50, 50, true, glow, 0))
-		fs = append(fs, fixture{"team_color", finish(m), withOpt(front, func(o *View) { o.Team = 1; o.Yaw, o.Pitch = 30, 35 })})
+		fs = append(fs, fixture{"team_color", finish(m), withOpt(front, func(o *View) { o.Team = texture.Player(1); o.Yaw, o.Pitch = 30, 35 })})
 	}
 	// Global sequence: a bone spinning once per 2000 ms of a global
 	// sequence; at 250 ms (phase 250) the quad is turned 45°.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // The particle fixtures in testdata/models (particles_*.mdl) show one PRE2
@@ -212,7 +213,7 @@ func particleFixtures() []particleFixture {
 		mod.SegmentScaling = mdx.Vec3{8, 8, 8}
 		addPRE2(m, mod, 0, mdx.Vec3{0, 20, 10})
 		opt := particleView
-		opt.Team = 1
+		opt.Team = texture.Player(1)
 		fs = append(fs, particleFixture{"visibility", finish(m), opt, at(450, 950)})
 	}
 	// Non-looping sequence: Attack (1000 ms) emits until its end, then

@@ -50,7 +50,7 @@ func TestPeerFixtureJobs(t *testing.T) {
 			seq = "0"
 		}
 		fmt.Fprintf(&list, "%q --out %s --sequence %s --time %g --team %d --yaw %g --pitch %g --fov %g --distance %g --target %g,%g,%g --near %g --far %g --bg %s\n",
-			path, filepath.Join(out, f.name+".peer.png"), seq, opt.Time.Value(), opt.Team, opt.Yaw, opt.Pitch, c.Fov, d,
+			path, filepath.Join(out, f.name+".peer.png"), seq, opt.Time.Value(), func() int { p, _ := opt.Team.Player(); return p }(), opt.Yaw, opt.Pitch, c.Fov, d,
 			c.Target.X, c.Target.Y, c.Target.Z, c.Near, c.Far, bg)
 	}
 	if err := os.WriteFile(filepath.Join(out, "jobs.txt"), []byte(list.String()), 0o644); err != nil {

@@ -275,7 +275,7 @@ func TestAgainstReferenceViewer(t *testing.T) {
 			t.Fatalf("%s: %v", mpath, err)
 		}
 		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(View{
-			Width: 256, Sequence: ParseSequence(col[2]), Time: Ms(num(4)), Team: team, Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
+			Width: 256, Sequence: ParseSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", col[0], err)

@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/internal/hexcolor"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // Defaults of a View's zero fields. They are the command line's defaults
@@ -64,9 +66,9 @@ type View struct {
 	Sequence Sequence
 	Time     Time
 
-	// Team is the player whose colour team-coloured parts take: 0-23, or
-	// 24 for neutral.
-	Team int
+	// Team is the colour team-coloured parts take; the zero Team is
+	// player 0's red.
+	Team texture.Team
 	// Background nil is transparent; any other colour is composited
 	// under the model and makes the picture opaque.
 	Background color.Color
@@ -360,4 +362,21 @@ func (t Time) MsIn(length float64) float64 {
 		return 0
 	}
 	return min(math.Round(t.v*length), length)
+}
+
+// ParseBackground reads a background as the command line and batch
+// configurations write it: "transparent" (or "") for none, "#rrggbb", or
+// "#rrggbbaa" (an alpha of 00 is transparent).
+func ParseBackground(s string) (color.Color, error) {
+	if t := strings.TrimSpace(s); t == "" || strings.EqualFold(t, "transparent") {
+		return nil, nil
+	}
+	c, err := hexcolor.Parse(s, true)
+	if err != nil {
+		return nil, fmt.Errorf("background: %w (or transparent)", err)
+	}
+	if c.A == 0 {
+		return nil, nil
+	}
+	return c, nil
 }

@@ -12,7 +12,7 @@ import (
 func ExampleResolver_Load() {
 	r := &texture.Resolver{Cache: texture.NewCache(64 << 20)}
 	model := []texture.Source{texture.Folder("testdata/no-such-model-dir")}
-	tex, warns := r.Load(texture.Request{Local: model, ReplaceableID: texture.ReplaceableTeamColor, Team: 2})
+	tex, warns := r.Load(texture.Request{Local: model, ReplaceableID: texture.ReplaceableTeamColor, Team: texture.Player(2)})
 	fmt.Println(tex.Format, tex.Width(), tex.Height(), len(warns))
 	fmt.Printf("%.3f\n", tex.Sample(0.5, 0.5, 0))
 

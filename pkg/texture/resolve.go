@@ -54,9 +54,9 @@ type Request struct {
 	// HD is true for Reforged models (version > 800), which look for .dds
 	// replaceable textures first.
 	HD bool
-	// Team is the player (0-23, or TeamNeutral) whose team colour and glow
-	// replaceable ids 1 and 2 stand for.
-	Team int
+	// Team is the team colour replaceable ids 1 (team colour) and 2 (team
+	// glow) stand for.
+	Team Team
 }
 
 // Resolver finds and loads the textures models refer to. The model's own
@@ -288,7 +288,10 @@ func (r *Resolver) Load(req Request) (*Texture, []Warning) {
 		case 21: // cursor models: no texture by design
 			return WhiteTexture(), nil
 		}
-		rp, ok := ReplaceablePath(req.ReplaceableID, req.Team, req.HD)
+		if _, player := req.Team.Player(); !player && (req.ReplaceableID == ReplaceableTeamColor || req.ReplaceableID == ReplaceableTeamGlow) {
+			return teamStandIn(req.ReplaceableID, req.Team) // no file has a custom colour
+		}
+		rp, ok := ReplaceablePath(req.ReplaceableID, req.Team.player, req.HD)
 		if !ok {
 			return WhiteTexture(), []Warning{{Reason: fmt.Sprintf("unknown replaceable id %d", req.ReplaceableID)}}
 		}
@@ -321,12 +324,13 @@ func (r *Resolver) Load(req Request) (*Texture, []Warning) {
 	return tex, warns
 }
 
-func teamStandIn(id uint32, team int) (*Texture, []Warning) {
-	rgb, ok := TeamColorRGB(team)
+func teamStandIn(id uint32, team Team) (*Texture, []Warning) {
+	rgb := team.RGB()
 	var warns []Warning
-	if !ok {
-		rgb = teamRGB[TeamNeutral]
-		warns = append(warns, Warning{Kind: NoTeamColor, Reason: fmt.Sprintf("team %d has no built-in colour; using neutral", team)})
+	if p, player := team.Player(); player {
+		if _, ok := TeamColorRGB(p); !ok {
+			warns = append(warns, Warning{Kind: NoTeamColor, Reason: fmt.Sprintf("team %d has no built-in colour; using neutral", p)})
+		}
 	}
 	if id == ReplaceableTeamGlow {
 		return TeamGlowTexture(rgb), warns

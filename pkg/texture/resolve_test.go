@@ -118,11 +118,11 @@ func TestReplaceable(t *testing.T) {
 
 	// No files: built-in colours.
 	r := &Resolver{}
-	tex, warns := r.Load(Request{ReplaceableID: 1, Team: 1})
+	tex, warns := r.Load(Request{ReplaceableID: 1, Team: Player(1)})
 	if len(warns) != 0 || colourOf(t, tex) != [3]uint8{0, 66, 255} || tex.Width() != 8 {
 		t.Errorf("team colour: %v %v", colourOf(t, tex), warns)
 	}
-	glow, _ := r.Load(Request{ReplaceableID: 2, Team: 1})
+	glow, _ := r.Load(Request{ReplaceableID: 2, Team: Player(1)})
 	g := glow.Levels[0]
 	// 255·(1−r)² with r = hypot(0.5, 0.5)/16 at pixel (16,16).
 	centre, corner := g.Pix[g.PixOffset(16, 16)+3], g.Pix[g.PixOffset(0, 0)+3]
@@ -144,7 +144,7 @@ func TestReplaceable(t *testing.T) {
 	dir := t.TempDir()
 	writeTGA(t, filepath.Join(dir, "ReplaceableTextures", "TeamColor", "TeamColor01.tga"), [3]uint8{7, 7, 7})
 	r.Sources = []Source{Folder(dir)}
-	if tex, _ := r.Load(Request{ReplaceableID: 1, HD: true, Team: 1}); colourOf(t, tex) != [3]uint8{7, 7, 7} {
+	if tex, _ := r.Load(Request{ReplaceableID: 1, HD: true, Team: Player(1)}); colourOf(t, tex) != [3]uint8{7, 7, 7} {
 		t.Errorf("team colour file: %v", colourOf(t, tex))
 	}
 }
@@ -186,3 +186,31 @@ func TestCache(t *testing.T) {
 }
 
 func time1() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+func TestParseTeam(t *testing.T) {
+	for in, want := range map[string]string{"": "red", "0": "red", "3": "purple", "Blue": "blue", "NEUTRAL": "neutral", "24": "neutral", "#0a0B0c": "#0a0b0c"} {
+		got, err := ParseTeam(in)
+		if err != nil || got.String() != want {
+			t.Errorf("ParseTeam(%q) = %v, %v; want %s", in, got, err, want)
+		}
+		if back, err := ParseTeam(got.String()); err != nil || back != got {
+			t.Errorf("%q does not read back: %v %v", got, back, err)
+		}
+	}
+	for _, bad := range []string{"25", "-1", "rouge", "#12345", "#1234567"} {
+		if _, err := ParseTeam(bad); err == nil {
+			t.Errorf("ParseTeam(%q) accepted", bad)
+		}
+	}
+	// A custom colour is drawn with the generated stand-ins, never a file.
+	dir := t.TempDir()
+	writeTGA(t, filepath.Join(dir, "ReplaceableTextures", "TeamColor", "TeamColor00.tga"), [3]uint8{7, 7, 7})
+	r := &Resolver{Sources: []Source{Folder(dir)}}
+	tex, warns := r.Load(Request{ReplaceableID: ReplaceableTeamColor, Team: TeamRGB([3]uint8{10, 20, 30})})
+	if len(warns) != 0 || colourOf(t, tex) != [3]uint8{10, 20, 30} {
+		t.Errorf("custom team colour: %v %v", colourOf(t, tex), warns)
+	}
+	if tex, _ := r.Load(Request{ReplaceableID: ReplaceableTeamColor}); colourOf(t, tex) != [3]uint8{7, 7, 7} {
+		t.Errorf("player 0 should use the file: %v", colourOf(t, tex))
+	}
+}

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/hexcolor"
 )
 
 // Replaceable texture ids used in MDX TEXS records (RENDERING.md §5.4).
@@ -39,6 +43,97 @@ func TeamColorRGB(team int) (rgb [3]uint8, ok bool) {
 		return [3]uint8{}, false
 	}
 	return teamRGB[team], true
+}
+
+// teamNames are the players' colour names by index, then neutral's.
+var teamNames = [Players + 1]string{"red", "blue", "teal", "purple", "yellow", "orange", "green", "pink",
+	"gray", "lightblue", "darkgreen", "brown", "maroon", "navy", "turquoise", "violet",
+	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut", "neutral"}
+
+// Team is the colour a model's team-coloured parts take: a player's
+// (whose ReplaceableTextures files are used when the texture sources have
+// them) or any colour (always drawn from the built-in stand-ins). The zero
+// Team is player 0, red.
+type Team struct {
+	player int
+	rgb    [3]uint8
+	custom bool
+}
+
+// Player is player n's team colour: 0-23, or TeamNeutral.
+func Player(n int) Team { return Team{player: n} }
+
+// TeamRGB is a team colour of any colour, with no texture file behind it.
+func TeamRGB(rgb [3]uint8) Team { return Team{rgb: rgb, custom: true} }
+
+// ParseTeam reads a team colour as the command line and batch
+// configurations write it: a player index (0-23, 24 neutral), a colour
+// name (red, blue, teal, ..., neutral; any case) or "#rrggbb". "" is
+// player 0.
+func ParseTeam(s string) (Team, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Team{}, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 0 || n > TeamNeutral {
+			return Team{}, fmt.Errorf("team %d: want a player index 0-%d", n, TeamNeutral)
+		}
+		return Player(n), nil
+	}
+	if strings.HasPrefix(s, "#") {
+		c, err := hexcolor.Parse(s, false)
+		if err != nil {
+			return Team{}, fmt.Errorf("team: %w", err)
+		}
+		return TeamRGB([3]uint8{c.R, c.G, c.B}), nil
+	}
+	for i, n := range teamNames {
+		if strings.EqualFold(n, s) {
+			return Player(i), nil
+		}
+	}
+	return Team{}, fmt.Errorf("team %q: want a player index 0-%d, a colour name (red, blue, ..., neutral) or #rrggbb", s, TeamNeutral)
+}
+
+// Player returns the player index and whether t is a player's colour.
+func (t Team) Player() (int, bool) { return t.player, !t.custom }
+
+// RGB is the team's colour: the custom one, or the player's from the
+// built-in table (neutral's for a player without one).
+func (t Team) RGB() [3]uint8 {
+	if t.custom {
+		return t.rgb
+	}
+	if rgb, ok := TeamColorRGB(t.player); ok {
+		return rgb
+	}
+	return teamRGB[TeamNeutral]
+}
+
+// String names t as ParseTeam reads it: the colour name of a player,
+// "#rrggbb" for a custom colour.
+func (t Team) String() string {
+	if t.custom {
+		return fmt.Sprintf("#%02x%02x%02x", t.rgb[0], t.rgb[1], t.rgb[2])
+	}
+	if t.player >= 0 && t.player < len(teamNames) {
+		return teamNames[t.player]
+	}
+	return strconv.Itoa(t.player)
+}
+
+// MarshalText writes t as String does.
+func (t Team) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads t as ParseTeam does.
+func (t *Team) UnmarshalText(b []byte) error {
+	v, err := ParseTeam(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
 }
 
 // replaceableNames maps replaceable ids to paths under ReplaceableTextures.
