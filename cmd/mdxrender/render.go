@@ -244,4 +244,3 @@ func parseVec3(s string) ([3]float64, error) {
 	}
 	return v, nil
 }
-
