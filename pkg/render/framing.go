@@ -13,11 +13,11 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/raster"
 )
 
-// The automatic orbit camera (docs/rendering.md#camera): +Z up, yaw 0 looks
-// at the model's front from +X, positive yaw turns the camera
-// counter-clockwise seen from above, pitch is elevation, the field of view
-// is vertical, and the distance keeps the fit box's bounding sphere in
-// frame. It is the reference harness's convention, so that our pictures
+// The automatic orbit camera (docs/rendering.md#camera-and-framing): +Z
+// up, yaw 0 looks at the model's front from +X, positive yaw turns the
+// camera counter-clockwise seen from above, pitch is elevation, the field
+// of view is vertical, and the distance keeps the fit box's bounding
+// sphere in frame. It is the reference harness's convention, so that our pictures
 // can be compared with the reference viewer's pixel for pixel.
 const (
 	defaultFov    = 45.0

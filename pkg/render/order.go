@@ -17,13 +17,13 @@ type drawItem struct {
 }
 
 // drawOrder returns the indices of items in the order to draw them, the
-// reference viewer's (docs/rendering.md#draw-order): first every opaque
-// batch (filter None or Transparent) in the given order; then the
-// translucent batches stable-sorted by filter mode, followed by the
-// emitters in the given order, and that whole list stable-sorted by
-// priority plane. So translucent things end up ordered by priority plane,
-// then (batches before emitters) filter mode, then creation order.
-// Triangles are never depth-sorted.
+// reference viewer's (docs/rendering.md#draw-order-and-priority-planes):
+// first every opaque batch (filter None or Transparent) in the given
+// order; then the translucent batches stable-sorted by filter mode,
+// followed by the emitters in the given order, and that whole list
+// stable-sorted by priority plane. So translucent things end up ordered
+// by priority plane, then (batches before emitters) filter mode, then
+// creation order. Triangles are never depth-sorted.
 //
 // Skipping batches whose geoset or layer alpha is ≤ skipAlpha is the
 // caller's job: it happens per frame, while this order depends only on the

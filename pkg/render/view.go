@@ -44,11 +44,11 @@ type View struct {
 	// SSAA is the supersampling factor per axis; 0 means DefaultSSAA.
 	SSAA int
 
-	// The orbit camera (docs/rendering.md#camera): Yaw and Pitch in
-	// degrees (yaw 0 looks at the model's front from +X, pitch is
+	// The orbit camera (docs/rendering.md#camera-and-framing): Yaw and
+	// Pitch in degrees (yaw 0 looks at the model's front from +X, pitch is
 	// elevation), Fov the vertical field of view in degrees (0: 45),
-	// Distance from the target (0: fit the box), Target the point looked at
-	// (nil: the fit box's centre), Near and Far the clip distances (0:
+	// Distance from the target (0: fit the box), Target the point looked
+	// at (nil: the fit box's centre), Near and Far the clip distances (0:
 	// automatic), Fit the box framed, Ortho an orthographic projection.
 	Yaw, Pitch float64
 	Fov        float64
