@@ -1,6 +1,7 @@
 package mdx
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,11 +119,9 @@ var (
 	layerFlags = flagTable{{LayerUnshaded, "Unshaded"}, {LayerSphereEnvMap, "SphereEnvMap"},
 		{LayerTwoSided, "TwoSided"}, {LayerUnfogged, "Unfogged"}, {LayerNoDepthTest, "NoDepthTest"},
 		{LayerNoDepthSet, "NoDepthSet"}, {LayerUnlit, "Unlit"}}
-	// The WoW versions reuse 0x100 and give 0x4 and 0x8 meanings.
-	wowLayerFlags = flagTable{{LayerUnshaded, "Unshaded"}, {LayerSphereEnvMap, "SphereEnvMap"},
-		{WoWLayerWrapWidth, "WrapWidth"}, {WoWLayerWrapHeight, "WrapHeight"},
-		{LayerTwoSided, "TwoSided"}, {LayerUnfogged, "Unfogged"}, {LayerNoDepthTest, "NoDepthTest"},
-		{LayerNoDepthSet, "NoDepthSet"}, {WoWLayerNoFallback, "NoFallback"}}
+	// The WoW versions give 0x4 and 0x8 meanings and reuse 0x100.
+	wowLayerFlags = layerFlags.with(flagName{WoWLayerWrapWidth, "WrapWidth"},
+		flagName{WoWLayerWrapHeight, "WrapHeight"}, flagName{WoWLayerNoFallback, "NoFallback"})
 	sequenceFlags = flagTable{{SeqNonLooping, "NonLooping"}}
 	geosetFlags   = flagTable{{GeosetUnselectable, "Unselectable"}}
 	// nodeFlags are the bits every node type shares, then the type bits.
@@ -146,7 +145,7 @@ var (
 	// (mdx-m3-viewer's reading). The binary format's documentation names
 	// only the four bits of materialFlags, so Material.FlagNames shows 0x2
 	// as a number.
-	mdlMaterialFlags = slices.Insert(slices.Clone(materialFlags), 1, flagName{matTwoSided, "TwoSided"})
+	mdlMaterialFlags = materialFlags.with(flagName{matTwoSided, "TwoSided"})
 	// mdlNodeFlags are the node bits MDL writes as keywords, in the order
 	// the writer emits them.
 	mdlNodeFlags = nodeFlags.subset(NodeBillboardedLockZ, NodeBillboardedLockY, NodeBillboardedLockX,
@@ -208,6 +207,18 @@ func (t flagTable) subset(bits ...uint32) flagTable {
 			out = append(out, t[i])
 		}
 	}
+	return out
+}
+
+// with returns the table with the extra entries, each replacing the entry
+// of the same bit if there is one, in ascending bit order (the order of
+// every table here).
+func (t flagTable) with(extra ...flagName) flagTable {
+	out := slices.DeleteFunc(slices.Clone(t), func(f flagName) bool {
+		return slices.ContainsFunc(extra, func(e flagName) bool { return e.bit == f.bit })
+	})
+	out = append(out, extra...)
+	slices.SortFunc(out, func(a, b flagName) int { return cmp.Compare(a.bit, b.bit) })
 	return out
 }
 

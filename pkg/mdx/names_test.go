@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// The MDL tables are built from the name tables at init; a bit missing from
-// its source table would silently drop a keyword.
-func TestMDLFlagTables(t *testing.T) {
+// The derived tables are built from the name tables at init; a bit missing
+// from its source table would silently drop a keyword, a misplaced one
+// reorder the names.
+func TestDerivedFlagTables(t *testing.T) {
 	words := func(t flagTable) string {
 		var s []string
 		for _, f := range t {
@@ -22,6 +23,7 @@ func TestMDLFlagTables(t *testing.T) {
 		t    flagTable
 		want string
 	}{
+		{"wow layer", wowLayerFlags, "Unshaded SphereEnvMap WrapWidth WrapHeight TwoSided Unfogged NoDepthTest NoDepthSet NoFallback"},
 		{"material", mdlMaterialFlags, "ConstantColor TwoSided SortPrimsNearZ SortPrimsFarZ FullResolution"},
 		{"node", mdlNodeFlags, "BillboardedLockZ BillboardedLockY BillboardedLockX Billboarded CameraAnchored"},
 		{"DontInherit", mdlDontInherit, "Translation Rotation Scaling"},
