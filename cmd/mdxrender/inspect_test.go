@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -227,64 +226,6 @@ func TestInspectBadFileContinues(t *testing.T) {
 	}
 	if code != 1 || len(reports) != 2 || reports[0]["file"] != garbage || reports[0]["error"] == nil || reports[1]["name"] != "Tester" {
 		t.Errorf("exit %d, reports %v", code, reports)
-	}
-}
-
-func TestJSONFloatNonFinite(t *testing.T) {
-	for _, c := range []struct {
-		v    float32
-		want string
-	}{{float32(math.NaN()), `"NaN"`}, {float32(math.Inf(1)), `"+Inf"`}, {float32(math.Inf(-1)), `"-Inf"`}, {0.1, `0.1`}, {-172.722, `-172.722`}} {
-		b, err := json.Marshal(jf(c.v))
-		if err != nil || string(b) != c.want {
-			t.Errorf("jf(%v) = %s, %v; want %s", c.v, b, err, c.want)
-		}
-	}
-}
-
-func TestBuildTreeTerminates(t *testing.T) {
-	// A long chain, a self-parent, a three-node cycle with a child hanging
-	// off it, and a repeated object id: every node printed once.
-	var nodes []jsonNode
-	for i := 0; i < 10000; i++ {
-		nodes = append(nodes, jsonNode{Name: "chain", ObjectID: int32(i), ParentID: int32(i - 1)})
-	}
-	nodes = append(nodes,
-		jsonNode{Name: "self", ObjectID: 20000, ParentID: 20000},
-		jsonNode{Name: "hang", ObjectID: 20004, ParentID: 20001},
-		jsonNode{Name: "c1", ObjectID: 20001, ParentID: 20003},
-		jsonNode{Name: "c2", ObjectID: 20002, ParentID: 20001},
-		jsonNode{Name: "c3", ObjectID: 20003, ParentID: 20002},
-		jsonNode{Name: "dup", ObjectID: 5, ParentID: -1},
-	)
-	lines := buildTree(nodes)
-	seen := make([]int, len(nodes))
-	for _, l := range lines {
-		seen[l.node]++
-		if len(l.prefix) > 4*maxTreeIndent+20 {
-			t.Fatalf("prefix of %d bytes: the drawing keeps growing with depth", len(l.prefix))
-		}
-	}
-	for i, n := range seen {
-		if n != 1 {
-			t.Errorf("node %d (%s) printed %d times", i, nodes[i].Name, n)
-		}
-	}
-	notes := map[string]string{}
-	for _, n := range nodes[10000:] {
-		notes[n.Name] = n.TreeNote
-	}
-	if notes["self"] != "parent is itself" || notes["dup"] != "duplicate object id" || notes["hang"] != "" {
-		t.Errorf("notes %v", notes)
-	}
-	cycleNotes := 0
-	for _, c := range []string{"c1", "c2", "c3"} {
-		if notes[c] == "parent cycle" {
-			cycleNotes++
-		}
-	}
-	if cycleNotes != 1 {
-		t.Errorf("want exactly one cycle member noted as the cycle's root, notes %v", notes)
 	}
 }
 

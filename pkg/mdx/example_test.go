@@ -53,3 +53,11 @@ func ExampleFormatError() {
 	// GEOS 12
 	// mdx: GEOS at offset 0xc: geoset size 4294967295 exceeds remaining 4 bytes
 }
+
+// Flags and enumerations read as their MDL keywords; a bit without a name
+// shows as hex. The WoW versions give some layer bits other meanings.
+func ExampleLayer_FlagNames() {
+	l := mdx.Layer{FilterMode: mdx.FilterAdditive, Flags: mdx.LayerUnshaded | mdx.LayerTwoSided | 0x4}
+	fmt.Println(l.FilterMode, l.FlagNames(800), l.FlagNames(1500))
+	// Output: Additive [Unshaded TwoSided 0x4] [Unshaded WrapWidth TwoSided]
+}

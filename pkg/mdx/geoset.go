@@ -23,7 +23,7 @@ type Geoset struct {
 
 	MaterialID     uint32
 	SelectionGroup uint32
-	// SelectionFlags: 4 = Unselectable.
+	// SelectionFlags: GeosetUnselectable.
 	SelectionFlags uint32
 
 	// LOD and LODName exist from v900 (lod u32, lodName[80]).
@@ -67,6 +67,10 @@ type GeosetAnim struct {
 	ColorTrack *Track[Vec3]    // KGAC
 	rec        rec
 }
+
+// GeosetUnselectable is the Geoset.SelectionFlags bit of a geoset the
+// editor does not let one select.
+const GeosetUnselectable = 0x4
 
 // GeosetAnim.Flags bits.
 const (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"unsafe"
 )
 
@@ -397,14 +398,10 @@ func (p *mdlParser) topLevel(m *Model) {
 					t.Path = p.str("Image")
 				case "ReplaceableId":
 					t.ReplaceableID = p.u32("ReplaceableId")
-				case "WrapWidth":
-					t.Flags |= TexWrapWidth
-				case "WrapHeight":
-					t.Flags |= TexWrapHeight
 				case "Flags":
 					t.Flags = p.u32("Flags")
 				default:
-					return false
+					return setFlag(&t.Flags, textureFlags, k)
 				}
 				return true
 			})
@@ -547,8 +544,6 @@ func (p *mdlParser) sequence() Sequence {
 		switch string(k) {
 		case "Interval":
 			p.u32s(s.Interval[:], "Interval")
-		case "NonLooping":
-			s.Flags |= SeqNonLooping
 		case "Flags":
 			s.Flags = p.u32("Flags")
 		case "MoveSpeed":
@@ -564,7 +559,7 @@ func (p *mdlParser) sequence() Sequence {
 		case "BlendTime":
 			s.BlendTime = p.u32("BlendTime")
 		default:
-			return p.extentProp(&s.Extent, k)
+			return setFlag(&s.Flags, sequenceFlags, k) || p.extentProp(&s.Extent, k)
 		}
 		return true
 	})
@@ -585,16 +580,6 @@ func (p *mdlParser) material(version uint32) Material {
 	var mt Material
 	p.block("Material", func(k []byte) bool {
 		switch string(k) {
-		case "ConstantColor":
-			mt.Flags |= MatConstantColor
-		case "TwoSided":
-			mt.Flags |= matTwoSided
-		case "SortPrimsNearZ":
-			mt.Flags |= MatSortPrimsNearZ
-		case "SortPrimsFarZ":
-			mt.Flags |= MatSortPrimsFarZ
-		case "FullResolution":
-			mt.Flags |= MatFullResolution
 		case "Flags":
 			mt.Flags = p.u32("Flags")
 		case "PriorityPlane":
@@ -604,15 +589,12 @@ func (p *mdlParser) material(version uint32) Material {
 		case "Layer":
 			mt.Layers = append(mt.Layers, p.layer(version))
 		default:
-			return false
+			return setFlag(&mt.Flags, mdlMaterialFlags, k)
 		}
 		return true
 	})
 	return mt
 }
-
-// matTwoSided is the MDL "TwoSided" material flag (mdx-m3-viewer's reading).
-const matTwoSided = 0x2
 
 // Names of the v1100 layer shader types.
 const (
@@ -627,20 +609,6 @@ func (p *mdlParser) layer(version uint32) Layer {
 		case "FilterMode":
 			w := p.word("a filter mode")
 			l.FilterMode = FilterMode(filterModeByName(p, w))
-		case "Unshaded":
-			l.Flags |= LayerUnshaded
-		case "SphereEnvMap":
-			l.Flags |= LayerSphereEnvMap
-		case "TwoSided":
-			l.Flags |= LayerTwoSided
-		case "Unfogged":
-			l.Flags |= LayerUnfogged
-		case "NoDepthTest":
-			l.Flags |= LayerNoDepthTest
-		case "NoDepthSet":
-			l.Flags |= LayerNoDepthSet
-		case "Unlit":
-			l.Flags |= LayerUnlit
 		case "Flags":
 			l.Flags = p.u32("Flags")
 		case "TextureID":
@@ -671,7 +639,7 @@ func (p *mdlParser) layer(version uint32) Layer {
 		case "ShaderTypeId":
 			l.ShaderTypeID = p.u32("ShaderTypeId")
 		default:
-			return false
+			return setFlag(&l.Flags, layerFlags, k)
 		}
 		return true
 	})
@@ -710,15 +678,11 @@ func (p *mdlParser) layerTexture(l *Layer) {
 	l.TextureID = int32(id)
 }
 
-var filterModeNames = [...]string{"None", "Transparent", "Blend", "Additive", "AddAlpha", "Modulate", "Modulate2x"}
-
 func filterModeByName(p *mdlParser, w []byte) uint32 {
-	for i, n := range filterModeNames {
-		if string(w) == n {
-			return uint32(i)
-		}
+	if i, ok := enumByName(filterModeNames[:], w); ok {
+		return i
 	}
-	return uint32(p.parseInt(w, 0, math.MaxUint32, "a filter mode (None, Transparent, Blend, Additive, AddAlpha, Modulate, Modulate2x)"))
+	return uint32(p.parseInt(w, 0, math.MaxUint32, "a filter mode ("+strings.Join(filterModeNames[:], ", ")+")"))
 }
 
 func (p *mdlParser) geoset() Geoset {
@@ -802,8 +766,6 @@ func (p *mdlParser) geoset() Geoset {
 			g.MaterialID = p.u32("MaterialID")
 		case "SelectionGroup":
 			g.SelectionGroup = p.u32("SelectionGroup")
-		case "Unselectable":
-			g.SelectionFlags |= 4
 		case "SelectionFlags":
 			g.SelectionFlags = p.u32("SelectionFlags")
 		case "LevelOfDetail":
@@ -811,7 +773,7 @@ func (p *mdlParser) geoset() Geoset {
 		case "Name":
 			g.LODName = p.str("Name")
 		default:
-			return p.extentProp(&g.Extent, k)
+			return setFlag(&g.SelectionFlags, geosetFlags, k) || p.extentProp(&g.Extent, k)
 		}
 		return true
 	})
@@ -844,9 +806,6 @@ func (p *mdlParser) vec3List(dst []Vec3, what string) []Vec3 {
 	return dst
 }
 
-// faceTypeNames are the MDL names of PTYP primitive types (4 = triangles).
-var faceTypeNames = [...]string{"Points", "Lines", "LineLoop", "LineStrip", "Triangles", "TriangleStrip", "TriangleFan", "Quads", "QuadStrip", "Polygons"}
-
 // faces reads "Faces groups total { Type { {i, ...}, ... } ... }": one
 // primitive group per type block.
 func (p *mdlParser) faces(g *Geoset) {
@@ -858,14 +817,9 @@ func (p *mdlParser) faces(g *Geoset) {
 	p.openList("Faces")
 	for !p.endList("Faces") {
 		w := p.word("a primitive type (Triangles)")
-		typ := -1
-		for i, n := range faceTypeNames {
-			if string(w) == n {
-				typ = i
-			}
-		}
-		if typ < 0 {
-			typ = int(p.parseInt(w, 0, math.MaxUint32, "a primitive type (Triangles, ...)"))
+		typ, ok := enumByName(faceTypeNames[:], w)
+		if !ok {
+			typ = uint32(p.parseInt(w, 0, math.MaxUint32, "a primitive type (Triangles, ...)"))
 		}
 		before := len(g.Faces)
 		p.openList("a face group")
@@ -879,7 +833,7 @@ func (p *mdlParser) faces(g *Geoset) {
 			}
 			g.Faces = append(g.Faces, uint16(p.parseInt(p.word("a vertex index"), 0, 65535, "vertex index")))
 		}
-		g.FaceTypes = append(g.FaceTypes, uint32(typ))
+		g.FaceTypes = append(g.FaceTypes, typ)
 		g.FaceGroups = append(g.FaceGroups, uint32(len(g.Faces)-before))
 	}
 	if len(g.Faces) == 0 {
@@ -920,41 +874,49 @@ func (p *mdlParser) geosetAnim() GeosetAnim {
 	return a
 }
 
-// Node flags named in MDL, by spelling (Magos writes "BillboardLock*").
+// enumByName returns the value whose name in names is k.
+func enumByName(names []string, k []byte) (uint32, bool) {
+	for i, n := range names {
+		if string(k) == n {
+			return uint32(i), true
+		}
+	}
+	return 0, false
+}
+
+// setFlag sets the bit of t named k in *flags and reports whether t names
+// one.
+func setFlag(flags *uint32, t flagTable, k []byte) bool {
+	b, ok := t.bit(k)
+	*flags |= b
+	return ok
+}
+
+// nodeFlagByName returns the node bit an MDL keyword names, or 0. Magos
+// writes "BillboardLock*" for "BillboardedLock*".
 func nodeFlagByName(k []byte) uint32 {
+	if b, ok := mdlNodeFlags.bit(k); ok {
+		return b
+	}
 	switch string(k) {
-	case "Billboarded":
-		return NodeBillboarded
-	case "BillboardedLockX", "BillboardLockX":
+	case "BillboardLockX":
 		return NodeBillboardedLockX
-	case "BillboardedLockY", "BillboardLockY":
+	case "BillboardLockY":
 		return NodeBillboardedLockY
-	case "BillboardedLockZ", "BillboardLockZ":
+	case "BillboardLockZ":
 		return NodeBillboardedLockZ
-	case "CameraAnchored":
-		return NodeCameraAnchored
 	}
 	return 0
 }
 
-// Emitter flag names; PREM and PRE2 give 0x8000 and 0x10000 different
-// names.
+// emitterFlagByName returns the emitter bit an MDL keyword names, or 0.
+// Either emitter's spelling of 0x8000 and 0x10000 is accepted in both.
 func emitterFlagByName(k []byte) uint32 {
-	switch string(k) {
-	case "EmitterUsesMDL", "Unshaded":
-		return 0x8000
-	case "EmitterUsesTGA", "SortPrimsFarZ":
-		return 0x10000
-	case "LineEmitter":
-		return NodeLineEmitter
-	case "Unfogged":
-		return NodeUnfogged
-	case "ModelSpace":
-		return NodeModelSpace
-	case "XYQuad":
-		return NodeXYQuad
+	if b, ok := emitterFlags.bit(k); ok {
+		return b
 	}
-	return 0
+	b, _ := emitter2Flags.bit(k)
+	return b
 }
 
 // node reads a node block; the node's type bit is set in Flags (MDX files
@@ -975,14 +937,7 @@ func (p *mdlParser) node(n *Node, typeBit uint32, what string, prop func(k []byt
 		case "DontInherit":
 			p.openList("DontInherit")
 			for !p.endList("DontInherit") {
-				switch string(p.word("Translation, Rotation or Scaling")) {
-				case "Translation":
-					n.Flags |= NodeDontInheritTranslation
-				case "Scaling":
-					n.Flags |= NodeDontInheritScaling
-				case "Rotation":
-					n.Flags |= NodeDontInheritRotation
-				default:
+				if !setFlag(&n.Flags, mdlDontInherit, p.word("Translation, Rotation or Scaling")) {
 					p.failf("DontInherit takes Translation, Rotation or Scaling")
 				}
 			}
@@ -1048,16 +1003,12 @@ func (p *mdlParser) bone() Bone {
 	return b
 }
 
-var lightTypeNames = [...]string{"Omnidirectional", "Directional", "Ambient"}
-
 func (p *mdlParser) light() Light {
 	var l Light
 	p.node(&l.Node, NodeLight, "Light", func(k []byte) bool {
-		for i, n := range lightTypeNames {
-			if string(k) == n {
-				l.Type = LightType(i)
-				return true
-			}
+		if i, ok := enumByName(lightTypeNames[:], k); ok {
+			l.Type = LightType(i)
+			return true
 		}
 		switch string(k) {
 		case "LightType":
@@ -1140,23 +1091,16 @@ func (p *mdlParser) prem() ParticleEmitter {
 	return e
 }
 
-var pre2FilterNames = [...]string{"Blend", "Additive", "Modulate", "Modulate2x", "AlphaKey"}
-var headTailNames = [...]string{"Head", "Tail", "Both"}
-
 func (p *mdlParser) pre2() ParticleEmitter2 {
 	var e ParticleEmitter2
 	p.node(&e.Node, NodeParticleEmitter, "ParticleEmitter2", func(k []byte) bool {
-		for i, n := range pre2FilterNames {
-			if string(k) == n {
-				e.FilterMode = uint32(i)
-				return true
-			}
+		if i, ok := enumByName(emitter2FilterNames[:], k); ok {
+			e.FilterMode = i
+			return true
 		}
-		for i, n := range headTailNames {
-			if string(k) == n {
-				e.HeadOrTail = uint32(i)
-				return true
-			}
+		if i, ok := enumByName(headTailNames[:], k); ok {
+			e.HeadOrTail = i
+			return true
 		}
 		switch string(k) {
 		case "Speed":
@@ -1365,16 +1309,12 @@ func (p *mdlParser) event() EventObject {
 	return e
 }
 
-var shapeNames = [...]string{"Box", "Plane", "Sphere", "Cylinder"}
-
 func (p *mdlParser) collision() CollisionShape {
 	var c CollisionShape
 	p.node(&c.Node, NodeCollisionShape, "CollisionShape", func(k []byte) bool {
-		for i, n := range shapeNames {
-			if string(k) == n {
-				c.Type = ShapeType(i)
-				return true
-			}
+		if i, ok := enumByName(shapeNames[:], k); ok {
+			c.Type = ShapeType(i)
+			return true
 		}
 		switch string(k) {
 		case "ShapeType":

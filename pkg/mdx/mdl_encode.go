@@ -319,11 +319,7 @@ func (e *mdlWriter) model(m *Model) {
 			s := &m.Sequences[i]
 			e.openNamed("Anim", s.Name)
 			e.ints("Interval", s.Interval[:], false)
-			if s.Flags == SeqNonLooping {
-				e.flag("NonLooping")
-			} else if s.Flags != 0 {
-				e.int("Flags", int64(s.Flags))
-			}
+			e.flags("Flags", s.Flags, sequenceFlags)
 			if !same(s.MoveSpeed, 0) {
 				e.float("MoveSpeed", s.MoveSpeed)
 			}
@@ -364,16 +360,7 @@ func (e *mdlWriter) model(m *Model) {
 			if t.ReplaceableID != 0 {
 				e.int("ReplaceableId", int64(t.ReplaceableID))
 			}
-			if t.Flags&^(TexWrapWidth|TexWrapHeight) != 0 {
-				e.int("Flags", int64(t.Flags))
-			} else {
-				if t.Flags&TexWrapWidth != 0 {
-					e.flag("WrapWidth")
-				}
-				if t.Flags&TexWrapHeight != 0 {
-					e.flag("WrapHeight")
-				}
-			}
+			e.flags("Flags", t.Flags, textureFlags)
 			e.close()
 		}
 		e.close()
@@ -439,11 +426,7 @@ func (e *mdlWriter) model(m *Model) {
 	for i := range m.Lights {
 		l := &m.Lights[i]
 		e.nodeOpen("Light", &l.Node, NodeLight)
-		if int(l.Type) < len(lightTypeNames) {
-			e.flag(lightTypeNames[l.Type])
-		} else {
-			e.int("LightType", int64(l.Type))
-		}
+		e.enum("LightType", uint32(l.Type), lightTypeNames[:])
 		e.animF("AttenuationStart", l.AttenuationStart, 0, l.AttenuationStartTrack, true)
 		e.animF("AttenuationEnd", l.AttenuationEnd, 0, l.AttenuationEndTrack, true)
 		e.animF("Intensity", l.Intensity, 0, l.IntensityTrack, true)
@@ -480,12 +463,7 @@ func (e *mdlWriter) model(m *Model) {
 	for i := range m.ParticleEmitters {
 		p := &m.ParticleEmitters[i]
 		e.nodeOpen("ParticleEmitter", &p.Node, NodeParticleEmitter)
-		if p.Flags&0x8000 != 0 {
-			e.flag("EmitterUsesMDL")
-		}
-		if p.Flags&0x10000 != 0 {
-			e.flag("EmitterUsesTGA")
-		}
+		e.flagWords(p.Flags, emitterFlags)
 		e.animF("EmissionRate", p.EmissionRate, 0, p.EmissionRateTrack, true)
 		e.animF("Gravity", p.Gravity, 0, p.GravityTrack, true)
 		e.animF("Longitude", p.Longitude, 0, p.LongitudeTrack, true)
@@ -568,11 +546,7 @@ func (e *mdlWriter) model(m *Model) {
 	for i := range m.CollisionShapes {
 		c := &m.CollisionShapes[i]
 		e.nodeOpen("CollisionShape", &c.Node, NodeCollisionShape)
-		if int(c.Type) < len(shapeNames) {
-			e.flag(shapeNames[c.Type])
-		} else {
-			e.int("ShapeType", int64(c.Type))
-		}
+		e.enum("ShapeType", uint32(c.Type), shapeNames[:])
 		n := c.NumVertices()
 		if n == 1 && !sameVec(c.Vertices[1], Vec3{}) {
 			n = 2 // not stored in MDX for this type, but keep the model's value
@@ -621,25 +595,7 @@ func (e *mdlWriter) model(m *Model) {
 
 func (e *mdlWriter) material(mt *Material, version uint32) {
 	e.open("Material")
-	if mt.Flags&^(MatConstantColor|matTwoSided|MatSortPrimsNearZ|MatSortPrimsFarZ|MatFullResolution) != 0 {
-		e.int("Flags", int64(mt.Flags))
-	} else {
-		if mt.Flags&MatConstantColor != 0 {
-			e.flag("ConstantColor")
-		}
-		if mt.Flags&matTwoSided != 0 {
-			e.flag("TwoSided")
-		}
-		if mt.Flags&MatSortPrimsNearZ != 0 {
-			e.flag("SortPrimsNearZ")
-		}
-		if mt.Flags&MatSortPrimsFarZ != 0 {
-			e.flag("SortPrimsFarZ")
-		}
-		if mt.Flags&MatFullResolution != 0 {
-			e.flag("FullResolution")
-		}
-	}
+	e.flags("Flags", mt.Flags, mdlMaterialFlags)
 	if mt.PriorityPlane != 0 {
 		e.int("PriorityPlane", int64(mt.PriorityPlane))
 	}
@@ -652,13 +608,32 @@ func (e *mdlWriter) material(mt *Material, version uint32) {
 	e.close()
 }
 
-var layerFlagNames = []struct {
-	bit  uint32
-	name string
-}{
-	{LayerUnshaded, "Unshaded"}, {LayerSphereEnvMap, "SphereEnvMap"}, {LayerTwoSided, "TwoSided"},
-	{LayerUnfogged, "Unfogged"}, {LayerNoDepthTest, "NoDepthTest"}, {LayerNoDepthSet, "NoDepthSet"},
-	{LayerUnlit, "Unlit"},
+// flags writes v as the keywords t names, or as "key v" when v has a bit t
+// does not name.
+func (e *mdlWriter) flags(key string, v uint32, t flagTable) {
+	if v&^t.mask() != 0 {
+		e.int(key, int64(v))
+		return
+	}
+	e.flagWords(v, t)
+}
+
+// enum writes v as its keyword in names, or as "key v" past their end.
+func (e *mdlWriter) enum(key string, v uint32, names []string) {
+	if int(v) < len(names) {
+		e.flag(names[v])
+	} else {
+		e.int(key, int64(v))
+	}
+}
+
+// flagWords writes the keywords of the bits of v that t names, in t's order.
+func (e *mdlWriter) flagWords(v uint32, t flagTable) {
+	for _, f := range t {
+		if v&f.bit != 0 {
+			e.flag(f.name)
+		}
+	}
 }
 
 func (e *mdlWriter) layer(l *Layer, version uint32) {
@@ -671,19 +646,9 @@ func (e *mdlWriter) layer(l *Layer, version uint32) {
 		e.b = strconv.AppendUint(e.b, uint64(l.FilterMode), 10)
 	}
 	e.b = append(e.b, ",\n"...)
-	known := uint32(0)
-	for _, f := range layerFlagNames {
-		known |= f.bit
-	}
-	if l.Flags&^known != 0 {
-		e.int("Flags", int64(l.Flags))
-	} else {
-		for _, f := range layerFlagNames {
-			if l.Flags&f.bit != 0 {
-				e.flag(f.name)
-			}
-		}
-	}
+	// The Warcraft III names, whatever the version: a WoW bit that
+	// differs is written as a number.
+	e.flags("Flags", l.Flags, layerFlags)
 	switch l.ShaderTypeID {
 	case 0:
 	case 1:
@@ -802,13 +767,7 @@ func (e *mdlWriter) geoset(g *Geoset) {
 	}
 	e.int("MaterialID", int64(g.MaterialID))
 	e.int("SelectionGroup", int64(g.SelectionGroup))
-	switch g.SelectionFlags {
-	case 0:
-	case 4:
-		e.flag("Unselectable")
-	default:
-		e.int("SelectionFlags", int64(g.SelectionFlags))
-	}
+	e.flags("SelectionFlags", g.SelectionFlags, geosetFlags)
 	if g.LOD != 0 {
 		e.int("LevelOfDetail", int64(g.LOD))
 	}
@@ -901,14 +860,13 @@ func (e *mdlWriter) nodeOpen(kind string, n *Node, typeBit uint32) {
 	if n.ParentID != -1 {
 		e.int("Parent", int64(n.ParentID))
 	}
-	named := uint32(NodeDontInheritTranslation | NodeDontInheritScaling | NodeDontInheritRotation |
-		NodeBillboarded | NodeBillboardedLockX | NodeBillboardedLockY | NodeBillboardedLockZ | NodeCameraAnchored)
+	named := mdlNodeFlags.mask() | mdlDontInherit.mask()
 	if typeBit == NodeParticleEmitter {
 		switch kind {
 		case "ParticleEmitter":
-			named |= 0x8000 | 0x10000
+			named |= emitterFlags.mask()
 		case "ParticleEmitter2":
-			named |= 0x8000 | 0x10000 | NodeLineEmitter | NodeUnfogged | NodeModelSpace | NodeXYQuad
+			named |= mdlEmitter2Flags.mask()
 		}
 	}
 	if n.Flags&typeBit != typeBit || n.Flags&^(named|typeBit) != 0 {
@@ -916,29 +874,12 @@ func (e *mdlWriter) nodeOpen(kind string, n *Node, typeBit uint32) {
 		return
 	}
 	f := n.Flags
-	if f&NodeBillboardedLockZ != 0 {
-		e.flag("BillboardedLockZ")
-	}
-	if f&NodeBillboardedLockY != 0 {
-		e.flag("BillboardedLockY")
-	}
-	if f&NodeBillboardedLockX != 0 {
-		e.flag("BillboardedLockX")
-	}
-	if f&NodeBillboarded != 0 {
-		e.flag("Billboarded")
-	}
-	if f&NodeCameraAnchored != 0 {
-		e.flag("CameraAnchored")
-	}
-	if f&(NodeDontInheritTranslation|NodeDontInheritScaling|NodeDontInheritRotation) != 0 {
+	e.flagWords(f, mdlNodeFlags)
+	if f&mdlDontInherit.mask() != 0 {
 		e.indent()
 		e.b = append(e.b, "DontInherit {"...)
 		sep := " "
-		for _, d := range []struct {
-			bit  uint32
-			name string
-		}{{NodeDontInheritTranslation, "Translation"}, {NodeDontInheritRotation, "Rotation"}, {NodeDontInheritScaling, "Scaling"}} {
+		for _, d := range mdlDontInherit {
 			if f&d.bit != 0 {
 				e.b = append(e.b, sep...)
 				e.b = append(e.b, d.name...)
@@ -948,14 +889,7 @@ func (e *mdlWriter) nodeOpen(kind string, n *Node, typeBit uint32) {
 		e.b = append(e.b, " },\n"...)
 	}
 	if kind == "ParticleEmitter2" {
-		for _, d := range []struct {
-			bit  uint32
-			name string
-		}{{0x10000, "SortPrimsFarZ"}, {0x8000, "Unshaded"}, {NodeLineEmitter, "LineEmitter"}, {NodeUnfogged, "Unfogged"}, {NodeModelSpace, "ModelSpace"}, {NodeXYQuad, "XYQuad"}} {
-			if f&d.bit != 0 {
-				e.flag(d.name)
-			}
-		}
+		e.flagWords(f, mdlEmitter2Flags)
 	}
 }
 
@@ -989,18 +923,10 @@ func (e *mdlWriter) pre2(p *ParticleEmitter2) {
 	e.animF("EmissionRate", p.EmissionRate, 0, p.EmissionRateTrack, true)
 	e.animF("Width", p.Width, 0, p.WidthTrack, true)
 	e.animF("Length", p.Length, 0, p.LengthTrack, true)
-	if int(p.FilterMode) < len(pre2FilterNames) {
-		e.flag(pre2FilterNames[p.FilterMode])
-	} else {
-		e.int("FilterMode", int64(p.FilterMode))
-	}
+	e.enum("FilterMode", p.FilterMode, emitter2FilterNames[:])
 	e.int("Rows", int64(p.Rows))
 	e.int("Columns", int64(p.Columns))
-	if int(p.HeadOrTail) < len(headTailNames) {
-		e.flag(headTailNames[p.HeadOrTail])
-	} else {
-		e.int("HeadOrTail", int64(p.HeadOrTail))
-	}
+	e.enum("HeadOrTail", p.HeadOrTail, headTailNames[:])
 	e.float("TailLength", p.TailLength)
 	e.float("Time", p.Time)
 	e.open("SegmentColor")

@@ -45,13 +45,17 @@ const (
 	WoWGeosetAnimColorInMDX = 0x1   // the file's GEOA flag bit for "use colour" (decoded as GeoaUseColor)
 )
 
-// WoWReplaceableName returns the name of a WoW replaceable texture id.
+// wowReplaceableNames are the WoW replaceable texture ids (0 is none).
+var wowReplaceableNames = [NumWoWReplaceableIDs]string{"", "Skin", "ObjectSkin", "WeaponBlade", "WeaponHandle", "Environment",
+	"CharHair", "CharFacialHair", "SkinExtra", "UISkin", "TaurenMane", "Monster1", "Monster2",
+	"Monster3", "ItemIcon"}
+
+// WoWReplaceableName returns the name of a WoW replaceable texture id: ""
+// for 0, "Replaceable(n)" for an id the client does not define.
+// ReplaceableName is the version-aware form.
 func WoWReplaceableName(id uint32) string {
-	names := [...]string{"", "Skin", "ObjectSkin", "WeaponBlade", "WeaponHandle", "Environment",
-		"CharHair", "CharFacialHair", "SkinExtra", "UISkin", "TaurenMane", "Monster1", "Monster2",
-		"Monster3", "ItemIcon"}
-	if id < uint32(len(names)) {
-		return names[id]
+	if id < uint32(len(wowReplaceableNames)) {
+		return wowReplaceableNames[id]
 	}
 	return "Replaceable(" + itoa(int64(id)) + ")"
 }
