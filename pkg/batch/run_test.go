@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 var batchModels = map[string]string{
@@ -221,8 +223,12 @@ func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
 	want := treeBytes(t, filepath.Join(ref, "out"))
 
 	// A stale temporary file from a killed run is swept.
-	stale := filepath.Join(dir, "out", "units", ".footman.png"+tempMarker+"123")
-	fixture(t, dir, map[string]string{"out/units/.footman.png" + tempMarker + "123": "half"})
+	const staleRel = "out/units/.footman.png.mdxr-tmp-123"
+	if !atomicfile.IsTemp(staleRel) {
+		t.Fatalf("%s is not named like a temporary file", staleRel)
+	}
+	stale := filepath.Join(dir, filepath.FromSlash(staleRel))
+	fixture(t, dir, map[string]string{staleRel: "half"})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -241,7 +247,7 @@ func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
 		t.Errorf("stale temp file not removed: %v", err)
 	}
 	filepath.WalkDir(filepath.Join(dir, "out"), func(p string, e os.DirEntry, err error) error {
-		if err == nil && strings.Contains(e.Name(), tempMarker) {
+		if err == nil && atomicfile.IsTemp(e.Name()) {
 			t.Errorf("partial file left: %s", p)
 		}
 		if err == nil && strings.HasPrefix(e.Name(), "manifest") {
