@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mdxrender/mdxrender/pkg/anim"
 )
 
 // Observer is told about progress. Planned is called once before work
@@ -495,10 +497,10 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 				var b bytes.Buffer
 				ext := ".gif"
 				if f == FormatGIF {
-					err = EncodeGIF(&b, imgs, durs)
+					err = anim.EncodeGIF(&b, imgs, durs)
 				} else {
 					ext = ".png"
-					err = EncodeAPNG(&b, imgs, durs)
+					err = anim.EncodeAPNG(&b, imgs, durs)
 				}
 				jr.res.Timings.EncodeMS += ms(time.Since(t))
 				if err != nil {
