@@ -20,11 +20,11 @@ import (
 // frame is compressed by image/png and its IDAT payload re-wrapped as fdAT,
 // which keeps the output deterministic and the dependency list short.
 func EncodeAPNG(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
-	if len(frames) == 0 || len(frames) != len(durations) {
-		return fmt.Errorf("apng: %d frames, %d durations", len(frames), len(durations))
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
+	if err := checkCounts("apng", frames, durations); err != nil {
+		return err
 	}
 	b := frames[0].Bounds()
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	var out bytes.Buffer
 	out.WriteString("\x89PNG\r\n\x1a\n")
 	seq := uint32(0)

@@ -16,8 +16,8 @@ import (
 // Floyd-Steinberg dithered. durations are in ms; they are rounded to GIF's
 // 10 ms unit cumulatively, so the total stays right. Output is deterministic.
 func EncodeGIF(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
-	if len(frames) == 0 || len(frames) != len(durations) {
-		return fmt.Errorf("gif: %d frames, %d durations", len(frames), len(durations))
+	if err := checkCounts("gif", frames, durations); err != nil {
+		return err
 	}
 	b := frames[0].Bounds()
 	opaque := make([]*image.NRGBA, len(frames))

@@ -220,13 +220,10 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
 		fields := map[string]reflect.Type{}
 		var names []string
 		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
-			if tag == "" || tag == "-" || !f.IsExported() {
-				continue
+			if tag, ok := fieldKey(t.Field(i)); ok {
+				fields[tag] = t.Field(i).Type
+				names = append(names, tag)
 			}
-			fields[tag] = f.Type
-			names = append(names, tag)
 		}
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -325,4 +322,11 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// fieldKey returns the key of a Config field in files (its yaml tag), or
+// false for a field that is not a key.
+func fieldKey(f reflect.StructField) (string, bool) {
+	tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	return tag, tag != "" && tag != "-" && f.IsExported()
 }

@@ -7,14 +7,20 @@ import (
 	"testing"
 )
 
+func mustDecode(t *testing.T, name, text string) *ConfigFile {
+	t.Helper()
+	f, err := DecodeConfigFile(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // A YAML file gives its values as nested maps for the layered loader, and
 // where each key stands; a JSON file is read the same way.
 func TestDecodeConfigFileValuesAndOrigins(t *testing.T) {
 	const y = "inputs:\n  files: [a.mdx]\nrender:\n  size: 64\noverrides:\n  - match: \"fx/**\"\n    render: {seed: 3}\n"
-	f, err := DecodeConfigFile("c.yaml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustDecode(t, "c.yaml", y)
 	want := map[string]any{
 		"inputs":    map[string]any{"files": []any{"a.mdx"}},
 		"render":    map[string]any{"size": 64},
@@ -64,10 +70,7 @@ func TestDecodeConfigFileErrors(t *testing.T) {
 // has no line numbers, so errors name the file.
 func TestDecodeConfigFileTOML(t *testing.T) {
 	const y = "jobs = 2\n\"render.ssaa\" = 2\n[Inputs]\nFiles = [\"a.mdx\"]\n[render]\nSize = 128\n[[overrides]]\nMatch = \"x/*\"\n[views.Front]\nyaw = 1.5\n[sheet]\n"
-	f, err := DecodeConfigFile("c.toml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustDecode(t, "c.toml", y)
 	want := map[string]any{
 		"jobs":      2,
 		"inputs":    map[string]any{"files": []any{"a.mdx"}},

@@ -50,13 +50,12 @@ type leaf struct {
 func leafKeys(t reflect.Type, prefix string) []leaf {
 	var out []leaf
 	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
-		if tag == "" || tag == "-" || !f.IsExported() {
+		tag, ok := fieldKey(t.Field(i))
+		if !ok {
 			continue
 		}
 		key := join(prefix, tag)
-		ft := f.Type
+		ft := t.Field(i).Type
 		switch ft.Kind() {
 		case reflect.Struct:
 			out = append(out, leafKeys(ft, key)...)
@@ -77,7 +76,7 @@ func fieldByKey(v reflect.Value, key string) reflect.Value {
 	for _, part := range strings.Split(key, ".") {
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
-			if strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0] == part {
+			if tag, _ := fieldKey(t.Field(i)); tag == part {
 				v = v.Field(i)
 				break
 			}
