@@ -65,6 +65,9 @@ func NewLayout(strips []Strip, yaws []float64, frameW, frameH, cols int) (*Layou
 		for _, s := range strips {
 			cols = max(cols, len(s.Samples))
 		}
+		if cols == 0 {
+			return nil, fmt.Errorf("sheet: no frames to lay out")
+		}
 	}
 	l := &Layout{FrameW: frameW, FrameH: frameH, Cols: cols, Yaws: yaws, Strips: strips}
 	names := map[string]int{}
@@ -147,6 +150,9 @@ func (l *Layout) Assemble(frames []*image.NRGBA) (*image.NRGBA, error) {
 	dst := image.NewNRGBA(l.Bounds())
 	for i, c := range l.Cells {
 		f := frames[i]
+		if f == nil {
+			return nil, fmt.Errorf("sheet: frame %s is missing", c.Name)
+		}
 		if f.Bounds().Dx() != l.FrameW || f.Bounds().Dy() != l.FrameH {
 			return nil, fmt.Errorf("sheet: frame %s is %v, want %dx%d", c.Name, f.Bounds().Size(), l.FrameW, l.FrameH)
 		}

@@ -133,4 +133,8 @@ func TestSheetLayoutAndMetadata(t *testing.T) {
 	if _, err := l.Assemble(frames[:3]); err == nil {
 		t.Error("assembled with too few frames")
 	}
+	frames[7] = nil
+	if _, err := l.Assemble(frames); err == nil {
+		t.Error("assembled with a frame missing")
+	}
 }

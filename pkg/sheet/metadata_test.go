@@ -62,6 +62,7 @@ func TestLayoutRejects(t *testing.T) {
 	s := []Strip{{Sequence: Sequence{Name: "Stand", End: 100}, Samples: []Sample{{0, 50}, {50, 50}}}}
 	for name, f := range map[string]func() (*Layout, error){
 		"no strips":      func() (*Layout, error) { return NewLayout(nil, nil, 8, 8, 0) },
+		"no samples":     func() (*Layout, error) { return NewLayout([]Strip{{}}, nil, 8, 8, 0) },
 		"no frame size":  func() (*Layout, error) { return NewLayout(s, nil, 0, 8, 0) },
 		"absurd columns": func() (*Layout, error) { return NewLayout(s, nil, 8, 8, 1<<62) },
 		"too tall":       func() (*Layout, error) { return NewLayout(s, make([]float64, 3000), 8, 8, 0) },
