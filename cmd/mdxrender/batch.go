@@ -111,7 +111,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 			keys[flag] = key
 		}
 	}
-	cfg, err := batch.LoadConfig(batch.LoadOptions{File: cfgFile, Flags: cmd.Flags(), FlagKeys: keys, Args: args})
+	cfg, err := loadConfig(configLayers{File: cfgFile, Flags: cmd.Flags(), FlagKeys: keys, Args: args})
 	if err != nil {
 		return err
 	}

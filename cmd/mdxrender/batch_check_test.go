@@ -19,6 +19,7 @@ import (
 	"github.com/kettek/apng"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
 // TestCheckEndToEnd runs 'check' as CI would, on every fixture model, a
@@ -248,7 +249,7 @@ func TestSheetFramingIgnoresInvisibleGeosets(t *testing.T) {
 			t.Fatalf("sheet %s: exit %d\n%s%s", seq, code, so, se)
 		}
 		img := decodePNG(t, filepath.Join(out, "framing-sheet.png"))
-		var meta batch.PlainSheet
+		var meta sheet.Plain
 		jb, _ := os.ReadFile(filepath.Join(out, "framing-sheet.plain.json"))
 		if err := json.Unmarshal(jb, &meta); err != nil {
 			t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/kettek/apng"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
 // fixtureModel copies a project fixture model (testdata/models) to dir/name.
@@ -309,7 +310,7 @@ func TestSheetFramesKeepTheModelInside(t *testing.T) {
 }
 
 // readSheet decodes OUT/STEM-sheet.png and its plain JSON metadata.
-func readSheet(t *testing.T, out, stem string) (image.Image, batch.PlainSheet) {
+func readSheet(t *testing.T, out, stem string) (image.Image, sheet.Plain) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(out, stem+"-sheet.png"))
 	if err != nil {
@@ -320,7 +321,7 @@ func readSheet(t *testing.T, out, stem string) (image.Image, batch.PlainSheet) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta batch.PlainSheet
+	var meta sheet.Plain
 	b, _ := os.ReadFile(filepath.Join(out, stem+"-sheet.plain.json"))
 	if err := json.Unmarshal(b, &meta); err != nil {
 		t.Fatal(err)
@@ -472,7 +473,7 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 	// pixels (relative to the cell) must grow from the first frame to the
 	// last. A camera re-framed on each frame would keep it centred.
 	img, meta := readSheet(t, out, "fx")
-	meanX := func(fr batch.PlainFrame) float64 {
+	meanX := func(fr sheet.PlainFrame) float64 {
 		sum, n := 0, 0
 		for y := fr.Y; y < fr.Y+fr.H; y++ {
 			for x := fr.X; x < fr.X+fr.W; x++ {

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/spf13/cobra"
 )
@@ -83,38 +84,8 @@ func convertModel(in, out string, overwriteInput bool) error {
 	return nil
 }
 
-// writeFileAtomic writes through a temporary file in path's folder (so the
-// rename cannot cross file systems) and renames it over path only when write
-// and close succeeded; on any error the temporary file is removed and path
-// is untouched.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".mdxrender-*"+filepath.Ext(path)+".tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close() // may already be closed; the error is not interesting then
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	// Sync before the rename so a crash cannot leave a renamed but empty file.
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+// writeFileAtomic replaces path whole (internal/atomicfile): a failed run
+// leaves any previous file untouched and no partial file behind.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(context.Background(), path, write)
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -191,41 +189,5 @@ func TestConvertEncodeFailureLeavesNothing(t *testing.T) {
 	}
 	if names := listDir(t, dir); !slices.Equal(names, []string{"old.mdl", "old.mdx"}) {
 		t.Errorf("directory holds %v: temporary file left behind", names)
-	}
-}
-
-func TestWriteFileAtomicFailureLeavesNothing(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.mdx")
-	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	boom := errors.New("boom")
-	err := writeFileAtomic(out, func(w io.Writer) error {
-		// More than the buffer, so part of it reaches the temporary file.
-		if _, err := w.Write(make([]byte, 200000)); err != nil {
-			return err
-		}
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("err = %v, want boom", err)
-	}
-	if b, _ := os.ReadFile(out); string(b) != "old" {
-		t.Errorf("output changed to %d bytes", len(b))
-	}
-	if names := listDir(t, dir); !slices.Equal(names, []string{"out.mdx"}) {
-		t.Errorf("directory holds %v: temporary file left behind", names)
-	}
-
-	// And a successful write replaces the file whole.
-	if err := writeFileAtomic(out, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(out); string(b) != "new" {
-		t.Errorf("output = %q", b)
-	}
-	if names := listDir(t, dir); !slices.Equal(names, []string{"out.mdx"}) {
-		t.Errorf("directory holds %v", names)
 	}
 }

@@ -3,8 +3,7 @@ package main
 import (
 	"fmt"
 	"image/png"
-	"os"
-	"path/filepath"
+	"io"
 
 	"github.com/mdxrender/mdxrender/pkg/texture"
 	"github.com/spf13/cobra"
@@ -56,25 +55,13 @@ instead.`,
 	return cmd
 }
 
-// writePNGAtomic writes through a temporary file in the target folder and
-// renames it, so a failed run never leaves a half-written PNG.
+// writePNGAtomic writes one mip level as a PNG through writeFileAtomic, so
+// a failed run never leaves a half-written PNG.
 func writePNGAtomic(path string, tex *texture.Texture, mip int) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".mdxrender-*.png")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after a successful rename
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := png.Encode(f, tex.Levels[mip]); err != nil {
-		f.Close()
-		return fmt.Errorf("encoding %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFileAtomic(path, func(w io.Writer) error {
+		if err := png.Encode(w, tex.Levels[mip]); err != nil {
+			return fmt.Errorf("encoding %s: %w", path, err)
+		}
+		return nil
+	})
 }

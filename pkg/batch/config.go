@@ -1,19 +1,8 @@
 package batch
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"reflect"
-	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // Config is a validated batch description. Field tags give the key names used
@@ -57,10 +46,12 @@ type Config struct {
 
 	// File is the configuration file the values came from ("" if none).
 	File string `yaml:"-" mapstructure:"-"`
-	// pinned holds the keys set by a flag or environment variable: those
-	// beat per-model overrides from the file, as flags beat the file.
+	// pinned holds the keys set by a flag or environment variable (see
+	// Pin): those beat per-model overrides from the file, as flags beat
+	// the file.
 	pinned map[string]bool
-	// origins maps keys to where their value came from, for errors.
+	// origins maps keys to where their value came from, for errors (see
+	// SetOrigin).
 	origins map[string]string
 }
 
@@ -231,21 +222,6 @@ func EnvName(key string) string {
 	return EnvPrefix + "_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
 }
 
-// LoadOptions are the layers above the file.
-type LoadOptions struct {
-	// File is the configuration file; "" means defaults, env and flags only.
-	File string
-	// Flags, if set, is the command's flag set; FlagKeys maps a flag name to
-	// the key it sets (e.g. "size" -> "render.size"). Only flags the user
-	// changed take part, so a flag's own default never hides the file.
-	Flags    *pflag.FlagSet
-	FlagKeys map[string]string
-	// Args are extra model paths (command-line arguments) relative to the
-	// working directory: files are added to Inputs.Files, folders to
-	// Inputs.Dirs.
-	Args []string
-}
-
 // ConfigError is one problem with a key; Where is "file:line", "file",
 // "env NAME", "flag --name", or "" for a value not set anywhere.
 type ConfigError struct {
@@ -264,148 +240,27 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.Where, e.Key, e.Msg)
 }
 
-// LoadConfig builds a Config from built-in defaults, the file, MDXR_
-// environment variables and changed flags, in rising precedence, and
-// validates it. All problems are returned together (errors.Join of
-// *ConfigError), before any work starts.
-func LoadConfig(o LoadOptions) (*Config, error) {
-	def := DefaultConfig()
-	lines := map[string]int{}
-	var fileMap map[string]any
-	var errs []error
+// SetOrigin records where the value of key (dotted, as in the file:
+// "render.size", "overrides[0].match") came from: "file:line", "file",
+// "env NAME" or "flag --name". Validate names it in its errors; a key with
+// no origin of its own takes its parent's, then the file's.
+func (c *Config) SetOrigin(key, where string) {
+	if c.origins == nil {
+		c.origins = map[string]string{}
+	}
+	c.origins[key] = where
+}
 
-	if o.File != "" {
-		data, err := os.ReadFile(o.File)
-		if err != nil {
-			return nil, fmt.Errorf("config: %w", err)
-		}
-		ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(o.File), "."))
-		var root *yaml.Node
-		hasLines := true
-		switch ext {
-		case "yaml", "yml", "json":
-			// JSON is (for configuration purposes) YAML, so one parser gives
-			// line numbers for both.
-			var doc yaml.Node
-			if err := yaml.Unmarshal(data, &doc); err != nil {
-				return nil, fmt.Errorf("config: %s: %w", o.File, err)
-			}
-			if len(doc.Content) > 0 {
-				root = doc.Content[0]
-			}
-		case "toml":
-			// TOML goes through viper's parser; positions are lost, so
-			// errors name the key only.
-			tv := viper.New()
-			tv.SetConfigType("toml")
-			if err := tv.ReadConfig(bytes.NewReader(data)); err != nil {
-				return nil, fmt.Errorf("config: %s: %w", o.File, err)
-			}
-			var n yaml.Node
-			if err := n.Encode(tv.AllSettings()); err != nil {
-				return nil, fmt.Errorf("config: %s: %w", o.File, err)
-			}
-			root, hasLines = &n, false
-		default:
-			return nil, fmt.Errorf("config: %s: unknown extension %q (want .yaml, .yml, .toml or .json)", o.File, ext)
-		}
-		if root != nil && !(root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
-			w := &walker{file: o.File, lines: lines, hasLines: hasLines}
-			w.check(root, reflect.TypeOf(Config{}), "")
-			errs = append(errs, w.errs...)
-			if len(w.errs) == 0 {
-				if err := root.Decode(&fileMap); err != nil {
-					errs = append(errs, fmt.Errorf("config: %s: %w", o.File, err))
-				}
-			}
-		}
-		if len(errs) > 0 {
-			return nil, errors.Join(errs...)
-		}
+// Pin records that key was set above the configuration file, by an
+// environment variable or a flag that where names ("env MDXR_RENDER_SIZE",
+// "flag --size"): the file's per-model overrides then leave the key alone,
+// as the command line beats the file everywhere.
+func (c *Config) Pin(key, where string) {
+	if c.pinned == nil {
+		c.pinned = map[string]bool{}
 	}
-
-	v := viper.New()
-	v.SetEnvPrefix(EnvPrefix)
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
-	v.AutomaticEnv()
-	leaves := leafKeys(reflect.TypeOf(Config{}), "")
-	dv := reflect.ValueOf(def)
-	for _, k := range leaves {
-		v.SetDefault(k.key, fieldByKey(dv, k.key).Interface())
-	}
-	if fileMap != nil {
-		if err := v.MergeConfigMap(fileMap); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", o.File, err)
-		}
-	}
-
-	cfg := &Config{File: o.File, pinned: map[string]bool{}, origins: map[string]string{}}
-	for k, l := range lines {
-		if l > 0 {
-			cfg.origins[k] = fmt.Sprintf("%s:%d", o.File, l)
-		} else {
-			cfg.origins[k] = o.File
-		}
-	}
-	// Environment values are strings; check them against the key's type
-	// here so the error names the variable, not a decoder internal.
-	for _, k := range leaves {
-		name := EnvName(k.key)
-		s, ok := os.LookupEnv(name)
-		if !ok {
-			continue
-		}
-		where := "env " + name
-		cfg.pinned[k.key], cfg.origins[k.key] = true, where
-		if err := checkScalarString(k.kind, s); err != nil {
-			errs = append(errs, &ConfigError{Where: where, Key: k.key, Msg: err.Error()})
-		}
-	}
-	if o.Flags != nil {
-		names := make([]string, 0, len(o.FlagKeys))
-		for n := range o.FlagKeys {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			key := o.FlagKeys[n]
-			f := o.Flags.Lookup(n)
-			if f == nil {
-				return nil, fmt.Errorf("config: no flag --%s for key %s", n, key)
-			}
-			if !f.Changed {
-				continue
-			}
-			if err := v.BindPFlag(key, f); err != nil {
-				return nil, fmt.Errorf("config: flag --%s: %w", n, err)
-			}
-			cfg.pinned[key], cfg.origins[key] = true, "flag --"+n
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	if err := v.Unmarshal(cfg); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	// Arguments are named from the working directory, not from the config
-	// file's folder, so they are made absolute; a folder is searched like
-	// inputs.dirs.
-	for _, a := range o.Args {
-		p, err := filepath.Abs(a)
-		if err != nil {
-			return nil, fmt.Errorf("config: argument %q: %w", a, err)
-		}
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			cfg.Inputs.Dirs = append(cfg.Inputs.Dirs, p)
-		} else {
-			cfg.Inputs.Files = append(cfg.Inputs.Files, p)
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return cfg, nil
+	c.pinned[key] = true
+	c.SetOrigin(key, where)
 }
 
 // where returns the origin of a key's value for error messages.
@@ -421,233 +276,4 @@ func (c *Config) where(key string) string {
 		k = k[:i]
 	}
 	return c.File // "" when there is no file: the message then says "config:"
-}
-
-// walker checks a YAML node tree against the Config type: unknown keys,
-// wrong shapes and scalars of the wrong type, each with its line.
-type walker struct {
-	file     string
-	lines    map[string]int
-	hasLines bool
-	errs     []error
-}
-
-func (w *walker) at(n *yaml.Node) string {
-	if w.hasLines && n.Line > 0 {
-		return fmt.Sprintf("%s:%d", w.file, n.Line)
-	}
-	return w.file
-}
-
-func (w *walker) fail(n *yaml.Node, key, format string, a ...any) {
-	w.errs = append(w.errs, &ConfigError{Where: w.at(n), Key: key, Msg: fmt.Sprintf(format, a...)})
-}
-
-func join(prefix, k string) string {
-	if prefix == "" {
-		return k
-	}
-	return prefix + "." + k
-}
-
-func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	if w.hasLines {
-		if _, ok := w.lines[path]; !ok && path != "" {
-			w.lines[path] = n.Line
-		}
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return // an empty value leaves the default
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			w.fail(n, path, "want a mapping of keys, got %s", describe(n))
-			return
-		}
-		fields := map[string]reflect.Type{}
-		var names []string
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
-			if tag == "" || tag == "-" || !f.IsExported() {
-				continue
-			}
-			fields[tag] = f.Type
-			names = append(names, tag)
-		}
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			kn, vn := n.Content[i], n.Content[i+1]
-			key := join(path, kn.Value)
-			if seen[kn.Value] {
-				w.fail(kn, key, "key given twice")
-				continue
-			}
-			seen[kn.Value] = true
-			ft, ok := fields[kn.Value]
-			if !ok {
-				w.fail(kn, key, "unknown key (known here: %s)", strings.Join(names, ", "))
-				continue
-			}
-			if w.hasLines {
-				w.lines[key] = kn.Line
-			}
-			w.check(vn, ft, key)
-		}
-	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			w.fail(n, path, "want a mapping of names, got %s", describe(n))
-			return
-		}
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			kn, vn := n.Content[i], n.Content[i+1]
-			key := join(path, kn.Value)
-			if !validName(kn.Value) {
-				w.fail(kn, key, "name %q must be lower-case letters, digits, '-' or '_' (keys are case-blind)", kn.Value)
-				continue
-			}
-			if seen[kn.Value] {
-				w.fail(kn, key, "name given twice")
-				continue
-			}
-			seen[kn.Value] = true
-			if w.hasLines {
-				w.lines[key] = kn.Line
-			}
-			w.check(vn, t.Elem(), key)
-		}
-	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			w.fail(n, path, "want a list, got %s", describe(n))
-			return
-		}
-		for i, c := range n.Content {
-			w.check(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
-		}
-	default:
-		if n.Kind != yaml.ScalarNode {
-			w.fail(n, path, "want %s, got %s", kindName(t.Kind()), describe(n))
-			return
-		}
-		p := reflect.New(t)
-		if err := n.Decode(p.Interface()); err != nil {
-			w.fail(n, path, "want %s, got %q", kindName(t.Kind()), n.Value)
-		}
-	}
-}
-
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	default:
-		return strconv.Quote(n.Value)
-	}
-}
-
-func kindName(k reflect.Kind) string {
-	switch k {
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		return "an integer"
-	case reflect.Float64, reflect.Float32:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.String:
-		return "a string"
-	}
-	return k.String()
-}
-
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-type leaf struct {
-	key  string
-	kind reflect.Kind // element kind for slices
-}
-
-// leafKeys lists the keys with scalar or scalar-list values below structs,
-// which are the keys environment variables and flags can set.
-func leafKeys(t reflect.Type, prefix string) []leaf {
-	var out []leaf
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
-		if tag == "" || tag == "-" || !f.IsExported() {
-			continue
-		}
-		key := join(prefix, tag)
-		ft := f.Type
-		switch ft.Kind() {
-		case reflect.Struct:
-			out = append(out, leafKeys(ft, key)...)
-		case reflect.Map, reflect.Pointer:
-			// named maps and optional blocks come from the file only
-		case reflect.Slice:
-			if ft.Elem().Kind() != reflect.Struct {
-				out = append(out, leaf{key, ft.Elem().Kind()})
-			}
-		default:
-			out = append(out, leaf{key, ft.Kind()})
-		}
-	}
-	return out
-}
-
-func fieldByKey(v reflect.Value, key string) reflect.Value {
-	for _, part := range strings.Split(key, ".") {
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			if strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0] == part {
-				v = v.Field(i)
-				break
-			}
-		}
-	}
-	return v
-}
-
-// checkScalarString checks an environment string against a key's kind; list
-// keys take comma-separated values.
-func checkScalarString(k reflect.Kind, s string) error {
-	parts := []string{s}
-	if strings.Contains(s, ",") {
-		parts = strings.Split(s, ",")
-	}
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		var err error
-		switch k {
-		case reflect.Int:
-			_, err = strconv.Atoi(p)
-		case reflect.Float64:
-			_, err = strconv.ParseFloat(p, 64)
-		case reflect.Bool:
-			_, err = strconv.ParseBool(p)
-		}
-		if err != nil {
-			return fmt.Errorf("want %s, got %q", kindName(k), p)
-		}
-	}
-	return nil
 }

@@ -1,9 +1,18 @@
-// Package batch runs mdxrender over many models: it loads and validates a
-// batch configuration, expands and shards the inputs, skips models whose
-// inputs have not changed, drives a Renderer from a worker pool, and writes
-// thumbnails, sprite sheets (with TexturePacker/Phaser/PixiJS metadata),
-// animated GIF/APNG previews, a manifest, golden-image check reports and a
-// static HTML gallery.
+// Package batch runs mdxrender over many models: it validates a batch
+// configuration, expands and shards the inputs, skips models whose inputs
+// have not changed, drives a Renderer from a worker pool, and writes
+// thumbnails, sprite sheets (laid out and described by pkg/sheet), animated
+// GIF/APNG previews (encoded by pkg/anim), a manifest, golden-image check
+// reports (JUnit XML, a Markdown summary) and a static HTML gallery.
+//
+// Configuration: Config is the whole description, DefaultConfig the
+// built-in layer, DecodeConfigFile checks a YAML, JSON or TOML file against
+// the schema (every problem at once, with file, line and key), and
+// Validate checks the merged values. Layering the file under MDXR_
+// environment variables and flags is the command line's business; it uses
+// ConfigKeys, EnvName, Config.SetOrigin and Config.Pin so that errors name
+// where a value came from and the command line beats the file's per-model
+// overrides.
 //
 // The package does not render anything itself and does not import the
 // renderer: the caller supplies a Renderer (see renderer.go). That keeps the

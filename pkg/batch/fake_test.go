@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // fakeRenderer "decodes" a tiny text format instead of MDX, so tests can
@@ -152,18 +154,33 @@ func fixture(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// writeConfig writes a YAML config into dir and loads it.
-func loadYAML(t *testing.T, dir, yaml string) *Config {
+// loadYAML writes a YAML config into dir and loads it as defaults under
+// the file, validated. The values are decoded with yaml.v3 straight onto
+// the defaults; the command's loader merges the same file with viper
+// (cmd/mdxrender, tested there), which gives the same Config for the plain
+// files used here.
+func loadYAML(t *testing.T, dir, text string) *Config {
 	t.Helper()
 	p := filepath.Join(dir, "batch.yaml")
-	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadConfig(LoadOptions{File: p})
+	f, err := DecodeConfigFile(p, []byte(text))
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("DecodeConfigFile: %v", err)
 	}
-	return c
+	c := DefaultConfig()
+	if err := yaml.Unmarshal([]byte(text), &c); err != nil {
+		t.Fatal(err)
+	}
+	c.File = p
+	for k, w := range f.Origins {
+		c.SetOrigin(k, w)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	return &c
 }
 
 // treeBytes reads every file below dir except manifests and caches (which

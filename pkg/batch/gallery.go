@@ -2,7 +2,6 @@ package batch
 
 import (
 	"bytes"
-	"encoding/json"
 	"html/template"
 	"net/url"
 	"sort"
@@ -103,9 +102,4 @@ func href(p string) template.URL {
 		segs[i] = url.PathEscape(s)
 	}
 	return template.URL(strings.Join(segs, "/"))
-}
-
-func jsonIndent(v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	return append(b, '\n'), err
 }

@@ -2,15 +2,12 @@ package batch
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
 	"os"
-	"sort"
-	"strings"
 )
 
 // Check statuses.
@@ -127,132 +124,4 @@ func DecodePNGFile(name string) (image.Image, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
-}
-
-// junit mirrors the JUnit XML layout CI systems read (GitLab, Jenkins,
-// GitHub test-reporter actions).
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Class   string        `xml:"classname,attr"`
-	Name    string        `xml:"name,attr"`
-	Time    string        `xml:"time,attr"`
-	Failure *junitProblem `xml:"failure,omitempty"`
-	Error   *junitProblem `xml:"error,omitempty"`
-}
-
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-// JUnitXML writes the check results as JUnit XML: one test case per
-// compared output, and one per model that failed to render (as an error).
-func (m *Manifest) JUnitXML() ([]byte, error) {
-	s := junitSuite{Name: "mdxrender check"}
-	var total float64
-	for _, r := range m.Models {
-		total += r.Timings.TotalMS
-		if r.Status == StatusFailed {
-			s.Errors++
-			s.Cases = append(s.Cases, junitCase{Class: r.Input, Name: "render", Time: secs(r.Timings.TotalMS),
-				Error: &junitProblem{Message: firstLine(strings.Join(r.Errors, "; ")), Type: "render", Text: strings.Join(r.Errors, "\n")}})
-		}
-		for _, c := range r.Checks {
-			jc := junitCase{Class: r.Input, Name: c.Output, Time: secs(r.Timings.CheckMS)}
-			if c.Failed() {
-				s.Failures++
-				jc.Failure = &junitProblem{Message: c.Message, Type: c.Status,
-					Text: fmt.Sprintf("golden %s\nmismatched %d of %d pixels (%.4f%%), max channel difference %d\ndiff %s",
-						c.Golden, c.Mismatched, c.Total, 100*c.Share, c.MaxDiff, c.Diff)}
-			}
-			s.Cases = append(s.Cases, jc)
-		}
-	}
-	s.Tests = len(s.Cases)
-	s.Time = secs(total)
-	doc := junitSuites{Name: "mdxrender", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Suites: []junitSuite{s}}
-	b, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]byte(xml.Header), b...), '\n'), nil
-}
-
-func secs(ms float64) string { return fmt.Sprintf("%.3f", ms/1000) }
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
-}
-
-// MarkdownSummary returns a Markdown report for a CI job summary (e.g.
-// $GITHUB_STEP_SUMMARY): counts, then a table of failures and regressions
-// first, then warnings. Paths are relative to the output folder.
-func (m *Manifest) MarkdownSummary() string {
-	var b strings.Builder
-	s := m.Summary
-	fmt.Fprintf(&b, "## mdxrender %s\n\n", m.Version)
-	fmt.Fprintf(&b, "%d models: %d rendered, %d unchanged (cached), %d failed; %d warnings.\n", s.Models, s.OK, s.Cached, s.Failed, s.Warnings)
-	if s.Checks > 0 {
-		fmt.Fprintf(&b, "Golden checks: %d compared, %d regressions, %d updated.\n", s.Checks, s.Regressions, s.Updated)
-	}
-	type row struct{ status, model, what, detail string }
-	var rows []row
-	for _, r := range m.Models {
-		if r.Status == StatusFailed {
-			rows = append(rows, row{"❌ failed", r.Input, "render", strings.Join(r.Errors, "; ")})
-		}
-		for _, c := range r.Checks {
-			if c.Failed() {
-				d := c.Message
-				if c.Diff != "" {
-					d += fmt.Sprintf(" ([diff](%s))", href(c.Diff))
-				}
-				rows = append(rows, row{"❌ " + c.Status, r.Input, c.Output, d})
-			}
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].model < rows[j].model })
-	if len(rows) > 0 {
-		b.WriteString("\n| Result | Model | Output | Detail |\n|---|---|---|---|\n")
-		for _, r := range rows {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.status, mdEscape(r.model), mdEscape(r.what), mdEscape(r.detail))
-		}
-	} else {
-		b.WriteString("\nNo failures.\n")
-	}
-	var warn []string
-	for _, r := range m.Models {
-		for _, w := range r.Warnings {
-			warn = append(warn, fmt.Sprintf("| %s | %s | %s |", mdEscape(r.Input), w.Code, mdEscape(w.Message)))
-		}
-	}
-	if len(warn) > 0 {
-		b.WriteString("\n<details><summary>Warnings</summary>\n\n| Model | Code | Message |\n|---|---|---|\n")
-		b.WriteString(strings.Join(warn, "\n"))
-		b.WriteString("\n\n</details>\n")
-	}
-	return b.String()
-}
-
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
 }

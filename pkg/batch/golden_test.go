@@ -12,6 +12,15 @@ import (
 	"testing"
 )
 
+// solid is a w x h image of one colour.
+func solid(w, h int, c color.NRGBA) *image.NRGBA {
+	m := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(m.Pix); i += 4 {
+		m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3] = c.R, c.G, c.B, c.A
+	}
+	return m
+}
+
 func TestCompare(t *testing.T) {
 	a := solid(10, 10, color.NRGBA{100, 100, 100, 255})
 	b := solid(10, 10, color.NRGBA{100, 100, 100, 255})

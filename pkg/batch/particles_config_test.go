@@ -43,7 +43,7 @@ func TestParticleKeys(t *testing.T) {
 // The particle keys can be changed per model by an override (an effects
 // folder warmed up longer, a folder drawn without particles), and a flag or
 // variable still beats the override (bad values in overrides are in
-// TestConfigErrorsNameKeyAndLine).
+// TestConfigErrorsNameKeyAndLine in cmd/mdxrender).
 func TestParticleKeysInOverrides(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/fx/a.mdx": "x", "m/units/b.mdx": "y"})
@@ -55,23 +55,25 @@ overrides:
   - match: "units/**"
     render: {particles: false}
 `
-	plan := func() (fx, units Job) {
+	plan := func(c *Config) (fx, units Job) {
 		t.Helper()
-		jobs, err := loadYAML(t, dir, y).Plan(Shard{})
+		jobs, err := c.Plan(Shard{})
 		if err != nil || len(jobs) != 2 {
 			t.Fatalf("plan: %d jobs, %v", len(jobs), err)
 		}
 		return jobs[0], jobs[1]
 	}
-	fx, units := plan()
+	fx, units := plan(loadYAML(t, dir, y))
 	if r := fx.Render; !r.Particles || r.PrerollMs != 2000 || r.Seed != 11 || r.StepMs != 20 {
 		t.Errorf("fx override: %+v", r)
 	}
 	if r := units.Render; r.Particles || r.PrerollMs != -1 || r.Seed != 6 || r.StepMs != 1000.0/60 {
 		t.Errorf("units override: %+v", r)
 	}
-	t.Setenv("MDXR_RENDER_PREROLL_MS", "0")
-	if fx, _ := plan(); fx.Render.PrerollMs != 0 || fx.Render.Seed != 11 {
+	c := loadYAML(t, dir, y)
+	c.Render.PrerollMs = 0
+	c.Pin("render.preroll_ms", "env MDXR_RENDER_PREROLL_MS")
+	if fx, _ := plan(c); fx.Render.PrerollMs != 0 || fx.Render.Seed != 11 {
 		t.Errorf("pinned preroll_ms: %+v", fx.Render)
 	}
 }

@@ -486,3 +486,20 @@ func (c *Config) Stem(j *Job, view, team string) string {
 	}
 	return path.Clean(stem)
 }
+
+// sanitizeName makes a sequence name safe inside a file name.
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}

@@ -3,6 +3,8 @@ package batch
 import (
 	"context"
 	"image"
+
+	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
 // Renderer turns model bytes into images. The CLI adapts pkg/render to it;
@@ -37,20 +39,9 @@ type ModelInfo struct {
 	Warnings []Warning
 }
 
-// SequenceInfo is one animation of a model; Start and End are in ms.
-type SequenceInfo struct {
-	Name       string
-	Start, End uint32
-	Looping    bool
-}
-
-// Length is the sequence's duration in ms.
-func (s SequenceInfo) Length() uint32 {
-	if s.End < s.Start {
-		return 0
-	}
-	return s.End - s.Start
-}
+// SequenceInfo is one animation of a model; Start and End are in ms. It is
+// the sprite-sheet package's type, so sequences go to a sheet unconverted.
+type SequenceInfo = sheet.Sequence
 
 // Warning is a problem that did not stop rendering.
 type Warning struct {

@@ -15,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mdxrender/mdxrender/pkg/anim"
+	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
 // Observer is told about progress. Planned is called once before work
@@ -418,31 +421,33 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		}
 	}
 	if has(FormatSheet) {
-		var ss []SheetSequence
+		var strips []sheet.Strip
 		for _, i := range seqs {
 			info := jr.seqInfo(i)
-			ss = append(ss, SheetSequence{Index: i, Info: info, Samples: SampleSequence(info, job.Sheet.Frames, job.Sheet.FPS)})
+			strips = append(strips, sheet.Strip{Index: i, Sequence: info, Samples: sheet.SampleSequence(info, job.Sheet.Frames, job.Sheet.FPS)})
 		}
 		yaws := job.Sheet.Yaws
 		if len(yaws) == 0 {
 			yaws = []float64{v.Yaw}
 		}
-		l, err := LayoutSheet(ss, yaws, v.Size, v.Size, job.Sheet.Cols)
+		l, err := sheet.NewLayout(strips, yaws, v.Size, v.Size, job.Sheet.Cols)
 		if err != nil {
 			return err
 		}
 		req := base
-		req.Frames = l.Frames()
+		for _, f := range l.Frames() {
+			req.Frames = append(req.Frames, Frame{Sequence: f.Sequence, Time: f.Time, Yaw: f.Yaw})
+		}
 		imgs, err := jr.render(req)
 		if err != nil {
 			return err
 		}
 		t := time.Now()
-		sheet, err := l.Assemble(imgs)
+		img, err := l.Assemble(imgs)
 		if err != nil {
 			return err
 		}
-		pngb, err := encodePNG(sheet)
+		pngb, err := encodePNG(img)
 		if err != nil {
 			return err
 		}
@@ -451,7 +456,7 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		if err != nil {
 			return err
 		}
-		plain, err := jsonIndent(l.Plain(imgName))
+		plain, err := l.PlainJSON(imgName)
 		if err != nil {
 			return err
 		}
@@ -471,7 +476,7 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		used := map[string]int{}
 		for _, i := range seqs {
 			info := jr.seqInfo(i)
-			samples := SampleSequence(info, job.Sheet.Frames, job.Sheet.FPS)
+			samples := sheet.SampleSequence(info, job.Sheet.Frames, job.Sheet.FPS)
 			req := base
 			durs := make([]uint32, len(samples))
 			for k, s := range samples {
@@ -495,10 +500,10 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 				var b bytes.Buffer
 				ext := ".gif"
 				if f == FormatGIF {
-					err = EncodeGIF(&b, imgs, durs)
+					err = anim.EncodeGIF(&b, imgs, durs)
 				} else {
 					ext = ".png"
-					err = EncodeAPNG(&b, imgs, durs)
+					err = anim.EncodeAPNG(&b, imgs, durs)
 				}
 				jr.res.Timings.EncodeMS += ms(time.Since(t))
 				if err != nil {

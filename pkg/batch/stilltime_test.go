@@ -42,7 +42,7 @@ func TestParseStillTime(t *testing.T) {
 
 // render.time moves the batch's still into its sequence (a number of ms or
 // a share), an override changes it per model, and the manifest records it
-// (a bad value is in TestConfigErrorsNameKeyAndLine).
+// (a bad value is in TestConfigErrorsNameKeyAndLine in cmd/mdxrender).
 func TestStillTimeInBatch(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{
@@ -119,8 +119,7 @@ func TestStillTimeInBatch(t *testing.T) {
 		t.Error("render.time 250 gave the same still as the sequence start")
 	}
 
-	t.Setenv("MDXR_RENDER_TIME", "100%")
-	if o := run(base)["units/footman.mdx"]; o.TimeMs != 1000 {
-		t.Errorf("MDXR_RENDER_TIME=100%%: still at %d ms, want 1000", o.TimeMs)
+	if o := run(base + "  time: 100%\n")["units/footman.mdx"]; o.TimeMs != 1000 {
+		t.Errorf("time 100%%: still at %d ms, want 1000", o.TimeMs)
 	}
 }

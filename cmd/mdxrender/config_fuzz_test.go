@@ -1,4 +1,4 @@
-package batch
+package main
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := LoadConfig(LoadOptions{File: p})
+		c, err := loadConfig(configLayers{File: p})
 		if err != nil {
 			return
 		}

@@ -1,9 +1,10 @@
-package batch
+package anim
 
 import (
 	"bytes"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/gif"
 	"image/png"
 	"testing"
@@ -165,7 +166,8 @@ func TestAPNGRoundTrip(t *testing.T) {
 // Opaque frames (a background colour) and empty frames (a model that drew
 // nothing) encode and decode too; APNG keeps one colour type for all frames.
 func TestAnimOpaqueAndEmptyFrames(t *testing.T) {
-	frames := []*image.NRGBA{solid(8, 8, color.NRGBA{10, 20, 30, 255}), image.NewNRGBA(image.Rect(0, 0, 8, 8))}
+	frames := []*image.NRGBA{image.NewNRGBA(image.Rect(0, 0, 8, 8)), image.NewNRGBA(image.Rect(0, 0, 8, 8))}
+	draw.Draw(frames[0], frames[0].Rect, image.NewUniform(color.NRGBA{10, 20, 30, 255}), image.Point{}, draw.Src)
 	durs := []uint32{50, 50}
 	var a bytes.Buffer
 	if err := EncodeAPNG(&a, frames, durs); err != nil {

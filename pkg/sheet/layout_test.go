@@ -1,74 +1,25 @@
-package batch
+package sheet
 
 import (
 	"encoding/json"
 	"image"
 	"image/color"
+	"image/draw"
 	"testing"
 )
 
-func TestSampleSequence(t *testing.T) {
-	for _, tc := range []struct {
-		seq SequenceInfo
-		n   int
-		fps float64
-		len int
-	}{
-		{SequenceInfo{Start: 1000, End: 1600}, 16, 0, 16},
-		{SequenceInfo{Start: 0, End: 1001}, 3, 0, 3},
-		{SequenceInfo{Start: 5, End: 9}, 16, 0, 4}, // at most one frame per ms
-		{SequenceInfo{Start: 100, End: 1100}, 0, 12, 12},
-		{SequenceInfo{Start: 100, End: 1133}, 0, 30, 31},
-		{SequenceInfo{Start: 0, End: 1 << 30}, 0, 240, MaxSheetFrames},
-		{SequenceInfo{Start: 7, End: 7}, 8, 0, 1},
-	} {
-		s := SampleSequence(tc.seq, tc.n, tc.fps)
-		if len(s) != tc.len {
-			t.Errorf("%+v n=%d fps=%g: %d samples, want %d", tc.seq, tc.n, tc.fps, len(s), tc.len)
-		}
-		var sum uint64
-		for i, x := range s {
-			sum += uint64(x.Duration)
-			if x.Time < tc.seq.Start || (x.Time >= tc.seq.End && tc.seq.Length() > 0) {
-				t.Errorf("%+v: sample %d at %d outside the interval", tc.seq, i, x.Time)
-			}
-			if i > 0 && x.Time <= s[i-1].Time {
-				t.Errorf("%+v: times not increasing at %d", tc.seq, i)
-			}
-			if tc.seq.Length() > 0 && x.Duration == 0 {
-				t.Errorf("%+v: zero duration at %d", tc.seq, i)
-			}
-			if i+1 < len(s) && x.Time+x.Duration != s[i+1].Time {
-				t.Errorf("%+v: duration %d does not reach the next frame", tc.seq, i)
-			}
-		}
-		// A sequence capped at MaxSheetFrames covers only part of its length.
-		if len(s) < MaxSheetFrames && sum != uint64(tc.seq.Length()) {
-			t.Errorf("%+v: durations sum to %d, want %d", tc.seq, sum, tc.seq.Length())
-		}
-	}
-}
-
-func solid(w, h int, c color.NRGBA) *image.NRGBA {
-	m := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i := 0; i < len(m.Pix); i += 4 {
-		m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3] = c.R, c.G, c.B, c.A
-	}
-	return m
-}
-
 func TestSheetLayoutAndMetadata(t *testing.T) {
-	seqs := []SheetSequence{
-		{Index: 0, Info: SequenceInfo{Name: "Stand", Start: 0, End: 1000, Looping: true}},
-		{Index: 2, Info: SequenceInfo{Name: "Walk", Start: 2000, End: 2700, Looping: true}},
-		{Index: 3, Info: SequenceInfo{Name: "Death", Start: 3000, End: 4500}},
+	seqs := []Strip{
+		{Index: 0, Sequence: Sequence{Name: "Stand", Start: 0, End: 1000, Looping: true}},
+		{Index: 2, Sequence: Sequence{Name: "Walk", Start: 2000, End: 2700, Looping: true}},
+		{Index: 3, Sequence: Sequence{Name: "Death", Start: 3000, End: 4500}},
 	}
 	counts := []int{5, 8, 3}
 	for i := range seqs {
-		seqs[i].Samples = SampleSequence(seqs[i].Info, counts[i], 0)
+		seqs[i].Samples = SampleSequence(seqs[i].Sequence, counts[i], 0)
 	}
 	yaws := []float64{0, 45, 90, 135, 180, 225, 270, 315}
-	l, err := LayoutSheet(seqs, yaws, 24, 20, 4)
+	l, err := NewLayout(seqs, yaws, 24, 20, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +29,8 @@ func TestSheetLayoutAndMetadata(t *testing.T) {
 	}
 	frames := make([]*image.NRGBA, len(l.Cells))
 	for i := range frames {
-		frames[i] = solid(24, 20, color.NRGBA{uint8(i), uint8(i * 7), 3, 255})
+		frames[i] = image.NewNRGBA(image.Rect(0, 0, 24, 20))
+		draw.Draw(frames[i], frames[i].Rect, image.NewUniform(color.NRGBA{uint8(i), uint8(i * 7), 3, 255}), image.Point{}, draw.Src)
 	}
 	sheet, err := l.Assemble(frames)
 	if err != nil {
@@ -175,10 +127,14 @@ func TestSheetLayoutAndMetadata(t *testing.T) {
 		t.Errorf("plain animation 9: sum %d of %d, yaw %g", sum, p.Animations[9].DurationMS, p.Animations[9].Yaw)
 	}
 
-	if _, err := LayoutSheet(seqs, yaws, 2048, 2048, 0); err == nil {
+	if _, err := NewLayout(seqs, yaws, 2048, 2048, 0); err == nil {
 		t.Error("an oversized sheet was laid out")
 	}
 	if _, err := l.Assemble(frames[:3]); err == nil {
 		t.Error("assembled with too few frames")
+	}
+	frames[7] = nil
+	if _, err := l.Assemble(frames); err == nil {
+		t.Error("assembled with a frame missing")
 	}
 }

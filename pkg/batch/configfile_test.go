@@ -1,0 +1,90 @@
+package batch
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func mustDecode(t *testing.T, name, text string) *ConfigFile {
+	t.Helper()
+	f, err := DecodeConfigFile(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// A YAML file gives its values as nested maps for the layered loader, and
+// where each key stands; a JSON file is read the same way.
+func TestDecodeConfigFileValuesAndOrigins(t *testing.T) {
+	const y = "inputs:\n  files: [a.mdx]\nrender:\n  size: 64\noverrides:\n  - match: \"fx/**\"\n    render: {seed: 3}\n"
+	f := mustDecode(t, "c.yaml", y)
+	want := map[string]any{
+		"inputs":    map[string]any{"files": []any{"a.mdx"}},
+		"render":    map[string]any{"size": 64},
+		"overrides": []any{map[string]any{"match": "fx/**", "render": map[string]any{"seed": 3}}},
+	}
+	if !reflect.DeepEqual(f.Values, want) {
+		t.Errorf("values %#v, want %#v", f.Values, want)
+	}
+	for k, w := range map[string]string{"render.size": "c.yaml:4", "inputs.files": "c.yaml:2", "overrides[0].render.seed": "c.yaml:7"} {
+		if f.Origins[k] != w {
+			t.Errorf("origin of %s: %q, want %q", k, f.Origins[k], w)
+		}
+	}
+	j, err := DecodeConfigFile("c.json", []byte("{\"render\": {\n\"size\": 64}}"))
+	if err != nil || !reflect.DeepEqual(j.Values["render"], want["render"]) || j.Origins["render.size"] != "c.json:2" {
+		t.Errorf("JSON: %+v, %v", j, err)
+	}
+	for _, empty := range []string{"", "# nothing\n", "~\n"} {
+		if f, err := DecodeConfigFile("e.yml", []byte(empty)); err != nil || f.Values != nil {
+			t.Errorf("empty file %q: %+v, %v", empty, f, err)
+		}
+	}
+}
+
+// Every problem of a file comes back at once, each a *ConfigError naming
+// file, line and key.
+func TestDecodeConfigFileErrors(t *testing.T) {
+	_, err := DecodeConfigFile("c.yaml", []byte("rendr: 1\nrender:\n  size: big\njobs: [1]\n"))
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err %v is not a *ConfigError", err)
+	}
+	for _, w := range []string{"c.yaml:1: rendr: unknown key", "c.yaml:3: render.size: want an integer", "c.yaml:4: jobs: want an integer, got a list"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
+	for name, data := range map[string]string{"c.yaml": "a: [", "c.toml": "[inputs\n", "c.ini": "a=1"} {
+		if _, err := DecodeConfigFile(name, []byte(data)); err == nil || !strings.HasPrefix(err.Error(), "config: "+name+": ") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TOML keys, view names included, are case-blind and may be dotted, as they
+// were when TOML went through viper; an empty table sets nothing. The file
+// has no line numbers, so errors name the file.
+func TestDecodeConfigFileTOML(t *testing.T) {
+	const y = "jobs = 2\n\"render.ssaa\" = 2\n[Inputs]\nFiles = [\"a.mdx\"]\n[render]\nSize = 128\n[[overrides]]\nMatch = \"x/*\"\n[views.Front]\nyaw = 1.5\n[sheet]\n"
+	f := mustDecode(t, "c.toml", y)
+	want := map[string]any{
+		"jobs":      2,
+		"inputs":    map[string]any{"files": []any{"a.mdx"}},
+		"render":    map[string]any{"size": 128, "ssaa": 2},
+		"overrides": []any{map[string]any{"match": "x/*"}},
+		"views":     map[string]any{"front": map[string]any{"yaw": 1.5}},
+	}
+	if !reflect.DeepEqual(f.Values, want) {
+		t.Errorf("values %#v\nwant %#v", f.Values, want)
+	}
+	if len(f.Origins) != 0 {
+		t.Errorf("TOML origins %v, want none", f.Origins)
+	}
+	if _, err := DecodeConfigFile("c.toml", []byte("[render]\nsise = 1\n")); err == nil || !strings.Contains(err.Error(), "c.toml: render.sise: unknown key") {
+		t.Errorf("unknown TOML key: %v", err)
+	}
+}
