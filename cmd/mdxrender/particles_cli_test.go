@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,12 +94,12 @@ func TestBatchDependsOnSpawnedModel(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bm, err := mdxrender.BatchRenderer(8<<20, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []string{"0"}}, data)
+	bm, err := mdxrender.BatchRenderer(8<<20, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []batch.Team{{Name: "0"}}}, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	deps := bm.Info().Dependencies
-	if len(deps) != 1 || filepath.Base(deps[0]) != "Spawned.mdl" {
+	if len(deps) != 1 || pathpkg.Base(deps[0].Name) != "Spawned.mdl" {
 		t.Errorf("dependencies %v, want the spawned Spawned.mdl", deps)
 	}
 }

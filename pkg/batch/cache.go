@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // CacheDir is the folder below the output folder that holds cache records.
@@ -24,14 +26,14 @@ type cacheRecord struct {
 // cacheKey hashes everything that decides a model's outputs: the program
 // version, the model bytes, each resolved texture's path and bytes, and the
 // job's options and output names.
-func cacheKey(version string, data []byte, deps []string, job *Job, stems []string) string {
+func cacheKey(version string, data []byte, deps []texture.File, job *Job, stems []string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "mdxrender cache v1\x00%s\x00", version)
+	fmt.Fprintf(h, "mdxrender cache v2\x00%s\x00", version)
 	m := sha256.Sum256(data)
 	h.Write(m[:])
 	for _, d := range deps {
 		fmt.Fprintf(h, "dep\x00%s\x00", d)
-		if f, err := os.Open(d); err != nil {
+		if f, err := d.Source.FS.Open(d.Name); err != nil {
 			io.WriteString(h, "missing\x00")
 		} else {
 			fh := sha256.New()

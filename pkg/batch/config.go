@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"io/fs"
 	"fmt"
 	"strings"
 )
@@ -65,8 +66,22 @@ type Inputs struct {
 	// lines starting with # are ignored; relative paths are relative to the
 	// list file.
 	List string `yaml:"list" mapstructure:"list"`
-	// Extensions are the file name endings collected from Dirs, case-blind.
+	// Extensions are the file name endings collected from Dirs and Trees,
+	// case-blind.
 	Extensions []string `yaml:"extensions" mapstructure:"extensions"`
+	// Trees are file systems a program hands over (an fs.FS: an archive,
+	// an embedded folder): every file with one of Extensions is a model.
+	// Configuration files cannot name them.
+	Trees []Tree `yaml:"-" mapstructure:"-"`
+}
+
+// Tree is a file system whose models a batch renders. Name tells its
+// models apart from those of other inputs: it prefixes their input keys
+// ("Name:path/in/tree"), which decide shards and caches, and it names them
+// in messages.
+type Tree struct {
+	Name string
+	FS   fs.FS
 }
 
 // Output configures the output folder and file names.

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/texture"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -70,7 +71,7 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 			b, _ := strconv.Atoi(fs[3])
 			m.info.Sequences = append(m.info.Sequences, SequenceInfo{Name: fs[1], Start: uint32(a), End: uint32(b), Looping: len(fs) < 5})
 		case "tex":
-			m.info.Dependencies = append(m.info.Dependencies, filepath.Join(filepath.Dir(job.Input.Path), fs[1]))
+			m.info.Dependencies = append(m.info.Dependencies, texture.File{Source: texture.Folder(filepath.Dir(job.Input.Path)), Name: fs[1]})
 		case "missing":
 			m.info.Warnings = append(m.info.Warnings, Warning{Code: "missing-texture", Message: fs[1] + " not found"})
 		case "fail":
@@ -106,17 +107,21 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 	if m.fail == "render" {
 		return nil, nil, errors.New("geoset 2: vertex group 7 out of range")
 	}
-	team, _ := TeamIndex(req.Team)
+	team, _ := req.View.Team.Player()
 	var out []*image.NRGBA
 	for _, f := range req.Frames {
-		n := req.View.Size
+		n := req.View.Width
 		img := image.NewNRGBA(image.Rect(0, 0, n, n))
 		c := color.NRGBA{uint8(m.seed), uint8(m.seed>>8) ^ uint8(team*40), uint8(int(f.Yaw)) ^ uint8(m.seed>>16), 255}
-		if f.Time < m.empty {
+		at := uint32(f.Time) // the absolute model time, as the pictures were drawn before frames carried relative times
+		if f.Sequence >= 0 {
+			at += m.info.Sequences[f.Sequence].Start
+		}
+		if at < m.empty {
 			out = append(out, img)
 			continue
 		}
-		cx := n/4 + int(f.Time/10)%(n/2) + m.shift
+		cx := n/4 + int(at/10)%(n/2) + m.shift
 		cy := n / 2
 		r := n / 5
 		for y := 0; y < n; y++ {
@@ -134,7 +139,7 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 		out = append(out, img)
 	}
 	var ws []Warning
-	if req.Team == "blue" {
+	if req.View.Team == texture.Player(1) {
 		ws = append(ws, Warning{Code: "team", Message: "blue team colour texture missing"})
 	}
 	return out, ws, nil

@@ -12,11 +12,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // Input is one model file found by expanding Config.Inputs.
 type Input struct {
-	// Path opens the file.
+	// FS holds the file as Name for an input of Inputs.Trees; nil for a
+	// file on disk.
+	FS   fs.FS
+	Name string
+	// Path opens a file on disk; for a tree's file it names it in
+	// messages ("tree:path/in/tree").
 	Path string
 	// Key is the cleaned slash path the config named it by (relative paths
 	// relative to the config file's folder). It decides the shard, so it
@@ -162,6 +170,22 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 			errs = append(errs, fmt.Errorf("inputs.dirs: %w", err))
 		}
 	}
+	for _, tr := range c.Inputs.Trees {
+		err := fs.WalkDir(tr.FS, ".", func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() || !c.hasExt(p) {
+				return nil
+			}
+			key := tr.Name + ":" + p
+			out = append(out, Input{FS: tr.FS, Name: p, Path: key, Key: key, Rel: p})
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("inputs: %s: %w", tr.Name, err))
+		}
+	}
 	for _, g := range c.Inputs.Globs {
 		gs := filepath.ToSlash(g)
 		segs := strings.Split(gs, "/")
@@ -281,15 +305,30 @@ type ViewSpec struct {
 
 // Job is one model with its resolved options.
 type Job struct {
-	Input        Input
-	Render       RenderOptions
+	Input Input
+	// Render are the model's options as the configuration gives them
+	// (validated); View and Still are them as the renderer takes them.
+	Render RenderOptions
+	// View is what every picture of the job draws (size, supersampling,
+	// background, particles); the views, teams and frames fill in the
+	// rest.
+	View render.View
+	// Still is where in its sequence the still (png) is taken.
+	Still        render.Time
 	TextureRoots []string
 	Views        []ViewSpec
 	// Teams are the team colours to render; at least one.
-	Teams     []string
+	Teams     []Team
 	Sequences Sequences
 	Sheet     SheetOptions
 	Formats   []string
+}
+
+// Team is a team colour to render: as the configuration names it (output
+// names use that) and as it is drawn.
+type Team struct {
+	Name  string
+	Color texture.Team
 }
 
 // Plan expands the inputs, keeps this run's shard, applies per-model
@@ -315,7 +354,7 @@ func (c *Config) Plan(sh Shard) ([]Job, error) {
 		j := j
 		for _, v := range j.Views {
 			for _, t := range j.Teams {
-				stem := c.Stem(&j, v.Name, t)
+				stem := c.Stem(&j, v.Name, t.Name)
 				if o, ok := owner[stem]; ok {
 					hint := "use {path} instead of {name}"
 					if path.Ext(o) != path.Ext(j.Input.Key) {
@@ -335,7 +374,7 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 		Input:        in,
 		Render:       c.Render,
 		TextureRoots: nil,
-		Teams:        append([]string(nil), c.TeamColors...),
+		Teams:        teams(c.TeamColors),
 		Sequences:    c.Sequences,
 		Sheet:        c.Sheet,
 		Formats:      append([]string(nil), c.Output.Formats...),
@@ -356,7 +395,7 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 			j.Sequences = *o.Sequences
 		}
 		if len(o.TeamColors) > 0 && !c.pinned["team_colors"] {
-			j.Teams = append([]string(nil), o.TeamColors...)
+			j.Teams = teams(o.TeamColors)
 		}
 		if len(o.Views) > 0 {
 			only = o.Views
@@ -368,10 +407,45 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 		j.TextureRoots = append(roots, j.TextureRoots...)
 	}
 	if len(j.Teams) == 0 {
-		j.Teams = []string{j.Render.TeamColor}
+		j.Teams = teams([]string{j.Render.TeamColor})
 	}
 	j.Views = c.views(j.Render, only)
+	j.View, j.Still = j.Render.view()
 	return j, false
+}
+
+// teams reads validated team colours.
+func teams(names []string) []Team {
+	out := make([]Team, len(names))
+	for i, n := range names {
+		c, _ := texture.ParseTeam(n) // validated with the configuration
+		out[i] = Team{Name: n, Color: c}
+	}
+	return out
+}
+
+// view turns validated render options into what the renderer takes.
+func (r RenderOptions) view() (render.View, render.Time) {
+	v := render.View{Width: r.Size, Height: r.Size, SSAA: r.SSAA}
+	v.Background, _ = render.ParseBackground(r.Background) // validated
+	v.Particles = render.Particles{Off: !r.Particles, Seed: uint32(r.Seed), StepMs: r.StepMs, Preroll: preroll(r.PrerollMs)}
+	if r.Seed == 0 {
+		v.Particles.Seed = render.ZeroSeed
+	}
+	still, _ := parseStillTime(r.Time) // validated
+	return v, still
+}
+
+// preroll reads render.preroll_ms: negative is one particle lifetime for
+// looping sequences (auto), 0 none, more that many ms.
+func preroll(ms float64) render.Preroll {
+	switch {
+	case ms < 0:
+		return render.PrerollAuto
+	case ms == 0:
+		return render.NoPreroll
+	}
+	return render.Preroll(ms)
 }
 
 // patch applies an override, except to keys a flag or env variable set.

@@ -4,15 +4,18 @@ import (
 	"context"
 	"image"
 
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// Renderer turns model bytes into images. The CLI adapts pkg/render to it;
-// tests use a fake that draws deterministic pictures.
+// Renderer turns model bytes into images. The root package's
+// BatchRenderer draws with pkg/render; tests use a fake that draws
+// deterministic pictures.
 type Renderer interface {
 	// Open decodes a model and resolves its textures. data is the file's
 	// content (already read, so the cache hashes exactly what is rendered);
-	// job gives the path, texture roots and options. Open is called once
+	// job gives the input, texture roots and options. Open is called once
 	// per model, possibly from several goroutines for different models.
 	Open(ctx context.Context, job *Job, data []byte) (Model, error)
 }
@@ -21,10 +24,10 @@ type Renderer interface {
 type Model interface {
 	// Info describes the model; it is called once, before any Render.
 	Info() ModelInfo
-	// Render draws req.Frames with one camera: it frames the union of the
-	// posed geometry over all requested frames (and yaws), so a sheet or an
-	// animation does not jump. It returns one image per frame, each
-	// req.Size x req.Size, in order, plus warnings (missing textures, ...).
+	// Render draws req.Frames with one camera: it frames every requested
+	// frame (and yaw) at once, so a sheet or an animation does not jump.
+	// It returns one image per frame, each the size req.View gives, in
+	// order, plus warnings (missing textures, ...).
 	Render(ctx context.Context, req Request) ([]*image.NRGBA, []Warning, error)
 }
 
@@ -32,9 +35,9 @@ type Model interface {
 type ModelInfo struct {
 	Sequences []SequenceInfo
 	// Dependencies are the other files the render reads (the textures it
-	// resolved). Their contents are part of the cache key, so editing a
-	// texture re-renders the models that use it.
-	Dependencies []string
+	// resolved, spawned models). Their contents are part of the cache key,
+	// so editing a texture re-renders the models that use it.
+	Dependencies []texture.File
 	// Warnings found while opening (missing textures, unknown chunks, ...).
 	Warnings []Warning
 }
@@ -43,30 +46,18 @@ type ModelInfo struct {
 // the sprite-sheet package's type, so sequences go to a sheet unconverted.
 type SequenceInfo = sheet.Sequence
 
-// Warning is a problem that did not stop rendering.
-type Warning struct {
-	// Code is a short stable identifier ("missing-texture"); Message is for people.
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
+// Warning is a problem that did not stop rendering: the renderer's own
+// type, with its stable codes.
+type Warning = render.Warning
 
 // Request asks for a set of frames that share one camera.
 type Request struct {
-	// Options are the model's render options (size, ssaa, background, ...).
-	Options RenderOptions
-	// View is the camera; each frame's Yaw replaces View.Yaw.
-	View ViewSpec
-	// Team is the team colour (see TeamIndex); "" means the renderer's default.
-	Team   string
-	Frames []Frame
-}
-
-// Frame is one moment to draw.
-type Frame struct {
-	// Sequence indexes ModelInfo.Sequences; -1 is the bind pose.
-	Sequence int
-	// Time is the absolute model time in ms (Start <= Time <= End).
-	Time uint32
-	// Yaw is the camera yaw for this frame in degrees.
-	Yaw float64
+	// View is what every frame draws, from the job's options and view:
+	// size, supersampling, background, pitch or the model's own camera,
+	// team colour and particles. Each frame sets its yaw, sequence and
+	// time.
+	View render.View
+	// ViewName names the configured view, for messages.
+	ViewName string
+	Frames   []render.Frame
 }

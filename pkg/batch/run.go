@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/pkg/anim"
+	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
@@ -44,8 +46,6 @@ type Runner struct {
 	Observer Observer
 }
 
-// MaxModelBytes bounds the size of a model file read into memory.
-const MaxModelBytes = 1 << 30
 
 // Run renders every planned model with a pool of Config.Jobs workers. A
 // model that fails is recorded in the manifest and the batch goes on. The
@@ -229,14 +229,13 @@ func (jr *jobRun) addWarnings(ws []Warning) {
 func (jr *jobRun) produce() error {
 	job, res, c := jr.job, &jr.res, jr.r.Config
 	t := time.Now()
-	st, err := os.Stat(job.Input.Path)
-	if err != nil {
-		return fmt.Errorf("read: %w", err)
+	var data []byte
+	var err error
+	if job.Input.FS != nil {
+		data, err = model.ReadFS(job.Input.FS, job.Input.Name, model.MaxFileSize)
+	} else {
+		data, err = model.ReadFile(job.Input.Path, model.MaxFileSize)
 	}
-	if st.Size() > MaxModelBytes {
-		return fmt.Errorf("read: %s is %d bytes, more than the %d a model may have", job.Input.Path, st.Size(), MaxModelBytes)
-	}
-	data, err := os.ReadFile(job.Input.Path)
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
 	}
@@ -254,7 +253,7 @@ func (jr *jobRun) produce() error {
 	var stems []string
 	for _, v := range job.Views {
 		for _, tm := range job.Teams {
-			stems = append(stems, c.Stem(job, v.Name, tm))
+			stems = append(stems, c.Stem(job, v.Name, tm.Name))
 		}
 	}
 	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems)
@@ -278,7 +277,7 @@ func (jr *jobRun) produce() error {
 	}
 	for _, v := range job.Views {
 		for _, tm := range job.Teams {
-			if err := jr.renderView(v, tm, seqs, c.Stem(job, v.Name, tm)); err != nil {
+			if err := jr.renderView(v, tm, seqs, c.Stem(job, v.Name, tm.Name)); err != nil {
 				return err
 			}
 		}
@@ -349,17 +348,28 @@ func (jr *jobRun) render(req Request) ([]*image.NRGBA, error) {
 	jr.res.Timings.RenderMS += ms(time.Since(t))
 	jr.addWarnings(ws)
 	if err != nil {
-		return nil, fmt.Errorf("render view %s: %w", req.View.Name, err)
+		return nil, fmt.Errorf("render view %s: %w", req.ViewName, err)
 	}
 	if len(imgs) != len(req.Frames) {
-		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.View.Name, len(imgs), len(req.Frames))
+		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.ViewName, len(imgs), len(req.Frames))
 	}
+	w, h := req.View.Width, req.View.Height
 	for i, m := range imgs {
-		if m == nil || m.Bounds().Dx() != req.View.Size || m.Bounds().Dy() != req.View.Size {
-			return nil, fmt.Errorf("render view %s: frame %d is not %dx%d", req.View.Name, i, req.View.Size, req.View.Size)
+		if m == nil || m.Bounds().Dx() != w || m.Bounds().Dy() != h {
+			return nil, fmt.Errorf("render view %s: frame %d is not %dx%d", req.ViewName, i, w, h)
 		}
 	}
 	return imgs, nil
+}
+
+// frame is the moment at absolute model time ms of sequence seq (-1: the
+// bind pose), seen from yaw.
+func (jr *jobRun) frame(seq int, ms uint32, yaw float64) render.Frame {
+	f := render.Frame{Sequence: seq, Yaw: yaw}
+	if seq >= 0 {
+		f.Time = float64(ms) - float64(jr.info.Sequences[seq].Start)
+	}
+	return f
 }
 
 func (jr *jobRun) write(rel string, data []byte, of OutputFile) error {
@@ -377,32 +387,30 @@ func encodePNG(m image.Image) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) error {
+func (jr *jobRun) renderView(v ViewSpec, team Team, seqs []int, stem string) error {
 	job := jr.job
-	base := Request{Options: job.Render, View: v, Team: team}
+	base := Request{View: job.View, ViewName: v.Name}
+	base.View.Width, base.View.Height = v.Size, v.Size
+	base.View.Pitch, base.View.Camera, base.View.Team = v.Pitch, v.Camera, team.Color
 	has := func(f string) bool { return contains(job.Formats, f) }
-	tag := OutputFile{View: v.Name, Team: team}
+	tag := OutputFile{View: v.Name, Team: team.Name}
 
 	if has(FormatPNG) {
 		si := standSequence(jr.info.Sequences)
-		st, err := ParseStillTime(job.Render.Time)
-		if err != nil {
-			return fmt.Errorf("render.time: %w", err)
-		}
 		seq := jr.seqInfo(si)
-		at := st.At(seq.Start, seq.End)
+		at := stillAt(job.Still, seq.Start, seq.End)
 		req := base
-		req.Frames = []Frame{{Sequence: si, Time: at, Yaw: v.Yaw}}
+		req.Frames = []render.Frame{jr.frame(si, at, v.Yaw)}
 		imgs, err := jr.render(req)
 		if err != nil {
 			return err
 		}
-		if Blank(imgs[0]) {
+		if render.Blank(imgs[0]) {
 			msg := fmt.Sprintf("the still of view %s shows nothing", v.Name)
 			if si >= 0 {
 				msg += fmt.Sprintf(" (%s at %d ms: the model may be hidden or not yet emitting then; render.time, e.g. 50%%, takes the still later in the sequence)", seq.Name, at-seq.Start)
 			}
-			jr.addWarnings([]Warning{{Code: "blank", Message: msg}})
+			jr.addWarnings([]Warning{{Code: render.BlankPicture, Message: msg}})
 		}
 		t := time.Now()
 		b, err := encodePNG(imgs[0])
@@ -436,7 +444,7 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 		}
 		req := base
 		for _, f := range l.Frames() {
-			req.Frames = append(req.Frames, Frame{Sequence: f.Sequence, Time: f.Time, Yaw: f.Yaw})
+			req.Frames = append(req.Frames, jr.frame(f.Sequence, f.Time, f.Yaw))
 		}
 		imgs, err := jr.render(req)
 		if err != nil {
@@ -480,7 +488,7 @@ func (jr *jobRun) renderView(v ViewSpec, team string, seqs []int, stem string) e
 			req := base
 			durs := make([]uint32, len(samples))
 			for k, s := range samples {
-				req.Frames = append(req.Frames, Frame{Sequence: i, Time: s.Time, Yaw: v.Yaw})
+				req.Frames = append(req.Frames, jr.frame(i, s.Time, v.Yaw))
 				durs[k] = s.Duration
 			}
 			imgs, err := jr.render(req)

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestParseStillTime(t *testing.T) {
+func TestStillTime(t *testing.T) {
 	for _, c := range []struct {
 		in         string
 		start, end uint32
@@ -24,17 +24,17 @@ func TestParseStillTime(t *testing.T) {
 		{"12.5 %", 0, 1000, 125},
 		{"50%", 300, 300, 300}, // empty sequence
 	} {
-		st, err := ParseStillTime(c.in)
+		st, err := parseStillTime(c.in)
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		if got := st.At(c.start, c.end); got != c.want {
+		if got := stillAt(st, c.start, c.end); got != c.want {
 			t.Errorf("%q in [%d, %d]: %d, want %d", c.in, c.start, c.end, got, c.want)
 		}
 	}
 	for _, bad := range []string{"soon", "-1", "101%", "-5%", "NaN", "1e9", "%", "50%%", "Inf"} {
-		if _, err := ParseStillTime(bad); err == nil {
+		if _, err := parseStillTime(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

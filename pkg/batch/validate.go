@@ -7,6 +7,9 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // Output kinds accepted in Output.Formats.
@@ -25,8 +28,13 @@ func (c *Config) Validate() error {
 		errs = append(errs, &ConfigError{Where: c.where(key), Key: key, Msg: fmt.Sprintf(format, a...)})
 	}
 	in := c.Inputs
-	if len(in.Files)+len(in.Dirs)+len(in.Globs) == 0 && in.List == "" {
+	if len(in.Files)+len(in.Dirs)+len(in.Globs)+len(in.Trees) == 0 && in.List == "" {
 		bad("inputs", "no models: give inputs.files, inputs.dirs, inputs.globs, inputs.list or model arguments")
+	}
+	for i, tr := range in.Trees {
+		if tr.FS == nil || tr.Name == "" {
+			bad(fmt.Sprintf("inputs.trees[%d]", i), "a tree needs a name and a file system")
+		}
 	}
 	for i, g := range in.Globs {
 		if err := checkGlob(g); err != nil {
@@ -80,7 +88,7 @@ func (c *Config) Validate() error {
 	}
 	c.Sequences.validate("sequences", bad)
 	for i, t := range c.TeamColors {
-		if err := checkTeam(t); err != nil {
+		if _, err := texture.ParseTeam(t); err != nil {
 			bad(fmt.Sprintf("team_colors[%d]", i), "%v", err)
 		}
 	}
@@ -119,7 +127,7 @@ func (c *Config) Validate() error {
 			o.Sequences.validate(key+".sequences", bad)
 		}
 		for j, t := range o.TeamColors {
-			if err := checkTeam(t); err != nil {
+			if _, err := texture.ParseTeam(t); err != nil {
 				bad(fmt.Sprintf("%s.team_colors[%d]", key, j), "%v", err)
 			}
 		}
@@ -137,13 +145,13 @@ type badFunc func(key, format string, a ...any)
 func (r RenderOptions) validate(key string, bad badFunc) {
 	checkSize(key+".size", r.Size, bad)
 	checkSSAA(key+".ssaa", r.SSAA, bad)
-	if _, err := ParseBackground(r.Background); err != nil {
+	if _, err := render.ParseBackground(r.Background); err != nil {
 		bad(key+".background", "%v", err)
 	}
 	checkFinite(key+".yaw", r.Yaw, bad)
 	checkPitch(key+".pitch", r.Pitch, bad)
 	if r.TeamColor != "" {
-		if err := checkTeam(r.TeamColor); err != nil {
+		if _, err := texture.ParseTeam(r.TeamColor); err != nil {
 			bad(key+".team_color", "%v", err)
 		}
 	}
@@ -161,7 +169,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 		checkSSAA(key+".ssaa", *r.SSAA, bad)
 	}
 	if r.Background != nil {
-		if _, err := ParseBackground(*r.Background); err != nil {
+		if _, err := render.ParseBackground(*r.Background); err != nil {
 			bad(key+".background", "%v", err)
 		}
 	}
@@ -172,7 +180,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 		checkPitch(key+".pitch", *r.Pitch, bad)
 	}
 	if r.TeamColor != nil {
-		if err := checkTeam(*r.TeamColor); err != nil {
+		if _, err := texture.ParseTeam(*r.TeamColor); err != nil {
 			bad(key+".team_color", "%v", err)
 		}
 	}
@@ -191,7 +199,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 }
 
 func checkTime(key, v string, bad badFunc) {
-	if _, err := ParseStillTime(v); err != nil {
+	if _, err := parseStillTime(v); err != nil {
 		bad(key, "%v", err)
 	}
 }
@@ -278,41 +286,6 @@ func MatchSequence(patterns, name string) bool {
 	return false
 }
 
-// teamNames are the Warcraft III player colours by index (0-23), then the
-// neutral colour (24), as pkg/texture numbers them.
-var teamNames = []string{"red", "blue", "teal", "purple", "yellow", "orange", "green", "pink",
-	"gray", "lightblue", "darkgreen", "brown", "maroon", "navy", "turquoise", "violet",
-	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut", "neutral"}
-
-// TeamIndex returns the player index of a team colour given as an index or a
-// name ("" is 0), or -1 with ok for a "#rrggbb" colour.
-func TeamIndex(s string) (idx int, ok bool) {
-	if s == "" {
-		return 0, true
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		return n, n >= 0 && n < len(teamNames)
-	}
-	if strings.HasPrefix(s, "#") {
-		_, err := parseHex(s, false)
-		return -1, err == nil
-	}
-	for i, n := range teamNames {
-		if strings.EqualFold(n, s) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-func checkTeam(s string) error {
-	if _, ok := TeamIndex(s); !ok {
-		return fmt.Errorf("want a player index 0-%d, a colour name (red, blue, ..., neutral) or #rrggbb, got %q", len(teamNames)-1, s)
-	}
-	return nil
-}
-
-// ParseBackground parses "transparent", "#rrggbb" or "#rrggbbaa" into
 // straight-alpha RGBA.
 func ParseBackground(s string) ([4]uint8, error) {
 	if s == "transparent" || s == "" {

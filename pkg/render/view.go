@@ -314,13 +314,13 @@ func ParseTime(s string) (Time, error) {
 	if p, ok := strings.CutSuffix(t, "%"); ok {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || !(v >= 0 && v <= 100) {
-			return Time{}, fmt.Errorf("time %q: a share must be 0%% to 100%%", s)
+			return Time{}, fmt.Errorf("want a share of the sequence from 0%% to 100%%, got %q", s)
 		}
 		return Share(v / 100), nil
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return Time{}, fmt.Errorf("time %q: want ms into the sequence or a share like 50%%", s)
+		return Time{}, fmt.Errorf("want ms into the sequence or a share like \"50%%\", got %q", s)
 	}
 	return Ms(v), nil
 }
