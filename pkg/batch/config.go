@@ -1,8 +1,8 @@
 package batch
 
 import (
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"strings"
 )
 

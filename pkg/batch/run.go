@@ -46,7 +46,6 @@ type Runner struct {
 	Observer Observer
 }
 
-
 // Run renders every planned model with a pool of Config.Jobs workers. A
 // model that fails is recorded in the manifest and the batch goes on. The
 // manifest, check reports and gallery are written at the end; the error is
