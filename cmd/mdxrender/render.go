@@ -2,19 +2,18 @@ package main
 
 import (
 	"fmt"
-	"image/png"
-	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 func newRenderCmd() *cobra.Command {
@@ -98,9 +97,7 @@ atomically.`,
 			if err != nil {
 				return err
 			}
-			return writeFileAtomic(out, func(w io.Writer) error {
-				return png.Encode(w, img)
-			})
+			return mdxrender.WritePNG(out, img)
 		},
 	}
 	f := cmd.Flags()

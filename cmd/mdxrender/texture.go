@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"image/png"
-	"io"
+
+	"github.com/mdxrender/mdxrender"
+
+	"github.com/spf13/cobra"
 
 	"github.com/mdxrender/mdxrender/pkg/texture"
-	"github.com/spf13/cobra"
 )
 
 func newTextureCmd() *cobra.Command {
@@ -55,13 +56,10 @@ instead.`,
 	return cmd
 }
 
-// writePNGAtomic writes one mip level as a PNG through writeFileAtomic, so
-// a failed run never leaves a half-written PNG.
+// writePNGAtomic writes one mip level as a PNG, whole or not at all.
 func writePNGAtomic(path string, tex *texture.Texture, mip int) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
-		if err := png.Encode(w, tex.Levels[mip]); err != nil {
-			return fmt.Errorf("encoding %s: %w", path, err)
-		}
-		return nil
-	})
+	if err := mdxrender.WritePNG(path, tex.Levels[mip]); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }

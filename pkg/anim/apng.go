@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"image"
-	"image/png"
 	"io"
+
+	"github.com/mdxrender/mdxrender/internal/pngenc"
 )
 
 // EncodeAPNG writes frames as a looping APNG with full 8-bit alpha. Each
@@ -20,7 +21,6 @@ import (
 // frame is compressed by image/png and its IDAT payload re-wrapped as fdAT,
 // which keeps the output deterministic and the dependency list short.
 func EncodeAPNG(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := checkCounts("apng", frames, durations); err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func EncodeAPNG(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
 		var buf bytes.Buffer
 		// A fully opaque frame would be encoded as RGB by image/png; every
 		// frame must share the IHDR colour type, so force alpha through.
-		if err := enc.Encode(&buf, withAlphaChannel(f)); err != nil {
+		if err := pngenc.Encode(&buf, withAlphaChannel(f)); err != nil {
 			return fmt.Errorf("apng: frame %d: %w", i, err)
 		}
 		chunks, err := readChunks(buf.Bytes())

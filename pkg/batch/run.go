@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mdxrender/mdxrender/internal/pngenc"
 	"github.com/mdxrender/mdxrender/pkg/anim"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -380,11 +380,7 @@ func (jr *jobRun) write(rel string, data []byte, of OutputFile) error {
 	return nil
 }
 
-func encodePNG(m image.Image) ([]byte, error) {
-	var b bytes.Buffer
-	err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&b, m)
-	return b.Bytes(), err
-}
+func encodePNG(m image.Image) ([]byte, error) { return pngenc.Bytes(m) }
 
 func (jr *jobRun) renderView(v ViewSpec, team Team, seqs []int, stem string) error {
 	job := jr.job
