@@ -28,11 +28,16 @@ const (
 	CompressionSparse      Compression = 0x20
 	CompressionADPCMMono   Compression = 0x40
 	CompressionADPCMStereo Compression = 0x80
-	CompressionLZMA        Compression = 0x12 // only in format 2 and later; in format 1 the same byte means bzip2+zlib
 
 	Stored   Compression = 0x100 // a sector kept uncompressed
 	Imploded Compression = 0x200 // the IMPLODE block flag: PKWARE DCL with no method byte
+	// CompressionLZMA is byte 0x12 in a format 2 or later archive; in
+	// format 1 the same byte means bzip2 then zlib.
+	CompressionLZMA Compression = 0x400
 )
+
+// lzmaByte is how LZMA is written in a sector.
+const lzmaByte = 0x12
 
 var methodNames = []struct {
 	bit  Compression
@@ -56,6 +61,8 @@ func (c Compression) String() string {
 		return "stored"
 	case Imploded:
 		return "implode"
+	case CompressionLZMA:
+		return "lzma"
 	}
 	var parts []string
 	rest := c
@@ -113,7 +120,10 @@ func decompressFixed(dst, src []byte) (int, error) {
 	mask := Compression(src[0])
 	var names []Compression
 	switch mask {
-	case CompressionZlib, CompressionPKWare, CompressionBzip2, CompressionLZMA, CompressionSparse:
+	case lzmaByte:
+		mask = CompressionLZMA
+		names = []Compression{mask}
+	case CompressionZlib, CompressionPKWare, CompressionBzip2, CompressionSparse:
 		names = []Compression{mask}
 	case CompressionSparse | CompressionZlib:
 		names = []Compression{CompressionZlib, CompressionSparse}

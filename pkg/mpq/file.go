@@ -120,7 +120,11 @@ func (f *File) Compressions() ([]Compression, error) {
 			if st.flags&FlagEncrypted != 0 {
 				decryptBlock(w[:n], st.key+uint32(i))
 			}
-			add(Compression(w[0]))
+			c := Compression(w[0])
+			if c == lzmaByte && st.a.header.Format > 0 {
+				c = CompressionLZMA
+			}
+			add(c)
 		}
 	}
 	return out, nil
@@ -314,7 +318,7 @@ func (st *fileState) decodeSector(i int, dst, raw []byte) error {
 		off := st.a.dataOffset(st.base + rawOff)
 		var me *methodError
 		if errors.As(err, &me) && me.unsupported {
-			return st.f.unsupported("compression %s (%#02x) in sector %d", me.method, uint16(me.method), i)
+			return st.f.unsupported("compression %s (byte %#02x) in sector %d", me.method, raw[0], i)
 		}
 		return st.f.formatErr(off, "sector %d does not decompress: %v", i, err)
 	}

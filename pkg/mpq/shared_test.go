@@ -12,14 +12,19 @@ import (
 // is not there: the corpus is not part of the repository.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := sharedDirPath()
 	if _, err := os.Stat(filepath.Join(dir, "corpus", "archives", "manifest.tsv")); err != nil {
 		t.Skipf("shared archives not available (%v); set MDXR_SHARED", err)
 	}
 	return dir
+}
+
+// sharedDirPath is where ../shared is expected.
+func sharedDirPath() string {
+	if dir := os.Getenv("MDXR_SHARED"); dir != "" {
+		return dir
+	}
+	return filepath.Join("..", "..", "..", "shared")
 }
 
 // corpusArchive is one row of corpus/archives/manifest.tsv.

@@ -3,13 +3,13 @@ package mpq
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -26,8 +26,22 @@ func TestMatchesStormLib(t *testing.T) {
 	}
 	cantRead := regexp.MustCompile("Cannot read file `([^']*)'")
 	pseudo := regexp.MustCompile(`^File(\d{8})\.[A-Za-z0-9]+$`)
+	// The fixtures (which smpq made) and, where ../shared is present, the
+	// corpus of real archives.
+	var archives []corpusArchive
+	fixtures, _ := filepath.Glob(filepath.Join(fixtureDir, "*.[mw][p3][qx]"))
+	for _, f := range fixtures {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives = append(archives, corpusArchive{path: abs, rel: "fixture/" + filepath.Base(f)})
+	}
+	if _, err := os.Stat(filepath.Join(sharedDirPath(), "corpus", "archives", "manifest.tsv")); err == nil {
+		archives = append(archives, corpusArchives(t)...)
+	}
 	total, same := 0, 0
-	for _, ca := range corpusArchives(t) {
+	for _, ca := range archives {
 		t.Run(ca.rel, func(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(smpq, "-x", ca.path)
@@ -39,23 +53,25 @@ func TestMatchesStormLib(t *testing.T) {
 			for _, m := range cantRead.FindAllStringSubmatch(stderr.String(), -1) {
 				failed[m[1]] = true
 			}
-			list, err := exec.Command(smpq, "-l", ca.path).Output()
-			if err != nil {
-				t.Fatalf("smpq -l: %v", err)
-			}
 			a, err := Open(ca.path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer a.Close()
 			renumber := stormIndexes(a)
-			for _, line := range strings.Split(strings.TrimRight(string(list), "\n"), "\n") {
-				// "<size> <date> <time> <name>", the name possibly with spaces.
-				fields := strings.Fields(line)
-				if len(fields) < 4 {
-					continue
+			// smpq writes every file it lists, a failed one as 0 bytes.
+			var names []string
+			err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					rel, _ := filepath.Rel(dir, p)
+					names = append(names, filepath.ToSlash(rel))
 				}
-				name := strings.Join(fields[3:], " ")
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range names {
 				total++
 				f, ok := a.Lookup(name)
 				if m := pseudo.FindStringSubmatch(name); !ok && m != nil {
@@ -75,7 +91,7 @@ func TestMatchesStormLib(t *testing.T) {
 					}
 					continue
 				}
-				theirs, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(strings.ReplaceAll(name, "\\", "/"))))
+				theirs, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue
