@@ -39,8 +39,9 @@ type Archive struct {
 	readLimit int64
 	warnings  []string
 
-	files  []*File       // Files(), in block order
-	byHash map[int]*File // hash index -> entry
+	files  []*File          // Files(), in block order
+	byHash map[int]*File    // hash index -> entry
+	byName map[uint64][]int // name hashes -> hash indexes, for naming entries
 
 	treeOnce sync.Once
 	tree     *dirNode
@@ -172,6 +173,7 @@ func (a *Archive) warnf(format string, args ...any) {
 // is left out once names are known (resolveNames).
 func (a *Archive) buildEntries() {
 	a.byHash = make(map[int]*File)
+	a.byName = make(map[uint64][]int)
 	outside, unusable := 0, 0
 	for i := range a.hashes {
 		e := &a.hashes[i]
@@ -200,6 +202,8 @@ func (a *Archive) buildEntries() {
 			a:              a,
 		}
 		a.byHash[i] = f
+		k := nameKey(e.name1, e.name2)
+		a.byName[k] = append(a.byName[k], i)
 	}
 	if outside > 0 {
 		a.warnf("%d hash entries point past the end of the block table (%d entries)", outside, len(a.blocks))

@@ -55,25 +55,19 @@ func (a *Archive) resolveNames() {
 	a.collectFiles()
 }
 
-// nameEntries gives name to every unnamed entry whose hash matches it, in
-// every locale.
+// nameEntries gives name to every unnamed entry whose hashes match it, in
+// every locale. It goes through an index rather than probing, so that a
+// listfile of a million names costs a million map lookups whatever the
+// hash table holds.
 func (a *Archive) nameEntries(name string) {
-	if name == "" || a.hashSize == 0 {
-		return
-	}
-	start := hashString(name, hashTableIndex)
-	if a.hashSize&(a.hashSize-1) == 0 {
-		start &= a.hashSize - 1
-	} else {
-		start %= a.hashSize
-	}
-	a.probe(hashString(name, hashNameA), hashString(name, hashNameB), start, func(i int) bool {
-		if f := a.byHash[i]; f != nil && f.Name == "" {
+	for _, i := range a.byName[nameKey(hashString(name, hashNameA), hashString(name, hashNameB))] {
+		if f := a.byHash[i]; f.Name == "" {
 			f.Name = name
 		}
-		return true
-	})
+	}
 }
+
+func nameKey(a, b uint32) uint64 { return uint64(a)<<32 | uint64(b) }
 
 type notFound struct{}
 
