@@ -429,3 +429,30 @@ func (r *fileReader) Close() error {
 	r.buf, r.raw = nil, nil
 	return nil
 }
+
+// flagNames gives the short names used by FlagNames, in bit order.
+var flagNames = []struct {
+	bit  uint32
+	name string
+}{
+	{FlagImplode, "implode"}, {FlagCompress, "compress"}, {FlagEncrypted, "encrypted"},
+	{FlagFixKey, "fix-key"}, {FlagPatchFile, "patch"}, {FlagSingleUnit, "single-unit"},
+	{FlagDeleteMarker, "delete-marker"}, {FlagSectorCRC, "sector-crc"}, {FlagSignature, "signature"},
+	{FlagExists, "exists"},
+}
+
+// FlagNames names the block flags set in flags ("compress", "encrypted",
+// "fix-key", ...); unknown bits are given in hex.
+func FlagNames(flags uint32) []string {
+	var out []string
+	for _, f := range flagNames {
+		if flags&f.bit != 0 {
+			out = append(out, f.name)
+			flags &^= f.bit
+		}
+	}
+	if flags != 0 {
+		out = append(out, fmt.Sprintf("%#08x", flags))
+	}
+	return out
+}
