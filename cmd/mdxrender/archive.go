@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,11 +227,12 @@ stderr and the others are still extracted; the exit status is then 1.`,
 				files = extractAll(a)
 			}
 			written := 0
+			var x extractor
 			for _, f := range files {
 				name := entryName(f)
 				rel, err := safeArchivePath(name)
 				if err == nil {
-					err = extractFile(f, filepath.Join(outDir, rel))
+					err = x.write(f, filepath.Join(outDir, rel))
 				}
 				if err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", describeArchiveErr(args[0], name, err))
@@ -296,27 +299,61 @@ func safeArchivePath(name string) (string, error) {
 	return filepath.Join(elems...), nil
 }
 
-// extractFile streams f into path through a temporary file in the same
-// folder, renamed into place once complete.
-func extractFile(f *mpq.File, path string) error {
-	rc, err := f.Open()
-	if err != nil {
-		return err
+// wholeFileLimit is the size up to which a file is read in one piece
+// before it is written; larger ones are streamed a sector at a time.
+const wholeFileLimit = 16 << 20
+
+// extractor writes files under a folder, each through a temporary file in
+// its target folder that is renamed into place once complete, so that an
+// interrupted run never leaves a half-written file under the final name.
+type extractor struct {
+	made map[string]bool // folders already created
+	seq  int
+}
+
+func (x *extractor) write(f *mpq.File, path string) error {
+	var src io.Reader
+	if f.Size <= wholeFileLimit {
+		b, err := f.ReadAll()
+		if err != nil {
+			return err
+		}
+		src = bytes.NewReader(b)
+	} else {
+		rc, err := f.Open()
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		src = rc
 	}
-	defer rc.Close()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	dir := filepath.Dir(path)
+	if !x.made[dir] {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if x.made == nil {
+			x.made = map[string]bool{}
+		}
+		x.made[dir] = true
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".mdxrender-*.tmp")
+	// os.CreateTemp would need a chmod afterwards (it creates 0600); an
+	// exclusive create of a per-process name does the same in one call.
+	var tmp *os.File
+	var err error
+	for {
+		x.seq++
+		name := filepath.Join(dir, fmt.Sprintf(".mdxrender-%d-%d.tmp", os.Getpid(), x.seq))
+		tmp, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := io.Copy(tmp, rc); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if _, err := io.Copy(tmp, src); err != nil {
 		tmp.Close()
 		return err
 	}

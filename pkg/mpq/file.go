@@ -101,6 +101,16 @@ func (f *File) Compressions() ([]Compression, error) {
 	if st.flags&(FlagCompress|FlagImplode) == 0 {
 		return []Compression{Stored}, nil
 	}
+	// Small files are read in one go rather than a word per sector.
+	first, _ := st.rawRange(0)
+	lastOff, lastLen := st.rawRange(st.nsect - 1)
+	var whole []byte
+	if span := lastOff + lastLen - first; span <= 1<<20 {
+		whole = make([]byte, span)
+		if err := st.readRaw(whole, first); err != nil {
+			return nil, err
+		}
+	}
 	for i := 0; i < st.nsect; i++ {
 		exp := st.expected(i)
 		rawOff, rawLen := st.rawRange(i)
@@ -114,7 +124,9 @@ func (f *File) Compressions() ([]Compression, error) {
 		default:
 			var w [4]byte
 			n := min(rawLen, 4)
-			if err := st.readRaw(w[:n], rawOff); err != nil {
+			if whole != nil {
+				copy(w[:n], whole[rawOff-first:])
+			} else if err := st.readRaw(w[:n], rawOff); err != nil {
 				return out, err
 			}
 			if st.flags&FlagEncrypted != 0 {
