@@ -150,12 +150,11 @@ func (a *Archive) Lookup(name string) (*File, bool) {
 	if f == nil {
 		return nil, false // the entry points at a block that does not exist
 	}
-	if f.Name == "" || f.Name != name {
-		g := *f
-		g.Name = name
-		f = &g
-	}
-	return f, true
+	// A copy: the caller may keep or change it without touching the
+	// archive's own entries, which other goroutines read.
+	g := *f
+	g.Name = name
+	return &g, true
 }
 
 func (a *Archive) formatErr(off int64, format string, args ...any) *FormatError {

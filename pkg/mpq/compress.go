@@ -305,7 +305,3 @@ func unSparse(dst, src []byte) (int, error) {
 	clear(out[o:])
 	return len(out), nil
 }
-
-// itoa avoids strconv for the one place an error message needs a number
-// outside fmt.
-func itoa(v int64) string { return fmt.Sprint(v) }

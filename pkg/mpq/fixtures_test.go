@@ -305,3 +305,37 @@ func TestFSPaths(t *testing.T) {
 		t.Errorf("stat of a listed file in other case: %v %v", st, err)
 	}
 }
+
+func TestConcurrentReads(t *testing.T) {
+	// One archive, several goroutines, every file read whole and streamed;
+	// run with -race this checks that no read shares state.
+	a := openFixture(t, "encrypted.mpq")
+	want := map[string]string{}
+	for _, s := range fixtureFiles()["encrypted.mpq"] {
+		want[strings.ReplaceAll(s.name, "\\", "/")] = string(source(t, s.src))
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var err error
+			for name, w := range want {
+				var b []byte
+				if b, err = fs.ReadFile(a, name); err == nil && string(b) != w {
+					err = errors.New(name + ": wrong bytes")
+				}
+				if err != nil {
+					break
+				}
+				if _, err = fs.ReadDir(a, "dir/sub"); err != nil {
+					break
+				}
+			}
+			errs <- err
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

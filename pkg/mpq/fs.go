@@ -157,7 +157,7 @@ func (a *Archive) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if d != nil {
-		return &dirFile{a: a, d: d, info: dirInfo(d, base)}, nil
+		return &dirFile{a: a, d: d, info: dirInfo(base)}, nil
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -189,7 +189,7 @@ func (a *Archive) Stat(name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	if d != nil {
-		return dirInfo(d, base), nil
+		return dirInfo(base), nil
 	}
 	return fileInfo{f: f, name: base}, nil
 }
@@ -209,7 +209,7 @@ func (a *Archive) ReadDir(name string) ([]fs.DirEntry, error) {
 func (d *dirNode) entries() []fs.DirEntry {
 	out := make([]fs.DirEntry, 0, len(d.dirs)+len(d.files))
 	for _, sub := range d.dirs {
-		out = append(out, fs.FileInfoToDirEntry(dirInfo(sub, sub.name)))
+		out = append(out, fs.FileInfoToDirEntry(dirInfo(sub.name)))
 	}
 	for k, f := range d.files {
 		out = append(out, fs.FileInfoToDirEntry(fileInfo{f: f, name: d.fileName[k]}))
@@ -233,7 +233,7 @@ func (i fileInfo) Sys() any           { return i.f }
 
 type dirInfoT struct{ name string }
 
-func dirInfo(d *dirNode, name string) fs.FileInfo { return dirInfoT{name: name} }
+func dirInfo(name string) fs.FileInfo { return dirInfoT{name: name} }
 
 func (i dirInfoT) Name() string       { return i.name }
 func (i dirInfoT) Size() int64        { return 0 }

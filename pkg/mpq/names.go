@@ -3,6 +3,7 @@ package mpq
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 )
 
 // standardNames are the files Warcraft III maps and campaigns hold under
@@ -69,11 +70,7 @@ func (a *Archive) nameEntries(name string) {
 
 func nameKey(a, b uint32) uint64 { return uint64(a)<<32 | uint64(b) }
 
-type notFound struct{}
-
-func (notFound) Error() string { return "not found" }
-
-var errNotFound error = notFound{}
+var errNotFound = errors.New("not found")
 
 // readNamed reads a whole file found by name.
 func (a *Archive) readNamed(name string) ([]byte, error) {

@@ -2,6 +2,7 @@ package mpq
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 )
 
@@ -70,7 +71,7 @@ func (a *Archive) readTable(what string, pos int64, entries uint32, stored uint6
 			return nil, a.formatErr(pos, "compressed %s (%d bytes) runs past the end of the file", what, stored)
 		}
 		if full > maxTableBytes {
-			return nil, &UnsupportedError{Archive: a.name, What: what + " of " + itoa(int64(entries)) + " entries stored compressed"}
+			return nil, &UnsupportedError{Archive: a.name, What: fmt.Sprintf("%s of %d entries stored compressed", what, entries)}
 		}
 		raw := make([]byte, stored)
 		if _, err := a.r.ReadAt(raw, pos); err != nil {
