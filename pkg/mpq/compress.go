@@ -162,6 +162,12 @@ func stageFor(m Compression) stage {
 		return unBzip2
 	case CompressionSparse:
 		return unSparse
+	case CompressionHuffman:
+		return unHuffman
+	case CompressionADPCMMono:
+		return unADPCMMono
+	case CompressionADPCMStereo:
+		return unADPCMStereo
 	}
 	return nil
 }
@@ -188,6 +194,9 @@ func runStages(dst, src []byte, mask Compression, names []Compression, stages []
 		}
 		var err error
 		n, err = s(out, in)
+		if err == errHuffUnsupported {
+			return 0, &methodError{method: mask, unsupported: true, reason: err.Error()}
+		}
 		if err != nil {
 			return 0, &methodError{method: mask, reason: names[i].String() + ": " + err.Error()}
 		}

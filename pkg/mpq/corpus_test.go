@@ -15,9 +15,6 @@ import (
 // knownUnreadable lists the files of the shared archives this reader
 // refuses, with the reason; every other file must read.
 var knownUnreadable = map[string]string{
-	// Huffman + IMA ADPCM (0x41) in later sectors of sound files.
-	"DefendWintercastle/Archive/dwc47.w3x|Unit\\Cold\\BurstingIce.wav":                                          "unsupported",
-	"JMPQ3/src/test/resources/mpqs/wavTest.w3x|Abilities\\Spells\\NightElf\\ReviveNightElf\\ReviveNightElf.wav": "unsupported",
 	// SINGLE_UNIT files in a map: Warcraft III's Storm does not know the
 	// flag, StormLib clears it for maps, and read as sectored files their
 	// zlib streams make a corrupt sector table.

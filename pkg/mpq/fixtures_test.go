@@ -40,7 +40,7 @@ func fixtureFiles() map[string][]stored {
 	}
 	return map[string][]stored{
 		"v1.mpq": basic, "v2.mpq": basic, "v3.mpq": basic, "v4.mpq": basic,
-		"methods-v1.mpq": methods([]string{"none", "implode", "pkware", "zlib", "bzip2", "sparse", "huffmann", "zlib-pkware", "sparse-zlib", "bzip2-pkware"}, "huffmann"),
+		"methods-v1.mpq": methods([]string{"none", "implode", "pkware", "zlib", "bzip2", "sparse", "huffmann", "zlib-pkware", "sparse-zlib", "bzip2-pkware"}, ""),
 		"methods-v2.mpq": methods([]string{"zlib", "pkware", "bzip2", "sparse", "lzma", "sparse-zlib", "sparse-bzip2"}, "lzma"),
 		"encrypted.mpq": {{"plain.txt", "text.txt", ""}, {"fixkey.txt", "text.txt", ""}, {"stored.txt", "text.txt", ""},
 			{"stored-fixkey.txt", "text.txt", ""}, {"imploded.txt", "text.txt", ""}, {"dir\\sub\\deep.mdx", "models/unit.mdx", ""},
@@ -53,7 +53,11 @@ func fixtureFiles() map[string][]stored {
 			{"war3mapImported\\unit.mdx", "models/unit.mdx", ""}, {"textures\\stone.blp", "textures/stone.blp", ""}},
 		"map-single-unit.w3x": {{"war3map.j", "war3map.j", ""}, {"single.txt", "text.txt", "format"}, {"single-stored.txt", "hello.txt", ""}},
 		"userdata.mpq":        {{"hello.txt", "hello.txt", ""}, {"text.txt", "text.txt", ""}},
-		"protected.w3x":       {{"hello.txt", "hello.txt", ""}, {"text.txt", "text.txt", ""}},
+		// ADPCM is lossy: the expected bytes are what StormLib extracts.
+		"sound-v1.mpq": {{"mono.wav", "expected/mono.wav", ""}, {"stereo.wav", "expected/stereo.wav", ""},
+			{"mono-adpcm-only.wav", "expected/mono-adpcm-only.wav", ""}},
+		"sound-v2.mpq":  {{"mono.wav", "expected/mono.wav", ""}, {"stereo.wav", "expected/stereo.wav", ""}},
+		"protected.w3x": {{"hello.txt", "hello.txt", ""}, {"text.txt", "text.txt", ""}},
 	}
 }
 
@@ -223,6 +227,7 @@ func TestCompressionsReported(t *testing.T) {
 	for name, want := range map[string]string{
 		"implode.txt": "implode", "pkware.bin": "pkware", "zlib.txt": "zlib", "bzip2.txt": "bzip2",
 		"none.txt": "stored", "huffmann.bin": "huffman", "sparse.bin": "sparse",
+		"sparse-zlib.bin": "zlib+sparse",
 	} {
 		f, ok := a.Lookup(name)
 		if !ok {
@@ -233,7 +238,11 @@ func TestCompressionsReported(t *testing.T) {
 			t.Errorf("%s: compressions %v (%v), want %s first", name, cs, err, want)
 		}
 	}
-	f, _ := openFixture(t, "methods-v2.mpq").Lookup("lzma.txt")
+	f, _ := openFixture(t, "sound-v1.mpq").Lookup("stereo.wav")
+	if cs, err := f.Compressions(); err != nil || len(cs) != 1 || cs[0].String() != "huffman+adpcm-stereo" {
+		t.Errorf("stereo.wav: %v %v", cs, err)
+	}
+	f, _ = openFixture(t, "methods-v2.mpq").Lookup("lzma.txt")
 	if cs, err := f.Compressions(); err != nil || len(cs) != 1 || cs[0] != CompressionLZMA {
 		t.Errorf("lzma.txt: %v %v", cs, err)
 	}

@@ -22,6 +22,22 @@ awk 'BEGIN { for (i = 0; i < 9000; i++) printf "%c", (i % 700 < 5) ? 65 + i % 26
 awk 'BEGIN { printf "MDLX"; for (i = 0; i < 6000; i++) printf "%c", 32 + (i * 7) % 90 }' > src/models/unit.mdx
 awk 'BEGIN { printf "BLP1"; for (i = 0; i < 3000; i++) printf "%c", 48 + (i * 13) % 70 }' > src/textures/stone.blp
 printf 'function main takes nothing returns nothing\nendfunction\n' > src/war3map.j
+# 16-bit PCM sounds (a rising tone, about 10 KB of samples) for the lossy
+# ADPCM methods; the bytes smpq extracts again are kept as the expected
+# output in src/expected.
+wav() { # wav FILE CHANNELS
+	LC_ALL=C awk -v ch="$2" 'function le(v, n) { for (; n > 0; n--) { printf "%c", v % 256; v = int(v / 256) } }
+	BEGIN {
+		n = 5000; data = n * 2 * ch
+		printf "RIFF"; le(36 + data, 4); printf "WAVEfmt "; le(16, 4); le(1, 2); le(ch, 2)
+		le(22050, 4); le(22050 * 2 * ch, 4); le(2 * ch, 2); le(16, 2); printf "data"; le(data, 4)
+		for (i = 0; i < n; i++) for (c = 0; c < ch; c++) {
+			v = int(12000 * sin(i * (0.02 + i / 400000) + c)); if (v < 0) v += 65536; le(v, 2)
+		}
+	}' > "$1"
+}
+wav src/mono.wav 1
+wav src/stereo.wav 2
 
 rm -f ./*.mpq ./*.w3x
 work=$(mktemp -d)
@@ -135,6 +151,15 @@ for m in ZLIB PKWARE BZIP2 SPARSE LZMA SPARSE+ZLIB SPARSE+BZIP2; do
 	FORMAT=2 add methods-v2.mpq "$n.txt" text.txt -C "$m"
 	FORMAT=2 add methods-v2.mpq "$n.bin" zeros.bin -C "$m"
 done
+
+# --- sound: Huffman in front of IMA ADPCM, in both format families -------
+for f in 1 2; do
+	FORMAT=$f add "sound-v$f.mpq" mono.wav mono.wav -C HUFFMANN+ADPCM_MONO
+	FORMAT=$f add "sound-v$f.mpq" stereo.wav stereo.wav -C HUFFMANN+ADPCM_STEREO
+done
+add sound-v1.mpq mono-adpcm-only.wav mono.wav -C ADPCM_MONO
+mkdir -p src/expected
+(cd src/expected && smpq -x -q "$OLDPWD/sound-v1.mpq" mono.wav stereo.wav mono-adpcm-only.wav)
 
 # --- encryption, with and without FIX_KEY, sectored and single unit -----
 add encrypted.mpq plain.txt text.txt -E
