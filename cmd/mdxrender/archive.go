@@ -128,7 +128,7 @@ func archiveListing(path string, a *mpq.Archive) archiveReport {
 	rep := archiveReport{
 		Archive: path,
 		Header: archiveHeader{
-			Offset: h.Offset, Format: int(h.Format) + 1, Map: h.Map, SectorSize: h.SectorSize,
+			Offset: h.Offset, Format: h.Version(), Map: h.Map, SectorSize: h.SectorSize,
 			HashTableEntries: h.HashTableEntries, BlockTableEntries: h.BlockTableEntries, BlockEntriesRead: h.BlockEntriesRead,
 		},
 		Warnings: a.Warnings(),

@@ -80,7 +80,7 @@ func NewReader(r io.ReaderAt, size int64, name string) (*Archive, error) {
 	}
 	a.header = h
 	if h.Malformed {
-		a.warnf("header fields disagree with the format (stored format %d, header size %#x); read as format %d like Storm does", h.StoredFormat+1, h.StoredHeaderSize, h.Format+1)
+		a.warnf("header fields disagree with the format (stored format %d, header size %#x); read as format %d like Storm does", h.StoredFormat+1, h.StoredHeaderSize, h.Version())
 	}
 	if err := a.loadTables(lay); err != nil {
 		return nil, err

@@ -38,8 +38,8 @@ type Header struct {
 	// PATCH_FILE block flags (unknown to Warcraft III) cleared.
 	Map bool
 	// StoredFormat and StoredHeaderSize are the header's own words;
-	// Format is the version the tables were read as (0 = format 1, ...,
-	// 3 = format 4).
+	// Format is the version the tables were read as, as stored: 0 means
+	// format 1 (see Version).
 	StoredFormat     uint16
 	StoredHeaderSize uint32
 	Format           uint16
@@ -67,6 +67,10 @@ type Header struct {
 	// header sits, or -1.
 	UserDataOffset int64
 }
+
+// Version is the format version the tables were read as, counted the way
+// the format's documents count it: 1 (Warcraft III, StarCraft) to 4.
+func (h Header) Version() int { return int(h.Format) + 1 }
 
 // rawHeader holds the header words as stored (little endian, format 4 layout
 // where fields exist).
