@@ -199,14 +199,24 @@ func explode(dst, src []byte) (int, error) {
 			return 0, err
 		}
 		dist := int(dsym)<<low | int(lo) + 1
-		// Copy byte by byte: overlapping copies repeat the last bytes.
-		for k := 0; k < length && n < len(dst); k++ {
-			if s := n - dist; s >= 0 {
-				dst[n] = dst[s]
-			} else {
-				dst[n] = 0
+		length = min(length, len(dst)-n)
+		switch {
+		case length <= 0:
+			// Output is full: the copy is dropped.
+		case dist <= n && dist >= length:
+			copy(dst[n:n+length], dst[n-dist:])
+			n += length
+		default:
+			// Byte by byte: an overlapping copy repeats the last bytes, and
+			// before the start of the output it reads zeros.
+			for k := 0; k < length; k++ {
+				if s := n - dist; s >= 0 {
+					dst[n] = dst[s]
+				} else {
+					dst[n] = 0
+				}
+				n++
 			}
-			n++
 		}
 	}
 }
