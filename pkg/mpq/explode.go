@@ -83,7 +83,10 @@ func buildDCLTable(rep []byte) dclTable {
 
 var errDCLShort = errors.New("pkware: input ends before the end-of-stream code")
 
-// dclBits reads the input least significant bit first.
+// dclBits reads the input least significant bit first. fill tops the
+// buffer up once per item (an item takes at most 30 bits); take and decode
+// then only check that enough bits are left, which fails near the end of a
+// truncated stream.
 type dclBits struct {
 	in   []byte
 	pos  int
@@ -99,12 +102,9 @@ func (b *dclBits) fill() {
 	}
 }
 
-func (b *dclBits) bits(n uint) (uint32, error) {
+func (b *dclBits) take(n uint) (uint32, error) {
 	if b.nbuf < n {
-		b.fill()
-		if b.nbuf < n {
-			return 0, errDCLShort
-		}
+		return 0, errDCLShort
 	}
 	v := uint32(b.buf & (1<<n - 1))
 	b.buf >>= n
@@ -113,9 +113,6 @@ func (b *dclBits) bits(n uint) (uint32, error) {
 }
 
 func (b *dclBits) decode(t *dclTable) (int, error) {
-	if b.nbuf < t.maxBits {
-		b.fill()
-	}
 	e := t.entries[b.buf&(1<<t.maxBits-1)]
 	l := uint(e & 15)
 	if e == 0 || l > b.nbuf {
@@ -152,7 +149,10 @@ func explode(dst, src []byte) (int, error) {
 	br := dclBits{in: src[2:]}
 	n := 0 // bytes produced so far, including dropped ones
 	for {
-		flag, err := br.bits(1)
+		if br.nbuf < 32 {
+			br.fill()
+		}
+		flag, err := br.take(1)
 		if err != nil {
 			return 0, err
 		}
@@ -162,7 +162,7 @@ func explode(dst, src []byte) (int, error) {
 				lit, err = br.decode(&dclLit)
 			} else {
 				var v uint32
-				v, err = br.bits(8)
+				v, err = br.take(8)
 				lit = int(v)
 			}
 			if err != nil {
@@ -178,7 +178,7 @@ func explode(dst, src []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		extra, err := br.bits(uint(dclLenExtra[sym]))
+		extra, err := br.take(uint(dclLenExtra[sym]))
 		if err != nil {
 			return 0, err
 		}
@@ -194,7 +194,7 @@ func explode(dst, src []byte) (int, error) {
 		if length == 2 {
 			low = 2
 		}
-		lo, err := br.bits(low)
+		lo, err := br.take(low)
 		if err != nil {
 			return 0, err
 		}
