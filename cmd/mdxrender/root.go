@@ -28,6 +28,7 @@ func newRootCmd() *cobra.Command {
 		newSheetCmd(),
 		newMergeCmd(),
 		newDemoCmd(),
+		newArchiveCmd(),
 	)
 	return root
 }

@@ -1,0 +1,245 @@
+package mpq
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+)
+
+// DefaultReadLimit is the largest file ReadFile (and fs.ReadFile) returns
+// whole unless SetReadLimit says otherwise. Warcraft III's largest stock
+// files are a few megabytes; the limit is there so that a hostile block
+// claiming gigabytes is refused instead of allocated. Open streams a file
+// of any size.
+const DefaultReadLimit = 48 << 20
+
+// maxSectorBytes caps the buffer one sector of one file needs. The largest
+// sectors seen in Warcraft III maps are 32 MiB (shift 16), and a file smaller
+// than its sector only needs its own size.
+const maxSectorBytes = 32 << 20
+
+// Archive is an open MPQ archive. It is an fs.FS over the file names it can
+// enumerate (from "(listfile)", "war3map.imp" and the standard map file
+// names), and Open also finds any other file whose name hashes to an entry.
+// An Archive is safe for concurrent use; SetReadLimit must be called before
+// that use starts.
+type Archive struct {
+	name   string
+	r      io.ReaderAt
+	size   int64
+	closer io.Closer
+
+	header   Header
+	hashSize uint32 // declared entries; hashes holds those present in the file
+	hashes   []hashEntry
+	blocks   []blockEntry
+
+	readLimit int64
+	warnings  []string
+
+	files  []*File          // Files(), in block order
+	byHash map[int]*File    // hash index -> entry
+	byName map[uint64][]int // name hashes -> hash indexes, for naming entries
+
+	treeOnce sync.Once
+	tree     *dirNode
+}
+
+// Open opens the archive file at name. The file stays open until Close.
+func Open(name string) (*Archive, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a, err := NewReader(f, st.Size(), name)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a.closer = f
+	return a, nil
+}
+
+// NewReader reads an archive of size bytes from r. name is used in error
+// messages only. The caller keeps r open for as long as the Archive is used.
+func NewReader(r io.ReaderAt, size int64, name string) (*Archive, error) {
+	a := &Archive{name: name, r: r, size: size, readLimit: DefaultReadLimit}
+	if size < headerSizeV1 {
+		return nil, a.formatErr(-1, "%d bytes is too small for an MPQ archive", size)
+	}
+	h, lay, err := a.findHeader()
+	if err != nil {
+		return nil, err
+	}
+	a.header = h
+	if h.Malformed {
+		a.warnf("header fields disagree with the format (stored format %d, header size %#x); read as format %d like Storm does", h.StoredFormat+1, h.StoredHeaderSize, h.Version())
+	}
+	if err := a.loadTables(lay); err != nil {
+		return nil, err
+	}
+	a.header.HashEntriesRead, a.header.BlockEntriesRead = uint32(len(a.hashes)), uint32(len(a.blocks))
+	if n := uint32(len(a.hashes)); n < a.hashSize {
+		a.warnf("hash table clipped to the file: %d of %d entries present", n, a.hashSize)
+	}
+	if n := uint32(len(a.blocks)); n < lay.blockEntries {
+		a.warnf("block table clipped to the file: %d of %d entries present", n, lay.blockEntries)
+	}
+	a.buildEntries()
+	a.resolveNames()
+	return a, nil
+}
+
+// Close closes the file opened by Open; for an Archive from NewReader it
+// does nothing.
+func (a *Archive) Close() error {
+	if a.closer != nil {
+		return a.closer.Close()
+	}
+	return nil
+}
+
+// Name returns the name the archive was opened with.
+func (a *Archive) Name() string { return a.name }
+
+// Header returns the archive header as it was interpreted.
+func (a *Archive) Header() Header { return a.header }
+
+// Warnings lists damage found while opening that did not stop the archive
+// from being read: clipped tables, header fields that were overridden, hash
+// entries that point nowhere. A corrupt save may open with no files and
+// only warnings to show for it.
+func (a *Archive) Warnings() []string { return append([]string(nil), a.warnings...) }
+
+// SetReadLimit sets the largest file size ReadFile returns whole (n <= 0
+// restores DefaultReadLimit). Call it before the archive is shared.
+func (a *Archive) SetReadLimit(n int64) {
+	if n <= 0 {
+		n = DefaultReadLimit
+	}
+	a.readLimit = n
+}
+
+// Files returns every file entry of the archive, named or not, in block
+// table order. Locale variants of one name are separate entries.
+func (a *Archive) Files() []*File {
+	out := make([]*File, len(a.files))
+	for i, f := range a.files {
+		g := *f
+		out[i] = &g
+	}
+	return out
+}
+
+// Lookup finds the file name stands for by the hash of its name, whether or
+// not any listfile mentions it: the locale-neutral entry if there is one,
+// else the first entry of any locale. Case and '/' versus '\' do not matter.
+func (a *Archive) Lookup(name string) (*File, bool) {
+	i := a.lookup(name)
+	if i < 0 {
+		return nil, false
+	}
+	f := a.byHash[i]
+	if f == nil {
+		return nil, false // the entry points at a block that does not exist
+	}
+	// A copy: the caller may keep or change it without touching the
+	// archive's own entries, which other goroutines read.
+	g := *f
+	g.Name = name
+	return &g, true
+}
+
+func (a *Archive) formatErr(off int64, format string, args ...any) *FormatError {
+	return &FormatError{Archive: a.name, Offset: off, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (a *Archive) warnf(format string, args ...any) {
+	if len(a.warnings) < 100 {
+		a.warnings = append(a.warnings, fmt.Sprintf(format, args...))
+	}
+}
+
+// buildEntries makes a File for every hash entry that points at a usable
+// block. Several hash entries may point at one block; an unnamed duplicate
+// is left out once names are known (resolveNames).
+func (a *Archive) buildEntries() {
+	a.byHash = make(map[int]*File)
+	a.byName = make(map[uint64][]int)
+	outside, unusable := 0, 0
+	for i := range a.hashes {
+		e := &a.hashes[i]
+		if e.block == hashFree || e.block == hashDeleted {
+			continue
+		}
+		if uint64(e.block) >= uint64(len(a.blocks)) {
+			outside++
+			continue
+		}
+		if !a.blockUsable(e.block) {
+			unusable++
+			continue
+		}
+		b := &a.blocks[e.block]
+		f := &File{
+			Locale:         e.locale,
+			Platform:       e.platform,
+			BlockIndex:     int(e.block),
+			HashIndex:      i,
+			Offset:         a.dataOffset(b.pos),
+			CompressedSize: int64(b.csize),
+			Size:           int64(b.fsize),
+			Flags:          b.flags,
+			StoredFlags:    b.raw,
+			a:              a,
+		}
+		a.byHash[i] = f
+		k := nameKey(e.name1, e.name2)
+		a.byName[k] = append(a.byName[k], i)
+	}
+	if outside > 0 {
+		a.warnf("%d hash entries point past the end of the block table (%d entries)", outside, len(a.blocks))
+	}
+	if unusable > 0 {
+		a.warnf("%d hash entries point at blocks that are deleted or lie outside the file", unusable)
+	}
+}
+
+// collectFiles fills a.files from a.byHash: named entries always, unnamed
+// ones unless another entry already stands for their block.
+func (a *Archive) collectFiles() {
+	named := make(map[int]bool)
+	for _, f := range a.byHash {
+		if f.Name != "" {
+			named[f.BlockIndex] = true
+		}
+	}
+	idx := make([]int, 0, len(a.byHash))
+	for i := range a.byHash {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	seen := make(map[int]bool)
+	a.files = a.files[:0]
+	for _, i := range idx {
+		f := a.byHash[i]
+		if f.Name == "" && (named[f.BlockIndex] || seen[f.BlockIndex]) {
+			continue
+		}
+		seen[f.BlockIndex] = true
+		a.files = append(a.files, f)
+	}
+	sort.SliceStable(a.files, func(i, j int) bool {
+		if a.files[i].BlockIndex != a.files[j].BlockIndex {
+			return a.files[i].BlockIndex < a.files[j].BlockIndex
+		}
+		return a.files[i].HashIndex < a.files[j].HashIndex
+	})
+}

@@ -1,0 +1,42 @@
+package mpq
+
+import "fmt"
+
+// FormatError reports an archive, or a file inside one, that is not a valid
+// MPQ or is damaged: a table that points past the end of the file, a sector
+// that does not decompress, and the like.
+type FormatError struct {
+	Archive string // the archive's name as given to Open or NewReader
+	File    string // the file inside the archive, or "" for the archive itself
+	Offset  int64  // byte offset in the archive file where the problem was found, or -1
+	Reason  string
+}
+
+func (e *FormatError) Error() string {
+	where := e.Archive
+	if e.File != "" {
+		where += ": " + e.File
+	}
+	if e.Offset >= 0 {
+		return fmt.Sprintf("mpq: %s: at offset %#x: %s", where, e.Offset, e.Reason)
+	}
+	return fmt.Sprintf("mpq: %s: %s", where, e.Reason)
+}
+
+// UnsupportedError reports a valid-looking archive or file that uses a
+// feature this package does not implement, such as a compression method
+// (Huffman, ADPCM, LZMA) that Warcraft III archives use only for sound, or
+// never.
+type UnsupportedError struct {
+	Archive string
+	File    string
+	What    string // what is not supported, e.g. "compression method Huffman+ADPCM mono (0x41)"
+}
+
+func (e *UnsupportedError) Error() string {
+	where := e.Archive
+	if e.File != "" {
+		where += ": " + e.File
+	}
+	return fmt.Sprintf("mpq: %s: unsupported %s", where, e.What)
+}

@@ -1,0 +1,248 @@
+package mpq
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// Block flags, as stored in the block table.
+const (
+	FlagImplode      = 0x00000100 // PKWARE DCL imploded (the older, Diablo-era compression flag)
+	FlagCompress     = 0x00000200 // compressed; each sector starts with a byte naming the method(s)
+	FlagEncrypted    = 0x00010000 // encrypted with a key derived from the file's name
+	FlagFixKey       = 0x00020000 // the key is adjusted by the file's position and size
+	FlagPatchFile    = 0x00100000 // an incremental patch (World of Warcraft); not read by this package
+	FlagSingleUnit   = 0x01000000 // stored as one unit rather than in sectors
+	FlagDeleteMarker = 0x02000000 // marks a file deleted by a patch archive
+	FlagSectorCRC    = 0x04000000 // an Adler-32 per sector follows the data
+	FlagSignature    = 0x10000000
+	FlagExists       = 0x80000000
+)
+
+// Flags Storm knows; Warcraft III's Storm additionally knows neither
+// SINGLE_UNIT nor PATCH_FILE, and StormLib clears them when reading a map.
+const (
+	validFlags    = FlagImplode | FlagCompress | FlagEncrypted | FlagFixKey | FlagPatchFile | FlagSingleUnit | FlagDeleteMarker | FlagSectorCRC | FlagSignature | FlagExists
+	validFlagsW3X = validFlags &^ (FlagSingleUnit | FlagPatchFile)
+)
+
+// Hash table markers in the block index field.
+const (
+	hashFree    = 0xFFFFFFFF // never used: ends a probe sequence
+	hashDeleted = 0xFFFFFFFE // used, then deleted: probing continues past it
+)
+
+// maxTableBytes caps a table that has to be decompressed: its size is then
+// declared rather than backed by bytes in the file.
+const maxTableBytes = 64 << 20
+
+type hashEntry struct {
+	name1, name2 uint32
+	locale       uint16
+	platform     uint16
+	block        uint32
+}
+
+type blockEntry struct {
+	pos   uint64 // offset of the file's data from the MPQ header (hi-block bits included)
+	csize uint32
+	fsize uint32
+	flags uint32 // masked to the flags this kind of archive knows
+	raw   uint32 // flags as stored
+}
+
+// readTable reads a table of entries*16 bytes at pos and decrypts it with
+// key. In format 1 a table may run past the end of the file: Storm reads
+// what is there, and the rest reads as zeros before decryption, which turns
+// it into keystream noise that matches no name and is never free. Only the
+// whole entries present in the file are returned; the caller treats the
+// missing ones as that noise. stored is the table's size in the file when
+// the header gives one (format 4); a smaller stored size means compressed.
+func (a *Archive) readTable(what string, pos int64, entries uint32, stored uint64, key uint32, v1 bool) ([]byte, error) {
+	full := uint64(entries) * 16
+	if full == 0 {
+		return nil, nil
+	}
+	if stored != 0 && stored < full {
+		// A compressed table: its stored bytes must be in the file, and the
+		// declared size is capped since nothing in the file backs it.
+		if pos < 0 || uint64(pos)+stored > uint64(a.size) {
+			return nil, a.formatErr(pos, "compressed %s (%d bytes) runs past the end of the file", what, stored)
+		}
+		if full > maxTableBytes {
+			return nil, &UnsupportedError{Archive: a.name, What: fmt.Sprintf("%s of %d entries stored compressed", what, entries)}
+		}
+		raw := make([]byte, stored)
+		if _, err := a.r.ReadAt(raw, pos); err != nil {
+			return nil, a.formatErr(pos, "reading the %s: %v", what, err)
+		}
+		decryptBlock(raw, key)
+		out := make([]byte, full)
+		n, err := decompressTable(out, raw)
+		if err != nil || n != len(out) {
+			return nil, a.formatErr(pos, "the compressed %s does not decompress to %d bytes", what, full)
+		}
+		return out, nil
+	}
+	avail := uint64(0)
+	if pos >= 0 && pos < a.size {
+		avail = uint64(a.size - pos)
+	}
+	if avail < full {
+		if !v1 {
+			return nil, a.formatErr(pos, "%s of %d entries runs past the end of the file", what, entries)
+		}
+		full = avail &^ 15
+	}
+	b := make([]byte, full)
+	if full > 0 {
+		if _, err := a.r.ReadAt(b, pos); err != nil {
+			return nil, a.formatErr(pos, "reading the %s: %v", what, err)
+		}
+	}
+	decryptBlock(b, key)
+	return b, nil
+}
+
+// loadTables reads the hash, block and hi-block tables.
+func (a *Archive) loadTables(lay tableLayout) error {
+	if lay.hashEntries == 0 {
+		return &UnsupportedError{Archive: a.name, What: "archive without a classic hash table (HET/BET tables only)"}
+	}
+	hb, err := a.readTable("hash table", lay.hashPos, lay.hashEntries, lay.hashStored, hashTableKey, lay.v1Offsets)
+	if err != nil {
+		return err
+	}
+	a.hashSize = lay.hashEntries
+	a.hashes = make([]hashEntry, len(hb)/16)
+	le := binary.LittleEndian
+	for i := range a.hashes {
+		e := hb[i*16:]
+		a.hashes[i] = hashEntry{
+			name1:    le.Uint32(e),
+			name2:    le.Uint32(e[4:]),
+			locale:   le.Uint16(e[8:]),
+			platform: le.Uint16(e[10:]),
+			block:    le.Uint32(e[12:]),
+		}
+	}
+	bb, err := a.readTable("block table", lay.blockPos, lay.blockEntries, lay.blockStored, blockTableKey, lay.v1Offsets)
+	if err != nil {
+		return err
+	}
+	var hi []byte
+	if lay.hiBlockPos != 0 && len(bb) > 0 {
+		n := int64(len(bb) / 16 * 2)
+		if lay.hiBlockPos+n > a.size {
+			return a.formatErr(lay.hiBlockPos, "hi-block table of %d entries runs past the end of the file", len(bb)/16)
+		}
+		hi = make([]byte, n)
+		if _, err := a.r.ReadAt(hi, lay.hiBlockPos); err != nil {
+			return a.formatErr(lay.hiBlockPos, "reading the hi-block table: %v", err)
+		}
+	}
+	mask := uint32(validFlags)
+	if a.header.Map {
+		mask = validFlagsW3X
+	}
+	a.blocks = make([]blockEntry, len(bb)/16)
+	for i := range a.blocks {
+		e := bb[i*16:]
+		b := blockEntry{
+			pos:   uint64(le.Uint32(e)),
+			csize: le.Uint32(e[4:]),
+			fsize: le.Uint32(e[8:]),
+			raw:   le.Uint32(e[12:]),
+		}
+		b.flags = b.raw & mask
+		if hi != nil {
+			b.pos |= uint64(le.Uint16(hi[i*2:])) << 32
+		}
+		a.blocks[i] = b
+	}
+	return nil
+}
+
+// dataOffset converts a position relative to the MPQ header (a block's
+// position plus a sector offset) into an absolute file offset. Format 1
+// offsets are 32-bit and wrap, which protectors use to place data before
+// the header.
+func (a *Archive) dataOffset(rel uint64) int64 {
+	if a.header.Format == 0 {
+		return int64(uint32(uint64(a.header.Offset) + rel))
+	}
+	return a.header.Offset + int64(rel)
+}
+
+// blockUsable is StormLib's test for a block a hash entry may point at: it
+// exists, its size is below 2 GiB, and its data starts inside the file.
+func (a *Archive) blockUsable(i uint32) bool {
+	if uint64(i) >= uint64(len(a.blocks)) {
+		return false
+	}
+	b := &a.blocks[i]
+	if b.flags&FlagExists == 0 || b.fsize&0x80000000 != 0 {
+		return false
+	}
+	return a.dataOffset(b.pos) < a.size
+}
+
+// probe calls fn with the index of every hash entry whose name hashes match
+// name's, in the order Storm probes them, until fn returns false or a free
+// entry ends the sequence. Entries past the end of a clipped table are
+// skipped: they hold noise that matches nothing and is never free.
+func (a *Archive) probe(name1, name2, start uint32, fn func(i int) bool) {
+	n := uint32(len(a.hashes))
+	visit := func(from, to uint32) bool {
+		for i := from; i < to; i++ {
+			e := &a.hashes[i]
+			if e.block == hashFree {
+				return false
+			}
+			if e.name1 == name1 && e.name2 == name2 && uint64(e.block) < uint64(len(a.blocks)) {
+				if !fn(int(i)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if start < n {
+		if visit(start, n) {
+			visit(0, start)
+		}
+	} else {
+		visit(0, n)
+	}
+}
+
+// lookup finds the hash entry for name: the first locale-neutral entry in
+// probe order, as Storm picks it, or else the first entry of any locale.
+// It returns -1 when there is none.
+func (a *Archive) lookup(name string) int {
+	if a.hashSize == 0 {
+		return -1
+	}
+	start := hashString(name, hashTableIndex)
+	if bits.OnesCount32(a.hashSize) == 1 {
+		start &= a.hashSize - 1
+	} else {
+		start %= a.hashSize
+	}
+	first, neutral := -1, -1
+	a.probe(hashString(name, hashNameA), hashString(name, hashNameB), start, func(i int) bool {
+		if first < 0 {
+			first = i
+		}
+		if a.hashes[i].locale == 0 {
+			neutral = i
+			return false
+		}
+		return true
+	})
+	if neutral >= 0 {
+		return neutral
+	}
+	return first
+}

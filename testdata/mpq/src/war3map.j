@@ -1,0 +1,2 @@
+function main takes nothing returns nothing
+endfunction
