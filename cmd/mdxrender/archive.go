@@ -2,16 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/spf13/cobra"
 )
@@ -241,6 +242,9 @@ stderr and the others are still extracted; the exit status is then 1.`,
 				}
 				written++
 			}
+			if err := x.files.Sync(); err != nil {
+				return fmt.Errorf("archive extract: flushing to disk: %w", err)
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "extracted %d files to %s\n", written, outDir)
 			if failed > 0 {
 				return exitCodeError{code: 1}
@@ -303,12 +307,12 @@ func safeArchivePath(name string) (string, error) {
 // before it is written; larger ones are streamed a sector at a time.
 const wholeFileLimit = 16 << 20
 
-// extractor writes files under a folder, each through a temporary file in
-// its target folder that is renamed into place once complete, so that an
-// interrupted run never leaves a half-written file under the final name.
+// extractor writes files under a folder, each whole or not at all, so an
+// interrupted run never leaves a half-written file under the final name;
+// they are flushed to disk together at the end.
 type extractor struct {
-	made map[string]bool // folders already created
-	seq  int
+	made  map[string]bool // folders already created
+	files atomicfile.Group
 }
 
 func (x *extractor) write(f *mpq.File, path string) error {
@@ -337,28 +341,8 @@ func (x *extractor) write(f *mpq.File, path string) error {
 		}
 		x.made[dir] = true
 	}
-	// os.CreateTemp would need a chmod afterwards (it creates 0600); an
-	// exclusive create of a per-process name does the same in one call.
-	var tmp *os.File
-	var err error
-	for {
-		x.seq++
-		name := filepath.Join(dir, fmt.Sprintf(".mdxrender-%d-%d.tmp", os.Getpid(), x.seq))
-		tmp, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
+	return x.files.Write(context.Background(), path, func(w io.Writer) error {
+		_, err := io.Copy(w, src)
 		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := io.Copy(tmp, src); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }

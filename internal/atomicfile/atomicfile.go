@@ -51,7 +51,13 @@ func WriteFile(ctx context.Context, name string, data []byte) error {
 // temporary file is removed, name is left untouched and the error is
 // returned as is: os errors name the temporary file, whose name starts
 // with "." and name's base name, and callers add the target themselves.
-func Write(ctx context.Context, name string, write func(io.Writer) error) (err error) {
+func Write(ctx context.Context, name string, write func(io.Writer) error) error {
+	return replace(ctx, name, write, true)
+}
+
+// replace writes name through a temporary file; sync flushes it to disk
+// before the rename.
+func replace(ctx context.Context, name string, write func(io.Writer) error, sync bool) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+marker+"*")
 	if err != nil {
 		return err
@@ -73,8 +79,10 @@ func Write(ctx context.Context, name string, write func(io.Writer) error) (err e
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if sync {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -83,4 +91,47 @@ func Write(ctx context.Context, name string, write func(io.Writer) error) (err e
 		return err
 	}
 	return os.Rename(tmp, name)
+}
+
+// Group writes many files, each whole or not at all as Write does, but
+// flushes them to disk together in Sync instead of one by one: a flush per
+// file is what makes extracting thousands of small files slow. Until Sync
+// has returned, a crash may leave some of them empty or truncated under
+// their final names. A Group is not safe for concurrent use.
+type Group struct {
+	names []string
+}
+
+// Write replaces the file name as the package's Write does, without
+// flushing it.
+func (g *Group) Write(ctx context.Context, name string, write func(io.Writer) error) error {
+	if err := replace(ctx, name, write, false); err != nil {
+		return err
+	}
+	g.names = append(g.names, name)
+	return nil
+}
+
+// Sync flushes every file written so far to disk.
+func (g *Group) Sync() error {
+	err := syncAll(g.names)
+	g.names = g.names[:0]
+	return err
+}
+
+// syncFiles flushes the files one by one; syncAll uses it where the
+// system has no cheaper way.
+func syncFiles(names []string) error {
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -143,5 +144,37 @@ func TestIsTemp(t *testing.T) {
 		if got := IsTemp(name); got != want {
 			t.Errorf("IsTemp(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+func TestGroup(t *testing.T) {
+	dir := t.TempDir()
+	var g Group
+	for i := range 5 {
+		name := filepath.Join(dir, fmt.Sprintf("f%d.txt", i))
+		if err := g.Write(context.Background(), name, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "file %d", i)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A failed write in a group leaves nothing behind either.
+	if err := g.Write(context.Background(), filepath.Join(dir, "bad.txt"), func(w io.Writer) error { return errors.New("boom") }); err == nil {
+		t.Fatal("a failed write returned no error")
+	}
+	if err := g.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syncFiles([]string{filepath.Join(dir, "f0.txt")}); err != nil {
+		t.Fatal(err)
+	}
+	got := names(t, dir)
+	if len(got) != 5 || got[0] != "f0.txt" {
+		t.Fatalf("folder holds %v", got)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "f3.txt"))
+	if string(b) != "file 3" {
+		t.Errorf("f3.txt holds %q", b)
 	}
 }
