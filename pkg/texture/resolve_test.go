@@ -46,7 +46,7 @@ func TestResolverOrder(t *testing.T) {
 		{`Textures\Footman.blp`, 1, true},
 		{`textures/only.BLP`, 3, false},
 		{`Elsewhere\Deep\Only.blp`, 0, false}, // basename fallback finds nothing: Only.blp is not at the root
-		{`Foo\Footman.blp`, 2, true},           // DIR/<basename> in the model folder
+		{`Foo\Footman.blp`, 2, true},          // DIR/<basename> in the model folder
 	}
 	for _, c := range cases {
 		tex, warns := r.Load(Request{Local: []Source{Folder(model)}, Path: c.path})
