@@ -60,6 +60,7 @@ type WarningCode = render.WarningCode
 const (
 	MissingTexture      = render.MissingTexture
 	BadTexture          = render.BadTexture
+	SubstitutedTexture  = render.SubstitutedTexture
 	UnsupportedMaterial = render.UnsupportedMaterial
 	InvalidModel        = render.InvalidModel
 	SkippedGeometry     = render.SkippedGeometry

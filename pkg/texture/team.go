@@ -220,14 +220,25 @@ func TeamGlowTexture(rgb [3]uint8) *Texture {
 }
 
 // WhiteTexture is the 2×2 opaque white texture that stands in for a
-// missing file, as in the reference viewer.
+// missing file, as in the reference viewer. Every stand-in shares one
+// image, which must not be modified; IsStandIn recognises it.
 func WhiteTexture() *Texture {
+	return &Texture{Levels: []*image.NRGBA{whiteLevel}, Format: FormatSynthetic}
+}
+
+var whiteLevel = func() *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
 	for i := range img.Pix {
 		img.Pix[i] = 255
 	}
-	return &Texture{Levels: []*image.NRGBA{img}, Format: FormatSynthetic}
-}
+	return img
+}()
+
+// IsStandIn reports whether t is the white stand-in Load returns for a
+// texture it could not find or decode (or a copy of it with other
+// wrapping or mip levels added): a caller that has a better neutral value
+// than white, such as an HD material's normal map, uses that instead.
+func IsStandIn(t *Texture) bool { return t != nil && len(t.Levels) > 0 && t.Levels[0] == whiteLevel }
 
 // mipChain builds a box-filtered mip chain (premultiplied averaging) for
 // generated textures.
