@@ -32,9 +32,9 @@ const (
 	Damaged
 	// NoTeamColor: the team has no colour of its own; another is used.
 	NoTeamColor
-	// Substituted: the named file is absent and the same name with
-	// another extension was used (a Reforged model naming a .tif the game
-	// stores as .dds, say); Reason says which file.
+	// Substituted: the named file is absent and the same name as .dds or
+	// .blp was used (a Reforged model naming a .tif the game stores as
+	// .dds, say); Reason says which file.
 	Substituted
 )
 
@@ -71,8 +71,10 @@ type Request struct {
 // for pixel comparisons with it. Each source is tried as <path> then
 // <basename>, with case-insensitive matching and extension substitution:
 // where the named file (.blp, .dds, .tga, .tif, .png or .jpg) is absent,
-// the same name with .dds, then .blp, then .tga, .png and .jpg stands in,
-// and Load says so in a Substituted warning.
+// the same name with .dds, then .blp, then .tga, .png and .jpg stands in.
+// Load reports a .dds or .blp standing in for another name (a Reforged
+// .tif, say) in a Substituted warning; converted libraries (.tga, .png,
+// .jpg for .blp) are accepted silently.
 //
 // A path from a model never leads outside a source: absolute paths, drive
 // letters and ".." components are refused, and Folder sources do not
@@ -170,11 +172,15 @@ func nameVariants(name string) []string {
 	return out
 }
 
-// substituted reports whether the file found for a model path has another
-// extension than the one the path names.
+// substituted reports whether the file found for a model path is the
+// game-format stand-in of the extension fallback: a .dds or .blp where
+// the path names another extension. A .tga, .png or .jpg found in place
+// of a .blp is a converted texture library, which the resolver has always
+// accepted without comment.
 func substituted(asked, found string) bool {
-	a := strings.ReplaceAll(asked, `\`, "/")
-	return !strings.EqualFold(path.Ext(a), path.Ext(found))
+	a := strings.ToLower(path.Ext(strings.ReplaceAll(asked, `\`, "/")))
+	f := strings.ToLower(path.Ext(found))
+	return a != f && (f == ".dds" || f == ".blp")
 }
 
 // Find returns the file a model path resolves to, and the candidate

@@ -41,12 +41,13 @@ func TestResolverOrder(t *testing.T) {
 	cases := []struct {
 		path  string
 		want  uint8
-		subst bool // found under another extension: a Substituted warning
+		subst bool // found as .dds or .blp under another name: a Substituted warning
 	}{
-		{`Textures\Footman.blp`, 1, true},
+		{`Textures\Footman.blp`, 1, false}, // a converted library: no warning
 		{`textures/only.BLP`, 3, false},
 		{`Elsewhere\Deep\Only.blp`, 0, false}, // basename fallback finds nothing: Only.blp is not at the root
-		{`Foo\Footman.blp`, 2, true},          // DIR/<basename> in the model folder
+		{`Foo\Footman.tif`, 2, false},         // DIR/<basename> in the model folder; .tga is no game format
+		{`Textures\Only.dds`, 3, true},        // a .blp for a .dds
 	}
 	for _, c := range cases {
 		tex, warns := r.Load(Request{Local: []Source{Folder(model)}, Path: c.path})
@@ -107,10 +108,11 @@ func TestResolverConfinement(t *testing.T) {
 }
 
 // TestResolverExtensionFallback: a named file that is absent is looked for
-// as .dds, then .blp, then the other image formats, in the same place; the
-// warning names the file used. A present file is used as named, without a
-// warning, and a replaceable texture found under another extension is not
-// worth a warning (the model names no file).
+// as .dds, then .blp, then the other image formats, in the same place; a
+// .dds or .blp standing in gets a warning naming the file used. A present
+// file is used as named, without a warning, and a replaceable texture
+// found under another extension is not worth a warning (the model names no
+// file).
 func TestResolverExtensionFallback(t *testing.T) {
 	dir := t.TempDir()
 	// TGA data under every name: the decoder sniffs the contents.
@@ -132,13 +134,13 @@ func TestResolverExtensionFallback(t *testing.T) {
 		{`Units\Body_Diffuse.TGA`, 1, "Body_Diffuse.dds"},
 		{`Units\Body_Normal.tif`, 3, "Body_Normal.blp"}, // .blp before .png
 		{`Units\Body_ORM.tif`, 5, ""},                   // present as named
-		{`Units\Old.blp`, 7, "Old.tga"},                 // then .tga before .jpg
-		{`Units\Old.dds`, 7, "Old.tga"},
+		{`Units\Old.blp`, 7, ""},                        // then .tga before .jpg: converted, no warning
+		{`Units\Old.dds`, 7, ""},
 	}
 	for _, c := range cases {
 		tex, warns := r.Load(Request{Path: c.path})
-		if got := colourOf(t, tex)[0]; got != c.want {
-			t.Errorf("%s: loaded texture %d, want %d (%v)", c.path, got, c.want, warns)
+		if got := colourOf(t, tex)[0]; got != c.want || IsStandIn(tex) {
+			t.Errorf("%s: loaded texture %d (stand-in %v), want %d (%v)", c.path, got, IsStandIn(tex), c.want, warns)
 		}
 		if c.used == "" {
 			if len(warns) != 0 {
@@ -152,8 +154,8 @@ func TestResolverExtensionFallback(t *testing.T) {
 	}
 	// Nothing under any extension: white, and the warning lists them all.
 	tex, warns := r.Load(Request{Path: `Units\Gone.tif`})
-	if colourOf(t, tex) != [3]uint8{255, 255, 255} || len(warns) != 1 || warns[0].Kind != NotFound {
-		t.Fatalf("missing texture: %v %v", colourOf(t, tex), warns)
+	if colourOf(t, tex) != [3]uint8{255, 255, 255} || len(warns) != 1 || warns[0].Kind != NotFound || !IsStandIn(tex) || !IsStandIn(tex.WithWrap(WrapWidth)) {
+		t.Fatalf("missing texture: %v %v (stand-in %v)", colourOf(t, tex), warns, IsStandIn(tex))
 	}
 	_, tried, _ := r.Find(nil, `Units\Gone.tif`)
 	if len(tried) == 0 {
