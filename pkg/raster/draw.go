@@ -455,6 +455,7 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
 // rasterBand draws every triangle, in order, clipped to rows [y0, y1).
 func (t *Target) rasterBand(y0, y1 int, lodBias float32) {
+	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	for i := range t.tris {
 		tr := &t.tris[i]
 		if int(tr.maxY) < y0 || int(tr.minY) >= y1 {
@@ -462,7 +463,10 @@ func (t *Target) rasterBand(y0, y1 int, lodBias float32) {
 		}
 		b := &t.batches[tr.batch]
 		if b.shader != nil {
-			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias)
+			if frag == nil {
+				frag = new(Fragment)
+			}
+			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag)
 			continue
 		}
 		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias)

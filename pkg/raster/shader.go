@@ -58,7 +58,7 @@ func (f *Fragment) LOD(w, h int) float32 {
 // a Shader run exactly the fixed-rule loop; a rewrite of that loop has to
 // carry these steps over (interpolate every attribute into a Fragment, the
 // UV derivatives of the LOD, the call).
-func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
+func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment) {
 	st := &b.st
 	sh := b.shader
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
@@ -69,8 +69,7 @@ func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias floa
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
 	depth, color := t.Depth, t.Color
 	W := t.Width
-	var f Fragment
-	f.lodBias = lodBias
+	*f = Fragment{lodBias: lodBias}
 	for y := ys; y <= ye; y++ {
 		py := int64(y)*subOne + subOne/2
 		xl, xr := int64(tr.minX), int64(tr.maxX)
@@ -127,7 +126,7 @@ func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias floa
 				p0*a0[9] + p1*a1[9] + p2*a2[9],
 				p0*a0[10] + p1*a1[10] + p2*a2[10],
 				p0*a0[11] + p1*a1[11] + p2*a2[11]}
-			c := sh.Shade(&f)
+			c := sh.Shade(f)
 			r, g, bl, a := clamp01(c[0]), clamp01(c[1]), clamp01(c[2]), clamp01(c[3])
 			if st.AlphaTest && a < st.AlphaRef {
 				continue

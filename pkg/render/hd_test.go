@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -404,5 +406,42 @@ func TestHDTeamSlot(t *testing.T) {
 	}
 	if c := red.NRGBAAt(x, y); c.R < 200 || c.B > 40 {
 		t.Errorf("team 0 stripe: %v, want red", c)
+	}
+}
+
+// TestHDFootprintMatchesSampler: a footprint fetch, and the fused read of
+// the diffuse, normal and ORM channels, return exactly what
+// glSampler.Sample does, at any coordinate, level of detail and wrapping,
+// so sharing footprints between HD slots changes no pixel.
+func TestHDFootprintMatchesSampler(t *testing.T) {
+	img := hdTextureImages()["hd_bumps.tga"]
+	base := &texture.Texture{Levels: []*image.NRGBA{img}, Format: texture.FormatTGA}
+	rng := rand.New(rand.NewSource(1))
+	for _, wrap := range []texture.Wrap{0, texture.WrapWidth, texture.WrapWidth | texture.WrapHeight} {
+		tex := withGLMipmaps(base.WithWrap(wrap))
+		s := glSampler{tex}
+		for range 20000 {
+			u, v := rng.Float32()*3-1, rng.Float32()*3-1
+			lod := rng.Float32()*10 - 2
+			if rng.Intn(10) == 0 {
+				lod = float32(rng.Intn(8))
+			}
+			var fp hdFootprint
+			fp.set(tex, u, v, lod)
+			want := s.Sample(u, v, lod)
+			if got := fp.fetch(tex); got != want {
+				t.Fatalf("wrap %d at (%v, %v) lod %v: footprint %v, Sample %v", wrap, u, v, lod, got, want)
+			}
+			d, n, o := fp.fetchDNO(tex, tex, tex)
+			if d != want || n != [2]float32{want[0], want[1]} || o != [2]float32{want[0], want[3]} {
+				t.Fatalf("wrap %d at (%v, %v) lod %v: fused %v %v %v, Sample %v", wrap, u, v, lod, d, n, o, want)
+			}
+		}
+	}
+	nan := float32(math.NaN())
+	var fp hdFootprint
+	fp.set(withGLMipmaps(base), nan, 0.5, 0)
+	if got := fp.fetch(base); got != [4]float32{1, 1, 1, 1} {
+		t.Errorf("NaN coordinate: %v, want white as Sample gives", got)
 	}
 }

@@ -72,6 +72,7 @@ func (r *frame) hdBatch(gi int, mi int, hp *HDPass, idx []uint32, vp fauxgl.Matr
 	for s := SlotDiffuse; s <= SlotTeamColor; s++ {
 		sh.slots[s] = r.hdSlot(mat, hp, s)
 	}
+	sh.prepare()
 	mode := normalizeFilter(l.FilterMode)
 	st := layerState(mode, r.layerFlags(l))
 	st.Lit = false // the shader lights
@@ -200,12 +201,15 @@ func unit(v [3]float32) [3]float32 {
 }
 
 // hdTexture is one slot as the shader samples it: a texture, or a
-// constant colour when ok is false.
+// constant colour when ok is false. shared marks a texture laid out like
+// the shader's base texture (same level sizes and wrapping), which reuses
+// the base's footprint (see hdFootprint).
 type hdTexture struct {
-	smp  glSampler
-	w, h int
-	ok   bool
-	c    [4]float32
+	smp    glSampler
+	w, h   int
+	ok     bool
+	shared bool
+	c      [4]float32
 }
 
 // hdShader is the HD fragment rule, after the reference viewer's HD
@@ -218,48 +222,106 @@ type hdTexture struct {
 //
 // with N the normal map's tangent-space normal (x, y from red and green
 // mapped to −1..1, z = √(1 − x² − y²)) and L the interpolated
-// tangent-space light direction of the vertices. It is kept to this one
-// method so that a rewritten raster loop can call it as it is.
+// tangent-space light direction of the vertices. Shade is the whole rule,
+// so a rewritten raster loop can call it as it is.
 type hdShader struct {
 	slots        [SlotTeamColor + 1]hdTexture
-	flatNormal   bool // no tangents: the normal map is not used
-	unshaded     bool // Unshaded layer: no lighting term
+	base         *texture.Texture // the first textured slot's texture: shared slots use its footprint
+	flatNormal   bool             // no tangents: the normal map is not used
+	unshaded     bool             // Unshaded layer: no lighting term
 	emissiveGain float32
+	// fused: diffuse, normal and ORM are all textures sharing the base
+	// footprint and all three are needed, the usual case; Shade then
+	// reads them in one pass (hdFootprint.fetchDNO).
+	fused bool
 }
 
-// sample reads slot s at the fragment, computing the level of detail once
-// per texture size (the slots of a material are usually the same size).
-func (s *hdShader) sample(k Slot, f *raster.Fragment, lod *hdLOD) [4]float32 {
-	t := &s.slots[k]
+// prepare finds the base texture and the slots that can share its
+// footprint: a Reforged material's diffuse, normal and ORM maps are
+// usually the same size, so the level of detail, the texel addresses and
+// the bilinear weights are worked out once per fragment for all of them.
+func (s *hdShader) prepare() {
+	for k := range s.slots {
+		t := &s.slots[k]
+		if !t.ok {
+			continue
+		}
+		if s.base == nil {
+			s.base = t.smp.t
+		}
+		t.shared = sameLayout(s.base, t.smp.t)
+	}
+	d, n, o := &s.slots[SlotDiffuse], &s.slots[SlotNormal], &s.slots[SlotORM]
+	s.fused = d.ok && d.shared && n.ok && n.shared && o.ok && o.shared && !s.flatNormal && !s.unshaded
+}
+
+// sameLayout reports whether two textures have the same levels (sizes and
+// strides) and wrapping, so one footprint addresses both.
+func sameLayout(a, b *texture.Texture) bool {
+	if a.Wrap != b.Wrap || len(a.Levels) != len(b.Levels) {
+		return false
+	}
+	for i, l := range a.Levels {
+		m := b.Levels[i]
+		if l.Rect != m.Rect || l.Stride != m.Stride || len(l.Pix) != len(m.Pix) {
+			return false
+		}
+	}
+	return true
+}
+
+// fragSamples samples the slots of one fragment, computing the base
+// footprint at most once.
+type fragSamples struct {
+	s    *hdShader
+	f    *raster.Fragment
+	fp   hdFootprint
+	have bool
+}
+
+func (q *fragSamples) at(k Slot) [4]float32 {
+	t := &q.s.slots[k]
 	if !t.ok {
 		return t.c
 	}
-	if t.w != lod.w || t.h != lod.h {
-		lod.w, lod.h, lod.v = t.w, t.h, f.LOD(t.w, t.h)
+	if !t.shared {
+		return t.smp.Sample(q.f.UV[0], q.f.UV[1], q.f.LOD(t.w, t.h))
 	}
-	return t.smp.Sample(f.UV[0], f.UV[1], lod.v)
-}
-
-type hdLOD struct {
-	w, h int
-	v    float32
+	if !q.have {
+		q.fp.set(q.s.base, q.f.UV[0], q.f.UV[1], q.f.LOD(t.w, t.h))
+		q.have = true
+	}
+	return q.fp.fetch(t.smp.t)
 }
 
 // Shade implements raster.Shader.
 func (s *hdShader) Shade(f *raster.Fragment) [4]float32 {
-	lod := hdLOD{w: -1}
-	d := s.sample(SlotDiffuse, f, &lod)
-	orm := s.sample(SlotORM, f, &lod)
+	q := fragSamples{s: s, f: f}
+	var d [4]float32
+	var nm, orm [2]float32 // normal map red, green; ORM occlusion, team mask
+	if s.fused {
+		t := &s.slots[SlotDiffuse]
+		q.fp.set(s.base, f.UV[0], f.UV[1], f.LOD(t.w, t.h))
+		q.have = true
+		d, nm, orm = q.fp.fetchDNO(t.smp.t, s.slots[SlotNormal].smp.t, s.slots[SlotORM].smp.t)
+	} else {
+		d = q.at(SlotDiffuse)
+		o := q.at(SlotORM)
+		orm = [2]float32{o[0], o[3]}
+		if !s.flatNormal && !s.unshaded {
+			n := q.at(SlotNormal)
+			nm = [2]float32{n[0], n[1]}
+		}
+	}
 	r, g, b := d[0], d[1], d[2]
-	if orm[3] > 0.1 {
-		tc := s.sample(SlotTeamColor, f, &lod)
-		r, g, b = r*tc[0]*orm[3], g*tc[1]*orm[3], b*tc[2]*orm[3]
+	if orm[1] > 0.1 {
+		tc := q.at(SlotTeamColor)
+		r, g, b = r*tc[0]*orm[1], g*tc[1]*orm[1], b*tc[2]*orm[1]
 	}
 	if !s.unshaded {
 		l := f.Light
 		nl := l[2]
 		if !s.flatNormal {
-			nm := s.sample(SlotNormal, f, &lod)
 			x, y := nm[0]*2-1, nm[1]*2-1
 			z := float32(math.Sqrt(float64(max(0, 1-x*x-y*y))))
 			nl = x*l[0] + y*l[1] + z*l[2]
@@ -267,7 +329,7 @@ func (s *hdShader) Shade(f *raster.Fragment) [4]float32 {
 		k := min(max(min(max(nl, 0), 1)*orm[0]+0.1, 0), 1)
 		r, g, b = r*k, g*k, b*k
 	}
-	e := s.sample(SlotEmissive, f, &lod)
+	e := q.at(SlotEmissive)
 	c := f.Color
 	return [4]float32{
 		(r + e[0]*s.emissiveGain) * c[0],
