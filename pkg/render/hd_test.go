@@ -445,3 +445,54 @@ func TestHDFootprintMatchesSampler(t *testing.T) {
 		t.Errorf("NaN coordinate: %v, want white as Sample gives", got)
 	}
 }
+
+// TestHDHostileMaterials renders HD fixtures with their slot data broken
+// at random (texture ids out of range, slot numbers past the last, tangent
+// and skin tables of the wrong length, shader types, layers missing): the
+// render must not fail or panic, whatever it draws.
+func TestHDHostileMaterials(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	fs := hdFixtures()
+	for i := range 300 {
+		f := fs[rng.Intn(len(fs))]
+		path := filepath.Join(modelsDir, f.name+".mdl")
+		m := loadFixture(t, path)
+		mat := &m.Materials[rng.Intn(len(m.Materials))]
+		for li := range mat.Layers {
+			l := &mat.Layers[li]
+			switch rng.Intn(6) {
+			case 0:
+				l.TextureID = int32(rng.Intn(40) - 5)
+			case 1:
+				l.ShaderTypeID = uint32(rng.Intn(4))
+			case 2:
+				for j := range l.Textures {
+					l.Textures[j].TextureID = uint32(rng.Intn(40))
+					l.Textures[j].Slot = uint32(rng.Intn(9))
+				}
+			case 3:
+				l.TextureIDTrack = lin(k[uint32](0, uint32(rng.Intn(100))))
+			}
+		}
+		if rng.Intn(4) == 0 && len(mat.Layers) > 1 {
+			mat.Layers = mat.Layers[:rng.Intn(len(mat.Layers))]
+		}
+		g := &m.Geosets[rng.Intn(len(m.Geosets))]
+		switch rng.Intn(4) {
+		case 0:
+			g.Tangents = g.Tangents[:len(g.Tangents)/2]
+		case 1:
+			g.Skin = make([]byte, 8*len(g.Vertices))
+			for j := range g.Skin {
+				g.Skin[j] = byte(rng.Intn(256))
+			}
+		case 2:
+			g.Normals = nil
+		}
+		opt := f.opt
+		opt.Width = 32
+		if _, _, err := renderAt(m, path, opt); err != nil {
+			t.Fatalf("case %d (%s): %v", i, f.name, err)
+		}
+	}
+}
