@@ -164,6 +164,7 @@ func TestHDFixturesMatchReferenceViewer(t *testing.T) {
 			continue
 		}
 		pct, iou := compareRef(ref, img, bg)
+		t.Logf("%s: mismatch %.2f%%, IoU %.3f", f.name, pct, iou)
 		if pct >= 1 || iou < 0.98 {
 			t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", f.name, pct, iou)
 		}
