@@ -497,3 +497,32 @@ func TestHDHostileMaterials(t *testing.T) {
 		}
 	}
 }
+
+// TestHDDependencies: an HD team colour slot holding a team glow id reads
+// the team colour file, so the file is among the model's dependencies.
+func TestHDDependencies(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"TeamColor/TeamColor01.dds", "TeamGlow/TeamGlow01.dds"} {
+		full := filepath.Join(dir, "ReplaceableTextures", filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeTGA(full, image.NewNRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(modelsDir, "hd_team.mdl")
+	m := loadFixture(t, path)
+	m.Textures[hdTeam].ReplaceableID = 2
+	deps := Dependencies(m, Textures{Local: []texture.Source{texture.Folder(modelsDir)}, Resolver: &texture.Resolver{Sources: []texture.Source{texture.Folder(dir)}}}, []texture.Team{texture.Player(1)})
+	var names []string
+	for _, f := range deps {
+		names = append(names, filepath.Base(f.Name))
+	}
+	got := strings.Join(names, " ")
+	for _, want := range []string{"TeamColor01.dds", "TeamGlow01.dds", "hd_orm_team.tga"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("dependencies %s: %s missing", got, want)
+		}
+	}
+}
