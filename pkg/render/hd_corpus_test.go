@@ -16,7 +16,7 @@ import (
 
 // TestHDCorpusJobs prepares scripts/fidelity-hd.sh: when HD_CORPUS_OUT
 // names a folder it renders the shared corpus' Reforged HD models (notes
-// "HD (Reforged)" in ../shared/corpus/manifest.tsv) at two views each and
+// "HD (Reforged)" in the corpus manifest, see sharedRoot) at two views each and
 // writes our PNGs and a --list file for the reference harness with the
 // exact cameras. The references are renders of third-party models: they
 // are made into that folder, never committed.
