@@ -526,3 +526,29 @@ func TestHDDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestHDDeterministic: HD batches draw the same bytes with 1, 2 or 8
+// raster workers (bands split differently).
+func TestHDDeterministic(t *testing.T) {
+	for _, f := range hdFixtures() {
+		if f.name != "hd_normal" && f.name != "hd_shared" {
+			continue
+		}
+		path := filepath.Join(modelsDir, f.name+".mdl")
+		m := loadFixture(t, path)
+		var first []byte
+		for _, w := range []int{1, 2, 8} {
+			opt := f.opt
+			opt.Workers, opt.Width = w, 200
+			img, _, err := renderAt(m, path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = img.Pix
+			} else if !bytes.Equal(first, img.Pix) {
+				t.Errorf("%s: %d workers draw different bytes", f.name, w)
+			}
+		}
+	}
+}
