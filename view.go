@@ -43,7 +43,8 @@ func Share(f float64) Time { return render.Share(f) }
 // Team is the colour of team-coloured parts: a player's or any colour.
 type Team = texture.Team
 
-// Player is player n's team colour (0 red, 1 blue, ...; 24 neutral).
+// Player is team number n's colour (0 red, 1 blue, ... 23 peanut; 24-27
+// the neutral players).
 func Player(n int) Team { return texture.Player(n) }
 
 // Particles controls particle emitters and ribbons (View.Particles).
@@ -60,6 +61,7 @@ type WarningCode = render.WarningCode
 const (
 	MissingTexture      = render.MissingTexture
 	BadTexture          = render.BadTexture
+	SubstitutedTexture  = render.SubstitutedTexture
 	UnsupportedMaterial = render.UnsupportedMaterial
 	InvalidModel        = render.InvalidModel
 	SkippedGeometry     = render.SkippedGeometry

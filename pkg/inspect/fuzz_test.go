@@ -20,6 +20,8 @@ func FuzzBuild(f *testing.F) {
 		filepath.Join("..", "..", "testdata", "models", "wow_v1400.mdx"),
 		filepath.Join("..", "..", "testdata", "models", "wow_v1500.mdx"),
 		filepath.Join("..", "..", "testdata", "models", "m2_skinned.m2"),
+		filepath.Join("..", "..", "testdata", "models", "hd_alpha_test.mdl"),
+		filepath.Join("..", "..", "testdata", "models", "hd_diffuse_v1100.mdl"),
 	} {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -3,6 +3,7 @@ package inspect
 import (
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // Report is what inspect shows about one model file. Its JSON form, as
@@ -125,6 +126,25 @@ type Material struct {
 	FlagNames     []string `json:"flag_names"`
 	Shader        string   `json:"shader"`
 	Layers        []Layer  `json:"layers"`
+	// HD says whether the renderer draws (part of) the material with the
+	// Reforged HD path (docs/rendering.md#reforged-hd-materials); HDPasses
+	// lists those draws, empty for an SD material.
+	HD       bool     `json:"hd"`
+	HDPasses []HDPass `json:"hd_passes"`
+}
+
+// HDPass is one HD draw of a material (render.HDPass).
+type HDPass struct {
+	Layer       int    `json:"layer"`       // the layer giving filter mode, flags and alpha
+	Shader      string `json:"shader"`      // the shader asked for
+	Implemented bool   `json:"implemented"` // false: drawn as Shader_HD_DefaultUnit, with a warning
+	Slots       []Slot `json:"slots"`       // the slots the material has, in slot order
+}
+
+// Slot is one texture slot of an HD draw.
+type Slot struct {
+	Slot      string `json:"slot"` // diffuse, normal, orm, emissive, teamcolor, environment
+	TextureID int    `json:"texture_id"`
 }
 
 // Layer is one layer of a material.
@@ -255,9 +275,19 @@ func Build(f *model.File, name string) *Report {
 	}
 	for i := range m.Materials {
 		mt := &m.Materials[i]
-		jm := Material{PriorityPlane: mt.PriorityPlane, Flags: mt.Flags, FlagNames: orEmpty(mt.FlagNames()), Shader: mt.Shader, Layers: []Layer{}}
+		jm := Material{PriorityPlane: mt.PriorityPlane, Flags: mt.Flags, FlagNames: orEmpty(mt.FlagNames()), Shader: mt.Shader, Layers: []Layer{}, HDPasses: []HDPass{}}
 		for i := range mt.Layers {
 			jm.Layers = append(jm.Layers, layerOf(&mt.Layers[i], m.Version))
+		}
+		for _, p := range render.HDPasses(m, i) {
+			jp := HDPass{Layer: p.Layer, Shader: p.Shader, Implemented: p.Implemented, Slots: []Slot{}}
+			for s, id := range p.Textures {
+				if id >= 0 {
+					jp.Slots = append(jp.Slots, Slot{Slot: render.Slot(s).String(), TextureID: id})
+				}
+			}
+			jm.HD = true
+			jm.HDPasses = append(jm.HDPasses, jp)
 		}
 		c.Layers += len(mt.Layers)
 		r.Materials = append(r.Materials, jm)

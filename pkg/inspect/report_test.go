@@ -199,3 +199,39 @@ func TestNonFiniteExtent(t *testing.T) {
 		t.Errorf("extent in %s", b)
 	}
 }
+
+// HD materials say so, with their slots, in every version; SD materials of
+// the same model and classic models do not; the text names them.
+func TestBuildHD(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "models")
+	want := []Slot{{"diffuse", 6}, {"normal", 1}, {"orm", 2}, {"emissive", 3}, {"teamcolor", 4}, {"environment", 5}}
+	for _, name := range []string{"hd_alpha_test", "hd_diffuse_v1100"} {
+		r := Build(load(t, filepath.Join(root, name+".mdl")), name)
+		mt := r.Materials[0]
+		if !mt.HD || len(mt.HDPasses) != 1 || !mt.HDPasses[0].Implemented || mt.HDPasses[0].Shader != "Shader_HD_DefaultUnit" || !slices.Equal(mt.HDPasses[0].Slots, want) {
+			t.Errorf("%s material 0: %+v", name, mt)
+		}
+		var buf bytes.Buffer
+		if err := r.WriteText(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "HD from layer 0: diffuse=6 normal=1 orm=2 emissive=3 teamcolor=4 environment=5") {
+			t.Errorf("%s text:\n%s", name, buf.String())
+		}
+	}
+	r := Build(load(t, filepath.Join(root, "hd_alpha_test.mdl")), "sd")
+	if sd := r.Materials[1]; sd.HD || len(sd.HDPasses) != 0 {
+		t.Errorf("SD material of an HD model: %+v", sd)
+	}
+	r = Build(load(t, filepath.Join(root, "hd_unknown_shader.mdl")), "crystal")
+	if p := r.Materials[0].HDPasses; len(p) != 1 || p[0].Implemented || p[0].Shader != "Shader_HD_Crystal" {
+		t.Errorf("Shader_HD_Crystal: %+v", p)
+	}
+	b, err := json.Marshal(Build(load(t, filepath.Join("testdata", "box.mdl")), "box"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"hd":false,"hd_passes":[]`)) {
+		t.Errorf("classic material JSON: %s", b)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // WriteText writes the report as the text `mdxrender inspect` prints: a
@@ -167,6 +168,7 @@ func (r *Report) render(w *bytes.Buffer) {
 				p("  (no layers)")
 			}
 			p("\n")
+
 			for j, l := range mt.Layers {
 				p("\t  layer %d\t%s\ttexture %d", j, l.FilterMode, l.TextureID)
 				if l.TextureAnimID >= 0 {
@@ -200,6 +202,19 @@ func (r *Report) render(w *bytes.Buffer) {
 							p("(animated)")
 						}
 					}
+				}
+				p("\n")
+			}
+			// The HD draws, after the layers they are made of; no tab after
+			// the first cell, so the layer columns keep their widths.
+			for _, hp := range mt.HDPasses {
+				how := "HD"
+				if !hp.Implemented {
+					how = "HD (" + hp.Shader + " drawn as " + render.ShaderHD + ")"
+				}
+				p("\t  %s from layer %d:", how, hp.Layer)
+				for _, s := range hp.Slots {
+					p(" %s=%d", s.Slot, s.TextureID)
 				}
 				p("\n")
 			}

@@ -36,6 +36,12 @@ func (p *Pose) LayerAlpha(l *mdx.Layer) float32 {
 	return Float(p.m, l.AlphaTrack, p.clock, l.Alpha, 1, false)
 }
 
+// EmissiveGain returns the layer's emissive gain (KMTE, static
+// Layer.EmissiveGain), which scales a Reforged HD material's emissive map.
+func (p *Pose) EmissiveGain(l *mdx.Layer) float32 {
+	return Float(p.m, l.EmissiveGainTrack, p.clock, l.EmissiveGain, 1, false)
+}
+
 // LayerTexture returns the TEXS index the layer shows now: the KMTF
 // flipbook key in force (step), else the static id; −1 becomes 0.
 func (p *Pose) LayerTexture(l *mdx.Layer) int {

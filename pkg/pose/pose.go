@@ -43,6 +43,8 @@ type geoState struct {
 	gok    []bool
 	pos    []mdx.Vec3
 	nrm    []mdx.Vec3
+	// tan and bin hold TangentFrames' result, allocated on first use.
+	tan, bin []mdx.Vec3
 }
 
 // mat34 is a float32 affine matrix, rows of (x, y, z, translation).
@@ -361,22 +363,8 @@ func (p *Pose) skinGeoset(gi int) {
 
 func (p *Pose) skinWeights(g *mdx.Geoset, gs *geoState) {
 	for v, rest := range g.Vertices {
-		s := g.Skin[v*8 : v*8+8]
-		var m mat34
-		total := 0
-		for k := 0; k < 4; k++ {
-			w := s[4+k]
-			if w == 0 || !p.boneOK(uint32(s[k])) {
-				continue
-			}
-			total += int(w)
-			f := float32(w) / 255
-			bm := toMat34(&p.World[s[k]])
-			for e := range m {
-				m[e] += f * bm[e]
-			}
-		}
-		if total == 0 {
+		m, ok := p.skinMatrix(g.Skin[v*8 : v*8+8])
+		if !ok {
 			// Rigid, as the retail shader treats a zero weight sum.
 			gs.pos[v] = rest
 			if v < len(g.Normals) {
@@ -389,6 +377,25 @@ func (p *Pose) skinWeights(g *mdx.Geoset, gs *geoState) {
 			gs.nrm[v] = xformDir(&m, g.Normals[v]) // unnormalised, as MV's SKIN path
 		}
 	}
+}
+
+// skinMatrix is the SKIN matrix of one vertex's 8 bytes (4 bone indices,
+// 4 weights out of 255): Σ (w/255)·World[bone]; ok is false when no weight
+// names a bone (the vertex stays rigid).
+func (p *Pose) skinMatrix(s []byte) (m mat34, ok bool) {
+	for k := 0; k < 4; k++ {
+		w := s[4+k]
+		if w == 0 || !p.boneOK(uint32(s[k])) {
+			continue
+		}
+		ok = true
+		f := float32(w) / 255
+		bm := toMat34(&p.World[s[k]])
+		for e := range m {
+			m[e] += f * bm[e]
+		}
+	}
+	return m, ok
 }
 
 func xform(m *mat34, p mdx.Vec3) mdx.Vec3 {
@@ -421,4 +428,64 @@ func normalize(v mdx.Vec3) mdx.Vec3 {
 // (0, 0, 0).
 func (p *Pose) Vertices(gi int) (pos, nrm []mdx.Vec3) {
 	return p.geos[gi].pos, p.geos[gi].nrm
+}
+
+// TangentFrames returns geoset gi's tangent and binormal per vertex at the
+// last Update, built as the reference viewer's HD vertex shader builds them
+// (docs/rendering.md#reforged-hd-materials): the stored tangent (TANG) made
+// orthogonal to the stored normal and normalised, the binormal
+// cross(normal, tangent) times the tangent's sign (its w), then both moved
+// by the vertex's skin matrix as the normal is, without renormalising. ok
+// is false when the geoset does not have one tangent per vertex. The
+// slices are owned by the Pose and overwritten by the next call.
+func (p *Pose) TangentFrames(gi int) (tan, bin []mdx.Vec3, ok bool) {
+	g := &p.m.Geosets[gi]
+	gs := &p.geos[gi]
+	n := len(g.Vertices)
+	if n == 0 || len(g.Tangents) != n {
+		return nil, nil, false
+	}
+	if len(gs.tan) != n {
+		gs.tan, gs.bin = make([]mdx.Vec3, n), make([]mdx.Vec3, n)
+	}
+	for v := range n {
+		t4 := g.Tangents[v]
+		var nr mdx.Vec3
+		if v < len(g.Normals) {
+			nr = g.Normals[v]
+		}
+		t := mdx.Vec3{t4[0], t4[1], t4[2]}
+		d := t[0]*nr[0] + t[1]*nr[1] + t[2]*nr[2]
+		t = normalize(mdx.Vec3{t[0] - d*nr[0], t[1] - d*nr[1], t[2] - d*nr[2]})
+		b := mdx.Vec3{
+			(nr[1]*t[2] - nr[2]*t[1]) * t4[3],
+			(nr[2]*t[0] - nr[0]*t[2]) * t4[3],
+			(nr[0]*t[1] - nr[1]*t[0]) * t4[3],
+		}
+		if m, ok := p.vertexMatrix(g, gs, v); ok {
+			t, b = xformDir(&m, t), xformDir(&m, b)
+		}
+		gs.tan[v], gs.bin[v] = t, b
+	}
+	return gs.tan, gs.bin, true
+}
+
+// vertexMatrix returns the skin matrix that moved vertex v at the last
+// Update (the weighted SKIN sum or its matrix group's average); ok is false
+// for a vertex left at its rest position.
+func (p *Pose) vertexMatrix(g *mdx.Geoset, gs *geoState, v int) (mat34, bool) {
+	if !p.hasBones {
+		return mat34{}, false
+	}
+	if gs.skin {
+		return p.skinMatrix(g.Skin[v*8 : v*8+8])
+	}
+	gidx := -1
+	if v < len(g.VertexGroups) {
+		gidx = int(g.VertexGroups[v])
+	}
+	if gidx < 0 || gidx >= len(gs.groups) || !gs.gok[gidx] {
+		return mat34{}, false
+	}
+	return gs.gmat[gidx], true
 }

@@ -573,3 +573,51 @@ func TestPivotByObjectID(t *testing.T) {
 		t.Fatalf("pivot: %v", got)
 	}
 }
+
+// TestTangentFrames checks the HD tangent frame: a tangent not orthogonal
+// to the normal is straightened, the binormal follows the tangent's sign,
+// and both turn with the vertex's bone (SKIN weights and matrix groups
+// alike); without TANG there is no frame.
+func TestTangentFrames(t *testing.T) {
+	for _, skin := range []bool{true, false} {
+		m := seqModel([2]uint32{0, 100})
+		m.Version = 1000
+		m.Bones = []mdx.Bone{bone("root", 0, -1, 0)}
+		m.Bones[0].Rotation = constQ(rotZ(90))
+		m.PivotPoints = []mdx.Vec3{{}}
+		g := mdx.Geoset{
+			Vertices: []mdx.Vec3{{0, 0, 0}, {1, 0, 0}},
+			Normals:  []mdx.Vec3{{0, 0, 1}, {0, 0, 1}},
+			Tangents: []mdx.Vec4{{2, 0, 1, 1}, {1, 0, 0, -1}},
+		}
+		if skin {
+			g.Skin = []byte{0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 255, 0, 0, 0}
+		} else {
+			g.VertexGroups, g.MatrixGroups, g.MatrixIndices = []uint8{0, 0}, []uint32{1}, []uint32{0}
+		}
+		m.Geosets = []mdx.Geoset{g}
+		p, err := New(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Update(at(0, 10), View{})
+		tan, bin, ok := p.TangentFrames(0)
+		if !ok {
+			t.Fatal("no tangent frame for a geoset with TANG")
+		}
+		// Rest: T = (1,0,0), B = N×T·w = (0,±1,0); the bone turns both
+		// 90° about Z.
+		want := [][2][3]float64{{{0, 1, 0}, {-1, 0, 0}}, {{0, 1, 0}, {1, 0, 0}}}
+		for v := range want {
+			gt := [3]float64{float64(tan[v][0]), float64(tan[v][1]), float64(tan[v][2])}
+			gb := [3]float64{float64(bin[v][0]), float64(bin[v][1]), float64(bin[v][2])}
+			if !nearV(gt, want[v][0], 1e-5) || !nearV(gb, want[v][1], 1e-5) {
+				t.Errorf("skin %v vertex %d: tangent %v binormal %v, want %v %v", skin, v, gt, gb, want[v][0], want[v][1])
+			}
+		}
+		m.Geosets[0].Tangents = nil
+		if _, _, ok := p.TangentFrames(0); ok {
+			t.Error("a tangent frame for a geoset without TANG")
+		}
+	}
+}

@@ -27,6 +27,13 @@
 // clamp(clamp(N·L, 0, 1) + Ambient, 0, 1) per fragment when the State is
 // Lit; clamp to 0..1; alpha test; blend (see BlendOp); depth write.
 //
+// A Batch with a Shader replaces the colour and lighting steps with its
+// own rule: the Shader gets the interpolated attributes in a Fragment
+// (with the UV derivatives to choose mip levels of as many textures as it
+// samples) and returns the colour; everything else is as above. This is
+// how a caller draws materials the fixed rule cannot express, such as
+// several texture slots and a normal map.
+//
 // # Determinism
 //
 // Draw splits the frame into row bands; each band is drawn by one worker

@@ -47,6 +47,11 @@ type Batch struct {
 	State State
 	// Texture may be nil, which samples as opaque white.
 	Texture Sampler
+	// Shader, when set, computes every fragment's colour in place of the
+	// fixed rule (Texture, Color, VertexColor and State.Lit then only
+	// reach it through the Fragment); the State's alpha test, blend, depth
+	// and culling still apply.
+	Shader Shader
 	// Color multiplies every fragment: geoset colour and alpha times layer
 	// alpha, straight RGBA. Use {1, 1, 1, 1} for "no tint".
 	Color [4]float32
@@ -115,6 +120,7 @@ type batchInfo struct {
 	texW, texH  float32
 	color       [4]float32
 	vertexColor bool
+	shader      Shader
 }
 
 type cvert struct {
@@ -199,7 +205,7 @@ func (t *Target) setup(batches []Batch) {
 	var prev []Vertex
 	for bi := range batches {
 		b := &batches[bi]
-		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor}
+		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor, shader: b.Shader}
 		if b.Texture != nil {
 			info.texW, info.texH = float32(max(b.Texture.Width(), 1)), float32(max(b.Texture.Height(), 1))
 		}
@@ -418,7 +424,7 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	}
 	tr.invArea = float32(1 / float64(area))
 	tr.batch = bi
-	if info.tex != nil {
+	if info.tex != nil || info.shader != nil {
 		var sx, sy [3]float64
 		for k, v := range vs {
 			sx[k], sy[k] = float64(v.x)/subOne, float64(v.y)/subOne
@@ -449,12 +455,21 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
 // rasterBand draws every triangle, in order, clipped to rows [y0, y1).
 func (t *Target) rasterBand(y0, y1 int, lodBias float32) {
+	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	for i := range t.tris {
 		tr := &t.tris[i]
 		if int(tr.maxY) < y0 || int(tr.minY) >= y1 {
 			continue
 		}
-		t.rasterTri(tr, &t.batches[tr.batch], max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias)
+		b := &t.batches[tr.batch]
+		if b.shader != nil {
+			if frag == nil {
+				frag = new(Fragment)
+			}
+			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag)
+			continue
+		}
+		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias)
 	}
 }
 

@@ -9,7 +9,9 @@ import (
 // Dependencies lists the files that drawing m in the given teams' colours
 // reads besides the model itself, each once, in a fixed order: the texture
 // files its texture records resolve to (team colour and glow once per
-// team), the replaceable textures of its particle emitters, and the models
+// team; an HD material's unused environment map included), the team
+// colour an HD team-colour slot shows, the replaceable textures of its
+// particle emitters, and the models
 // its PREM emitters spawn (listed even when they fail to decode, as their
 // bytes still decide the picture). A cache keyed on their contents
 // re-renders a model when one of them changes.
@@ -53,6 +55,14 @@ func Dependencies(m *mdx.Model, tex Textures, teams []texture.Team) []texture.Fi
 	}
 	if isWoW(m) {
 		return out
+	}
+	// An HD team colour slot shows the team colour for a team glow id too.
+	for mi := range m.Materials {
+		for _, p := range HDPasses(m, mi) {
+			if id := p.Textures[SlotTeamColor]; id >= 0 && id < len(m.Textures) && m.Textures[id].ReplaceableID == texture.ReplaceableTeamGlow {
+				replaceable(texture.ReplaceableTeamColor)
+			}
+		}
 	}
 	for _, e := range m.ParticleEmitters2 {
 		if e.ReplaceableID != 0 {

@@ -61,6 +61,10 @@ type Animator struct {
 	// spawned maps the names the particle finder gave spawned models to
 	// their files, whose folders their textures are found in.
 	spawned map[string]texture.File
+	// draws caches materialDraws per material; uniform caches
+	// uniformColor per decoded texture.
+	draws   [][]matDraw
+	uniform map[any]uniformTex
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -202,6 +206,10 @@ type frame struct {
 	cam   raster.Camera // the camera of the last draw
 	anim  *Animator
 	sim   *particles.Sim // nil: no particles drawn
+	// warnedShader marks materials whose shader was already warned
+	// about this frame; hdLight caches hdLightPosition.
+	warnedShader map[int]bool
+	hdLight      *[3]float32
 }
 
 type texKey struct {
@@ -252,6 +260,8 @@ func (r *frame) textureWarnings(ws []texture.Warning) {
 			code = BadTexture
 		case texture.NoTeamColor:
 			code = TeamColor
+		case texture.Substituted:
+			code = SubstitutedTexture
 		}
 		r.warn(code, "%s", w.String())
 	}
@@ -559,6 +569,27 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 	return smp
 }
 
+// materialDraws returns how material mi is drawn (see materialDraws in
+// hd.go), computed once per Animator; an SD material naming a shader we
+// do not know is warned about once per frame.
+func (r *frame) materialDraws(mi int) []matDraw {
+	a := r.anim
+	if a.draws == nil {
+		a.draws = make([][]matDraw, len(r.m.Materials))
+		for i := range a.draws {
+			a.draws[i] = materialDraws(r.m, i)
+		}
+	}
+	if sh := r.m.Materials[mi].Shader; unknownSDShader(sh) && !r.warnedShader[mi] && !isWoW(r.m) {
+		if r.warnedShader == nil {
+			r.warnedShader = map[int]bool{}
+		}
+		r.warnedShader[mi] = true
+		r.warn(UnsupportedMaterial, "material %d: shader %q is not implemented; drawn by the classic layer rules", mi, sh)
+	}
+	return a.draws[mi]
+}
+
 func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, error) {
 	m := r.m
 	lightF := [3]float32{float32(light[0]), float32(light[1]), float32(light[2])}
@@ -594,7 +625,14 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 		}
 		gc := r.p.GeosetColor(gi)
 		var base []raster.Vertex // clip positions, normals, light: shared by layers
-		for li := range mat.Layers {
+		for _, d := range r.materialDraws(int(g.MaterialID)) {
+			if d.hd != nil {
+				if b, it, ok := r.hdBatch(gi, int(g.MaterialID), d.hd, idx, vp); ok {
+					all, items = append(all, b), append(items, it)
+				}
+				continue
+			}
+			li := d.layer
 			l := &mat.Layers[li]
 			la := r.p.LayerAlpha(l)
 			if !visible(gc[3], la) {

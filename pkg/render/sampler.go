@@ -149,3 +149,143 @@ func withGLMipmaps(t *texture.Texture) *texture.Texture {
 	}
 	return &out
 }
+
+// hdFootprint is where glSampler.Sample reads one texture at (u, v, lod):
+// one or two mip levels, each four texel offsets and bilinear weights. The
+// HD shader works it out once per fragment and fetches every slot texture
+// laid out like the one it was set for (sameLayout) through it, with
+// exactly Sample's arithmetic, so the result is what Sample returns.
+type hdFootprint struct {
+	n     int    // levels read: 1, or 2 blended by frac
+	level [2]int // their indices
+	frac  float32
+	tap   [2]hdTap
+	white bool // a level with no texels or a NaN coordinate: opaque white
+}
+
+// hdTap is one level's bilinear read: four offsets into Pix and weights
+// already divided by 255.
+type hdTap struct {
+	off [4]int
+	w   [4]float32
+}
+
+// set computes the footprint of texture t at (u, v, lod), choosing levels
+// as glSampler.Sample does.
+func (fp *hdFootprint) set(t *texture.Texture, u, v, lod float32) {
+	*fp = hdFootprint{n: 1}
+	n := len(t.Levels)
+	switch {
+	case n == 1 || lod <= 0:
+	case lod >= float32(n-1):
+		fp.level[0] = n - 1
+	default:
+		l0 := int(lod)
+		fp.level[0] = l0
+		if f := lod - float32(l0); f != 0 {
+			fp.n, fp.level[1], fp.frac = 2, l0+1, f
+		}
+	}
+	for i := 0; i < fp.n; i++ {
+		if !fp.tap[i].set(t, fp.level[i], u, v) {
+			fp.white = true
+		}
+	}
+}
+
+// set mirrors glSampler.level's addressing; false means Sample would
+// return white.
+func (tp *hdTap) set(t *texture.Texture, l int, u, v float32) bool {
+	img := t.Levels[l]
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	if w == 0 || h == 0 || u != u || v != v {
+		return false
+	}
+	x := min(max(u*float32(w)-0.5, -1e8), 1e8)
+	y := min(max(v*float32(h)-0.5, -1e8), 1e8)
+	ix, iy := int(x), int(y)
+	if float32(ix) > x {
+		ix--
+	}
+	if float32(iy) > y {
+		iy--
+	}
+	ax, ay := x-float32(ix), y-float32(iy)
+	rx := t.Wrap&texture.WrapWidth != 0
+	ry := t.Wrap&texture.WrapHeight != 0
+	x0, y0 := wrapIndex(ix, w, rx), wrapIndex(iy, h, ry)
+	x1, y1 := wrapIndex(ix+1, w, rx), wrapIndex(iy+1, h, ry)
+	r0, r1 := y0*img.Stride, y1*img.Stride
+	tp.off = [4]int{r0 + x0*4, r0 + x1*4, r1 + x0*4, r1 + x1*4}
+	tp.w = [4]float32{(1 - ax) * (1 - ay) / 255, ax * (1 - ay) / 255, (1 - ax) * ay / 255, ax * ay / 255}
+	return true
+}
+
+// fetch reads texture t, laid out like the texture the footprint was set
+// for.
+func (fp *hdFootprint) fetch(t *texture.Texture) [4]float32 {
+	if fp.white {
+		return [4]float32{1, 1, 1, 1}
+	}
+	a := fp.tap[0].read(t.Levels[fp.level[0]].Pix)
+	if fp.n == 1 {
+		return a
+	}
+	b := fp.tap[1].read(t.Levels[fp.level[1]].Pix)
+	for i := range a {
+		a[i] += (b[i] - a[i]) * fp.frac
+	}
+	return a
+}
+
+func (tp *hdTap) read(pix []uint8) [4]float32 {
+	p00 := (*[4]uint8)(pix[tp.off[0]:])
+	p10 := (*[4]uint8)(pix[tp.off[1]:])
+	p01 := (*[4]uint8)(pix[tp.off[2]:])
+	p11 := (*[4]uint8)(pix[tp.off[3]:])
+	w := &tp.w
+	var out [4]float32
+	for i := 0; i < 4; i++ {
+		out[i] = float32(p00[i])*w[0] + float32(p10[i])*w[1] + float32(p01[i])*w[2] + float32(p11[i])*w[3]
+	}
+	return out
+}
+
+// fetchDNO reads the three textures most HD fragments need, all laid out
+// like the footprint's texture, in one pass and only the channels the
+// shader uses: the diffuse map's RGBA, the normal map's red and green,
+// the ORM map's red (occlusion) and alpha (team mask). Each channel is
+// computed exactly as fetch computes it.
+func (fp *hdFootprint) fetchDNO(d, n, o *texture.Texture) (dc [4]float32, nc, oc [2]float32) {
+	if fp.white {
+		return [4]float32{1, 1, 1, 1}, [2]float32{1, 1}, [2]float32{1, 1}
+	}
+	l := fp.level[0]
+	dc, nc, oc = fp.tap[0].readDNO(d.Levels[l].Pix, n.Levels[l].Pix, o.Levels[l].Pix)
+	if fp.n == 1 {
+		return dc, nc, oc
+	}
+	l = fp.level[1]
+	d1, n1, o1 := fp.tap[1].readDNO(d.Levels[l].Pix, n.Levels[l].Pix, o.Levels[l].Pix)
+	f := fp.frac
+	for i := range dc {
+		dc[i] += (d1[i] - dc[i]) * f
+	}
+	for i := range nc {
+		nc[i] += (n1[i] - nc[i]) * f
+		oc[i] += (o1[i] - oc[i]) * f
+	}
+	return dc, nc, oc
+}
+
+func (tp *hdTap) readDNO(d, n, o []uint8) (dc [4]float32, nc, oc [2]float32) {
+	w0, w1, w2, w3 := tp.w[0], tp.w[1], tp.w[2], tp.w[3]
+	o0, o1, o2, o3 := tp.off[0], tp.off[1], tp.off[2], tp.off[3]
+	px := func(p []uint8, c int) float32 {
+		return float32(p[o0+c])*w0 + float32(p[o1+c])*w1 + float32(p[o2+c])*w2 + float32(p[o3+c])*w3
+	}
+	dc = [4]float32{px(d, 0), px(d, 1), px(d, 2), px(d, 3)}
+	nc = [2]float32{px(n, 0), px(n, 1)}
+	oc = [2]float32{px(o, 0), px(o, 3)}
+	return dc, nc, oc
+}

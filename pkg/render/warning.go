@@ -23,11 +23,15 @@ type WarningCode string
 const (
 	// MissingTexture: a texture the model names was not found, was refused
 	// (a path leaving the search folders) or does not exist in the model;
-	// it is drawn white.
+	// it is drawn white (an HD material slot takes its neutral value).
 	MissingTexture WarningCode = "missing-texture"
 	// BadTexture: a texture was found but could not be decoded (drawn
 	// white), or only some of its mip levels could.
 	BadTexture WarningCode = "bad-texture"
+	// SubstitutedTexture: the texture file the model names is absent and
+	// the same name with another extension was drawn (a Reforged .tif
+	// found as .dds, say); the message names the file used.
+	SubstitutedTexture WarningCode = "substituted-texture"
 	// UnsupportedMaterial: a material asks for something the renderer
 	// does not draw as the game does (a shader it does not implement).
 	UnsupportedMaterial WarningCode = "unsupported-material"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -31,6 +32,10 @@ const (
 	Damaged
 	// NoTeamColor: the team has no colour of its own; another is used.
 	NoTeamColor
+	// Substituted: the named file is absent and the same name as .dds or
+	// .blp was used (a Reforged model naming a .tif the game stores as
+	// .dds, say); Reason says which file.
+	Substituted
 )
 
 func (w Warning) String() string {
@@ -64,8 +69,12 @@ type Request struct {
 // a model wins over a shared library of the same name; then Sources in
 // order. RootsFirst reverses this to the order of the reference harness,
 // for pixel comparisons with it. Each source is tried as <path> then
-// <basename>, with case-insensitive matching and extension substitution
-// (.blp/.tga/.png/.dds/.jpg stand in for one another).
+// <basename>, with case-insensitive matching and extension substitution:
+// where the named file (.blp, .dds, .tga, .tif, .png or .jpg) is absent,
+// the same name with .dds, then .blp, then .tga, .png and .jpg stands in.
+// Load reports a .dds or .blp standing in for another name (a Reforged
+// .tif, say) in a Substituted warning; converted libraries (.tga, .png,
+// .jpg for .blp) are accepted silently.
 //
 // A path from a model never leads outside a source: absolute paths, drive
 // letters and ".." components are refused, and Folder sources do not
@@ -94,8 +103,14 @@ type dirKey struct {
 	dir string
 }
 
-// textureExts are the extensions that stand in for one another.
-var textureExts = []string{".blp", ".tga", ".png", ".dds", ".jpg"}
+// substitutable are the extensions of texture names that other files
+// may stand in for; textureExts are the extensions tried in their place,
+// in order: Reforged stores as .dds what its models call .tif or .tga,
+// classic data stores everything as .blp (docs/formats.md#finding-texture-files).
+var (
+	substitutable = []string{".blp", ".dds", ".tga", ".tif", ".tiff", ".png", ".jpg", ".jpeg"}
+	textureExts   = []string{".dds", ".blp", ".tga", ".png", ".jpg"}
+)
 
 // splitModelPath turns a model's texture path into clean components,
 // refusing anything that could leave a search root.
@@ -141,22 +156,31 @@ func (r *Resolver) sources(local []Source) []Source {
 }
 
 // nameVariants lists the file names to try for a last component: itself,
-// then the other texture extensions.
+// then, for a texture name, the same stem with each of textureExts.
 func nameVariants(name string) []string {
 	ext := strings.ToLower(path.Ext(name))
 	out := []string{name}
-	for _, e := range textureExts {
-		if e == ext {
-			stem := name[:len(name)-len(ext)]
-			for _, alt := range textureExts {
-				if alt != ext {
-					out = append(out, stem+alt)
-				}
-			}
-			break
+	if !slices.Contains(substitutable, ext) {
+		return out
+	}
+	stem := name[:len(name)-len(ext)]
+	for _, alt := range textureExts {
+		if alt != ext {
+			out = append(out, stem+alt)
 		}
 	}
 	return out
+}
+
+// substituted reports whether the file found for a model path is the
+// game-format stand-in of the extension fallback: a .dds or .blp where
+// the path names another extension. A .tga, .png or .jpg found in place
+// of a .blp is a converted texture library, which the resolver has always
+// accepted without comment.
+func substituted(asked, found string) bool {
+	a := strings.ToLower(path.Ext(strings.ReplaceAll(asked, `\`, "/")))
+	f := strings.ToLower(path.Ext(found))
+	return a != f && (f == ".dds" || f == ".blp")
 }
 
 // Find returns the file a model path resolves to, and the candidate
@@ -318,6 +342,9 @@ func (r *Resolver) Load(req Request) (*Texture, []Warning) {
 		return WhiteTexture(), []Warning{{Kind: Damaged, Path: path, Reason: "cannot decode: " + err.Error()}}
 	}
 	var warns []Warning
+	if req.Path != "" && substituted(req.Path, file.Name) {
+		warns = append(warns, Warning{Kind: Substituted, Path: path, Reason: "not found; using " + file.String()})
+	}
 	if tex.LevelErr != nil {
 		warns = append(warns, Warning{Kind: Damaged, Path: path, Reason: "mip chain cut short: " + tex.LevelErr.Error()})
 	}

@@ -39,13 +39,15 @@ func TestResolverOrder(t *testing.T) {
 	writeTGA(t, filepath.Join(model, "Textures", "Only.blp"), [3]uint8{3, 0, 0}) // a TGA named .blp: sniffed
 	r := &Resolver{Sources: []Source{Folder(lib)}, RootsFirst: true}
 	cases := []struct {
-		path string
-		want uint8
+		path  string
+		want  uint8
+		subst bool // found as .dds or .blp under another name: a Substituted warning
 	}{
-		{`Textures\Footman.blp`, 1},
-		{`textures/only.BLP`, 3},
-		{`Elsewhere\Deep\Only.blp`, 0}, // basename fallback finds nothing: Only.blp is not at the root
-		{`Foo\Footman.blp`, 2},         // DIR/<basename> in the model folder
+		{`Textures\Footman.blp`, 1, false}, // a converted library: no warning
+		{`textures/only.BLP`, 3, false},
+		{`Elsewhere\Deep\Only.blp`, 0, false}, // basename fallback finds nothing: Only.blp is not at the root
+		{`Foo\Footman.tif`, 2, false},         // DIR/<basename> in the model folder; .tga is no game format
+		{`Textures\Only.dds`, 3, true},        // a .blp for a .dds
 	}
 	for _, c := range cases {
 		tex, warns := r.Load(Request{Local: []Source{Folder(model)}, Path: c.path})
@@ -56,8 +58,11 @@ func TestResolverOrder(t *testing.T) {
 			}
 			continue
 		}
-		if len(warns) != 0 || got[0] != c.want {
+		if got[0] != c.want {
 			t.Errorf("%s: got %v %v, want red %d", c.path, got, warns, c.want)
+		}
+		if c.subst != (len(warns) == 1 && warns[0].Kind == Substituted) || len(warns) > 1 {
+			t.Errorf("%s: warnings %v (substituted: %v)", c.path, warns, c.subst)
 		}
 	}
 	// By default the model's folder comes first: its basename match beats
@@ -102,6 +107,73 @@ func TestResolverConfinement(t *testing.T) {
 	}
 }
 
+// TestResolverExtensionFallback: a named file that is absent is looked for
+// as .dds, then .blp, then the other image formats, in the same place; a
+// .dds or .blp standing in gets a warning naming the file used. A present
+// file is used as named, without a warning, and a replaceable texture
+// found under another extension is not worth a warning (the model names no
+// file).
+func TestResolverExtensionFallback(t *testing.T) {
+	dir := t.TempDir()
+	// TGA data under every name: the decoder sniffs the contents.
+	writeTGA(t, filepath.Join(dir, "Units", "Body_Diffuse.dds"), [3]uint8{1, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Body_Diffuse.blp"), [3]uint8{2, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Body_Normal.blp"), [3]uint8{3, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Body_Normal.png"), [3]uint8{4, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Body_ORM.tif"), [3]uint8{5, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Body_ORM.dds"), [3]uint8{6, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Old.tga"), [3]uint8{7, 0, 0})
+	writeTGA(t, filepath.Join(dir, "Units", "Old.jpg"), [3]uint8{8, 0, 0})
+	r := &Resolver{Sources: []Source{Folder(dir)}}
+	cases := []struct {
+		path string
+		want uint8
+		used string // "" when no warning is wanted
+	}{
+		{`Units\Body_Diffuse.tif`, 1, "Body_Diffuse.dds"}, // .dds before .blp
+		{`Units\Body_Diffuse.TGA`, 1, "Body_Diffuse.dds"},
+		{`Units\Body_Normal.tif`, 3, "Body_Normal.blp"}, // .blp before .png
+		{`Units\Body_ORM.tif`, 5, ""},                   // present as named
+		{`Units\Old.blp`, 7, ""},                        // then .tga before .jpg: converted, no warning
+		{`Units\Old.dds`, 7, ""},
+	}
+	for _, c := range cases {
+		tex, warns := r.Load(Request{Path: c.path})
+		if got := colourOf(t, tex)[0]; got != c.want || IsStandIn(tex) {
+			t.Errorf("%s: loaded texture %d (stand-in %v), want %d (%v)", c.path, got, IsStandIn(tex), c.want, warns)
+		}
+		if c.used == "" {
+			if len(warns) != 0 {
+				t.Errorf("%s: unexpected warnings %v", c.path, warns)
+			}
+			continue
+		}
+		if len(warns) != 1 || warns[0].Kind != Substituted || !strings.Contains(warns[0].String(), c.used) || warns[0].Path != c.path {
+			t.Errorf("%s: warnings %v, want one naming %s", c.path, warns, c.used)
+		}
+	}
+	// Nothing under any extension: white, and the warning lists them all.
+	tex, warns := r.Load(Request{Path: `Units\Gone.tif`})
+	if colourOf(t, tex) != [3]uint8{255, 255, 255} || len(warns) != 1 || warns[0].Kind != NotFound || !IsStandIn(tex) || !IsStandIn(tex.WithWrap(WrapWidth)) {
+		t.Fatalf("missing texture: %v %v (stand-in %v)", colourOf(t, tex), warns, IsStandIn(tex))
+	}
+	_, tried, _ := r.Find(nil, `Units\Gone.tif`)
+	if len(tried) == 0 {
+		t.Fatal("no locations tried")
+	}
+	want := []string{"Gone.tif", "Gone.dds", "Gone.blp", "Gone.tga", "Gone.png", "Gone.jpg"}
+	if got := nameVariants("Gone.tif"); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("variants of Gone.tif: %v, want %v", got, want)
+	}
+	// A Reforged team colour found as .blp: no warning.
+	writeTGA(t, filepath.Join(dir, "ReplaceableTextures", "TeamColor", "TeamColor03.blp"), [3]uint8{9, 0, 0})
+	r = &Resolver{Sources: []Source{Folder(dir)}} // a new Resolver: listings are remembered
+	tex, warns = r.Load(Request{ReplaceableID: ReplaceableTeamColor, HD: true, Team: Player(3)})
+	if colourOf(t, tex)[0] != 9 || len(warns) != 0 {
+		t.Errorf("team colour .blp for a Reforged model: %v %v", colourOf(t, tex), warns)
+	}
+}
+
 func TestReplaceable(t *testing.T) {
 	if p, _ := ReplaceablePath(1, 3, false); p != `ReplaceableTextures\TeamColor\TeamColor03.blp` {
 		t.Errorf("team colour path %q", p)
@@ -134,6 +206,19 @@ func TestReplaceable(t *testing.T) {
 	}
 	if rgb, _ := TeamColorRGB(15); rgb != [3]uint8{190, 0, 254} {
 		t.Errorf("player 15: %v", rgb)
+	}
+	// Reforged numbers 28 teams: 24-27 are the neutral players, all the
+	// neutral colour, and have files of their own.
+	for n := TeamNeutral; n <= TeamNeutralPassive; n++ {
+		if rgb, ok := TeamColorRGB(n); !ok || rgb != [3]uint8{46, 45, 46} {
+			t.Errorf("team %d: %v %v, want the neutral colour", n, rgb, ok)
+		}
+	}
+	if _, ok := TeamColorRGB(Teams); ok {
+		t.Errorf("team %d has a colour", Teams)
+	}
+	if p, _ := ReplaceablePath(1, 27, true); p != `ReplaceableTextures\TeamColor\TeamColor27.dds` {
+		t.Errorf("team 27 path %q", p)
 	}
 	// A missing tree is white with a warning.
 	if tex, warns := r.Load(Request{ReplaceableID: 31}); len(warns) != 1 || colourOf(t, tex) != [3]uint8{255, 255, 255} {
@@ -188,7 +273,7 @@ func TestCache(t *testing.T) {
 func time1() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 func TestParseTeam(t *testing.T) {
-	for in, want := range map[string]string{"": "red", "0": "red", "3": "purple", "Blue": "blue", "NEUTRAL": "neutral", "24": "neutral", "#0a0B0c": "#0a0b0c"} {
+	for in, want := range map[string]string{"": "red", "0": "red", "3": "purple", "Blue": "blue", "NEUTRAL": "neutral", "24": "neutral", "23": "peanut", "25": "neutralvictim", "27": "neutralpassive", "NeutralPassive": "neutralpassive", "#0a0B0c": "#0a0b0c"} {
 		got, err := ParseTeam(in)
 		if err != nil || got.String() != want {
 			t.Errorf("ParseTeam(%q) = %v, %v; want %s", in, got, err, want)
@@ -197,7 +282,7 @@ func TestParseTeam(t *testing.T) {
 			t.Errorf("%q does not read back: %v %v", got, back, err)
 		}
 	}
-	for _, bad := range []string{"25", "-1", "rouge", "#12345", "#1234567"} {
+	for _, bad := range []string{"28", "-1", "rouge", "#12345", "#1234567"} {
 		if _, err := ParseTeam(bad); err == nil {
 			t.Errorf("ParseTeam(%q) accepted", bad)
 		}

@@ -10,45 +10,60 @@ import (
 	"github.com/mdxrender/mdxrender/internal/hexcolor"
 )
 
-// Replaceable texture ids used in MDX TEXS records (RENDERING.md §5.4).
+// Replaceable texture ids used in MDX TEXS records
+// (docs/rendering.md#replaceable-textures-and-team-colour).
 const (
 	ReplaceableTeamColor = 1
 	ReplaceableTeamGlow  = 2
 )
 
-// Players is the number of player colours; TeamNeutral selects the
-// neutral colour.
+// Team numbers, as Reforged numbers its players and its
+// ReplaceableTextures\TeamColor\TeamColorNN files
+// (docs/rendering.md#replaceable-textures-and-team-colour): Players
+// player colours (0-23, red to peanut), then the four neutral players
+// TeamNeutral (neutral hostile), 25 (victim), 26 (extra) and
+// TeamNeutralPassive, which all wear the neutral colour; Teams numbers in
+// all. Classic data has files for 0-15 only; the others take the built-in
+// colours.
 const (
-	Players     = 24
-	TeamNeutral = 24
+	Players            = 24
+	TeamNeutral        = 24
+	TeamNeutralPassive = 27
+	Teams              = 28
 )
 
-// teamRGB holds players 0-15 as the reference renders use them
-// (../shared/tools/peer/README.md), so our team colour matches pixel for
-// pixel, then players 16-23 and neutral from RENDERING.md §5.4.
-var teamRGB = [Players + 1][3]uint8{
+// neutralRGB is the neutral players' colour: near black, as Reforged's
+// TeamColor24-27 textures are.
+var neutralRGB = [3]uint8{46, 45, 46}
+
+// teamRGB holds players 0-15 as the reference renders use them, so our
+// team colour matches pixel for pixel, then players 16-23, then the four
+// neutral players (docs/rendering.md#replaceable-textures-and-team-colour).
+var teamRGB = [Teams][3]uint8{
 	{255, 3, 3}, {0, 66, 255}, {28, 230, 185}, {84, 0, 129},
 	{255, 252, 1}, {254, 138, 14}, {32, 192, 0}, {229, 91, 176},
 	{149, 150, 151}, {126, 191, 241}, {16, 98, 70}, {78, 42, 4},
 	{155, 0, 0}, {0, 0, 195}, {0, 234, 255}, {190, 0, 254},
 	{236, 205, 134}, {247, 164, 139}, {192, 255, 128}, {220, 185, 236},
 	{79, 79, 85}, {236, 240, 255}, {0, 120, 30}, {164, 111, 51},
-	{46, 45, 46},
+	neutralRGB, neutralRGB, neutralRGB, neutralRGB,
 }
 
-// TeamColorRGB returns the built-in colour of a player (0-23) or of
-// TeamNeutral; ok is false for other numbers.
+// TeamColorRGB returns the built-in colour of team number 0-27 (see
+// Teams); ok is false for other numbers.
 func TeamColorRGB(team int) (rgb [3]uint8, ok bool) {
-	if team < 0 || team > TeamNeutral {
+	if team < 0 || team >= Teams {
 		return [3]uint8{}, false
 	}
 	return teamRGB[team], true
 }
 
-// teamNames are the players' colour names by index, then neutral's.
-var teamNames = [Players + 1]string{"red", "blue", "teal", "purple", "yellow", "orange", "green", "pink",
+// teamNames name the team numbers: the players' colours, then the
+// neutral players.
+var teamNames = [Teams]string{"red", "blue", "teal", "purple", "yellow", "orange", "green", "pink",
 	"gray", "lightblue", "darkgreen", "brown", "maroon", "navy", "turquoise", "violet",
-	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut", "neutral"}
+	"wheat", "peach", "mint", "lavender", "coal", "snow", "emerald", "peanut",
+	"neutral", "neutralvictim", "neutralextra", "neutralpassive"}
 
 // Team is the colour a model's team-coloured parts take: a player's
 // (whose ReplaceableTextures files are used when the texture sources have
@@ -60,24 +75,26 @@ type Team struct {
 	custom bool
 }
 
-// Player is player n's team colour: 0-23, or TeamNeutral.
+// Player is team number n's colour: a player 0-23 or a neutral player
+// 24-27 (see Teams).
 func Player(n int) Team { return Team{player: n} }
 
 // TeamRGB is a team colour of any colour, with no texture file behind it.
 func TeamRGB(rgb [3]uint8) Team { return Team{rgb: rgb, custom: true} }
 
 // ParseTeam reads a team colour as the command line and batch
-// configurations write it: a player index (0-23, 24 neutral), a colour
-// name (red, blue, teal, ..., neutral; any case) or "#rrggbb". "" is
-// player 0.
+// configurations write it: a team number (0-23 the players, 24-27 the
+// neutral players), a name (red, blue, teal, ..., peanut, neutral,
+// neutralvictim, neutralextra, neutralpassive; any case) or "#rrggbb". ""
+// is player 0.
 func ParseTeam(s string) (Team, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return Team{}, nil
 	}
 	if n, err := strconv.Atoi(s); err == nil {
-		if n < 0 || n > TeamNeutral {
-			return Team{}, fmt.Errorf("team %d: want a player index 0-%d", n, TeamNeutral)
+		if n < 0 || n >= Teams {
+			return Team{}, fmt.Errorf("team %d: want a team number 0-%d (24-27 neutral)", n, Teams-1)
 		}
 		return Player(n), nil
 	}
@@ -93,7 +110,7 @@ func ParseTeam(s string) (Team, error) {
 			return Player(i), nil
 		}
 	}
-	return Team{}, fmt.Errorf("team %q: want a player index 0-%d, a colour name (red, blue, ..., neutral) or #rrggbb", s, TeamNeutral)
+	return Team{}, fmt.Errorf("team %q: want a team number 0-%d, a colour name (red, blue, ..., peanut, neutral, neutralpassive) or #rrggbb", s, Teams-1)
 }
 
 // Player returns the player index and whether t is a player's colour.
@@ -108,7 +125,7 @@ func (t Team) RGB() [3]uint8 {
 	if rgb, ok := TeamColorRGB(t.player); ok {
 		return rgb
 	}
-	return teamRGB[TeamNeutral]
+	return neutralRGB
 }
 
 // String names t as ParseTeam reads it: the colour name of a player,
@@ -203,14 +220,25 @@ func TeamGlowTexture(rgb [3]uint8) *Texture {
 }
 
 // WhiteTexture is the 2×2 opaque white texture that stands in for a
-// missing file, as in the reference viewer.
+// missing file, as in the reference viewer. Every stand-in shares one
+// image, which must not be modified; IsStandIn recognises it.
 func WhiteTexture() *Texture {
+	return &Texture{Levels: []*image.NRGBA{whiteLevel}, Format: FormatSynthetic}
+}
+
+var whiteLevel = func() *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
 	for i := range img.Pix {
 		img.Pix[i] = 255
 	}
-	return &Texture{Levels: []*image.NRGBA{img}, Format: FormatSynthetic}
-}
+	return img
+}()
+
+// IsStandIn reports whether t is the white stand-in Load returns for a
+// texture it could not find or decode (or a copy of it with other
+// wrapping or mip levels added): a caller that has a better neutral value
+// than white, such as an HD material's normal map, uses that instead.
+func IsStandIn(t *Texture) bool { return t != nil && len(t.Levels) > 0 && t.Levels[0] == whiteLevel }
 
 // mipChain builds a box-filtered mip chain (premultiplied averaging) for
 // generated textures.

@@ -1,0 +1,194 @@
+package render
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
+
+// TestHDCorpusJobs prepares scripts/fidelity-hd.sh: when HD_CORPUS_OUT
+// names a folder it renders the shared corpus' Reforged HD models (notes
+// "HD (Reforged)" in the corpus manifest, see sharedRoot) at two views each and
+// writes our PNGs and a --list file for the reference harness with the
+// exact cameras. The references are renders of third-party models: they
+// are made into that folder, never committed.
+//
+// Both renderers get the same textures: the model's folder, its map's
+// root, and a folder of aliases in which every texture our resolver finds
+// under another extension (a Reforged .tif found as .dds) is linked under
+// the name the model uses (the harness knows no .tif), plus
+// Textures\Black32, the game's plain black 32×32 emissive map, which no
+// corpus map ships. Environment maps stay missing: neither renderer draws
+// them.
+func TestHDCorpusJobs(t *testing.T) {
+	out := os.Getenv("HD_CORPUS_OUT")
+	if out == "" {
+		t.Skip("HD_CORPUS_OUT not set")
+	}
+	shared := sharedRoot()
+	f, err := os.Open(filepath.Join(shared, "corpus", "manifest.tsv"))
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	out, err = filepath.Abs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alias := filepath.Join(out, "tex")
+	black := image.NewNRGBA(image.Rect(0, 0, 32, 32))
+	for i := 3; i < len(black.Pix); i += 4 {
+		black.Pix[i] = 255
+	}
+	if err := os.MkdirAll(filepath.Join(alias, "Textures"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTGA(filepath.Join(alias, "Textures", "Black32.tga"), black); err != nil {
+		t.Fatal(err)
+	}
+	// HD_CORPUS_VIEWER_BC5=1 shows what the viewer's BC5 (ATI2) upload
+	// does to normal maps: see emulateViewerBC5.
+	emulate := os.Getenv("HD_CORPUS_VIEWER_BC5") != ""
+	emu := filepath.Join(out, "viewer-bc5")
+	views := []View{
+		{Width: 256, Yaw: 30, Pitch: 20, Sequence: ParseSequence("0")},
+		{Width: 256, Yaw: -120, Pitch: 35, Sequence: ParseSequence("0"), Time: Ms(333)},
+	}
+	var list strings.Builder
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		col := strings.Split(sc.Text(), "\t")
+		if len(col) < 9 || !strings.Contains(col[8], "HD (Reforged)") {
+			continue
+		}
+		mpath, err := filepath.Abs(filepath.Join(shared, "corpus", col[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := filepath.Dir(mpath)
+		if i := strings.Index(mpath, ".w3x"+string(filepath.Separator)); i >= 0 {
+			root = mpath[:i+len(".w3x")]
+		}
+		m := loadFixture(t, mpath)
+		res := &texture.Resolver{Sources: []texture.Source{texture.Folder(root), texture.Folder(alias)}, Cache: texture.NewCache(0)}
+		local := []texture.Source{texture.Folder(filepath.Dir(mpath))}
+		if emulate {
+			// Our renders only: the model's BC5 textures as the viewer
+			// reads them, found before the originals (a new Resolver: it
+			// remembers folder listings).
+			for _, tx := range m.Textures {
+				if tx.Path != "" {
+					emulateViewerBC5(t, res, local, tx.Path, emu)
+				}
+			}
+			res = &texture.Resolver{Sources: append([]texture.Source{texture.Folder(emu)}, res.Sources...), Cache: res.Cache}
+		}
+		for _, tx := range m.Textures {
+			if tx.Path == "" {
+				continue
+			}
+			file, _, err := res.Find(local, tx.Path)
+			if err != nil || strings.EqualFold(filepath.Ext(file.Name), filepath.Ext(strings.ReplaceAll(tx.Path, `\`, "/"))) ||
+				strings.HasPrefix(file.String(), alias) {
+				continue
+			}
+			dst := filepath.Join(alias, filepath.FromSlash(strings.ReplaceAll(tx.Path, `\`, "/")))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(dst)
+			if err := os.Symlink(file.String(), dst); err != nil {
+				t.Fatal(err)
+			}
+		}
+		name := strings.NewReplacer("/", "_", ".", "_", " ", "_").Replace(strings.TrimPrefix(col[0], "files/"))
+		for i, v := range views {
+			v.Background = color.NRGBA{0, 0, 0, 255}
+			v.Particles.Off = true
+			a := NewAnimator(m, mpath, Textures{Local: local, Resolver: res})
+			r, err := a.newFrame(&v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := r.draw()
+			if err != nil {
+				t.Fatalf("%s: %v", mpath, err)
+			}
+			img2 := fmt.Sprintf("%s.%c.png", name, 'a'+i)
+			writePNGFile(t, filepath.Join(out, strings.TrimSuffix(img2, ".png")+".ours.png"), img)
+			for _, w := range r.warns {
+				t.Logf("%s: %v", img2, w)
+			}
+			c := r.cam
+			fmt.Fprintf(&list, "%q --out %s --textures %q --textures %q --sequence 0 --time %g --team 0 --yaw %g --pitch %g --fov %.6g --distance %.6g --target %.6g,%.6g,%.6g --near %.6g --far %.6g --bg #000000\n",
+				mpath, img2, root, alias, v.Time.Value(), v.Yaw, v.Pitch, c.Fov, c.Eye.Sub(c.Target).Length(),
+				c.Target.X, c.Target.Y, c.Target.Z, c.Near, c.Far)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, "jobs.txt"), []byte(list.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// emulateViewerBC5 writes, for a model texture that is a BC5 (ATI2) DDS,
+// the texture as mdx-m3-viewer 5.12.0 samples it, under the same name in
+// dir: the viewer uploads BC5 as luminance-alpha from a decoder that
+// stores each texel's green in the next texel's luminance byte and its red
+// in alpha, so a normal map reads (g', g') for (x, y), g' the green of the
+// texel before it in row order. Rendering with these shows how much of a
+// difference from the viewer is that misread (and not our shading).
+func emulateViewerBC5(t *testing.T, res *texture.Resolver, local []texture.Source, p, dir string) {
+	file, _, err := res.Find(local, p)
+	if err != nil {
+		return
+	}
+	b, err := file.ReadFile(1 << 28)
+	if err != nil || len(b) < 128 || string(b[84:88]) != "ATI2" {
+		return
+	}
+	tex, err := texture.Decode(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := tex.Width(), tex.Height()
+	le := binary.LittleEndian
+	hdr := make([]byte, 128)
+	copy(hdr, "DDS ")
+	le.PutUint32(hdr[4:], 124)
+	le.PutUint32(hdr[8:], 0x1|0x2|0x4|0x1000|0x20000)
+	le.PutUint32(hdr[12:], uint32(h))
+	le.PutUint32(hdr[16:], uint32(w))
+	le.PutUint32(hdr[28:], uint32(len(tex.Levels)))
+	le.PutUint32(hdr[76:], 32)
+	le.PutUint32(hdr[80:], 0x40|0x1) // RGB with alpha
+	le.PutUint32(hdr[88:], 32)
+	le.PutUint32(hdr[92:], 0xff)
+	le.PutUint32(hdr[96:], 0xff00)
+	le.PutUint32(hdr[100:], 0xff0000)
+	le.PutUint32(hdr[104:], 0xff000000)
+	out := append([]byte(nil), hdr...)
+	for _, lv := range tex.Levels {
+		pix := lv.Pix
+		var prevG byte
+		for i := 0; i < len(pix); i += 4 {
+			out = append(out, prevG, prevG, prevG, pix[i])
+			prevG = pix[i+1]
+		}
+	}
+	dst := filepath.Join(dir, filepath.FromSlash(strings.ReplaceAll(p, `\`, "/")))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,340 @@
+package render
+
+import (
+	"math"
+
+	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/raster"
+	"github.com/mdxrender/mdxrender/pkg/texture"
+)
+
+// hdBatch builds the one batch of HD pass hp on geoset gi
+// (docs/rendering.md#reforged-hd-materials); ok is false when the pass is
+// hidden (geoset or layer alpha at or below skipAlpha).
+func (r *frame) hdBatch(gi int, mi int, hp *HDPass, idx []uint32, vp fauxgl.Matrix) (raster.Batch, drawItem, bool) {
+	m := r.m
+	g := &m.Geosets[gi]
+	mat := &m.Materials[mi]
+	l := &mat.Layers[hp.Layer]
+	// Geoset alpha hides and fades HD geosets as it does SD ones (the
+	// reference viewer ignores it here; its open fix, and the game, do
+	// not).
+	gc := r.p.GeosetColor(gi)
+	la := r.p.LayerAlpha(l)
+	if !visible(gc[3], la) {
+		return raster.Batch{}, drawItem{}, false
+	}
+	if !hp.Implemented && !r.warnedShader[mi] {
+		if r.warnedShader == nil {
+			r.warnedShader = map[int]bool{}
+		}
+		r.warnedShader[mi] = true
+		r.warn(UnsupportedMaterial, "material %d: shader %q is not implemented; drawn as %s", mi, hp.Shader, ShaderHD)
+	}
+
+	pos, nrm := r.p.Vertices(gi)
+	tan, bin, hasFrame := r.p.TangentFrames(gi)
+	var uvs []mdx.Vec2
+	if len(g.UVSets) > 0 {
+		cs := int(l.CoordID)
+		if cs >= len(g.UVSets) {
+			cs = 0
+		}
+		uvs = g.UVSets[cs]
+	}
+	tt := r.p.TextureTransform(l.TextureAnimID)
+	lightW := r.hdLightPosition()
+	vs := make([]raster.Vertex, len(pos))
+	for v, pp := range pos {
+		vs[v].Position = raster.ClipPosition(vp, pp)
+		if v < len(uvs) {
+			vs[v].UV = tt.Apply(uvs[v])
+		}
+		// The light direction in the vertex's tangent frame (x along the
+		// tangent, y the binormal, z the normal), as the viewer's HD vertex
+		// shader passes it on; the fragment dots it with the normal map.
+		// Without a frame the normal map cannot be used: only z, the
+		// light along the vertex normal, matters (the flat normal).
+		L := raster.LightDir(pp, lightW)
+		n := unit(nrm[v])
+		ln := dot3(L, n)
+		if !hasFrame {
+			vs[v].Light = [3]float32{0, 0, ln}
+			continue
+		}
+		t, b := unit(tan[v]), unit(bin[v])
+		vs[v].Light = unit([3]float32{dot3(L, t), dot3(L, b), ln})
+	}
+
+	sh := &hdShader{flatNormal: !hasFrame, unshaded: l.Flags&mdx.LayerUnshaded != 0}
+	sh.emissiveGain = r.p.EmissiveGain(l)
+	for s := SlotDiffuse; s <= SlotTeamColor; s++ {
+		sh.slots[s] = r.hdSlot(mat, hp, s)
+	}
+	sh.prepare()
+	mode := normalizeFilter(l.FilterMode)
+	st := layerState(mode, r.layerFlags(l))
+	st.Lit = false // the shader lights
+	return raster.Batch{
+			State:    st,
+			Shader:   sh,
+			Color:    [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
+			Vertices: vs,
+			Indices:  idx,
+		},
+		drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)}, true
+}
+
+// hdNeutral are the values a slot takes when its texture is missing (not
+// found, not decodable, or no such slot): white diffuse, the flat normal
+// (0.5, 0.5) → (0, 0, 1), ORM with no occlusion and no team mask, black
+// emissive. The reference viewer samples its white stand-in instead, which
+// turns a model whose emissive map is missing flat white.
+var hdNeutral = [NumSlots][4]float32{
+	SlotDiffuse:     {1, 1, 1, 1},
+	SlotNormal:      {0.5, 0.5, 1, 1},
+	SlotORM:         {1, 1, 0, 0},
+	SlotEmissive:    {0, 0, 0, 1},
+	SlotTeamColor:   {1, 1, 1, 1},
+	SlotEnvironment: {0, 0, 0, 1},
+}
+
+// hdSlot returns what slot s of pass hp samples now: its texture, or the
+// neutral value where the texture is missing. A team colour slot whose
+// texture is replaceable id 1 or 2 shows the team's colour texture.
+func (r *frame) hdSlot(mat *mdx.Material, hp *HDPass, s Slot) hdTexture {
+	id := slotTexture(r.m, r.p, mat, hp, s)
+	if id < 0 {
+		return hdTexture{c: hdNeutral[s]}
+	}
+	var smp raster.Sampler
+	if s == SlotTeamColor && id < len(r.m.Textures) {
+		if rid := r.m.Textures[id].ReplaceableID; rid == texture.ReplaceableTeamColor || rid == texture.ReplaceableTeamGlow {
+			smp = r.replaceable(texture.ReplaceableTeamColor)
+		}
+	}
+	if smp == nil {
+		smp = r.texture(id, 0)
+	}
+	gs, ok := smp.(glSampler)
+	if !ok || texture.IsStandIn(gs.t) {
+		return hdTexture{c: hdNeutral[s]}
+	}
+	return r.wrapHD(gs)
+}
+
+// wrapHD wraps a loaded texture for the HD shader; a texture of one
+// colour at every level (a team colour, a black emissive map) becomes that
+// constant, which samples the same and costs nothing per fragment.
+func (r *frame) wrapHD(gs glSampler) hdTexture {
+	if c, ok := r.anim.uniformColor(gs.t); ok {
+		return hdTexture{c: c}
+	}
+	return hdTexture{smp: gs, w: gs.Width(), h: gs.Height(), ok: true}
+}
+
+// hdLightPosition is the world position of the HD light. The reference
+// viewer's HD shader subtracts view-space positions from the scene's light
+// position, so the light sits at View.Light taken in camera coordinates:
+// by default 10000 units behind the camera, lighting what the camera sees
+// head-on. We place it there so that the pictures agree.
+func (r *frame) hdLightPosition() [3]float32 {
+	if r.hdLight != nil {
+		return *r.hdLight
+	}
+	light := DefaultLight
+	if r.opt.Light != nil {
+		light = *r.opt.Light
+	}
+	p := r.cam.View().Inverse().MulPosition(fauxgl.V(light[0], light[1], light[2]))
+	l := [3]float32{float32(p.X), float32(p.Y), float32(p.Z)}
+	r.hdLight = &l
+	return l
+}
+
+// uniformColor reports whether every texel of every level of t is the
+// same colour, remembering the answer per decoded texture.
+func (a *Animator) uniformColor(t *texture.Texture) ([4]float32, bool) {
+	key := t.Levels[0]
+	if u, ok := a.uniform[key]; ok {
+		return u.c, u.ok
+	}
+	var u uniformTex
+	first := t.Levels[0].Pix[:4]
+	u.ok = true
+	for _, lv := range t.Levels {
+		pix := lv.Pix
+		for i := 0; i+4 <= len(pix) && u.ok; i += 4 {
+			u.ok = pix[i] == first[0] && pix[i+1] == first[1] && pix[i+2] == first[2] && pix[i+3] == first[3]
+		}
+		if !u.ok {
+			break
+		}
+	}
+	if u.ok {
+		for i := range 4 {
+			u.c[i] = float32(first[i]) / 255
+		}
+	}
+	if a.uniform == nil {
+		a.uniform = map[any]uniformTex{}
+	}
+	a.uniform[key] = u
+	return u.c, u.ok
+}
+
+type uniformTex struct {
+	c  [4]float32
+	ok bool
+}
+
+func dot3(a, b [3]float32) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+// unit normalises v; the zero vector stays zero.
+func unit(v [3]float32) [3]float32 {
+	n := float32(math.Sqrt(float64(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])))
+	if n == 0 {
+		return v
+	}
+	return [3]float32{v[0] / n, v[1] / n, v[2] / n}
+}
+
+// hdTexture is one slot as the shader samples it: a texture, or a
+// constant colour when ok is false. shared marks a texture laid out like
+// the shader's base texture (same level sizes and wrapping), which reuses
+// the base's footprint (see hdFootprint).
+type hdTexture struct {
+	smp    glSampler
+	w, h   int
+	ok     bool
+	shared bool
+	c      [4]float32
+}
+
+// hdShader is the HD fragment rule, after the reference viewer's HD
+// fragment shader (docs/rendering.md#reforged-hd-materials):
+//
+//	colour = diffuse.rgb
+//	if orm.a > 0.1: colour *= teamColour.rgb · orm.a
+//	colour = colour · clamp(clamp(N·L, 0, 1) · orm.r + 0.1, 0, 1) + emissive.rgb · gain
+//	out = (colour · geosetColour, diffuse.a · geosetAlpha · layerAlpha)
+//
+// with N the normal map's tangent-space normal (x, y from red and green
+// mapped to −1..1, z = √(1 − x² − y²)) and L the interpolated
+// tangent-space light direction of the vertices. Shade is the whole rule,
+// so a rewritten raster loop can call it as it is.
+type hdShader struct {
+	slots        [SlotTeamColor + 1]hdTexture
+	base         *texture.Texture // the first textured slot's texture: shared slots use its footprint
+	flatNormal   bool             // no tangents: the normal map is not used
+	unshaded     bool             // Unshaded layer: no lighting term
+	emissiveGain float32
+	// fused: diffuse, normal and ORM are all textures sharing the base
+	// footprint and all three are needed, the usual case; Shade then
+	// reads them in one pass (hdFootprint.fetchDNO).
+	fused bool
+}
+
+// prepare finds the base texture and the slots that can share its
+// footprint: a Reforged material's diffuse, normal and ORM maps are
+// usually the same size, so the level of detail, the texel addresses and
+// the bilinear weights are worked out once per fragment for all of them.
+func (s *hdShader) prepare() {
+	for k := range s.slots {
+		t := &s.slots[k]
+		if !t.ok {
+			continue
+		}
+		if s.base == nil {
+			s.base = t.smp.t
+		}
+		t.shared = sameLayout(s.base, t.smp.t)
+	}
+	d, n, o := &s.slots[SlotDiffuse], &s.slots[SlotNormal], &s.slots[SlotORM]
+	s.fused = d.ok && d.shared && n.ok && n.shared && o.ok && o.shared && !s.flatNormal && !s.unshaded
+}
+
+// sameLayout reports whether two textures have the same levels (sizes and
+// strides) and wrapping, so one footprint addresses both.
+func sameLayout(a, b *texture.Texture) bool {
+	if a.Wrap != b.Wrap || len(a.Levels) != len(b.Levels) {
+		return false
+	}
+	for i, l := range a.Levels {
+		m := b.Levels[i]
+		if l.Rect != m.Rect || l.Stride != m.Stride || len(l.Pix) != len(m.Pix) {
+			return false
+		}
+	}
+	return true
+}
+
+// fragSamples samples the slots of one fragment, computing the base
+// footprint at most once.
+type fragSamples struct {
+	s    *hdShader
+	f    *raster.Fragment
+	fp   hdFootprint
+	have bool
+}
+
+func (q *fragSamples) at(k Slot) [4]float32 {
+	t := &q.s.slots[k]
+	if !t.ok {
+		return t.c
+	}
+	if !t.shared {
+		return t.smp.Sample(q.f.UV[0], q.f.UV[1], q.f.LOD(t.w, t.h))
+	}
+	if !q.have {
+		q.fp.set(q.s.base, q.f.UV[0], q.f.UV[1], q.f.LOD(t.w, t.h))
+		q.have = true
+	}
+	return q.fp.fetch(t.smp.t)
+}
+
+// Shade implements raster.Shader.
+func (s *hdShader) Shade(f *raster.Fragment) [4]float32 {
+	q := fragSamples{s: s, f: f}
+	var d [4]float32
+	var nm, orm [2]float32 // normal map red, green; ORM occlusion, team mask
+	if s.fused {
+		t := &s.slots[SlotDiffuse]
+		q.fp.set(s.base, f.UV[0], f.UV[1], f.LOD(t.w, t.h))
+		q.have = true
+		d, nm, orm = q.fp.fetchDNO(t.smp.t, s.slots[SlotNormal].smp.t, s.slots[SlotORM].smp.t)
+	} else {
+		d = q.at(SlotDiffuse)
+		o := q.at(SlotORM)
+		orm = [2]float32{o[0], o[3]}
+		if !s.flatNormal && !s.unshaded {
+			n := q.at(SlotNormal)
+			nm = [2]float32{n[0], n[1]}
+		}
+	}
+	r, g, b := d[0], d[1], d[2]
+	if orm[1] > 0.1 {
+		tc := q.at(SlotTeamColor)
+		r, g, b = r*tc[0]*orm[1], g*tc[1]*orm[1], b*tc[2]*orm[1]
+	}
+	if !s.unshaded {
+		l := f.Light
+		nl := l[2]
+		if !s.flatNormal {
+			x, y := nm[0]*2-1, nm[1]*2-1
+			z := float32(math.Sqrt(float64(max(0, 1-x*x-y*y))))
+			nl = x*l[0] + y*l[1] + z*l[2]
+		}
+		k := min(max(min(max(nl, 0), 1)*orm[0]+0.1, 0), 1)
+		r, g, b = r*k, g*k, b*k
+	}
+	e := q.at(SlotEmissive)
+	c := f.Color
+	return [4]float32{
+		(r + e[0]*s.emissiveGain) * c[0],
+		(g + e[1]*s.emissiveGain) * c[1],
+		(b + e[2]*s.emissiveGain) * c[2],
+		d[3] * c[3],
+	}
+}
