@@ -158,14 +158,14 @@ func (r *reader) done(rc *rec, oldEnd int) {
 }
 
 // tracks reads the track chunks that follow a record's fixed part until the
-// record ends or a tag read does not accept (unknown or repeated). read
-// returns false for tags it does not take; those bytes stay for r.done.
+// record ends or a tag that is not in canon or that read does not accept
+// (unknown or repeated). Those bytes stay for r.done.
 func (r *reader) tracks(rc *rec, canon []uint32, read func(tag uint32) bool) {
 	var buf [16]uint32
 	ord := buf[:0]
 	for r.err == nil && r.end-r.pos >= 4 && len(ord) < len(buf) {
 		tag := le.Uint32(r.b[r.pos:])
-		if !read(tag) {
+		if !has(canon, tag) || !read(tag) {
 			break
 		}
 		ord = append(ord, tag)
@@ -173,6 +173,15 @@ func (r *reader) tracks(rc *rec, canon []uint32, read func(tag uint32) bool) {
 	if r.err == nil && !inOrder(ord, canon) {
 		rc.order = append([]uint32(nil), ord...)
 	}
+}
+
+func has(tags []uint32, tag uint32) bool {
+	for _, t := range tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // inOrder reports whether tags appear in canon's order.
@@ -204,12 +213,8 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 	if interp.HasTangents() {
 		ksize += 2 * vsize
 	}
-	cnt, ok := r.count(n, ksize, tagString(le.Uint32(r.b[at:]))+" key")
+	cnt, ok := r.keys(at, n, ksize)
 	if !ok {
-		return nil
-	}
-	if r.q.MaxKeys > 0 && cnt > r.q.MaxKeys {
-		r.quota(at, "key count", cnt, r.q.MaxKeys)
 		return nil
 	}
 	t := &Track[T]{Interpolation: interp, GlobalSeqID: gs, Keys: make([]Key[T], cnt)}
@@ -235,6 +240,20 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 	return t
 }
 
+// keys checks the key count n of the track at at against the bytes left
+// (ksize bytes a key) and the quota.
+func (r *reader) keys(at int, n uint32, ksize int) (int, bool) {
+	cnt, ok := r.count(n, ksize, tagString(le.Uint32(r.b[at:]))+" key")
+	if !ok {
+		return 0, false
+	}
+	if r.q.MaxKeys > 0 && cnt > r.q.MaxKeys {
+		r.quota(at, "key count", cnt, r.q.MaxKeys)
+		return 0, false
+	}
+	return cnt, true
+}
+
 func (r *reader) quota(at int, what string, n, limit int) {
 	if r.err == nil {
 		r.err = &QuotaError{Chunk: tagString(r.chunk), Offset: int64(at), What: fmt.Sprintf("%s %d", what, n), Limit: limit}
@@ -251,8 +270,3 @@ func take[T TrackValue](r *reader, p **Track[T], get func([]byte) T, vsize int) 
 	*p = readTrack(r, get, vsize)
 	return true
 }
-
-func takeF(r *reader, p **Track[float32]) bool { return take(r, p, getF32, 4) }
-func takeU(r *reader, p **Track[uint32]) bool  { return take(r, p, getU32, 4) }
-func takeV(r *reader, p **Track[Vec3]) bool    { return take(r, p, getVec3, 12) }
-func takeQ(r *reader, p **Track[Quat]) bool    { return take(r, p, getQuat, 16) }
