@@ -363,6 +363,7 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 		d.list(ref, end, 4, "texture animation", func() { d.textureAnim(add(&m.TextureAnims)) })
 	case tGEOS:
 		if d.v == 1500 {
+			// WoW v1500 geosets are M2-style batches.
 			d.geosets1500()
 			break
 		}

@@ -344,6 +344,7 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 	case tGEOS:
 		e.list(ref.tag, to-from)
 		if e.v == 1500 {
+			// WoW v1500 geosets are M2-style batches.
 			e.geosets1500()
 			break
 		}
