@@ -450,6 +450,12 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 // record's field; a tag of the file order that canon does not list (the
 // record was decoded in the other dialect) is left to canon.
 func (e *encoder) tracks(rc *rec, canon []uint32, field func(tag uint32) trackField) {
+	if rc.order == nil {
+		for _, t := range canon {
+			e.put(t, field(t))
+		}
+		return
+	}
 	for _, t := range rc.order {
 		if has(canon, t) {
 			e.put(t, field(t))

@@ -240,18 +240,23 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 	return t
 }
 
-// keys checks the key count n of the track at at against the bytes left
-// (ksize bytes a key) and the quota.
+// keys checks the key count n of the track at at (read just before r.pos)
+// against the bytes left, at ksize bytes a key, and the quota. It is count
+// for keys, naming the track's tag only when there is an error to report:
+// tracks are many.
 func (r *reader) keys(at int, n uint32, ksize int) (int, bool) {
-	cnt, ok := r.count(n, ksize, tagString(le.Uint32(r.b[at:]))+" key")
-	if !ok {
+	if r.err != nil {
 		return 0, false
 	}
-	if r.q.MaxKeys > 0 && cnt > r.q.MaxKeys {
-		r.quota(at, "key count", cnt, r.q.MaxKeys)
+	if rem := r.end - r.pos; uint64(n)*uint64(ksize) > uint64(rem) {
+		r.failf(r.pos-4, "%s key count %d exceeds remaining %d bytes", tagString(le.Uint32(r.b[at:])), n, rem)
 		return 0, false
 	}
-	return cnt, true
+	if r.q.MaxKeys > 0 && int(n) > r.q.MaxKeys {
+		r.quota(at, "key count", int(n), r.q.MaxKeys)
+		return 0, false
+	}
+	return int(n), true
 }
 
 func (r *reader) quota(at int, what string, n, limit int) {
