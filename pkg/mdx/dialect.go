@@ -1,10 +1,12 @@
 package mdx
 
+import "slices"
+
 // One decoder and one encoder serve both MDX dialects: Warcraft III
-// (versions 800-1100) and the early World of Warcraft clients (1300, 1400 and
-// 1500, which branched off v800). Most records are the same bytes in both;
-// where the WoW dialect differs, the reader and the writer of that record
-// branch on ver.wow and say why. The differences:
+// (versions 800-1100) and the early World of Warcraft clients (1300, 1400
+// and 1500). Most records are the same bytes in both; where the WoW dialect
+// differs, the reader and the writer of that record branch on ver.wow and
+// say why. The differences:
 //   - WoW list chunks (SEQS, MTLS, TXAN, GEOS, GEOA, BONE, LITE, HELP, ATCH,
 //     CAMS, EVTS) start with a record count, and MTLS and ATCH follow it with
 //     a u32 the client ignores (see decoder.list);
@@ -85,11 +87,4 @@ func (v ver) dialect() *dialect {
 
 // index returns the position of tag in the dialect's chunks, -1 if the
 // dialect keeps such chunks raw.
-func (dl *dialect) index(tag uint32) int {
-	for i, t := range dl.chunks {
-		if t == tag {
-			return i
-		}
-	}
-	return -1
-}
+func (dl *dialect) index(tag uint32) int { return slices.Index(dl.chunks, tag) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Encode writes m as MDX to w. A model returned by Decode and not modified
@@ -457,12 +458,12 @@ func (e *encoder) tracks(rc *rec, canon []uint32, field func(tag uint32) trackFi
 		return
 	}
 	for _, t := range rc.order {
-		if has(canon, t) {
+		if slices.Contains(canon, t) {
 			e.put(t, field(t))
 		}
 	}
 	for _, t := range canon {
-		if !has(rc.order, t) {
+		if !slices.Contains(rc.order, t) {
 			e.put(t, field(t))
 		}
 	}

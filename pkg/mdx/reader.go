@@ -3,6 +3,7 @@ package mdx
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // reader walks the file's bytes with a sticky error: after the first
@@ -165,7 +166,7 @@ func (r *reader) tracks(rc *rec, canon []uint32, read func(tag uint32) bool) {
 	ord := buf[:0]
 	for r.err == nil && r.end-r.pos >= 4 && len(ord) < len(buf) {
 		tag := le.Uint32(r.b[r.pos:])
-		if !has(canon, tag) || !read(tag) {
+		if !slices.Contains(canon, tag) || !read(tag) {
 			break
 		}
 		ord = append(ord, tag)
@@ -173,15 +174,6 @@ func (r *reader) tracks(rc *rec, canon []uint32, read func(tag uint32) bool) {
 	if r.err == nil && !inOrder(ord, canon) {
 		rc.order = append([]uint32(nil), ord...)
 	}
-}
-
-func has(tags []uint32, tag uint32) bool {
-	for _, t := range tags {
-		if t == tag {
-			return true
-		}
-	}
-	return false
 }
 
 // inOrder reports whether tags appear in canon's order.
