@@ -86,13 +86,16 @@ func Detect(b []byte) Format {
 
 type decoder struct {
 	r   reader
-	v   uint32
+	v   ver
+	dl  *dialect
 	m   *Model
 	lay *fileLayout
-	// sawVERS and sawMODL make repeats of these single chunks raw chunks;
+	// decoded has bit i set once a chunk of tag dl.chunks[i] has been
+	// decoded (see once).
+	decoded uint32
 	// versioned is set once a chunk whose layout depends on the version
 	// has been read.
-	sawVERS, sawMODL, versioned bool
+	versioned bool
 }
 
 // DecodeBytes decodes an MDX model held in b.
@@ -104,15 +107,21 @@ func (d *Decoder) DecodeBytes(b []byte) (*Model, error) {
 	if q.MaxFileSize > 0 && len(b) > q.MaxFileSize {
 		return nil, &QuotaError{Chunk: "MDLX", What: fmt.Sprintf("file size %d", len(b)), Limit: q.MaxFileSize}
 	}
-	if v, ok := wowVersion(b); ok {
-		return d.decodeWoW(b, v)
-	}
+	// A Warcraft III file is read as version 800 until its VERS says
+	// otherwise (the reference viewer reads a file without VERS as 800); a
+	// WoW file is known by its first chunk, as its layout differs from the
+	// start.
 	dec := &decoder{r: reader{b: b, q: &q}, v: 800, m: &Model{}, lay: &fileLayout{}}
+	if v, ok := wowVersion(b); ok {
+		dec.v = ver(v)
+		dec.lay.wow = &wowLayout{}
+	}
+	dec.dl = dec.v.dialect()
 	if err := dec.decode(); err != nil {
 		return nil, err
 	}
-	if !dec.sawVERS {
-		// The reference viewer reads a file without VERS as version 800.
+	if dec.m.Version == 0 {
+		// No VERS (a VERS of 0 is an error).
 		dec.m.Version = 800
 	}
 	dec.m.file = dec.lay
@@ -141,7 +150,14 @@ func (d *decoder) decode() error {
 		if r.err != nil {
 			return r.err
 		}
-		if r.pos > end {
+		switch {
+		case r.pos < end:
+			// Bytes that do not make a whole record (or that follow a
+			// header chunk's fields).
+			ref.pad = bytes.Clone(b[r.pos:end])
+		case r.pos > end:
+			// Only Warcraft III lists read past the chunk's end: see
+			// records.
 			ref.over = r.pos - end
 			end = r.pos
 		}
@@ -154,33 +170,64 @@ func (d *decoder) decode() error {
 	return nil
 }
 
-// fixed splits a chunk of fixed-size entries; leftover bytes become ref.pad.
+// once reports whether a chunk of tag has been decoded before and may be
+// decoded only once, and notes that it has been decoded now. A repeat is kept
+// raw: a second VERS cannot change how earlier chunks were read, and a second
+// MODL has nowhere to go. Warcraft III lists may repeat (their records add
+// up); a WoW list carries its record count, so a repeat would not simply add
+// records and is kept raw too.
+func (d *decoder) once(tag uint32, i int) bool {
+	bit := uint32(1) << i
+	seen := d.decoded&bit != 0
+	d.decoded |= bit
+	return seen && (d.v.wow() || tag == tVERS || tag == tMODL)
+}
+
+// fixed splits a chunk of fixed-size entries; the bytes left over become
+// the chunk's padding.
 func (d *decoder) fixed(ref *chunkRef, start, end, size int) int {
 	n := (end - start) / size
 	if q := d.r.q.MaxRecords; q > 0 && n > q {
 		d.r.quota(start, "record count", n, q)
 		return 0
 	}
-	if rest := (end - start) % size; rest != 0 {
-		ref.pad = bytes.Clone(d.r.b[end-rest : end])
-	}
 	ref.n = n
 	return n
 }
 
-// records parses variable-size records until the chunk's declared end. The
-// reader's bound is the end of the file, because mdx-m3-viewer (and so the
-// files made for it) tolerates a last record that runs past a too-small
-// chunk size; decode records that as chunkRef.over.
-func (d *decoder) records(ref *chunkRef, end int, min int, one func()) {
+// list reads a chunk that holds a list of variable-size records, calling one
+// for each. A Warcraft III list has no count: see records. A WoW list starts
+// with its record count, checked against the bytes left at min bytes a
+// record; MTLS and ATCH then have a u32 that the client ignores but files
+// fill in, kept for re-encoding.
+func (d *decoder) list(ref *chunkRef, end, min int, what string, one func()) {
+	if !d.v.wow() {
+		d.records(ref, end, one)
+		return
+	}
+	r := &d.r
+	n := d.listCount(min, what)
+	switch ref.tag {
+	case tMTLS:
+		d.lay.wow.mtlsWord = r.u32()
+	case tATCH:
+		d.lay.wow.atchWord = r.u32()
+	}
+	for i := 0; i < n && r.err == nil; i++ {
+		one()
+	}
+	ref.n = n
+}
+
+// records parses Warcraft III variable-size records until the chunk's
+// declared end; fewer than 4 bytes left become padding. The reader's bound is
+// the end of the file, because mdx-m3-viewer (and so the files made for it)
+// tolerates a last record that runs past a too-small chunk size; decode
+// records that as chunkRef.over.
+func (d *decoder) records(ref *chunkRef, end int, one func()) {
 	r := &d.r
 	r.end = len(r.b)
-	for r.err == nil && r.pos < end {
-		if end-r.pos < min {
-			ref.pad = bytes.Clone(r.b[r.pos:end])
-			r.pos = end
-			break
-		}
+	for r.err == nil && end-r.pos >= 4 {
 		one()
 		ref.n++
 		if q := r.q.MaxRecords; q > 0 && ref.n > q {
@@ -189,22 +236,39 @@ func (d *decoder) records(ref *chunkRef, end int, min int, one func()) {
 	}
 }
 
+// listCount reads a WoW list's record count and checks it against the bytes
+// left, given the smallest record size, and the quota.
+func (d *decoder) listCount(min int, what string) int {
+	r := &d.r
+	c := r.u32()
+	n, ok := r.count(c, min, what)
+	if !ok {
+		return 0
+	}
+	if q := r.q.MaxRecords; q > 0 && n > q {
+		r.quota(r.pos-4, what+" count", n, q)
+		return 0
+	}
+	return n
+}
+
 func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 	r := &d.r
 	m := d.m
+	if i := d.dl.index(ref.tag); i < 0 || d.once(ref.tag, i) {
+		d.unknown(ref, start, end)
+		return nil
+	}
 	switch ref.tag {
 	case tVERS:
-		if d.sawVERS {
-			// A repeated VERS cannot change how earlier chunks were read;
-			// keep it verbatim so the file still round-trips.
-			d.unknown(ref, start, end)
-			return nil
-		}
-		d.sawVERS = true
 		if !r.need(4, "version") {
 			return nil
 		}
 		m.Version = r.u32()
+		if d.v.wow() {
+			// wowVersion has read this chunk already.
+			break
+		}
 		if d.versioned && m.Version != 800 {
 			return &FormatError{Offset: int64(start - 8), Chunk: "VERS", Reason: fmt.Sprintf("version %d comes after chunks already read as version 800", m.Version)}
 		}
@@ -213,50 +277,42 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 		default:
 			return UnsupportedError(fmt.Sprintf("MDX version %d (want 800, 900, 1000 or 1100)", m.Version))
 		}
-		d.v = m.Version
-		if r.pos < end {
-			ref.pad = bytes.Clone(r.b[r.pos:end])
-			r.pos = end
-		}
+		d.v = ver(m.Version)
 	case tMODL:
-		if d.sawMODL {
-			d.unknown(ref, start, end)
+		size := 372
+		if d.v.wow() {
+			size++ // the flags byte
+		}
+		if !r.need(size, "model header") {
 			return nil
 		}
-		d.sawMODL = true
-		if !r.need(372, "model header") {
-			return nil
-		}
-		var rc rec
-		m.Name = r.str(80, &rc, 0)
-		m.AnimationFile = r.str(260, &rc, 1)
+		m.Name = r.str(80, &d.lay.modl, 0)
+		m.AnimationFile = r.str(260, &d.lay.modl, 1)
 		m.Extent = r.extent()
 		m.BlendTime = r.u32()
-		d.lay.modl = rc
-		if r.pos < end {
-			ref.pad = bytes.Clone(r.b[r.pos:end])
-			r.pos = end
+		if d.v.wow() {
+			d.lay.wow.modlFlags = r.b[r.pos]
+			r.pos++
 		}
 	case tSEQS:
-		n := d.fixed(ref, start, end, 132)
+		// Sequences have a fixed size, so a Warcraft III SEQS is split by
+		// its size; a WoW SEQS is counted like its other lists.
+		var n int
+		if d.v.wow() {
+			n = d.listCount(140, "sequence")
+		} else {
+			n = d.fixed(ref, start, end, 132)
+		}
 		m.Sequences = grow(m.Sequences, n)
 		for i := 0; i < n && r.err == nil; i++ {
-			s := &m.Sequences[len(m.Sequences)-n+i]
-			s.Name = r.str(80, &s.rec, 0)
-			s.Interval = [2]uint32{r.u32(), r.u32()}
-			s.MoveSpeed = r.f32()
-			s.Flags = r.u32()
-			s.Rarity = r.f32()
-			s.SyncPoint = r.u32()
-			s.Extent = r.extent()
+			d.sequence(&m.Sequences[len(m.Sequences)-n+i])
 		}
-		r.pos = end
 	case tGLBS:
 		n := d.fixed(ref, start, end, 4)
 		old := len(m.GlobalSequences)
 		m.GlobalSequences = grow(m.GlobalSequences, n)
 		fillWords(m.GlobalSequences[old:], r.b[start:], 4)
-		r.pos = end
+		r.pos = start + 4*n
 	case tTEXS:
 		n := d.fixed(ref, start, end, 268)
 		m.Textures = grow(m.Textures, n)
@@ -266,13 +322,12 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 			t.Path = r.str(260, &t.rec, 0)
 			t.Flags = r.u32()
 		}
-		r.pos = end
 	case tPIVT:
 		n := d.fixed(ref, start, end, 12)
 		old := len(m.PivotPoints)
 		m.PivotPoints = grow(m.PivotPoints, n)
 		fillWords(m.PivotPoints[old:], r.b[start:], 4)
-		r.pos = end
+		r.pos = start + 12*n
 	case tFAFX:
 		n := d.fixed(ref, start, end, 340)
 		m.FaceEffects = grow(m.FaceEffects, n)
@@ -281,7 +336,6 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 			f.Type = r.str(80, &f.rec, 0)
 			f.Path = r.str(260, &f.rec, 1)
 		}
-		r.pos = end
 	case tSNDS:
 		n := d.fixed(ref, start, end, 272)
 		m.SoundTracks = grow(m.SoundTracks, n)
@@ -292,7 +346,6 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 			s.Pitch = r.f32()
 			s.Flags = r.u32()
 		}
-		r.pos = end
 	case tBPOS:
 		cnt := r.u32()
 		n, ok := r.count(cnt, 48, "bind pose matrix")
@@ -304,130 +357,47 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 		m.BindPose = grow(m.BindPose, n)
 		fillWords(m.BindPose[old:], r.b[r.pos:], 4)
 		r.pos += n * 48
-		if r.pos < end {
-			ref.pad = bytes.Clone(r.b[r.pos:end])
-			r.pos = end
-		}
 	case tMTLS:
-		d.records(ref, end, 4, func() { m.Materials = append(m.Materials, d.material()) })
+		d.list(ref, end, 12, "material", func() { d.material(add(&m.Materials)) })
 	case tTXAN:
-		d.records(ref, end, 4, func() {
-			var t TextureAnim
-			_, old, ok := r.sized("texture animation", 4)
-			if !ok {
-				return
-			}
-			r.tracks(&t.rec, ordTexAnim, func(tag uint32) bool {
-				switch tag {
-				case tKTAT:
-					return takeV(r, &t.Translation)
-				case tKTAR:
-					return takeQ(r, &t.Rotation)
-				case tKTAS:
-					return takeV(r, &t.Scaling)
-				}
-				return false
-			})
-			r.done(&t.rec, old)
-			m.TextureAnims = append(m.TextureAnims, t)
-		})
+		d.list(ref, end, 4, "texture animation", func() { d.textureAnim(add(&m.TextureAnims)) })
 	case tGEOS:
-		d.records(ref, end, 4, func() {
-			m.Geosets = append(m.Geosets, Geoset{})
-			d.geoset(&m.Geosets[len(m.Geosets)-1])
-		})
+		if d.v == 1500 {
+			// WoW v1500 geosets are M2-style batches.
+			d.geosets1500()
+			break
+		}
+		d.list(ref, end, 4, "geoset", func() { d.geoset(add(&m.Geosets)) })
 	case tGEOA:
-		d.records(ref, end, 4, func() {
-			var g GeosetAnim
-			_, old, ok := r.sized("geoset animation", 28)
-			if !ok {
-				return
-			}
-			g.Alpha = r.f32()
-			g.Flags = r.u32()
-			g.Color = r.vec3()
-			g.GeosetID = r.i32()
-			r.tracks(&g.rec, ordGeosetAnim, func(tag uint32) bool {
-				switch tag {
-				case tKGAO:
-					return takeF(r, &g.AlphaTrack)
-				case tKGAC:
-					return takeV(r, &g.ColorTrack)
-				}
-				return false
-			})
-			r.done(&g.rec, old)
-			m.GeosetAnims = append(m.GeosetAnims, g)
-		})
+		d.list(ref, end, 28, "geoset animation", func() { d.geosetAnim(add(&m.GeosetAnims)) })
 	case tBONE:
-		d.records(ref, end, 4, func() {
-			var b Bone
+		d.list(ref, end, 104, "bone", func() {
+			b := add(&m.Bones)
 			d.node(&b.Node)
 			b.GeosetID = r.i32()
 			b.GeosetAnimID = r.i32()
-			m.Bones = append(m.Bones, b)
 		})
 	case tHELP:
-		d.records(ref, end, 4, func() {
-			var h Helper
-			d.node(&h.Node)
-			m.Helpers = append(m.Helpers, h)
-		})
+		d.list(ref, end, 96, "helper", func() { d.node(&add(&m.Helpers).Node) })
 	case tLITE:
-		d.records(ref, end, 4, func() { m.Lights = append(m.Lights, d.light()) })
+		d.list(ref, end, 4+96+44, "light", func() { d.light(add(&m.Lights)) })
 	case tATCH:
-		d.records(ref, end, 4, func() {
-			var a Attachment
-			_, old, ok := r.sized("attachment", 4+96+264)
-			if !ok {
-				return
-			}
-			d.node(&a.Node)
-			a.Path = r.str(260, &a.rec, 0)
-			a.AttachmentID = r.i32()
-			r.tracks(&a.rec, ordAttachment, func(tag uint32) bool {
-				if tag == tKATV {
-					return takeF(r, &a.Visibility)
-				}
-				return false
-			})
-			r.done(&a.rec, old)
-			m.Attachments = append(m.Attachments, a)
-		})
+		d.list(ref, end, 4+96+265, "attachment", func() { d.attachment(add(&m.Attachments)) })
 	case tPREM:
-		d.records(ref, end, 4, func() { m.ParticleEmitters = append(m.ParticleEmitters, d.prem()) })
+		d.records(ref, end, func() { d.prem(add(&m.ParticleEmitters)) })
 	case tPRE2:
-		d.records(ref, end, 4, func() { m.ParticleEmitters2 = append(m.ParticleEmitters2, d.pre2()) })
+		d.records(ref, end, func() { d.pre2(add(&m.ParticleEmitters2)) })
 	case tCORN:
-		d.records(ref, end, 4, func() { m.PopcornEmitters = append(m.PopcornEmitters, d.corn()) })
+		d.records(ref, end, func() { d.corn(add(&m.PopcornEmitters)) })
 	case tRIBB:
-		d.records(ref, end, 4, func() { m.RibbonEmitters = append(m.RibbonEmitters, d.ribb()) })
+		d.records(ref, end, func() { d.ribb(add(&m.RibbonEmitters)) })
 	case tCAMS:
-		d.records(ref, end, 4, func() { m.Cameras = append(m.Cameras, d.camera()) })
+		d.list(ref, end, 4+80+36, "camera", func() { d.camera(add(&m.Cameras)) })
 	case tEVTS:
-		d.records(ref, end, 4, func() {
-			var e EventObject
-			d.node(&e.Node)
-			e.GlobalSeqID = -1
-			if t, ok := r.peek(); ok && t == tKEVT && r.pos+4 <= end {
-				r.pos += 4
-				cnt := r.u32()
-				e.GlobalSeqID = r.i32()
-				n, ok := r.count(cnt, 4, "KEVT key")
-				if !ok {
-					return
-				}
-				e.Frames = mk[uint32](n)
-				fillWords(e.Frames, r.b[r.pos:], 4)
-				r.pos += 4 * n
-			} else {
-				e.rec.flags |= recNoKEVT
-			}
-			m.EventObjects = append(m.EventObjects, e)
-		})
+		d.list(ref, end, 4+96, "event object", func() { d.event(add(&m.EventObjects), end) })
 	case tCLID:
-		d.records(ref, end, 4, func() {
-			var c CollisionShape
+		d.records(ref, end, func() {
+			c := add(&m.CollisionShapes)
 			d.node(&c.Node)
 			c.Type = ShapeType(r.u32())
 			for i := 0; i < c.NumVertices(); i++ {
@@ -436,10 +406,7 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 			if c.HasRadius() {
 				c.BoundsRadius = r.f32()
 			}
-			m.CollisionShapes = append(m.CollisionShapes, c)
 		})
-	default:
-		d.unknown(ref, start, end)
 	}
 	switch ref.tag {
 	case tMTLS, tGEOS:
@@ -477,6 +444,46 @@ func grow[T any](s []T, n int) []T {
 	return append(s, make([]T, n)...)
 }
 
+// add appends a zero element to *s and returns it, so that records are
+// decoded in place.
+func add[T any](s *[]T) *T {
+	var zero T
+	*s = append(*s, zero)
+	return &(*s)[len(*s)-1]
+}
+
+// take reads the track at r.pos into f unless f already holds one (a
+// repeated tag is treated as unknown so its bytes are kept raw), and reports
+// whether it did.
+func (d *decoder) take(f trackField) bool {
+	r := &d.r
+	switch {
+	case f.u != nil:
+		if d.v.wow() {
+			// WoW's integer tracks (flipbook frames) have no
+			// interpolation type: there is nothing to interpolate.
+			return takeSimple(r, f.u)
+		}
+		return take(r, f.u, getU32, 4)
+	case f.f != nil:
+		return take(r, f.f, getF32, 4)
+	case f.v != nil:
+		return take(r, f.v, getVec3, 12)
+	case f.q != nil:
+		if d.v.wow() {
+			return take(r, f.q, getCQuat, 8)
+		}
+		return take(r, f.q, getQuat, 16)
+	}
+	return false
+}
+
+// tracks reads a record's tracks (see reader.tracks); field maps a tag to
+// the record's field.
+func (d *decoder) tracks(rc *rec, canon []uint32, field func(tag uint32) trackField) {
+	d.r.tracks(rc, canon, func(tag uint32) bool { return d.take(field(tag)) })
+}
+
 // node reads the generic-object header (its own inclusive size).
 func (d *decoder) node(n *Node) {
 	r := &d.r
@@ -488,51 +495,76 @@ func (d *decoder) node(n *Node) {
 	n.ObjectID = r.i32()
 	n.ParentID = r.i32()
 	n.Flags = r.u32()
-	r.tracks(&n.nrec, ordNode, func(tag uint32) bool {
-		switch tag {
-		case tKGTR:
-			return takeV(r, &n.Translation)
-		case tKGRT:
-			return takeQ(r, &n.Rotation)
-		case tKGSC:
-			return takeV(r, &n.Scaling)
-		}
-		return false
-	})
+	d.tracks(&n.nrec, ordNode, n.track)
 	r.done(&n.nrec, old)
 }
 
-func (d *decoder) material() Material {
+func (d *decoder) sequence(s *Sequence) {
 	r := &d.r
-	var mt Material
+	s.Name = r.str(80, &s.rec, 0)
+	s.Interval = [2]uint32{r.u32(), r.u32()}
+	s.MoveSpeed = r.f32()
+	s.Flags = r.u32()
+	if d.v.wow() {
+		// WoW has no rarity or sync point; the extent comes first, then
+		// what the client needs to pick and blend among animations of the
+		// same name.
+		s.Extent = r.extent()
+		s.Frequency = r.f32()
+		s.Replay = [2]uint32{r.u32(), r.u32()}
+		s.BlendTime = r.u32()
+		return
+	}
+	s.Rarity = r.f32()
+	s.SyncPoint = r.u32()
+	s.Extent = r.extent()
+}
+
+func (d *decoder) textureAnim(t *TextureAnim) {
+	r := &d.r
+	_, old, ok := r.sized("texture animation", 4)
+	if !ok {
+		return
+	}
+	d.tracks(&t.rec, ordTexAnim, t.track)
+	r.done(&t.rec, old)
+}
+
+func (d *decoder) material(mt *Material) {
+	r := &d.r
 	fixed := 12
-	hasShader := d.v > 800 && d.v < 1100
+	hasShader := d.v.since(900) && d.v < 1100
 	if hasShader {
 		fixed += 80
 	}
 	_, old, ok := r.sized("material", fixed)
 	if !ok {
-		return mt
+		return
 	}
 	mt.PriorityPlane = r.i32()
-	mt.Flags = r.u32()
-	if hasShader {
-		mt.Shader = r.str(80, &mt.rec, 0)
-	}
-	if !r.expect(tLAYS) {
-		return mt
-	}
-	cnt := r.u32()
-	n, ok := r.count(cnt, 28, "layer")
-	if !ok {
-		return mt
+	var n int
+	if d.v.wow() {
+		// WoW materials have no flags and no LAYS tag: the layer count
+		// follows the priority plane.
+		n = d.listCount(28, "layer")
+	} else {
+		mt.Flags = r.u32()
+		if hasShader {
+			mt.Shader = r.str(80, &mt.rec, 0)
+		}
+		if !r.expect(tLAYS) {
+			return
+		}
+		cnt := r.u32()
+		if n, ok = r.count(cnt, 28, "layer"); !ok {
+			return
+		}
 	}
 	mt.Layers = mk[Layer](n)
-	for i := range mt.Layers {
+	for i := 0; i < n && r.err == nil; i++ {
 		d.layer(&mt.Layers[i])
 	}
 	r.done(&mt.rec, old)
-	return mt
 }
 
 func (d *decoder) layer(l *Layer) {
@@ -547,15 +579,15 @@ func (d *decoder) layer(l *Layer) {
 	l.TextureAnimID = r.i32()
 	l.CoordID = r.u32()
 	l.Alpha = r.f32()
-	if d.v >= 900 {
+	if d.v.since(900) {
 		l.EmissiveGain = r.f32()
 	}
-	if d.v >= 1000 {
+	if d.v.since(1000) {
 		l.FresnelColor = r.vec3()
 		l.FresnelOpacity = r.f32()
 		l.FresnelTeamColor = r.f32()
 	}
-	if d.v >= 1100 {
+	if d.v.since(1100) {
 		l.ShaderTypeID = r.u32()
 		cnt := r.u32()
 		n, ok := r.count(cnt, 8, "layer texture")
@@ -572,23 +604,7 @@ func (d *decoder) layer(l *Layer) {
 			}
 		}
 	}
-	r.tracks(&l.rec, ordLayer, func(tag uint32) bool {
-		switch tag {
-		case tKMTF:
-			return takeU(r, &l.TextureIDTrack)
-		case tKMTA:
-			return takeF(r, &l.AlphaTrack)
-		case tKMTE:
-			return takeF(r, &l.EmissiveGainTrack)
-		case tKFC3:
-			return takeV(r, &l.FresnelColorTrack)
-		case tKFCA:
-			return takeF(r, &l.FresnelOpacityTrack)
-		case tKFTC:
-			return takeF(r, &l.FresnelTeamColorTrack)
-		}
-		return false
-	})
+	d.tracks(&l.rec, d.dl.layer, l.track)
 	r.done(&l.rec, old)
 }
 
@@ -608,6 +624,8 @@ func words[T any](r *reader, tag uint32, elem, word int, what string) []T {
 	return s
 }
 
+// geoset reads a Warcraft III or a WoW v1300/1400 geoset (see geosets1500
+// for v1500).
 func (d *decoder) geoset(g *Geoset) {
 	r := &d.r
 	_, old, ok := r.sized("geoset", 4)
@@ -616,16 +634,31 @@ func (d *decoder) geoset(g *Geoset) {
 	}
 	g.Vertices = words[Vec3](r, tVRTX, 12, 4, "vertex")
 	g.Normals = words[Vec3](r, tNRMS, 12, 4, "normal")
-	g.FaceTypes = words[uint32](r, tPTYP, 4, 4, "face type group")
+	if d.v.wow() {
+		// WoW moves the UV sets up here, all in UVAS, and stores the face
+		// types as bytes.
+		d.uvas(g)
+		if types := words[uint8](r, tPTYP, 1, 1, "face type group"); types != nil {
+			g.FaceTypes = make([]uint32, len(types))
+			for i, t := range types {
+				g.FaceTypes[i] = uint32(t)
+			}
+		}
+	} else {
+		g.FaceTypes = words[uint32](r, tPTYP, 4, 4, "face type group")
+	}
 	g.FaceGroups = words[uint32](r, tPCNT, 4, 4, "face group")
 	g.Faces = words[uint16](r, tPVTX, 2, 2, "face index")
 	g.VertexGroups = words[uint8](r, tGNDX, 1, 1, "vertex group")
 	g.MatrixGroups = words[uint32](r, tMTGC, 4, 4, "matrix group")
 	g.MatrixIndices = words[uint32](r, tMATS, 4, 4, "matrix index")
+	if d.v.wow() && !d.boneWords(g) {
+		return
+	}
 	g.MaterialID = r.u32()
 	g.SelectionGroup = r.u32()
 	g.SelectionFlags = r.u32()
-	if d.v > 800 {
+	if d.v.since(900) {
 		g.LOD = r.u32()
 		g.LODName = r.str(80, &g.rec, 0)
 	}
@@ -638,7 +671,7 @@ func (d *decoder) geoset(g *Geoset) {
 	g.SequenceExtents = mk[Extent](n)
 	fillWords(g.SequenceExtents, r.b[r.pos:], 4)
 	r.pos += 28 * n
-	if d.v > 800 {
+	if d.v.since(900) {
 		if t, ok := r.peek(); ok && t == tTANG {
 			g.Tangents = words[Vec4](r, tTANG, 16, 4, "tangent")
 			if g.Tangents == nil && r.err == nil {
@@ -652,27 +685,51 @@ func (d *decoder) geoset(g *Geoset) {
 			}
 		}
 	}
-	if !r.expect(tUVAS) {
-		return
-	}
-	cnt = r.u32()
-	n, ok = r.count(cnt, 8, "UV set")
-	if !ok {
-		return
-	}
-	g.UVSets = mk[[]Vec2](n)
-	for i := range g.UVSets {
-		g.UVSets[i] = words[Vec2](r, tUVBS, 8, 4, "texture coordinate")
+	if !d.v.wow() {
+		if !r.expect(tUVAS) {
+			return
+		}
+		cnt = r.u32()
+		n, ok = r.count(cnt, 8, "UV set")
+		if !ok {
+			return
+		}
+		g.UVSets = mk[[]Vec2](n)
+		for i := range g.UVSets {
+			g.UVSets[i] = words[Vec2](r, tUVBS, 8, 4, "texture coordinate")
+		}
 	}
 	r.done(&g.rec, old)
 }
 
-func (d *decoder) light() Light {
+func (d *decoder) geosetAnim(g *GeosetAnim) {
 	r := &d.r
-	var l Light
+	_, old, ok := r.sized("geoset animation", 28)
+	if !ok {
+		return
+	}
+	if d.v.wow() {
+		// WoW puts the geoset id first and the flags last, with the
+		// "use colour" bit moved (see swapLowBits).
+		g.GeosetID = r.i32()
+		g.Alpha = r.f32()
+		g.Color = r.vec3()
+		g.Flags = swapLowBits(r.u32())
+	} else {
+		g.Alpha = r.f32()
+		g.Flags = r.u32()
+		g.Color = r.vec3()
+		g.GeosetID = r.i32()
+	}
+	d.tracks(&g.rec, ordGeosetAnim, g.track)
+	r.done(&g.rec, old)
+}
+
+func (d *decoder) light(l *Light) {
+	r := &d.r
 	_, old, ok := r.sized("light", 4+96+44)
 	if !ok {
-		return l
+		return
 	}
 	d.node(&l.Node)
 	l.Type = LightType(r.u32())
@@ -682,35 +739,45 @@ func (d *decoder) light() Light {
 	l.Intensity = r.f32()
 	l.AmbColor = r.vec3()
 	l.AmbIntensity = r.f32()
-	r.tracks(&l.rec, ordLight, func(tag uint32) bool {
-		switch tag {
-		case tKLAS:
-			return takeF(r, &l.AttenuationStartTrack)
-		case tKLAE:
-			return takeF(r, &l.AttenuationEndTrack)
-		case tKLAC:
-			return takeV(r, &l.ColorTrack)
-		case tKLAI:
-			return takeF(r, &l.IntensityTrack)
-		case tKLBI:
-			return takeF(r, &l.AmbIntensityTrack)
-		case tKLBC:
-			return takeV(r, &l.AmbColorTrack)
-		case tKLAV:
-			return takeF(r, &l.Visibility)
-		}
-		return false
-	})
+	d.tracks(&l.rec, d.dl.light, l.track)
 	r.done(&l.rec, old)
-	return l
 }
 
-func (d *decoder) prem() ParticleEmitter {
+func (d *decoder) attachment(a *Attachment) {
 	r := &d.r
-	var p ParticleEmitter
+	min := 4 + 96 + 264
+	if d.v.wow() {
+		min++
+	}
+	_, old, ok := r.sized("attachment", min)
+	if !ok {
+		return
+	}
+	d.node(&a.Node)
+	if d.v.wow() {
+		// WoW has the attachment id first, then a padding byte (kept:
+		// some files have values there), then the path.
+		a.AttachmentID = r.i32()
+		var pad uint8
+		if r.need(1, "attachment padding") {
+			pad = r.b[r.pos]
+			r.pos++
+		}
+		d.lay.wow.attPad = append(d.lay.wow.attPad, pad)
+		a.Path = r.str(260, &a.rec, 0)
+	} else {
+		a.Path = r.str(260, &a.rec, 0)
+		a.AttachmentID = r.i32()
+	}
+	d.tracks(&a.rec, d.dl.attachment, a.track)
+	r.done(&a.rec, old)
+}
+
+func (d *decoder) prem(p *ParticleEmitter) {
+	r := &d.r
 	_, old, ok := r.sized("particle emitter", 4+96+284)
 	if !ok {
-		return p
+		return
 	}
 	d.node(&p.Node)
 	p.EmissionRate = r.f32()
@@ -720,35 +787,15 @@ func (d *decoder) prem() ParticleEmitter {
 	p.Path = r.str(260, &p.rec, 0)
 	p.LifeSpan = r.f32()
 	p.Speed = r.f32()
-	r.tracks(&p.rec, ordPREM, func(tag uint32) bool {
-		switch tag {
-		case tKPEE:
-			return takeF(r, &p.EmissionRateTrack)
-		case tKPEG:
-			return takeF(r, &p.GravityTrack)
-		case tKPLN:
-			return takeF(r, &p.LongitudeTrack)
-		case tKPLT:
-			return takeF(r, &p.LatitudeTrack)
-		case tKPEL:
-			return takeF(r, &p.LifeSpanTrack)
-		case tKPES:
-			return takeF(r, &p.SpeedTrack)
-		case tKPEV:
-			return takeF(r, &p.Visibility)
-		}
-		return false
-	})
+	d.tracks(&p.rec, ordPREM, p.track)
 	r.done(&p.rec, old)
-	return p
 }
 
-func (d *decoder) pre2() ParticleEmitter2 {
+func (d *decoder) pre2(p *ParticleEmitter2) {
 	r := &d.r
-	var p ParticleEmitter2
 	_, old, ok := r.sized("particle emitter 2", 4+96+171)
 	if !ok {
-		return p
+		return
 	}
 	d.node(&p.Node)
 	p.Speed = r.f32()
@@ -780,37 +827,15 @@ func (d *decoder) pre2() ParticleEmitter2 {
 	p.Squirt = r.u32()
 	p.PriorityPlane = r.i32()
 	p.ReplaceableID = r.u32()
-	r.tracks(&p.rec, ordPRE2, func(tag uint32) bool {
-		switch tag {
-		case tKP2S:
-			return takeF(r, &p.SpeedTrack)
-		case tKP2R:
-			return takeF(r, &p.VariationTrack)
-		case tKP2L:
-			return takeF(r, &p.LatitudeTrack)
-		case tKP2G:
-			return takeF(r, &p.GravityTrack)
-		case tKP2E:
-			return takeF(r, &p.EmissionRateTrack)
-		case tKP2N:
-			return takeF(r, &p.WidthTrack)
-		case tKP2W:
-			return takeF(r, &p.LengthTrack)
-		case tKP2V:
-			return takeF(r, &p.Visibility)
-		}
-		return false
-	})
+	d.tracks(&p.rec, ordPRE2, p.track)
 	r.done(&p.rec, old)
-	return p
 }
 
-func (d *decoder) corn() PopcornEmitter {
+func (d *decoder) corn(p *PopcornEmitter) {
 	r := &d.r
-	var p PopcornEmitter
 	_, old, ok := r.sized("popcorn emitter", 4+96+552)
 	if !ok {
-		return p
+		return
 	}
 	d.node(&p.Node)
 	p.LifeSpan = r.f32()
@@ -821,33 +846,15 @@ func (d *decoder) corn() PopcornEmitter {
 	p.ReplaceableID = r.u32()
 	p.Path = r.str(260, &p.rec, 0)
 	p.AnimVisibilityGuide = r.str(260, &p.rec, 1)
-	r.tracks(&p.rec, ordCORN, func(tag uint32) bool {
-		switch tag {
-		case tKPPA:
-			return takeF(r, &p.AlphaTrack)
-		case tKPPC:
-			return takeV(r, &p.ColorTrack)
-		case tKPPE:
-			return takeF(r, &p.EmissionRateTrack)
-		case tKPPL:
-			return takeF(r, &p.LifeSpanTrack)
-		case tKPPS:
-			return takeF(r, &p.SpeedTrack)
-		case tKPPV:
-			return takeF(r, &p.Visibility)
-		}
-		return false
-	})
+	d.tracks(&p.rec, ordCORN, p.track)
 	r.done(&p.rec, old)
-	return p
 }
 
-func (d *decoder) ribb() RibbonEmitter {
+func (d *decoder) ribb(p *RibbonEmitter) {
 	r := &d.r
-	var p RibbonEmitter
 	_, old, ok := r.sized("ribbon emitter", 4+96+52)
 	if !ok {
-		return p
+		return
 	}
 	d.node(&p.Node)
 	p.HeightAbove = r.f32()
@@ -861,33 +868,15 @@ func (d *decoder) ribb() RibbonEmitter {
 	p.Columns = r.u32()
 	p.MaterialID = r.i32()
 	p.Gravity = r.f32()
-	r.tracks(&p.rec, ordRIBB, func(tag uint32) bool {
-		switch tag {
-		case tKRHA:
-			return takeF(r, &p.HeightAboveTrack)
-		case tKRHB:
-			return takeF(r, &p.HeightBelowTrack)
-		case tKRAL:
-			return takeF(r, &p.AlphaTrack)
-		case tKRCO:
-			return takeV(r, &p.ColorTrack)
-		case tKRTX:
-			return takeU(r, &p.TextureSlotTrack)
-		case tKRVS:
-			return takeF(r, &p.Visibility)
-		}
-		return false
-	})
+	d.tracks(&p.rec, ordRIBB, p.track)
 	r.done(&p.rec, old)
-	return p
 }
 
-func (d *decoder) camera() Camera {
+func (d *decoder) camera(c *Camera) {
 	r := &d.r
-	var c Camera
 	_, old, ok := r.sized("camera", 4+80+36)
 	if !ok {
-		return c
+		return
 	}
 	c.Name = r.str(80, &c.rec, 0)
 	c.Position = r.vec3()
@@ -895,17 +884,39 @@ func (d *decoder) camera() Camera {
 	c.FarClip = r.f32()
 	c.NearClip = r.f32()
 	c.TargetPosition = r.vec3()
-	r.tracks(&c.rec, ordCamera, func(tag uint32) bool {
-		switch tag {
-		case tKCTR:
-			return takeV(r, &c.Translation)
-		case tKTTR:
-			return takeV(r, &c.TargetTranslation)
-		case tKCRL:
-			return takeF(r, &c.Rotation)
-		}
-		return false
-	})
+	d.tracks(&c.rec, d.dl.camera, c.track)
 	r.done(&c.rec, old)
-	return c
+}
+
+// event reads an event object: a node, then a KEVT block unless the record
+// (or, in Warcraft III, the chunk, which ends at end) ends first.
+func (d *decoder) event(e *EventObject, end int) {
+	r := &d.r
+	old := -1
+	if d.v.wow() {
+		// WoW gives the record an inclusive size of its own.
+		var ok bool
+		if _, old, ok = r.sized("event object", 4+96); !ok {
+			return
+		}
+	}
+	d.node(&e.Node)
+	e.GlobalSeqID = -1
+	if t, ok := r.peek(); ok && t == tKEVT && r.pos+4 <= end {
+		r.pos += 4
+		cnt := r.u32()
+		e.GlobalSeqID = r.i32()
+		n, ok := r.count(cnt, 4, "KEVT key")
+		if !ok {
+			return
+		}
+		e.Frames = mk[uint32](n)
+		fillWords(e.Frames, r.b[r.pos:], 4)
+		r.pos += 4 * n
+	} else {
+		e.rec.flags |= recNoKEVT
+	}
+	if old >= 0 {
+		r.done(&e.rec, old)
+	}
 }

@@ -3,7 +3,7 @@
 // format. Both map onto the same plain Go structs (Model and the types it
 // holds), which mirror the chunks of the MDX file one for one. The MDX
 // dialect of the early World of Warcraft clients (versions 1300, 1400 and
-// 1500, the wow_*.go files) decodes into the same types, with its few extra
+// 1500, see dialect.go) decodes into the same types, with its few extra
 // fields; M2 files live in package m2, which converts into these types too.
 //
 // Decoding works straight from a byte slice: every count and inclusive size is

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Encode writes m as MDX to w. A model returned by Decode and not modified
@@ -21,33 +22,62 @@ func Encode(w io.Writer, m *Model) error {
 
 // EncodeBytes returns m encoded as MDX.
 func EncodeBytes(m *Model) ([]byte, error) {
-	if IsWoWVersion(m.Version) {
-		return encodeWoW(m)
-	}
-	e := &encoder{m: m, v: m.Version}
+	e := &encoder{m: m, v: ver(m.Version)}
 	if e.v == 0 {
 		e.v = 800
 	}
-	switch e.v {
-	case 800, 900, 1000, 1100:
-	default:
-		return nil, UnsupportedError(fmt.Sprintf("MDX version %d (want 800, 900, 1000 or 1100)", m.Version))
+	if !e.v.wow() {
+		switch e.v {
+		case 800, 900, 1000, 1100:
+		default:
+			return nil, UnsupportedError(fmt.Sprintf("MDX version %d (want 800, 900, 1000 or 1100)", m.Version))
+		}
 	}
+	e.dl = e.v.dialect()
 	for _, u := range m.Unknown {
 		if len(u.Tag) != 4 {
 			return nil, fmt.Errorf("mdx: unknown chunk tag %q is not four bytes", u.Tag)
 		}
 	}
+	// A layout remembered from a file of the other dialect says nothing
+	// about this one's bytes.
+	if lay := m.file; lay != nil && (lay.wow != nil) == e.v.wow() {
+		e.lay = lay
+	}
+	if e.v.wow() {
+		e.wow = &wowLayout{}
+		if e.lay != nil {
+			e.wow = e.lay.wow
+		}
+	}
 	e.b = make([]byte, 0, e.estimate())
 	e.b = putU32(e.b, tMDLX)
 	e.chunks()
+	if e.err != nil {
+		return nil, e.err
+	}
 	return e.b, nil
 }
 
 type encoder struct {
-	b []byte
-	m *Model
-	v uint32
+	b  []byte
+	m  *Model
+	v  ver
+	dl *dialect
+	// lay is the layout of the file m was decoded from, nil for canonical
+	// form. wow is its WoW part when encoding WoW (zero for a model built
+	// in code).
+	lay *fileLayout
+	wow *wowLayout
+	// err is the first record the dialect cannot hold (only WoW has such
+	// limits).
+	err error
+}
+
+func (e *encoder) failf(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf("mdx: encoding v%d: "+format, append([]any{uint32(e.v)}, args...)...)
+	}
 }
 
 // estimate guesses the output size so the buffer is allocated once for the
@@ -64,13 +94,13 @@ func (e *encoder) estimate() int {
 	return n
 }
 
-// canonicalOrder is the chunk order of a model built in code (RENDERING.md
-// §11.1, plus SNDS last).
+// canonicalOrder is the chunk order of a model built in code: the order the
+// reference viewer writes, plus SNDS last.
 var canonicalOrder = []uint32{tVERS, tMODL, tSEQS, tGLBS, tMTLS, tTEXS, tTXAN, tGEOS, tGEOA, tBONE, tLITE,
 	tHELP, tATCH, tPIVT, tPREM, tPRE2, tCORN, tRIBB, tCAMS, tEVTS, tCLID, tFAFX, tBPOS, tSNDS}
 
 // count returns how many records the model holds for a list chunk, or -1 for
-// VERS/MODL (always written).
+// VERS and MODL, which hold no list.
 func (e *encoder) count(tag uint32) int {
 	m := e.m
 	switch tag {
@@ -124,25 +154,40 @@ func (e *encoder) count(tag uint32) int {
 	return 0
 }
 
+// wanted reports whether a list chunk that the decoded file did not have, or
+// that a model built in code may have, is written: when it has records. A
+// WoW decoder keeps all but the first chunk of a tag raw (see decoder.once),
+// so a raw chunk of a tag the dialect decodes needs a decoded one, even
+// empty, before it.
+func (e *encoder) wanted(tag uint32) bool {
+	if e.count(tag) > 0 {
+		return true
+	}
+	if e.v.wow() {
+		for _, u := range e.m.Unknown {
+			if tagOf(u.Tag) == tag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (e *encoder) chunks() {
 	m := e.m
-	if m.file == nil {
-		for _, tag := range canonicalOrder {
-			n := e.count(tag)
-			if n == 0 {
-				continue
+	if e.lay == nil {
+		for _, tag := range e.dl.chunks {
+			// VERS and MODL are always written.
+			if e.count(tag) < 0 || e.wanted(tag) {
+				e.chunk(chunkRef{tag: tag}, 0, max(e.count(tag), 0))
 			}
-			if n < 0 {
-				n = 1
-			}
-			e.chunk(chunkRef{tag: tag}, 0, n)
 		}
 		for i := range m.Unknown {
 			e.unknown(i)
 		}
 		return
 	}
-	refs := m.file.chunks
+	refs := e.lay.chunks
 	last := map[uint32]int{}
 	for i, ref := range refs {
 		if !ref.raw {
@@ -154,14 +199,14 @@ func (e *encoder) chunks() {
 	for i, ref := range refs {
 		n := e.count(ref.tag)
 		switch {
-		case ref.raw || !isKnown(ref.tag):
+		case ref.raw || e.dl.index(ref.tag) < 0:
 			if ref.n < len(m.Unknown) && !usedUnknown[ref.n] {
 				usedUnknown[ref.n] = true
 				e.unknown(ref.n)
 			}
 		case n < 0:
-			e.chunk(ref, 0, 1)
-		case isKnown(ref.tag):
+			e.chunk(ref, 0, 0)
+		default:
 			from := next[ref.tag]
 			to := min(from+ref.n, n)
 			if last[ref.tag] == i {
@@ -172,13 +217,13 @@ func (e *encoder) chunks() {
 			next[ref.tag] = to
 		}
 	}
-	for _, tag := range canonicalOrder {
+	for _, tag := range e.dl.chunks {
 		if _, seen := last[tag]; seen {
 			continue
 		}
 		// VERS and MODL stay absent if the file had none.
-		if n := e.count(tag); n > 0 {
-			e.chunk(chunkRef{tag: tag}, 0, n)
+		if e.wanted(tag) {
+			e.chunk(chunkRef{tag: tag}, 0, max(e.count(tag), 0))
 		}
 	}
 	for i, used := range usedUnknown {
@@ -186,16 +231,7 @@ func (e *encoder) chunks() {
 			e.unknown(i)
 		}
 	}
-	e.b = append(e.b, m.file.trailing...)
-}
-
-func isKnown(tag uint32) bool {
-	for _, t := range canonicalOrder {
-		if t == tag {
-			return true
-		}
-	}
-	return false
+	e.b = append(e.b, e.lay.trailing...)
 }
 
 func (e *encoder) unknown(i int) {
@@ -243,6 +279,21 @@ func (e *encoder) str(s string, n int, rc *rec, idx int) {
 	}
 }
 
+// list writes what a WoW list chunk has before its n records (see
+// decoder.list); a Warcraft III list has nothing.
+func (e *encoder) list(tag uint32, n int) {
+	if !e.v.wow() {
+		return
+	}
+	e.u32(uint32(n))
+	switch tag {
+	case tMTLS:
+		e.u32(e.wow.mtlsWord)
+	case tATCH:
+		e.u32(e.wow.atchWord)
+	}
+}
+
 func (e *encoder) chunk(ref chunkRef, from, to int) {
 	m := e.m
 	head := len(e.b)
@@ -251,31 +302,28 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 	start := len(e.b)
 	switch ref.tag {
 	case tVERS:
-		e.u32(e.v)
+		e.u32(uint32(e.v))
 	case tMODL:
 		var rc rec
-		if m.file != nil {
-			rc = m.file.modl
+		if e.lay != nil {
+			rc = e.lay.modl
 		}
 		e.str(m.Name, 80, &rc, 0)
 		e.str(m.AnimationFile, 260, &rc, 1)
 		e.extent(m.Extent)
 		e.u32(m.BlendTime)
+		if e.v.wow() {
+			e.b = append(e.b, e.wow.modlFlags)
+		}
 	case tSEQS:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
-			s := &m.Sequences[i]
-			e.str(s.Name, 80, &s.rec, 0)
-			e.u32(s.Interval[0])
-			e.u32(s.Interval[1])
-			e.f32(s.MoveSpeed)
-			e.u32(s.Flags)
-			e.f32(s.Rarity)
-			e.u32(s.SyncPoint)
-			e.extent(s.Extent)
+			e.sequence(&m.Sequences[i])
 		}
 	case tGLBS:
 		e.b = appendWords(e.b, m.GlobalSequences[from:to], 4)
 	case tMTLS:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
 			e.material(&m.Materials[i])
 		}
@@ -287,44 +335,30 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 			e.u32(t.Flags)
 		}
 	case tTXAN:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
 			t := &m.TextureAnims[i]
 			at := e.begin()
-			e.tracks(&t.rec, ordTexAnim, func(tag uint32) {
-				switch tag {
-				case tKTAT:
-					putTrack(e, tag, t.Translation, putVec3)
-				case tKTAR:
-					putTrack(e, tag, t.Rotation, putQuat)
-				case tKTAS:
-					putTrack(e, tag, t.Scaling, putVec3)
-				}
-			})
+			e.tracks(&t.rec, ordTexAnim, t.track)
 			e.endSized(at, &t.rec)
 		}
 	case tGEOS:
+		e.list(ref.tag, to-from)
+		if e.v == 1500 {
+			// WoW v1500 geosets are M2-style batches.
+			e.geosets1500()
+			break
+		}
 		for i := from; i < to; i++ {
 			e.geoset(&m.Geosets[i])
 		}
 	case tGEOA:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
-			g := &m.GeosetAnims[i]
-			at := e.begin()
-			e.f32(g.Alpha)
-			e.u32(g.Flags)
-			e.vec3(g.Color)
-			e.i32(g.GeosetID)
-			e.tracks(&g.rec, ordGeosetAnim, func(tag uint32) {
-				switch tag {
-				case tKGAO:
-					putTrack(e, tag, g.AlphaTrack, putF32)
-				case tKGAC:
-					putTrack(e, tag, g.ColorTrack, putVec3)
-				}
-			})
-			e.endSized(at, &g.rec)
+			e.geosetAnim(&m.GeosetAnims[i])
 		}
 	case tBONE:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
 			b := &m.Bones[i]
 			e.node(&b.Node)
@@ -332,26 +366,19 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 			e.i32(b.GeosetAnimID)
 		}
 	case tLITE:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
 			e.light(&m.Lights[i])
 		}
 	case tHELP:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
 			e.node(&m.Helpers[i].Node)
 		}
 	case tATCH:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
-			a := &m.Attachments[i]
-			at := e.begin()
-			e.node(&a.Node)
-			e.str(a.Path, 260, &a.rec, 0)
-			e.i32(a.AttachmentID)
-			e.tracks(&a.rec, ordAttachment, func(tag uint32) {
-				if tag == tKATV {
-					putTrack(e, tag, a.Visibility, putF32)
-				}
-			})
-			e.endSized(at, &a.rec)
+			e.attachment(i, &m.Attachments[i])
 		}
 	case tPIVT:
 		e.b = appendWords(e.b, m.PivotPoints[from:to], 4)
@@ -372,20 +399,14 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 			e.ribb(&m.RibbonEmitters[i])
 		}
 	case tCAMS:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
 			e.camera(&m.Cameras[i])
 		}
 	case tEVTS:
+		e.list(ref.tag, to-from)
 		for i := from; i < to; i++ {
-			ev := &m.EventObjects[i]
-			e.node(&ev.Node)
-			if ev.rec.flags&recNoKEVT != 0 && len(ev.Frames) == 0 {
-				continue
-			}
-			e.u32(tKEVT)
-			e.u32(uint32(len(ev.Frames)))
-			e.i32(ev.GlobalSeqID)
-			e.b = appendWords(e.b, ev.Frames, 4)
+			e.event(&m.EventObjects[i])
 		}
 	case tCLID:
 		for i := from; i < to; i++ {
@@ -426,28 +447,48 @@ func (e *encoder) chunk(ref chunkRef, from, to int) {
 }
 
 // tracks writes a record's tracks in the decoded file order, then any tracks
-// the model gained since, in canonical order.
-func (e *encoder) tracks(rc *rec, canon []uint32, write func(tag uint32)) {
+// the model gained since, in canonical order. field maps a tag to the
+// record's field; a tag of the file order that canon does not list (the
+// record was decoded in the other dialect) is left to canon.
+func (e *encoder) tracks(rc *rec, canon []uint32, field func(tag uint32) trackField) {
 	if rc.order == nil {
 		for _, t := range canon {
-			write(t)
+			e.put(t, field(t))
 		}
 		return
 	}
 	for _, t := range rc.order {
-		write(t)
+		if slices.Contains(canon, t) {
+			e.put(t, field(t))
+		}
 	}
 	for _, t := range canon {
-		found := false
-		for _, o := range rc.order {
-			if o == t {
-				found = true
-				break
-			}
+		if !slices.Contains(rc.order, t) {
+			e.put(t, field(t))
 		}
-		if !found {
-			write(t)
+	}
+}
+
+// put writes the track f holds, if any, under tag (see decoder.take for how
+// the dialects store values).
+func (e *encoder) put(tag uint32, f trackField) {
+	switch {
+	case f.u != nil:
+		if e.v.wow() {
+			putSimpleTrack(e, tag, *f.u)
+			return
 		}
+		putTrack(e, tag, *f.u, putU32)
+	case f.f != nil:
+		putTrack(e, tag, *f.f, putF32)
+	case f.v != nil:
+		putTrack(e, tag, *f.v, putVec3)
+	case f.q != nil:
+		if e.v.wow() {
+			putTrack(e, tag, *f.q, putCQuat)
+			return
+		}
+		putTrack(e, tag, *f.q, putQuat)
 	}
 }
 
@@ -478,27 +519,41 @@ func (e *encoder) node(n *Node) {
 	e.i32(n.ObjectID)
 	e.i32(n.ParentID)
 	e.u32(n.Flags)
-	e.tracks(&n.nrec, ordNode, func(tag uint32) {
-		switch tag {
-		case tKGTR:
-			putTrack(e, tag, n.Translation, putVec3)
-		case tKGRT:
-			putTrack(e, tag, n.Rotation, putQuat)
-		case tKGSC:
-			putTrack(e, tag, n.Scaling, putVec3)
-		}
-	})
+	e.tracks(&n.nrec, ordNode, n.track)
 	e.endSized(at, &n.nrec)
+}
+
+func (e *encoder) sequence(s *Sequence) {
+	e.str(s.Name, 80, &s.rec, 0)
+	e.u32(s.Interval[0])
+	e.u32(s.Interval[1])
+	e.f32(s.MoveSpeed)
+	e.u32(s.Flags)
+	if e.v.wow() {
+		// See decoder.sequence.
+		e.extent(s.Extent)
+		e.f32(s.Frequency)
+		e.u32(s.Replay[0])
+		e.u32(s.Replay[1])
+		e.u32(s.BlendTime)
+		return
+	}
+	e.f32(s.Rarity)
+	e.u32(s.SyncPoint)
+	e.extent(s.Extent)
 }
 
 func (e *encoder) material(mt *Material) {
 	at := e.begin()
 	e.i32(mt.PriorityPlane)
-	e.u32(mt.Flags)
-	if e.v > 800 && e.v < 1100 {
-		e.str(mt.Shader, 80, &mt.rec, 0)
+	if !e.v.wow() {
+		// See decoder.material.
+		e.u32(mt.Flags)
+		if e.v.since(900) && e.v < 1100 {
+			e.str(mt.Shader, 80, &mt.rec, 0)
+		}
+		e.u32(tLAYS)
 	}
-	e.u32(tLAYS)
 	e.u32(uint32(len(mt.Layers)))
 	for i := range mt.Layers {
 		e.layer(&mt.Layers[i])
@@ -514,15 +569,15 @@ func (e *encoder) layer(l *Layer) {
 	e.i32(l.TextureAnimID)
 	e.u32(l.CoordID)
 	e.f32(l.Alpha)
-	if e.v >= 900 {
+	if e.v.since(900) {
 		e.f32(l.EmissiveGain)
 	}
-	if e.v >= 1000 {
+	if e.v.since(1000) {
 		e.vec3(l.FresnelColor)
 		e.f32(l.FresnelOpacity)
 		e.f32(l.FresnelTeamColor)
 	}
-	if e.v >= 1100 {
+	if e.v.since(1100) {
 		e.u32(l.ShaderTypeID)
 		e.u32(uint32(len(l.Textures)))
 		for i := range l.Textures {
@@ -532,22 +587,7 @@ func (e *encoder) layer(l *Layer) {
 			putTrack(e, tKMTF, t.TextureIDTrack, putU32)
 		}
 	}
-	e.tracks(&l.rec, ordLayer, func(tag uint32) {
-		switch tag {
-		case tKMTF:
-			putTrack(e, tag, l.TextureIDTrack, putU32)
-		case tKMTA:
-			putTrack(e, tag, l.AlphaTrack, putF32)
-		case tKMTE:
-			putTrack(e, tag, l.EmissiveGainTrack, putF32)
-		case tKFC3:
-			putTrack(e, tag, l.FresnelColorTrack, putVec3)
-		case tKFCA:
-			putTrack(e, tag, l.FresnelOpacityTrack, putF32)
-		case tKFTC:
-			putTrack(e, tag, l.FresnelTeamColorTrack, putF32)
-		}
-	})
+	e.tracks(&l.rec, e.dl.layer, l.track)
 	e.endSized(at, &l.rec)
 }
 
@@ -557,27 +597,43 @@ func putWords[T any](e *encoder, tag uint32, s []T, word int) {
 	e.b = appendWords(e.b, s, word)
 }
 
+// geoset writes a Warcraft III or a WoW v1300/1400 geoset (see decoder.geoset).
 func (e *encoder) geoset(g *Geoset) {
 	at := e.begin()
 	putWords(e, tVRTX, g.Vertices, 4)
 	putWords(e, tNRMS, g.Normals, 4)
-	putWords(e, tPTYP, g.FaceTypes, 4)
+	if e.v.wow() {
+		e.uvas(g)
+		e.u32(tPTYP)
+		e.u32(uint32(len(g.FaceTypes)))
+		for _, t := range g.FaceTypes {
+			if t > 255 {
+				e.failf("face type %d does not fit the u8 PTYP of v1300", t)
+			}
+			e.b = append(e.b, byte(t))
+		}
+	} else {
+		putWords(e, tPTYP, g.FaceTypes, 4)
+	}
 	putWords(e, tPCNT, g.FaceGroups, 4)
 	putWords(e, tPVTX, g.Faces, 2)
 	putWords(e, tGNDX, g.VertexGroups, 1)
 	putWords(e, tMTGC, g.MatrixGroups, 4)
 	putWords(e, tMATS, g.MatrixIndices, 4)
+	if e.v.wow() {
+		e.boneWords(g)
+	}
 	e.u32(g.MaterialID)
 	e.u32(g.SelectionGroup)
 	e.u32(g.SelectionFlags)
-	if e.v > 800 {
+	if e.v.since(900) {
 		e.u32(g.LOD)
 		e.str(g.LODName, 80, &g.rec, 0)
 	}
 	e.extent(g.Extent)
 	e.u32(uint32(len(g.SequenceExtents)))
 	e.b = appendWords(e.b, g.SequenceExtents, 4)
-	if e.v > 800 {
+	if e.v.since(900) {
 		if g.Tangents != nil {
 			putWords(e, tTANG, g.Tangents, 4)
 		}
@@ -585,11 +641,31 @@ func (e *encoder) geoset(g *Geoset) {
 			putWords(e, tSKIN, g.Skin, 1)
 		}
 	}
-	e.u32(tUVAS)
-	e.u32(uint32(len(g.UVSets)))
-	for _, uv := range g.UVSets {
-		putWords(e, tUVBS, uv, 4)
+	if !e.v.wow() {
+		e.u32(tUVAS)
+		e.u32(uint32(len(g.UVSets)))
+		for _, uv := range g.UVSets {
+			putWords(e, tUVBS, uv, 4)
+		}
 	}
+	e.endSized(at, &g.rec)
+}
+
+func (e *encoder) geosetAnim(g *GeosetAnim) {
+	at := e.begin()
+	if e.v.wow() {
+		// See decoder.geosetAnim.
+		e.i32(g.GeosetID)
+		e.f32(g.Alpha)
+		e.vec3(g.Color)
+		e.u32(swapLowBits(g.Flags))
+	} else {
+		e.f32(g.Alpha)
+		e.u32(g.Flags)
+		e.vec3(g.Color)
+		e.i32(g.GeosetID)
+	}
+	e.tracks(&g.rec, ordGeosetAnim, g.track)
 	e.endSized(at, &g.rec)
 }
 
@@ -603,25 +679,29 @@ func (e *encoder) light(l *Light) {
 	e.f32(l.Intensity)
 	e.vec3(l.AmbColor)
 	e.f32(l.AmbIntensity)
-	e.tracks(&l.rec, ordLight, func(tag uint32) {
-		switch tag {
-		case tKLAS:
-			putTrack(e, tag, l.AttenuationStartTrack, putF32)
-		case tKLAE:
-			putTrack(e, tag, l.AttenuationEndTrack, putF32)
-		case tKLAC:
-			putTrack(e, tag, l.ColorTrack, putVec3)
-		case tKLAI:
-			putTrack(e, tag, l.IntensityTrack, putF32)
-		case tKLBI:
-			putTrack(e, tag, l.AmbIntensityTrack, putF32)
-		case tKLBC:
-			putTrack(e, tag, l.AmbColorTrack, putVec3)
-		case tKLAV:
-			putTrack(e, tag, l.Visibility, putF32)
-		}
-	})
+	e.tracks(&l.rec, e.dl.light, l.track)
 	e.endSized(at, &l.rec)
+}
+
+// attachment writes the i-th attachment.
+func (e *encoder) attachment(i int, a *Attachment) {
+	at := e.begin()
+	e.node(&a.Node)
+	if e.v.wow() {
+		// See decoder.attachment.
+		e.i32(a.AttachmentID)
+		var pad uint8
+		if i < len(e.wow.attPad) {
+			pad = e.wow.attPad[i]
+		}
+		e.b = append(e.b, pad)
+		e.str(a.Path, 260, &a.rec, 0)
+	} else {
+		e.str(a.Path, 260, &a.rec, 0)
+		e.i32(a.AttachmentID)
+	}
+	e.tracks(&a.rec, e.dl.attachment, a.track)
+	e.endSized(at, &a.rec)
 }
 
 func (e *encoder) prem(p *ParticleEmitter) {
@@ -634,24 +714,7 @@ func (e *encoder) prem(p *ParticleEmitter) {
 	e.str(p.Path, 260, &p.rec, 0)
 	e.f32(p.LifeSpan)
 	e.f32(p.Speed)
-	e.tracks(&p.rec, ordPREM, func(tag uint32) {
-		switch tag {
-		case tKPEE:
-			putTrack(e, tag, p.EmissionRateTrack, putF32)
-		case tKPEG:
-			putTrack(e, tag, p.GravityTrack, putF32)
-		case tKPLN:
-			putTrack(e, tag, p.LongitudeTrack, putF32)
-		case tKPLT:
-			putTrack(e, tag, p.LatitudeTrack, putF32)
-		case tKPEL:
-			putTrack(e, tag, p.LifeSpanTrack, putF32)
-		case tKPES:
-			putTrack(e, tag, p.SpeedTrack, putF32)
-		case tKPEV:
-			putTrack(e, tag, p.Visibility, putF32)
-		}
-	})
+	e.tracks(&p.rec, ordPREM, p.track)
 	e.endSized(at, &p.rec)
 }
 
@@ -686,26 +749,7 @@ func (e *encoder) pre2(p *ParticleEmitter2) {
 	e.u32(p.Squirt)
 	e.i32(p.PriorityPlane)
 	e.u32(p.ReplaceableID)
-	e.tracks(&p.rec, ordPRE2, func(tag uint32) {
-		switch tag {
-		case tKP2S:
-			putTrack(e, tag, p.SpeedTrack, putF32)
-		case tKP2R:
-			putTrack(e, tag, p.VariationTrack, putF32)
-		case tKP2L:
-			putTrack(e, tag, p.LatitudeTrack, putF32)
-		case tKP2G:
-			putTrack(e, tag, p.GravityTrack, putF32)
-		case tKP2E:
-			putTrack(e, tag, p.EmissionRateTrack, putF32)
-		case tKP2N:
-			putTrack(e, tag, p.WidthTrack, putF32)
-		case tKP2W:
-			putTrack(e, tag, p.LengthTrack, putF32)
-		case tKP2V:
-			putTrack(e, tag, p.Visibility, putF32)
-		}
-	})
+	e.tracks(&p.rec, ordPRE2, p.track)
 	e.endSized(at, &p.rec)
 }
 
@@ -720,22 +764,7 @@ func (e *encoder) corn(p *PopcornEmitter) {
 	e.u32(p.ReplaceableID)
 	e.str(p.Path, 260, &p.rec, 0)
 	e.str(p.AnimVisibilityGuide, 260, &p.rec, 1)
-	e.tracks(&p.rec, ordCORN, func(tag uint32) {
-		switch tag {
-		case tKPPA:
-			putTrack(e, tag, p.AlphaTrack, putF32)
-		case tKPPC:
-			putTrack(e, tag, p.ColorTrack, putVec3)
-		case tKPPE:
-			putTrack(e, tag, p.EmissionRateTrack, putF32)
-		case tKPPL:
-			putTrack(e, tag, p.LifeSpanTrack, putF32)
-		case tKPPS:
-			putTrack(e, tag, p.SpeedTrack, putF32)
-		case tKPPV:
-			putTrack(e, tag, p.Visibility, putF32)
-		}
-	})
+	e.tracks(&p.rec, ordCORN, p.track)
 	e.endSized(at, &p.rec)
 }
 
@@ -753,22 +782,7 @@ func (e *encoder) ribb(p *RibbonEmitter) {
 	e.u32(p.Columns)
 	e.i32(p.MaterialID)
 	e.f32(p.Gravity)
-	e.tracks(&p.rec, ordRIBB, func(tag uint32) {
-		switch tag {
-		case tKRHA:
-			putTrack(e, tag, p.HeightAboveTrack, putF32)
-		case tKRHB:
-			putTrack(e, tag, p.HeightBelowTrack, putF32)
-		case tKRAL:
-			putTrack(e, tag, p.AlphaTrack, putF32)
-		case tKRCO:
-			putTrack(e, tag, p.ColorTrack, putVec3)
-		case tKRTX:
-			putTrack(e, tag, p.TextureSlotTrack, putU32)
-		case tKRVS:
-			putTrack(e, tag, p.Visibility, putF32)
-		}
-	})
+	e.tracks(&p.rec, ordRIBB, p.track)
 	e.endSized(at, &p.rec)
 }
 
@@ -780,15 +794,23 @@ func (e *encoder) camera(c *Camera) {
 	e.f32(c.FarClip)
 	e.f32(c.NearClip)
 	e.vec3(c.TargetPosition)
-	e.tracks(&c.rec, ordCamera, func(tag uint32) {
-		switch tag {
-		case tKCTR:
-			putTrack(e, tag, c.Translation, putVec3)
-		case tKTTR:
-			putTrack(e, tag, c.TargetTranslation, putVec3)
-		case tKCRL:
-			putTrack(e, tag, c.Rotation, putF32)
-		}
-	})
+	e.tracks(&c.rec, e.dl.camera, c.track)
 	e.endSized(at, &c.rec)
+}
+
+func (e *encoder) event(ev *EventObject) {
+	at := -1
+	if e.v.wow() {
+		at = e.begin() // see decoder.event
+	}
+	e.node(&ev.Node)
+	if ev.rec.flags&recNoKEVT == 0 || len(ev.Frames) > 0 {
+		e.u32(tKEVT)
+		e.u32(uint32(len(ev.Frames)))
+		e.i32(ev.GlobalSeqID)
+		e.b = appendWords(e.b, ev.Frames, 4)
+	}
+	if at >= 0 {
+		e.endSized(at, &ev.rec)
+	}
 }

@@ -43,12 +43,16 @@ type fileLayout struct {
 	trailing []byte
 	// modl holds raw MODL strings.
 	modl rec
-	// wow is set instead of the fields above for a v1300+ (WoW) file.
+	// wow is set for a file of the WoW dialect and holds what only that
+	// dialect has.
 	wow *wowLayout
 }
 
 // walkRecs calls f for every rec in the model.
 func walkRecs(m *Model, f func(*rec)) {
+	for _, n := range m.Nodes() {
+		f(&n.nrec)
+	}
 	for i := range m.Sequences {
 		f(&m.Sequences[i].rec)
 	}
@@ -70,45 +74,31 @@ func walkRecs(m *Model, f func(*rec)) {
 	for i := range m.GeosetAnims {
 		f(&m.GeosetAnims[i].rec)
 	}
-	for i := range m.Bones {
-		f(&m.Bones[i].nrec)
-	}
 	for i := range m.Lights {
-		f(&m.Lights[i].nrec)
 		f(&m.Lights[i].rec)
 	}
-	for i := range m.Helpers {
-		f(&m.Helpers[i].nrec)
-	}
 	for i := range m.Attachments {
-		f(&m.Attachments[i].nrec)
 		f(&m.Attachments[i].rec)
 	}
 	for i := range m.ParticleEmitters {
-		f(&m.ParticleEmitters[i].nrec)
 		f(&m.ParticleEmitters[i].rec)
 	}
 	for i := range m.ParticleEmitters2 {
-		f(&m.ParticleEmitters2[i].nrec)
 		f(&m.ParticleEmitters2[i].rec)
 	}
 	for i := range m.PopcornEmitters {
-		f(&m.PopcornEmitters[i].nrec)
 		f(&m.PopcornEmitters[i].rec)
 	}
 	for i := range m.RibbonEmitters {
-		f(&m.RibbonEmitters[i].nrec)
 		f(&m.RibbonEmitters[i].rec)
 	}
 	for i := range m.Cameras {
 		f(&m.Cameras[i].rec)
 	}
 	for i := range m.EventObjects {
-		f(&m.EventObjects[i].nrec)
 		f(&m.EventObjects[i].rec)
 	}
 	for i := range m.CollisionShapes {
-		f(&m.CollisionShapes[i].nrec)
 		f(&m.CollisionShapes[i].rec)
 	}
 	for i := range m.FaceEffects {

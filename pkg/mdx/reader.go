@@ -3,6 +3,7 @@ package mdx
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // reader walks the file's bytes with a sticky error: after the first
@@ -158,14 +159,14 @@ func (r *reader) done(rc *rec, oldEnd int) {
 }
 
 // tracks reads the track chunks that follow a record's fixed part until the
-// record ends or a tag read does not accept (unknown or repeated). read
-// returns false for tags it does not take; those bytes stay for r.done.
+// record ends or a tag that is not in canon or that read does not accept
+// (unknown or repeated). Those bytes stay for r.done.
 func (r *reader) tracks(rc *rec, canon []uint32, read func(tag uint32) bool) {
 	var buf [16]uint32
 	ord := buf[:0]
 	for r.err == nil && r.end-r.pos >= 4 && len(ord) < len(buf) {
 		tag := le.Uint32(r.b[r.pos:])
-		if !read(tag) {
+		if !slices.Contains(canon, tag) || !read(tag) {
 			break
 		}
 		ord = append(ord, tag)
@@ -204,12 +205,8 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 	if interp.HasTangents() {
 		ksize += 2 * vsize
 	}
-	cnt, ok := r.count(n, ksize, tagString(le.Uint32(r.b[at:]))+" key")
+	cnt, ok := r.keys(at, n, ksize)
 	if !ok {
-		return nil
-	}
-	if r.q.MaxKeys > 0 && cnt > r.q.MaxKeys {
-		r.quota(at, "key count", cnt, r.q.MaxKeys)
 		return nil
 	}
 	t := &Track[T]{Interpolation: interp, GlobalSeqID: gs, Keys: make([]Key[T], cnt)}
@@ -235,6 +232,25 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 	return t
 }
 
+// keys checks the key count n of the track at at (read just before r.pos)
+// against the bytes left, at ksize bytes a key, and the quota. It is count
+// for keys, naming the track's tag only when there is an error to report:
+// tracks are many.
+func (r *reader) keys(at int, n uint32, ksize int) (int, bool) {
+	if r.err != nil {
+		return 0, false
+	}
+	if rem := r.end - r.pos; uint64(n)*uint64(ksize) > uint64(rem) {
+		r.failf(r.pos-4, "%s key count %d exceeds remaining %d bytes", tagString(le.Uint32(r.b[at:])), n, rem)
+		return 0, false
+	}
+	if r.q.MaxKeys > 0 && int(n) > r.q.MaxKeys {
+		r.quota(at, "key count", int(n), r.q.MaxKeys)
+		return 0, false
+	}
+	return int(n), true
+}
+
 func (r *reader) quota(at int, what string, n, limit int) {
 	if r.err == nil {
 		r.err = &QuotaError{Chunk: tagString(r.chunk), Offset: int64(at), What: fmt.Sprintf("%s %d", what, n), Limit: limit}
@@ -251,8 +267,3 @@ func take[T TrackValue](r *reader, p **Track[T], get func([]byte) T, vsize int) 
 	*p = readTrack(r, get, vsize)
 	return true
 }
-
-func takeF(r *reader, p **Track[float32]) bool { return take(r, p, getF32, 4) }
-func takeU(r *reader, p **Track[uint32]) bool  { return take(r, p, getU32, 4) }
-func takeV(r *reader, p **Track[Vec3]) bool    { return take(r, p, getVec3, 12) }
-func takeQ(r *reader, p **Track[Quat]) bool    { return take(r, p, getQuat, 16) }

@@ -42,6 +42,8 @@ var (
 	tUVAS = tagOf("UVAS")
 	tUVBS = tagOf("UVBS")
 	tKEVT = tagOf("KEVT")
+	tBIDX = tagOf("BIDX") // WoW v1300/1400 geosets
+	tBWGT = tagOf("BWGT") // WoW v1300/1400 geosets
 
 	tKGTR = tagOf("KGTR")
 	tKGRT = tagOf("KGRT")
@@ -95,9 +97,11 @@ var (
 	tKCTR = tagOf("KCTR")
 	tKTTR = tagOf("KTTR")
 	tKCRL = tagOf("KCRL")
+	tKVIS = tagOf("KVIS") // WoW: the visibility of every record
 )
 
-// Canonical track orders per record, as the public writers emit them.
+// Canonical track orders per record, as the public writers emit them (the
+// WoW dialect's are in dialect.go).
 var (
 	ordNode       = []uint32{tKGTR, tKGRT, tKGSC}
 	ordLayer      = []uint32{tKMTF, tKMTA, tKMTE, tKFC3, tKFCA, tKFTC}
@@ -111,3 +115,183 @@ var (
 	ordRIBB       = []uint32{tKRHA, tKRHB, tKRAL, tKRCO, tKRTX, tKRVS}
 	ordCamera     = []uint32{tKCTR, tKTTR, tKCRL}
 )
+
+// trackField is one track field of a record, whatever its value type: at
+// most one pointer is set, none for a tag the record does not have. Each
+// record's track method maps its tags to its fields once, for the decoder
+// and the encoder alike.
+type trackField struct {
+	u **Track[uint32]
+	f **Track[float32]
+	v **Track[Vec3]
+	q **Track[Quat]
+}
+
+func (n *Node) track(tag uint32) trackField {
+	switch tag {
+	case tKGTR:
+		return trackField{v: &n.Translation}
+	case tKGRT:
+		return trackField{q: &n.Rotation}
+	case tKGSC:
+		return trackField{v: &n.Scaling}
+	}
+	return trackField{}
+}
+
+func (l *Layer) track(tag uint32) trackField {
+	switch tag {
+	case tKMTF:
+		return trackField{u: &l.TextureIDTrack}
+	case tKMTA:
+		return trackField{f: &l.AlphaTrack}
+	case tKMTE:
+		return trackField{f: &l.EmissiveGainTrack}
+	case tKFC3:
+		return trackField{v: &l.FresnelColorTrack}
+	case tKFCA:
+		return trackField{f: &l.FresnelOpacityTrack}
+	case tKFTC:
+		return trackField{f: &l.FresnelTeamColorTrack}
+	}
+	return trackField{}
+}
+
+func (t *TextureAnim) track(tag uint32) trackField {
+	switch tag {
+	case tKTAT:
+		return trackField{v: &t.Translation}
+	case tKTAR:
+		return trackField{q: &t.Rotation}
+	case tKTAS:
+		return trackField{v: &t.Scaling}
+	}
+	return trackField{}
+}
+
+func (g *GeosetAnim) track(tag uint32) trackField {
+	switch tag {
+	case tKGAO:
+		return trackField{f: &g.AlphaTrack}
+	case tKGAC:
+		return trackField{v: &g.ColorTrack}
+	}
+	return trackField{}
+}
+
+func (l *Light) track(tag uint32) trackField {
+	switch tag {
+	case tKLAS:
+		return trackField{f: &l.AttenuationStartTrack}
+	case tKLAE:
+		return trackField{f: &l.AttenuationEndTrack}
+	case tKLAC:
+		return trackField{v: &l.ColorTrack}
+	case tKLAI:
+		return trackField{f: &l.IntensityTrack}
+	case tKLBI:
+		return trackField{f: &l.AmbIntensityTrack}
+	case tKLBC:
+		return trackField{v: &l.AmbColorTrack}
+	case tKLAV, tKVIS:
+		return trackField{f: &l.Visibility}
+	}
+	return trackField{}
+}
+
+func (a *Attachment) track(tag uint32) trackField {
+	if tag == tKATV || tag == tKVIS {
+		return trackField{f: &a.Visibility}
+	}
+	return trackField{}
+}
+
+func (p *ParticleEmitter) track(tag uint32) trackField {
+	switch tag {
+	case tKPEE:
+		return trackField{f: &p.EmissionRateTrack}
+	case tKPEG:
+		return trackField{f: &p.GravityTrack}
+	case tKPLN:
+		return trackField{f: &p.LongitudeTrack}
+	case tKPLT:
+		return trackField{f: &p.LatitudeTrack}
+	case tKPEL:
+		return trackField{f: &p.LifeSpanTrack}
+	case tKPES:
+		return trackField{f: &p.SpeedTrack}
+	case tKPEV:
+		return trackField{f: &p.Visibility}
+	}
+	return trackField{}
+}
+
+func (p *ParticleEmitter2) track(tag uint32) trackField {
+	switch tag {
+	case tKP2S:
+		return trackField{f: &p.SpeedTrack}
+	case tKP2R:
+		return trackField{f: &p.VariationTrack}
+	case tKP2L:
+		return trackField{f: &p.LatitudeTrack}
+	case tKP2G:
+		return trackField{f: &p.GravityTrack}
+	case tKP2E:
+		return trackField{f: &p.EmissionRateTrack}
+	case tKP2N:
+		return trackField{f: &p.WidthTrack}
+	case tKP2W:
+		return trackField{f: &p.LengthTrack}
+	case tKP2V:
+		return trackField{f: &p.Visibility}
+	}
+	return trackField{}
+}
+
+func (p *PopcornEmitter) track(tag uint32) trackField {
+	switch tag {
+	case tKPPA:
+		return trackField{f: &p.AlphaTrack}
+	case tKPPC:
+		return trackField{v: &p.ColorTrack}
+	case tKPPE:
+		return trackField{f: &p.EmissionRateTrack}
+	case tKPPL:
+		return trackField{f: &p.LifeSpanTrack}
+	case tKPPS:
+		return trackField{f: &p.SpeedTrack}
+	case tKPPV:
+		return trackField{f: &p.Visibility}
+	}
+	return trackField{}
+}
+
+func (p *RibbonEmitter) track(tag uint32) trackField {
+	switch tag {
+	case tKRHA:
+		return trackField{f: &p.HeightAboveTrack}
+	case tKRHB:
+		return trackField{f: &p.HeightBelowTrack}
+	case tKRAL:
+		return trackField{f: &p.AlphaTrack}
+	case tKRCO:
+		return trackField{v: &p.ColorTrack}
+	case tKRTX:
+		return trackField{u: &p.TextureSlotTrack}
+	case tKRVS:
+		return trackField{f: &p.Visibility}
+	}
+	return trackField{}
+}
+
+func (c *Camera) track(tag uint32) trackField {
+	switch tag {
+	case tKCTR:
+		return trackField{v: &c.Translation}
+	case tKTTR:
+		return trackField{v: &c.TargetTranslation}
+	case tKCRL:
+		return trackField{f: &c.Rotation}
+	}
+	return trackField{}
+}

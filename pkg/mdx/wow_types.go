@@ -6,10 +6,10 @@ import "math"
 // 1300, 1400 and 1500, the alpha and beta clients; seeds 000 and 004) adds to
 // the Warcraft III model: enums whose numbering differs from Warcraft III and
 // the 64-bit compressed quaternion. Decoding maps the WoW records onto the
-// same Model types (see wow_decode.go for the mapping).
+// same Model types (see dialect.go for the differences).
 
 // IsWoWVersion reports whether v is an MDX version of the WoW alpha/beta
-// clients (1300, 1400, 1500), which wow_decode.go reads.
+// clients (1300, 1400, 1500), which Decode reads too.
 func IsWoWVersion(v uint32) bool { return v == 1300 || v == 1400 || v == 1500 }
 
 // WoW replaceable texture ids (Texture.ReplaceableID in v1300+ files). They
