@@ -13,7 +13,7 @@
 //
 // Every zero field of a View means the default, so View{} draws what
 // `mdxrender render` draws with no flags: 256×256, the orbit camera looking
-// at the model's front, the first sequence at its start, player 0's team
+// at the model's front, the Stand sequence at its start, player 0's team
 // colour, a transparent background and the particle emitters simulated as
 // the reference viewer does. Set only what should differ: Sequence
 // (SequenceNamed("Walk"), SequenceAt(2), BindPose), Time (Ms(500),

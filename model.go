@@ -17,8 +17,10 @@ import (
 // nil) looks in the model's own folder only, as the command line does
 // without --textures.
 type Options struct {
-	// Textures are searched, in order, after the model's own folder: folders
-	// of textures (see Folder), maps, archives, game data.
+	// Textures are searched, in order, before the model's own folder
+	// (texture.Resolver's order, the command line's too: a reskin in a
+	// texture folder wins over the file beside the model): folders of
+	// textures (see Folder), maps, archives, game data.
 	Textures []texture.Source
 	// Cache shares decoded textures between models; nil gives each Model a
 	// private cache.
@@ -65,7 +67,7 @@ func Open(path string, o *Options) (*Model, error) {
 
 // OpenFS reads the model file name inside fsys, which may be a folder
 // (os.DirFS), an archive or anything else; its textures are looked for
-// beside it in fsys first. Errors name the file as name.
+// beside it in fsys after Options.Textures. Errors name the file as name.
 func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
 	f, err := model.LoadFS(fsys, name)
 	if err != nil {

@@ -311,23 +311,11 @@ func selectSequences(seqs []SequenceInfo, sel Sequences) []int {
 	return out
 }
 
-// standSequence picks the sequence a thumbnail shows: "Stand" exactly, else
-// the first whose name starts with "stand", else the first; -1 if none.
+// standSequence picks the sequence a thumbnail shows by the library's
+// rule (render.StandSequence), so that batch, render and sheet agree; -1
+// if there is none.
 func standSequence(seqs []SequenceInfo) int {
-	for i, s := range seqs {
-		if strings.EqualFold(strings.TrimSpace(s.Name), "stand") {
-			return i
-		}
-	}
-	for i, s := range seqs {
-		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(s.Name)), "stand") {
-			return i
-		}
-	}
-	if len(seqs) > 0 {
-		return 0
-	}
-	return -1
+	return render.StandSequence(len(seqs), func(i int) string { return seqs[i].Name })
 }
 
 func (jr *jobRun) seqInfo(i int) SequenceInfo {

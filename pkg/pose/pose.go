@@ -2,6 +2,7 @@ package pose
 
 import (
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
 	"strings"
 
@@ -55,8 +56,17 @@ type CycleError struct {
 	Nodes []string // the names (and object ids) of the nodes on the cycle
 }
 
+// cycleShown is how many nodes of a cycle Error names: a crafted model
+// may chain a thousand nodes into one cycle, and the message must stay a
+// line a person reads.
+const cycleShown = 6
+
 func (e *CycleError) Error() string {
-	return "pose: node parent cycle: " + strings.Join(e.Nodes, " -> ")
+	if len(e.Nodes) <= cycleShown {
+		return "pose: node parent cycle: " + strings.Join(e.Nodes, " -> ")
+	}
+	return fmt.Sprintf("pose: node parent cycle of %d nodes: %s -> … %d more", len(e.Nodes)-1,
+		strings.Join(e.Nodes[:cycleShown], " -> "), len(e.Nodes)-cycleShown)
 }
 
 // New prepares a model for posing: it orders the node hierarchy (parents
@@ -138,9 +148,9 @@ func (p *Pose) checkCycles() error {
 				}
 			}
 			for _, v := range path[start:] {
-				names = append(names, fmt.Sprintf("%q (object %d)", p.nodes[v].Name, v))
+				names = append(names, fmt.Sprintf("%s (object %d)", clip.Quote(p.nodes[v].Name), v))
 			}
-			names = append(names, fmt.Sprintf("%q (object %d)", p.nodes[j].Name, j))
+			names = append(names, fmt.Sprintf("%s (object %d)", clip.Quote(p.nodes[j].Name), j))
 			return &CycleError{Nodes: names}
 		}
 		for _, v := range path {

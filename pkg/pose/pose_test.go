@@ -3,6 +3,7 @@ package pose
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -619,5 +620,23 @@ func TestTangentFrames(t *testing.T) {
 		if _, _, ok := p.TangentFrames(0); ok {
 			t.Error("a tangent frame for a geoset without TANG")
 		}
+	}
+}
+
+// A crafted hierarchy of a thousand nodes in one parent cycle gives a
+// one-line error that names a few of them, not all.
+func TestCycleErrorIsBounded(t *testing.T) {
+	m := seqModel([2]uint32{0, 100})
+	const n = 1000
+	for i := 0; i < n; i++ {
+		m.Bones = append(m.Bones, bone(strings.Repeat("n", 300), int32(i), int32((i+1)%n), 0))
+	}
+	_, err := New(m)
+	var ce *CycleError
+	if !errors.As(err, &ce) || len(ce.Nodes) != n+1 {
+		t.Fatalf("cycle: %v", err)
+	}
+	if msg := err.Error(); len(msg) > 2000 || !strings.Contains(msg, "cycle of 1000 nodes") || !strings.Contains(msg, "995 more") {
+		t.Errorf("cycle message is %d bytes: %.300s", len(msg), msg)
 	}
 }

@@ -84,7 +84,7 @@ type View struct {
 
 // DefaultView returns the View every zero field stands for: 256×256, no
 // supersampling, the orbit camera at yaw 0 and pitch 0 framing the posed
-// geometry, the first sequence at its start, player 0's colour (red), a
+// geometry, the Stand sequence (StandSequence) at its start, player 0's colour (red), a
 // transparent background and particles simulated with the reference
 // harness's seed and step.
 func DefaultView() View {
@@ -185,7 +185,7 @@ func ParseFit(s string) (Fit, error) {
 }
 
 // Sequence chooses an animation of a model: by index, by name, the bind
-// pose, or (the zero Sequence) the default.
+// pose, or (the zero Sequence) the default, Stand (see StandSequence).
 type Sequence struct {
 	kind  seqKind
 	index int
@@ -241,7 +241,7 @@ func (s Sequence) String() string {
 
 // Index resolves s against model m: an index into m.Sequences, or -1 for
 // the bind pose (also the default of a model without sequences). The
-// default is the first sequence.
+// default is StandSequence's choice.
 func (s Sequence) Index(m *mdx.Model) (int, error) {
 	switch s.kind {
 	case seqBind:
@@ -264,10 +264,31 @@ func (s Sequence) Index(m *mdx.Model) (int, error) {
 		}
 		return 0, fmt.Errorf("render: no sequence named %q (%s)", s.name, sequenceList(m))
 	}
-	if len(m.Sequences) == 0 {
-		return -1, nil
+	return StandSequence(len(m.Sequences), func(i int) string { return m.Sequences[i].Name }), nil
+}
+
+// StandSequence is the rule that picks the sequence a picture shows when
+// none is named, for the library, every command and the batch alike: the
+// sequence named "Stand" (ignoring case and surrounding spaces), else the
+// first whose name starts with "stand" ("Stand Ready"), else the first;
+// -1 (the bind pose) when there are none. A model's first sequence is
+// often Walk or Birth, which makes a poor thumbnail. name returns the
+// name of sequence i of n.
+func StandSequence(n int, name func(i int) string) int {
+	for i := 0; i < n; i++ {
+		if strings.EqualFold(strings.TrimSpace(name(i)), "stand") {
+			return i
+		}
 	}
-	return 0, nil
+	for i := 0; i < n; i++ {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name(i))), "stand") {
+			return i
+		}
+	}
+	if n > 0 {
+		return 0
+	}
+	return -1
 }
 
 // sequenceList names a model's sequences for an error message, a few at

@@ -48,8 +48,8 @@ func (w Warning) String() string {
 
 // Request names one texture of a model.
 type Request struct {
-	// Local are searched before the Resolver's sources (after them with
-	// RootsFirst): the model's own folder and, for a model inside a map,
+	// Local are searched after the Resolver's sources (before them with
+	// LocalFirst): the model's own folder and, for a model inside a map,
 	// the map's root.
 	Local []Source
 	// Path is the TEXS file name, e.g. `Textures\Footman.blp`.
@@ -64,11 +64,12 @@ type Request struct {
 	Team Team
 }
 
-// Resolver finds and loads the textures models refer to. The model's own
-// sources (Request.Local) are searched first, so a texture shipped beside
-// a model wins over a shared library of the same name; then Sources in
-// order. RootsFirst reverses this to the order of the reference harness,
-// for pixel comparisons with it. Each source is tried as <path> then
+// Resolver finds and loads the textures models refer to. Sources are
+// searched first, in order, then the model's own sources (Request.Local):
+// a texture folder given to a program is where a modder puts a reskin, so
+// it must win over the file shipped beside the model (and the reference
+// harness searches in this order too). LocalFirst reverses the order, for
+// a shared library that should only fill in what a model lacks. Each source is tried as <path> then
 // <basename>, with case-insensitive matching and extension substitution:
 // where the named file (.blp, .dds, .tga, .tif, .png or .jpg) is absent,
 // the same name with .dds, then .blp, then .tga, .png and .jpg stands in.
@@ -83,12 +84,11 @@ type Request struct {
 // lifetime (a batch over thousands of models reads each folder once), so
 // files added later are seen by a new Resolver.
 type Resolver struct {
-	// Sources are searched after a request's own, in order: texture
+	// Sources are searched before a request's own, in order: texture
 	// folders, maps and archives, then game data.
 	Sources []Source
-	// RootsFirst searches Sources before the request's Local sources, as
-	// the reference harness does.
-	RootsFirst bool
+	// LocalFirst searches the request's Local sources before Sources.
+	LocalFirst bool
 	// Cache, when set, shares decoded textures between loads.
 	Cache *Cache
 	// Options bound decoding.
@@ -145,11 +145,11 @@ func splitModelPath(p string) ([]string, error) {
 // sources returns the sources to search for a request, in order.
 func (r *Resolver) sources(local []Source) []Source {
 	out := make([]Source, 0, len(local)+len(r.Sources))
-	if !r.RootsFirst {
+	if r.LocalFirst {
 		out = append(out, local...)
 	}
 	out = append(out, r.Sources...)
-	if r.RootsFirst {
+	if !r.LocalFirst {
 		out = append(out, local...)
 	}
 	return out
