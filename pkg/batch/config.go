@@ -1,6 +1,9 @@
 package batch
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -24,6 +27,15 @@ type Config struct {
 	Shard string `yaml:"shard" mapstructure:"shard"`
 	// Force re-renders models whose cache entry is still valid.
 	Force bool `yaml:"force" mapstructure:"force"`
+	// Prune removes, after the run, the outputs and cache records this
+	// program wrote earlier for models that are no longer in the inputs
+	// (or whose outputs changed name); it never removes a file that no
+	// cache record or manifest in the output folder lists.
+	Prune bool `yaml:"prune" mapstructure:"prune"`
+	// ModelTimeout is the wall time one model may take, in seconds (0: no
+	// limit): a model over it fails with a timeout error and the batch
+	// goes on, so one pathological file cannot stall a batch.
+	ModelTimeout float64 `yaml:"model_timeout" mapstructure:"model_timeout"`
 	// TextureCacheMB bounds the decoded textures kept between models (MiB),
 	// so memory stays flat over a long batch.
 	TextureCacheMB int `yaml:"texture_cache_mb" mapstructure:"texture_cache_mb"`
@@ -34,8 +46,9 @@ type Config struct {
 	Views map[string]View `yaml:"views" mapstructure:"views"`
 	// Sequences selects the animations to render.
 	Sequences Sequences `yaml:"sequences" mapstructure:"sequences"`
-	// TeamColors renders each model once per entry (a player index 0-24, a
-	// colour name such as "red", or "#rrggbb"). Empty means Render.TeamColor.
+	// TeamColors renders each model once per entry (a player index 0-27,
+	// a colour name such as "red", or "#rrggbb": texture.ParseTeam). Empty
+	// means Render.TeamColor.
 	TeamColors []string `yaml:"team_colors" mapstructure:"team_colors"`
 	// Sheet configures sprite sheets and animated previews.
 	Sheet SheetOptions `yaml:"sheet" mapstructure:"sheet"`
@@ -88,9 +101,11 @@ type Tree struct {
 type Output struct {
 	Dir string `yaml:"dir" mapstructure:"dir"`
 	// Name is the file-name stem template. Placeholders: {path} (input path
-	// relative to its folder or glob root, without extension), {name} (base
-	// name without extension), {dir} (relative folder), {ext} (extension
-	// without the dot, lower case: mdx or mdl), {view}, {team}.
+	// relative to its folder or glob root, without extension; prefixed by
+	// the root's name where two roots hold the same relative path), {name}
+	// (base name without extension), {dir} (relative folder), {root} (the
+	// name of the folder, glob root or tree the input was found in), {ext}
+	// (extension without the dot, lower case: mdx or mdl), {view}, {team}.
 	// Kind suffixes (.png, -sheet.png, -Walk.gif, ...) are appended.
 	Name string `yaml:"name" mapstructure:"name"`
 	// Formats are the kinds written: png (still thumbnail), sheet, gif, apng.
@@ -101,7 +116,8 @@ type Output struct {
 
 // RenderOptions are the renderer settings that a view or override can change.
 type RenderOptions struct {
-	Size int `yaml:"size" mapstructure:"size"`
+	// Size is the picture size: N or WxH.
+	Size Size `yaml:"size" mapstructure:"size"`
 	// SSAA is the supersampling factor per axis (1 = off).
 	SSAA int `yaml:"ssaa" mapstructure:"ssaa"`
 	// Background is "transparent" or #rrggbb / #rrggbbaa.
@@ -139,7 +155,7 @@ type RenderOptions struct {
 type View struct {
 	Yaw    *float64 `yaml:"yaw" mapstructure:"yaw"`
 	Pitch  *float64 `yaml:"pitch" mapstructure:"pitch"`
-	Size   int      `yaml:"size" mapstructure:"size"`
+	Size   Size     `yaml:"size" mapstructure:"size"`
 	Camera string   `yaml:"camera" mapstructure:"camera"`
 }
 
@@ -201,7 +217,7 @@ type Override struct {
 
 // RenderPatch is a partial RenderOptions: nil fields are left alone.
 type RenderPatch struct {
-	Size       *int     `yaml:"size" mapstructure:"size"`
+	Size       *Size    `yaml:"size" mapstructure:"size"`
 	SSAA       *int     `yaml:"ssaa" mapstructure:"ssaa"`
 	Background *string  `yaml:"background" mapstructure:"background"`
 	Yaw        *float64 `yaml:"yaw" mapstructure:"yaw"`
@@ -221,13 +237,19 @@ func DefaultConfig() Config {
 		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl", ".m2"}},
 		TextureCacheMB: 64,
 		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
-		Render: RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0,
+		ModelTimeout:   DefaultModelTimeout,
+		Render: RenderOptions{Size: Square(256), SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0,
 			Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1},
 		Sequences: Sequences{Select: SelectStand},
 		Sheet:     SheetOptions{Frames: 8},
 		Check:     CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
 	}
 }
+
+// DefaultModelTimeout is model_timeout's default in seconds: ten times
+// what the slowest model of the test corpus takes with particles at the
+// default size on one core, so that only a pathological file reaches it.
+const DefaultModelTimeout = 300
 
 // EnvPrefix is the prefix of environment variables that set configuration keys.
 const EnvPrefix = "MDXR"
@@ -291,4 +313,30 @@ func (c *Config) where(key string) string {
 		k = k[:i]
 	}
 	return c.File // "" when there is no file: the message then says "config:"
+}
+
+// optionsHash hashes the settings that decide what a batch renders: the
+// inputs as configured, output names and formats, render options, views,
+// sequences, teams, sheet and check options and overrides. The folders'
+// locations (output, goldens, texture roots) are left out, so that
+// machines that mount them elsewhere still agree; shards of one batch
+// must agree on it (Merge checks).
+func (c *Config) optionsHash() string {
+	b, _ := json.Marshal(struct {
+		Files, Dirs, Globs, Extensions []string
+		List                           string
+		Name                           string
+		Formats                        []string
+		Render                         RenderOptions
+		Views                          map[string]View
+		Sequences                      Sequences
+		TeamColors                     []string
+		Sheet                          SheetOptions
+		Tolerance                      int
+		MaxMismatch                    float64
+		Overrides                      []Override
+	}{c.Inputs.Files, c.Inputs.Dirs, c.Inputs.Globs, c.Inputs.Extensions, c.Inputs.List, c.Output.Name, c.Output.Formats,
+		c.Render, c.Views, c.Sequences, c.TeamColors, c.Sheet, c.Check.Tolerance, c.Check.MaxMismatch, c.Overrides})
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mdxrender/mdxrender/pkg/texture"
 	yaml "go.yaml.in/yaml/v3"
@@ -31,6 +32,9 @@ import (
 //	panic                       the renderer panics in Render
 //	shift N                     changes the drawing (to make a regression)
 //	emptybefore T               draws nothing before model time T (an effect)
+//	hang                        Render waits for its context to end
+//	stuck MS                    Render sleeps MS ms, blind to its context
+//	longerr N                   Render fails with an N-byte message
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
 // position depends on the time, so every frame is different and a change of
@@ -52,6 +56,9 @@ type fakeModel struct {
 	panic bool
 	shift int
 	empty uint32
+	hang  bool
+	stuck int
+	long  int
 }
 
 func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, error) {
@@ -83,6 +90,12 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 		case "emptybefore":
 			v, _ := strconv.Atoi(fs[1])
 			m.empty = uint32(v)
+		case "hang":
+			m.hang = true
+		case "stuck":
+			m.stuck, _ = strconv.Atoi(fs[1])
+		case "longerr":
+			m.long, _ = strconv.Atoi(fs[1])
 		}
 	}
 	if m.fail == "open" {
@@ -97,6 +110,15 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 	m.r.renders.Add(1)
 	if m.r.onRender != nil {
 		m.r.onRender(m.job)
+	}
+	if m.hang {
+		<-ctx.Done()
+	}
+	if m.stuck > 0 {
+		time.Sleep(time.Duration(m.stuck) * time.Millisecond)
+	}
+	if m.long > 0 {
+		return nil, nil, errors.New(strings.Repeat("x", m.long))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

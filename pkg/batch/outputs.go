@@ -16,7 +16,7 @@ import (
 func (jr *jobRun) renderView(v ViewSpec, team Team, seqs []int, stem string) error {
 	job := jr.job
 	base := Request{View: job.View, ViewName: v.Name}
-	base.View.Width, base.View.Height = v.Size, v.Size
+	base.View.Width, base.View.Height = v.Size.W, v.Size.H
 	base.View.Pitch, base.View.Camera, base.View.Team = v.Pitch, v.Camera, team.Color
 	tag := OutputFile{View: v.Name, Team: team.Name}
 	has := func(f string) bool { return contains(job.Formats, f) }
@@ -87,7 +87,7 @@ func (jr *jobRun) writeSheet(base Request, v ViewSpec, seqs []int, stem string, 
 	if len(yaws) == 0 {
 		yaws = []float64{v.Yaw}
 	}
-	l, err := sheet.NewLayout(strips, yaws, v.Size, v.Size, job.Sheet.Cols)
+	l, err := sheet.NewLayout(strips, yaws, v.Size.W, v.Size.H, job.Sheet.Cols)
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,9 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -43,7 +43,7 @@ func (c *Config) Validate() error {
 	}
 	for i, e := range in.Extensions {
 		if !strings.HasPrefix(e, ".") || len(e) < 2 {
-			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %q", e)
+			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %s", clip.Quote(e))
 		}
 	}
 	if c.Output.Dir == "" {
@@ -56,7 +56,7 @@ func (c *Config) Validate() error {
 		switch f {
 		case FormatPNG, FormatSheet, FormatGIF, FormatAPNG:
 		default:
-			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %q (want png, sheet, gif or apng)", f)
+			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %s (want png, sheet, gif or apng)", clip.Quote(f))
 		}
 	}
 	if c.Jobs < 0 || c.Jobs > 1024 {
@@ -64,6 +64,9 @@ func (c *Config) Validate() error {
 	}
 	if c.TextureCacheMB < 1 || c.TextureCacheMB > 1<<16 {
 		bad("texture_cache_mb", "want 1 to 65536 MiB, got %d", c.TextureCacheMB)
+	}
+	if !(c.ModelTimeout >= 0 && c.ModelTimeout <= maxModelTimeout) {
+		bad("model_timeout", "want 0 (no limit) to %d seconds, got %g", maxModelTimeout, c.ModelTimeout)
 	}
 	if c.Shard != "" {
 		if _, err := ParseShard(c.Shard); err != nil {
@@ -76,7 +79,7 @@ func (c *Config) Validate() error {
 		if !validName(name) {
 			bad(key, "name must be lower-case letters, digits, '-' or '_'")
 		}
-		if v.Size != 0 {
+		if !v.Size.IsZero() {
 			checkSize(key+".size", v.Size, bad)
 		}
 		if v.Pitch != nil {
@@ -133,7 +136,7 @@ func (c *Config) Validate() error {
 		}
 		for j, v := range o.Views {
 			if _, ok := c.Views[v]; !ok && !(len(c.Views) == 0 && v == "default") {
-				bad(fmt.Sprintf("%s.views[%d]", key, j), "no view named %q", v)
+				bad(fmt.Sprintf("%s.views[%d]", key, j), "no view named %s", clip.Quote(v))
 			}
 		}
 	}
@@ -231,18 +234,18 @@ func (s Sequences) validate(key string, bad badFunc) {
 			bad(key+".pattern", "select: match needs a pattern")
 		}
 	default:
-		bad(key+".select", "want stand, all or match, got %q", s.Select)
+		bad(key+".select", "want stand, all or match, got %s", clip.Quote(s.Select))
 	}
 	for _, p := range splitPatterns(s.Pattern) {
 		if _, err := path.Match(strings.ToLower(p), ""); err != nil {
-			bad(key+".pattern", "bad pattern %q: %v", p, err)
+			bad(key+".pattern", "bad pattern %s: %v", clip.Quote(p), err)
 		}
 	}
 }
 
-func checkSize(key string, v int, bad badFunc) {
-	if v < 8 || v > 8192 {
-		bad(key, "want 8 to 8192 pixels, got %d", v)
+func checkSize(key string, v Size, bad badFunc) {
+	if err := v.check(); err != nil {
+		bad(key, "%v", err)
 	}
 }
 
@@ -286,32 +289,10 @@ func MatchSequence(patterns, name string) bool {
 	return false
 }
 
-// straight-alpha RGBA.
-func ParseBackground(s string) ([4]uint8, error) {
-	if s == "transparent" || s == "" {
-		return [4]uint8{}, nil
-	}
-	return parseHex(s, true)
-}
+var placeholders = []string{"{path}", "{name}", "{dir}", "{root}", "{ext}", "{view}", "{team}"}
 
-func parseHex(s string, alpha bool) ([4]uint8, error) {
-	var c [4]uint8
-	h := strings.TrimPrefix(s, "#")
-	if !strings.HasPrefix(s, "#") || !(len(h) == 6 || alpha && len(h) == 8) {
-		return c, fmt.Errorf("want transparent, #rrggbb or #rrggbbaa, got %q", s)
-	}
-	c[3] = 255
-	for i := 0; i < len(h)/2; i++ {
-		v, err := strconv.ParseUint(h[2*i:2*i+2], 16, 8)
-		if err != nil {
-			return c, fmt.Errorf("bad hex colour %q", s)
-		}
-		c[i] = uint8(v)
-	}
-	return c, nil
-}
-
-var placeholders = []string{"{path}", "{name}", "{dir}", "{ext}", "{view}", "{team}"}
+// maxModelTimeout bounds model_timeout (a day): a larger value is a typo.
+const maxModelTimeout = 86400
 
 func checkTemplate(t string) error {
 	if t == "" {
@@ -322,13 +303,13 @@ func checkTemplate(t string) error {
 		rest = strings.ReplaceAll(rest, p, "")
 	}
 	if i := strings.IndexAny(rest, "{}"); i >= 0 {
-		return fmt.Errorf("unknown placeholder in %q (known: %s)", t, strings.Join(placeholders, " "))
+		return fmt.Errorf("unknown placeholder in %s (known: %s)", clip.Quote(t), strings.Join(placeholders, " "))
 	}
 	if !strings.Contains(t, "{path}") && !strings.Contains(t, "{name}") {
-		return fmt.Errorf("%q needs {path} or {name}, or every model writes the same file", t)
+		return fmt.Errorf("%s needs {path} or {name}, or every model writes the same file", clip.Quote(t))
 	}
 	if strings.HasPrefix(t, "/") || strings.Contains(t, "..") || strings.Contains(t, "\\") {
-		return fmt.Errorf("%q must be a relative path inside output.dir", t)
+		return fmt.Errorf("%s must be a relative path inside output.dir", clip.Quote(t))
 	}
 	return nil
 }
@@ -339,7 +320,7 @@ func checkGlob(g string) error {
 			continue
 		}
 		if _, err := path.Match(seg, ""); err != nil {
-			return fmt.Errorf("bad glob %q: %v", g, err)
+			return fmt.Errorf("bad glob %s: %v", clip.Quote(g), err)
 		}
 	}
 	return nil
