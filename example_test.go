@@ -72,7 +72,7 @@ func Example_batch() {
 	cfg.Inputs.Trees = []batch.Tree{{Name: "fixtures", FS: os.DirFS("testdata/models")}}
 	cfg.Inputs.Extensions = []string{".mdl"}
 	cfg.Output.Dir = out
-	cfg.Render.Size = 64
+	cfg.Render.Size = batch.Square(64)
 	if err := cfg.Validate(); err != nil {
 		log.Fatal(err)
 	}

@@ -8,18 +8,16 @@ import (
 	"syscall"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
 )
 
 func newSheetCmd() *cobra.Command {
 	var (
-		out      string
-		seqs     string
-		formats  []string
-		textures []string
-		cfg      = batch.DefaultConfig()
-		pf       particleFlags
+		common  commonFlags
+		formats []string
+		cfg     = batch.DefaultConfig()
 	)
 	cmd := &cobra.Command{
 		Use:   "sheet MODEL -o DIR [--sequence Walk,Attack*] [--frames 16 | --fps 12] [--cols 4] [--yaws 0,45,...]",
@@ -36,26 +34,28 @@ durations in ms, an animations map; Phaser load.atlas and PixiJS Spritesheet
 read it) and NAME-sheet.plain.json. --format gif and/or apng add one
 animated preview per sequence (GIF: 256 dithered colours and 1-bit
 transparency; APNG: full alpha).`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			out := common.output
 			if out == "" {
-				return fmt.Errorf("sheet: -o DIR is required")
+				return usageErrorf("sheet: -o DIR is required")
 			}
 			cfg.Inputs.Files = args
 			cfg.Output.Dir = out
 			cfg.Output.Name = "{name}"
 			cfg.Output.Formats = formats
 			cfg.Output.Gallery = false
-			cfg.TextureRoots = textures
-			if err := pf.config(&cfg.Render); err != nil {
-				return fmt.Errorf("sheet: %w", err)
+			roots, err := absPaths(common.textures)
+			if err != nil {
+				return err
+			}
+			cfg.TextureRoots = roots
+			if err := common.renderOptions(&cfg.Render); err != nil {
+				return usageError{err}
 			}
 			cfg.Force = true
 			cfg.Jobs = 1
-			cfg.Sequences = batch.Sequences{Select: batch.SelectAll}
-			if seqs != "" {
-				cfg.Sequences = batch.Sequences{Select: batch.SelectMatch, Pattern: seqs}
-			}
+			cfg.Sequences = sequenceSelection(common.sequence)
 			if err := cfg.Validate(); err != nil {
 				return err
 			}
@@ -82,8 +82,8 @@ transparency; APNG: full alpha).`,
 				}
 				return exitCodeError{1}
 			}
-			if len(res.Sequences) == 0 && seqs != "" {
-				return fmt.Errorf("sheet: %s has no sequence matching %q", args[0], seqs)
+			if len(res.Sequences) == 0 && cfg.Sequences.Select == batch.SelectMatch {
+				return fmt.Errorf("sheet: %s has no sequence matching %s", args[0], clip.Quote(common.sequence))
 			}
 			for _, o := range res.Outputs {
 				fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(out, filepath.FromSlash(o.Path)))
@@ -92,20 +92,11 @@ transparency; APNG: full alpha).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "output folder")
-	f.StringVar(&seqs, "sequence", "", "sequences: comma-separated names or globs, case-blind (default all)")
+	common.register(f, cmdSheet)
 	f.IntVar(&cfg.Sheet.Frames, "frames", 8, "frames per sequence, evenly over its interval")
 	f.Float64Var(&cfg.Sheet.FPS, "fps", 0, "sample at this rate instead of --frames")
 	f.IntVar(&cfg.Sheet.Cols, "cols", 0, "wrap each sequence after this many frames (0 = no wrap)")
 	f.Float64SliceVar(&cfg.Sheet.Yaws, "yaws", nil, "yaw angles in degrees, one block of rows each (default --yaw)")
 	f.StringSliceVar(&formats, "format", []string{"sheet"}, "outputs: sheet, gif, apng, png (comma-separated)")
-	f.IntVar(&cfg.Render.Size, "size", 128, "frame size in pixels")
-	f.IntVar(&cfg.Render.SSAA, "ssaa", 1, "supersampling factor")
-	f.Float64Var(&cfg.Render.Yaw, "yaw", 0, "camera yaw in degrees")
-	f.Float64Var(&cfg.Render.Pitch, "pitch", 0, "camera pitch in degrees")
-	f.StringVar(&cfg.Render.Background, "bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
-	f.StringVar(&cfg.Render.TeamColor, "team", "", "team colour: player index 0-24, name or #rrggbb")
-	f.StringArrayVar(&textures, "textures", nil, "texture folder searched after the model's folder (repeatable)")
-	pf.register(f)
 	return cmd
 }

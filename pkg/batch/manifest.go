@@ -264,7 +264,7 @@ func Merge(o MergeOptions, ms ...*Manifest) (*Manifest, error) {
 // folder without overwriting each other's reports; a merged or unsharded
 // manifest uses the name as it is.
 func ReportName(name string, m *Manifest) string {
-	if len(m.Shards) != 1 {
+	if len(m.Shards) != 1 || len(m.Missing) > 0 { // a merged manifest, even of one shard
 		return name
 	}
 	s, err := ParseShard(m.Shards[0])

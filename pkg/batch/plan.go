@@ -437,7 +437,7 @@ func (r RenderOptions) view() (render.View, render.Time) {
 	if r.Seed == 0 {
 		v.Particles.Seed = render.ZeroSeed
 	}
-	still, _ := parseStillTime(r.Time) // validated
+	still, _ := ParseStillTime(r.Time) // validated
 	return v, still
 }
 

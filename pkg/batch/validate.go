@@ -145,6 +145,24 @@ func (c *Config) Validate() error {
 
 type badFunc func(key, format string, a ...any)
 
+// Check validates render options that come from elsewhere than a
+// configuration (a command's flags) with the configuration's own rules:
+// each problem is a *ConfigError for its key ("render.size"), whose Where
+// is where(key).
+func (r RenderOptions) Check(where func(key string) string) error {
+	var errs []error
+	r.validate("render", func(key, format string, a ...any) {
+		errs = append(errs, &ConfigError{Where: where(key), Key: key, Msg: fmt.Sprintf(format, a...)})
+	})
+	return errors.Join(errs...)
+}
+
+// View returns the picture options r gives, as the renderer takes them,
+// and the still's time: size, supersampling, background and particles
+// (the camera, team and sequence are the caller's, per view and team).
+// r must be valid.
+func (r RenderOptions) View() (render.View, render.Time) { return r.view() }
+
 func (r RenderOptions) validate(key string, bad badFunc) {
 	checkSize(key+".size", r.Size, bad)
 	checkSSAA(key+".ssaa", r.SSAA, bad)
@@ -202,7 +220,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 }
 
 func checkTime(key, v string, bad badFunc) {
-	if _, err := parseStillTime(v); err != nil {
+	if _, err := ParseStillTime(v); err != nil {
 		bad(key, "%v", err)
 	}
 }
