@@ -246,9 +246,10 @@ func DefaultConfig() Config {
 	}
 }
 
-// DefaultModelTimeout is model_timeout's default in seconds: ten times
-// what the slowest model of the test corpus takes with particles at the
-// default size on one core, so that only a pathological file reaches it.
+// DefaultModelTimeout is model_timeout's default in seconds: some sixty
+// times what the slowest model of the test corpus takes at the default
+// size with particles (under 5 s on a loaded two-core machine), so that
+// only a pathological file reaches it.
 const DefaultModelTimeout = 300
 
 // EnvPrefix is the prefix of environment variables that set configuration keys.

@@ -180,6 +180,12 @@ type walker struct {
 	lines    map[string]int
 	hasLines bool
 	errs     []error
+	memo     map[memoKey]bool
+}
+
+type memoKey struct {
+	n *yaml.Node
+	t reflect.Type
 }
 
 func (w *walker) at(n *yaml.Node) string {
@@ -206,8 +212,25 @@ func join(prefix, k string) string {
 // the remaining values can still be range-checked in the same pass; a
 // list with an unusable element is unusable as a whole.
 func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
+	aliased := false
 	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
+		n, aliased = n.Alias, true
+	}
+	if aliased {
+		// An anchored node is checked once per type, however often it is
+		// aliased: a few bytes of aliases to a large anchor must not make
+		// the walk quadratic (the decoder refuses such documents later).
+		k := memoKey{n, t}
+		if ok, seen := w.memo[k]; seen {
+			return ok
+		}
+		if w.memo == nil {
+			w.memo = map[memoKey]bool{}
+		}
+		w.memo[k] = true // a cycle through an alias is taken as fine here
+		ok := w.check(n, t, path)
+		w.memo[k] = ok
+		return ok
 	}
 	if w.hasLines {
 		if _, ok := w.lines[path]; !ok && path != "" {

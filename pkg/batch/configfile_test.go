@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustDecode(t *testing.T, name, text string) *ConfigFile {
@@ -99,5 +100,24 @@ func TestDecodeConfigFileTOML(t *testing.T) {
 	}
 	if _, err := DecodeConfigFile("c.toml", []byte("[render]\nsise = 1\n")); err == nil || !strings.Contains(err.Error(), "c.toml: render.sise: unknown key") {
 		t.Errorf("unknown TOML key: %v", err)
+	}
+}
+
+// Many aliases of a large anchor are checked once, not once per alias.
+func TestDecodeConfigFileAliasFanOut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x: &m {match: a, team_colors: [")
+	for i := 0; i < 20000; i++ {
+		b.WriteString("0,")
+	}
+	b.WriteString("0]}\noverrides: [")
+	for i := 0; i < 20000; i++ {
+		b.WriteString("*m,")
+	}
+	b.WriteString("*m]\n")
+	start := time.Now()
+	DecodeConfigFile("c.yaml", []byte(b.String()))
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%v for 20,000 aliases of a 20,000-element anchor", d)
 	}
 }
