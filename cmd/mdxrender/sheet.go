@@ -33,7 +33,9 @@ Writes NAME-sheet.png, NAME-sheet.json (TexturePacker "JSON hash": frames,
 durations in ms, an animations map; Phaser load.atlas and PixiJS Spritesheet
 read it) and NAME-sheet.plain.json. --format gif and/or apng add one
 animated preview per sequence (GIF: 256 dithered colours and 1-bit
-transparency; APNG: full alpha).`,
+transparency; APNG: full alpha). The options shared with render and batch
+mean the same on each (docs/cli.md). Exit status: 0, 1 if the model could
+not be rendered, 2 for a usage error, 130 if interrupted.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := common.output

@@ -366,3 +366,32 @@ func TestVersionFromBuildInfo(t *testing.T) {
 	}
 	var _ = batch.Manifest{}
 }
+
+// batch --prune removes the outputs of a model taken out of the inputs,
+// and a linked input folder given as an argument is followed.
+func TestBatchPruneAndLinkedFolderArgument(t *testing.T) {
+	dir := t.TempDir()
+	models := filepath.Join(dir, "models")
+	os.MkdirAll(models, 0o755)
+	fixtureModel(t, models, "hermite_bezier.mdl", "a.mdl")
+	b := fixtureModel(t, models, "billboards.mdl", "b.mdl")
+	link := filepath.Join(dir, "linked")
+	if err := os.Symlink(models, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	out := filepath.Join(dir, "out")
+	if so, se, code := run(t, "batch", link, "-o", out, "--size", "16"); code != 0 || !strings.Contains(so, "2 models: 2 rendered") {
+		t.Fatalf("linked folder: exit %d\n%s%s", code, so, se)
+	}
+	os.Remove(b)
+	so, se, code := run(t, "batch", link, "-o", out, "--size", "16", "--prune")
+	if code != 0 || !strings.Contains(so, "1 models: 0 rendered, 1 unchanged") || !strings.Contains(so, "2 files pruned") {
+		t.Fatalf("prune: exit %d\n%s%s", code, so, se)
+	}
+	if _, err := os.Stat(filepath.Join(out, "b-default.png")); err == nil {
+		t.Error("the removed model's still is still there")
+	}
+	if _, err := os.Stat(filepath.Join(out, "a-default.png")); err != nil {
+		t.Error(err)
+	}
+}
