@@ -308,3 +308,34 @@ func TestTOMLReadAsViperDid(t *testing.T) {
 		}
 	}
 }
+
+// --team beats the file's team_colors, as every flag beats the file.
+func TestTeamFlagBeatsTeamColors(t *testing.T) {
+	dir := t.TempDir()
+	touch(t, dir, "m/a.mdx")
+	p := filepath.Join(dir, "batch.yaml")
+	os.WriteFile(p, []byte("inputs: {dirs: [m]}\nteam_colors: [red, blue]\n"), 0o644)
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	fs.String("team", "", "")
+	load := func(args ...string) []batch.Job {
+		t.Helper()
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		c, err := loadConfig(configLayers{File: p, Flags: fs, FlagKeys: map[string]string{"team": "render.team_color"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := c.Plan(batch.Shard{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	if j := load(); len(j[0].Teams) != 2 {
+		t.Errorf("file: %d teams", len(j[0].Teams))
+	}
+	if j := load("--team", "3"); len(j[0].Teams) != 1 || j[0].Teams[0].Name != "3" {
+		t.Errorf("flag: %+v", j[0].Teams)
+	}
+}

@@ -411,7 +411,9 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 		}
 		j.TextureRoots = append(roots, j.TextureRoots...)
 	}
-	if len(j.Teams) == 0 {
+	// A team colour given on the command line (or by a variable) beats the
+	// file's list, as every other flag beats the file.
+	if len(j.Teams) == 0 || c.pinned["render.team_color"] && !c.pinned["team_colors"] {
 		j.Teams = teams([]string{j.Render.TeamColor})
 	}
 	j.Views = c.views(j.Render, only)

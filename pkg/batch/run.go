@@ -49,13 +49,16 @@ type Runner struct {
 	Shard Shard
 	// Observer may be nil.
 	Observer Observer
+	// StopGrace is how long Run waits for a model to stop once its
+	// context is done (the batch was interrupted, or the model ran past
+	// Config.ModelTimeout) before it leaves it behind and moves on, so
+	// that a renderer that does not watch its context cannot hold the
+	// batch; 0 means DefaultStopGrace.
+	StopGrace time.Duration
 }
 
-// StopGrace is how long Run waits for a model to stop once its context
-// is done (the batch was interrupted, or the model ran past
-// Config.ModelTimeout) before it leaves it behind and moves on: a renderer
-// that does not watch its context cannot hold the batch.
-var StopGrace = time.Second
+// DefaultStopGrace is Runner.StopGrace's default.
+const DefaultStopGrace = time.Second
 
 // errModelTimeout is the cause of a model's context when it ran past
 // Config.ModelTimeout.
@@ -222,15 +225,19 @@ func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 	defer cancel()
 	ch := make(chan ModelResult, 1)
 	go func() { ch <- r.runJob(mctx, job) }()
+	grace := r.StopGrace
+	if grace <= 0 {
+		grace = DefaultStopGrace
+	}
 	var res ModelResult
 	select {
 	case res = <-ch:
 	case <-mctx.Done():
 		select {
 		case res = <-ch:
-		case <-time.After(StopGrace):
+		case <-time.After(grace):
 			res = ModelResult{Input: job.Input.Key, Rel: job.Input.Rel, Status: StatusFailed,
-				Errors: []string{"stopped waiting for it: the renderer did not stop within " + StopGrace.String()}}
+				Errors: []string{"stopped waiting for it: the renderer did not stop within " + grace.String()}}
 			res.Timings.TotalMS = ms(time.Since(start))
 		}
 	}

@@ -14,10 +14,11 @@ import (
 	"time"
 )
 
-// runYAML runs a batch from a config text in dir.
+// runYAML runs a batch from a config text in dir; a model that does not
+// stop is left behind after 100 ms.
 func runYAML(t *testing.T, ctx context.Context, dir, text string) (*Manifest, error) {
 	t.Helper()
-	return (&Runner{Config: loadYAML(t, dir, text), Renderer: &fakeRenderer{}, Version: "test"}).Run(ctx)
+	return (&Runner{Config: loadYAML(t, dir, text), Renderer: &fakeRenderer{}, Version: "test", StopGrace: 100 * time.Millisecond}).Run(ctx)
 }
 
 func byRel(m *Manifest) map[string]*ModelResult {
@@ -32,9 +33,6 @@ func byRel(m *Manifest) map[string]*ModelResult {
 // give it more; the batch goes on, also past a renderer that does not
 // watch its context (left behind after StopGrace).
 func TestModelTimeout(t *testing.T) {
-	old := StopGrace
-	StopGrace = 50 * time.Millisecond
-	defer func() { StopGrace = old }()
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100\nhang", "m/b.mdx": "seq Stand 0 100\nstuck 3000", "m/c.mdx": "seq Stand 0 100"})
 	start := time.Now()
@@ -64,9 +62,6 @@ func TestModelTimeout(t *testing.T) {
 // renderer that ignores its context: Run returns within StopGrace or so,
 // with the manifest of what finished.
 func TestInterruptWithStuckModel(t *testing.T) {
-	old := StopGrace
-	StopGrace = 100 * time.Millisecond
-	defer func() { StopGrace = old }()
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100", "m/b.mdx": "seq Stand 0 100\nstuck 5000", "m/c.mdx": "seq Stand 0 100"})
 	ctx, cancel := context.WithCancel(context.Background())
