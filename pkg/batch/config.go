@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"io/fs"
 	"strings"
 )
@@ -268,14 +269,17 @@ type ConfigError struct {
 	Msg   string
 }
 
+// Error bounds what it repeats of the key and message: a file can name a
+// key of megabytes.
 func (e *ConfigError) Error() string {
+	key, msg := clip.String(e.Key, 2*clip.MaxQuote), clip.String(e.Msg, 10*clip.MaxQuote)
 	if e.Where == "" {
-		return fmt.Sprintf("config: %s: %s", e.Key, e.Msg)
+		return fmt.Sprintf("config: %s: %s", key, msg)
 	}
 	if e.Key == "" {
-		return fmt.Sprintf("%s: %s", e.Where, e.Msg)
+		return fmt.Sprintf("%s: %s", e.Where, msg)
 	}
-	return fmt.Sprintf("%s: %s: %s", e.Where, e.Key, e.Msg)
+	return fmt.Sprintf("%s: %s: %s", e.Where, key, msg)
 }
 
 // SetOrigin records where the value of key (dotted, as in the file:
