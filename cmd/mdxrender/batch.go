@@ -28,6 +28,7 @@ var batchFlagKeys = map[string]string{
 	"ssaa":         "render.ssaa",
 	"bg":           "render.background",
 	"textures":     "texture_roots",
+	"game-data":    "game_data",
 	"sequences":    "sequences.select",
 	"golden":       "check.golden",
 	"update":       "check.update",
@@ -47,11 +48,12 @@ func newCheckCmd() *cobra.Command { return newBatchLikeCmd(true) }
 func newBatchLikeCmd(check bool) *cobra.Command {
 	var cfgFile string
 	cmd := &cobra.Command{
-		Use:   "batch [-c FILE] [MODEL|FOLDER...]",
+		Use:   "batch [-c FILE] [MODEL|FOLDER|MAP...]",
 		Short: "Render many models from a config file: thumbnails, sheets, animations, manifest, gallery",
 		Long: `Render every model a batch config names (see configs/ for documented
-examples), plus MODEL arguments and the models under FOLDER arguments
-(relative to the working directory), with a pool of workers. Output files do not
+examples), plus MODEL arguments, the models under FOLDER arguments and every
+model in MAP arguments (a packed .w3x/.w3m map or an .mpq; MAP:path/in/map.mdx
+names one), relative to the working directory, with a pool of workers. Output files do not
 depend on the number of workers. A model that fails is reported in
 manifest.json and the batch goes on; the exit status is 1 if any model
 failed. Unchanged models (same model and texture bytes, options and program
@@ -88,7 +90,8 @@ The exit status is 1 on any regression, missing golden or failed model.
 	f.Int("size", 256, "image size in pixels")
 	f.Int("ssaa", 1, "supersampling factor")
 	f.String("bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
-	f.StringSlice("textures", nil, "texture folders searched after the model's folder")
+	f.StringSlice("textures", nil, "texture folders, maps (.w3x/.w3m) or MPQs searched after the model's folder and map")
+	f.String("game-data", "", "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files")
 	f.String("sequences", "stand", "sequences to render: stand, all or match (pattern from the config)")
 	f.Bool("particles", true, "simulate and draw particle emitters and ribbons (--particles=false: geometry only)")
 	f.Int("seed", 6, "seed of the particle random generator")
@@ -118,7 +121,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	if check && cfg.Check.Golden == "" {
 		return fmt.Errorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}
-	r := &batch.Runner{Config: cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
+	r := &batch.Runner{Config: cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
 	if cfg.Shard == "" {
 		sh, ok, err := batch.ShardFromEnv(os.LookupEnv)
 		if err != nil {

@@ -30,6 +30,7 @@ func newRenderCmd() *cobra.Command {
 		pf       particleFlags
 		timeArg  string
 		team     string
+		gameData string
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -82,14 +83,16 @@ atomically.`,
 			if v.Particles, err = pf.particles(); err != nil {
 				return fmt.Errorf("render: %w", err)
 			}
-			var roots []texture.Source
-			for _, d := range textures {
-				roots = append(roots, mdxrender.Folder(d))
+			srcs, err := openTextureSources(textures, gameData)
+			if err != nil {
+				return fmt.Errorf("render: %w", err)
 			}
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots})
+			defer srcs.Close()
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: srcs.List})
 			if err != nil {
 				return err
 			}
+			defer m.Close()
 			img, warns, err := m.Render(v)
 			for _, w := range warns {
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", w)
@@ -117,7 +120,8 @@ atomically.`,
 	f.StringVar(&timeArg, "time", "0", "time in ms into the sequence (also the global-sequence phase), or a share of the sequence like 50%")
 	f.StringVar(&team, "team", "0", "team colour: player index 0-24 (24 neutral), a colour name (red, blue, ...) or #rrggbb")
 	f.StringVar(&bg, "bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
-	f.StringArrayVar(&textures, "textures", nil, "texture folder searched after the model's folder (repeatable)")
+	f.StringArrayVar(&textures, "textures", nil, "texture folder, map (.w3x/.w3m) or MPQ searched after the model's folder and map (repeatable)")
+	f.StringVar(&gameData, "game-data", "", "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files")
 	f.IntVar(&v.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
 	pf.register(f)
@@ -139,6 +143,21 @@ func (p *particleFlags) register(f *pflag.FlagSet) {
 	f.Uint32Var(&p.seed, "seed", particles.DefaultSeed, "seed of the particle random generator")
 	f.StringVar(&p.step, "step-ms", "1000/60", "fixed simulation step in ms: a number or A/B")
 	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto/negative (one particle lifetime, looping sequences only)")
+}
+
+// openTextureSources opens the texture folders, maps and archives given
+// with --textures, then --game-data.
+func openTextureSources(textures []string, gameData string) (*mdxrender.Sources, error) {
+	srcs, err := mdxrender.OpenSources(textures...)
+	if err != nil || gameData == "" {
+		return srcs, err
+	}
+	g, err := mdxrender.OpenGameData(gameData)
+	if err != nil {
+		srcs.Close()
+		return nil, err
+	}
+	return srcs.Append(g), nil
 }
 
 // config validates the flags and copies them into a batch's render

@@ -61,7 +61,7 @@ transparency; APNG: full alpha).`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
+			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
 			m, err := r.Run(ctx)
 			if ctx.Err() != nil {
 				return exitCodeError{130}
@@ -105,7 +105,8 @@ transparency; APNG: full alpha).`,
 	f.Float64Var(&cfg.Render.Pitch, "pitch", 0, "camera pitch in degrees")
 	f.StringVar(&cfg.Render.Background, "bg", "transparent", "background: transparent, #rrggbb or #rrggbbaa")
 	f.StringVar(&cfg.Render.TeamColor, "team", "", "team colour: player index 0-24, name or #rrggbb")
-	f.StringArrayVar(&textures, "textures", nil, "texture folder searched after the model's folder (repeatable)")
+	f.StringArrayVar(&textures, "textures", nil, "texture folder, map (.w3x/.w3m) or MPQ searched after the model's folder and map (repeatable)")
+	f.StringVar(&cfg.GameData, "game-data", "", "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files")
 	pf.register(f)
 	return cmd
 }

@@ -67,6 +67,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		}
 	}
 	jobs, err := c.Plan(sh)
+	defer c.closeArchives()
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -44,6 +45,11 @@ func (c *Config) Validate() error {
 	for i, e := range in.Extensions {
 		if !strings.HasPrefix(e, ".") || len(e) < 2 {
 			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %q", e)
+		}
+	}
+	if c.GameData != "" {
+		if st, err := os.Stat(resolve(c.base(), c.GameData)); err != nil || !st.IsDir() {
+			bad("game_data", "want the folder of a game install or of extracted game files, got %q", trimValue(c.GameData))
 		}
 	}
 	if c.Output.Dir == "" {
@@ -343,4 +349,14 @@ func checkGlob(g string) error {
 		}
 	}
 	return nil
+}
+
+// trimValue shortens a value quoted in an error message: a hostile
+// configuration's 50 MB string must not come back whole.
+func trimValue(v string) string {
+	const most = 200
+	if len(v) <= most {
+		return v
+	}
+	return v[:most] + "…"
 }

@@ -217,55 +217,77 @@ func (r *Resolver) Find(local []Source, p string) (File, []string, error) {
 }
 
 // lookup matches the components below src without regard to case (an
-// exact match wins), trying extension variants for the file name, and
-// returns the path inside src.FS.
+// exact match first), trying extension variants for the file name, and
+// returns the path inside src.FS. A folder extracted from an archive on a
+// case-sensitive disk can hold "Textures" and "textures" side by side
+// (the archive's name lists spell them both ways), so every folder that
+// matches is tried in turn.
 func (r *Resolver) lookup(src Source, parts []string) (string, error) {
-	dir := src.join()
-	for _, c := range parts[:len(parts)-1] {
-		name, err := r.match(src, dir, c, true)
-		if err != nil {
-			return "", err
-		}
-		dir = path.Join(dir, name)
-	}
+	return r.lookupIn(src, src.join(), parts)
+}
+
+func (r *Resolver) lookupIn(src Source, dir string, parts []string) (string, error) {
 	var firstErr error
-	for _, v := range nameVariants(parts[len(parts)-1]) {
-		name, err := r.match(src, dir, v, false)
-		if err == nil {
-			return path.Join(dir, name), nil
-		}
+	note := func(err error) {
 		if firstErr == nil || errors.Is(err, errOutside) {
 			firstErr = err
 		}
 	}
+	if len(parts) == 1 {
+		for _, v := range nameVariants(parts[0]) {
+			for _, name := range r.matches(src, dir, v) {
+				if err := r.isKind(src, path.Join(dir, name), false); err != nil {
+					note(err)
+					continue
+				}
+				return path.Join(dir, name), nil
+			}
+		}
+	} else {
+		for _, name := range r.matches(src, dir, parts[0]) {
+			sub := path.Join(dir, name)
+			if err := r.isKind(src, sub, true); err != nil {
+				note(err)
+				continue
+			}
+			found, err := r.lookupIn(src, sub, parts[1:])
+			if err == nil {
+				return found, nil
+			}
+			note(err)
+		}
+	}
+	if firstErr == nil {
+		firstErr = fs.ErrNotExist
+	}
 	return "", firstErr
 }
 
-// match finds name in dir, exactly or else case-insensitively, as a
-// folder or a regular file.
-func (r *Resolver) match(src Source, dir, name string, wantDir bool) (string, error) {
-	names := r.list(src, dir)
-	pick := ""
-	for _, n := range names {
-		if n == name {
-			pick = n
-			break
-		}
-		if pick == "" && strings.EqualFold(n, name) {
-			pick = n
+// matches lists the entries of dir named name: the exact spelling first,
+// then the others that differ only in case, in listing order.
+func (r *Resolver) matches(src Source, dir, name string) []string {
+	var exact, folded []string
+	for _, n := range r.list(src, dir) {
+		switch {
+		case n == name:
+			exact = append(exact, n)
+		case strings.EqualFold(n, name):
+			folded = append(folded, n)
 		}
 	}
-	if pick == "" {
-		return "", fs.ErrNotExist
-	}
-	st, err := fs.Stat(src.FS, path.Join(dir, pick))
+	return append(exact, folded...)
+}
+
+// isKind checks that p is a folder (wantDir) or a regular file.
+func (r *Resolver) isKind(src Source, p string, wantDir bool) error {
+	st, err := fs.Stat(src.FS, p)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if st.IsDir() != wantDir || (!wantDir && !st.Mode().IsRegular()) {
-		return "", fs.ErrNotExist
+		return fs.ErrNotExist
 	}
-	return pick, nil
+	return nil
 }
 
 func (r *Resolver) list(src Source, dir string) []string {
