@@ -57,6 +57,9 @@ for line in "${lines[@]}"; do
 		fail=1
 	fi
 	printf '%-12s %-28s %-44s %12s %8s  %s\n' "$minutes" "$target" "$pkg" "${execs:-?}" "${rate:-?}" "$findings"
+	if [[ $findings != none ]]; then
+		grep -v '^fuzz: elapsed' "$log" | tail -n 20 | sed 's/^/    /' >&2
+	fi
 done
 echo "$total targets; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 exit $fail

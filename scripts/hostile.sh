@@ -8,6 +8,7 @@
 #   scripts/hostile.sh                 # build, generate into a temp folder, run
 #   MDXRENDER=/path/to/mdxrender scripts/hostile.sh   # another binary
 #   HOSTILE_DIR=/tmp/hostile scripts/hostile.sh       # reuse generated files
+#   HOSTILE_CASES='texture|mdl' scripts/hostile.sh    # only cases matching
 #
 # Exit status: 1 when a case ran over 10 s or 500 MB, was killed by the
 # timeout, or crashed (exit status above 1); 0 otherwise. A clear error
@@ -43,6 +44,7 @@ printf '%-44s %4s %7s %7s  %s\n' case exit seconds RSS_MB message
 run() {
 	local name=$1
 	shift
+	[[ $name =~ ${HOSTILE_CASES:-.} ]] || return 0
 	local log=$work/log err=$work/err
 	local status=0
 	(cd "$dir" && /usr/bin/time -v -o "$log" timeout 60 "$bin" "$@" >/dev/null 2>"$err") || status=$?

@@ -133,6 +133,33 @@ func SplitJPEG(stream []byte) (header, rest []byte) {
 	return stream[:i], stream[i:]
 }
 
+// Repeat returns n references to s, for a BLP whose levels all carry the
+// same stream.
+func Repeat(s []byte, n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// BLP1Streams wraps whole JPEG streams as the levels of a BLP1 of
+// width×height: when they all share the part before their first scan,
+// that is the BLP's shared header and each level keeps the rest;
+// otherwise each level keeps its whole stream after an empty header.
+func BLP1Streams(width, height int, streams ...[]byte) []byte {
+	header, _ := SplitJPEG(streams[0])
+	levels := make([][]byte, len(streams))
+	for i, s := range streams {
+		h, rest := SplitJPEG(s)
+		if !bytes.Equal(h, header) {
+			return BLP1JPEG(width, height, nil, streams)
+		}
+		levels[i] = rest
+	}
+	return BLP1JPEG(width, height, header, levels)
+}
+
 // BLP1JPEG wraps a shared JPEG header and per-level JPEG data in a BLP1
 // whose header declares width×height (and mip levels when there is more
 // than one level), alpha bits 8.

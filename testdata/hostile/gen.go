@@ -41,11 +41,11 @@ func main() {
 	}
 
 	// Textures.
-	texture("blp_frame8192_in_64.blp", blpOf(64, 64, hostile.BaselineJPEG(8192, 8192, 4)))
-	texture("blp_4096_13_full_frames.blp", blpOf(4096, 4096, repeat(hostile.BaselineJPEG(4096, 4096, 4), 13)...))
+	texture("blp_frame8192_in_64.blp", hostile.BLP1Streams(64, 64, hostile.BaselineJPEG(8192, 8192, 4)))
+	texture("blp_4096_13_full_frames.blp", hostile.BLP1Streams(4096, 4096, hostile.Repeat(hostile.BaselineJPEG(4096, 4096, 4), 13)...))
 	texture("blp_8192_14_levels.blp", blpChain(8192, 14))
-	texture("blp_progressive_1800_scans.blp", blpOf(2048, 2048, hostile.ProgressiveJPEG(2048, 2048, 4, 1800)))
-	texture("jpg_progressive_1800_scans.jpg", hostile.ProgressiveJPEG(2048, 2048, 3, 1800))
+	texture("blp_progressive_1800_scans.blp", hostile.BLP1Streams(8192, 8192, hostile.ProgressiveJPEG(8192, 8192, 4, 1800)))
+	texture("jpg_progressive_1800_scans.jpg", hostile.ProgressiveJPEG(8192, 8192, 3, 1800))
 	texture("jpg_sequential_500_scans.jpg", hostile.SequentialJPEG(2048, 2048, 3, 500))
 	texture("png16_rgba_8192.png", hostile.PNG(8192, 8192, 16, hostile.PNGRGBA))
 	// The largest PNG the default budget lets through: 8-bit RGBA
@@ -73,33 +73,13 @@ func main() {
 	write("prem_many.mdl", hostile.MDLEmitters("prem_many", hostile.Emitters{PREM: 100, Rate: 1000, Life: 10, SpawnPath: "prem_many_spawned.mdl"}))
 }
 
-func repeat(s []byte, n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = s
-	}
-	return out
-}
-
-// blpOf wraps JPEG streams as BLP1 levels: the first stream's part before
-// its scans is the shared header, each level the rest of its stream.
-func blpOf(w, h int, streams ...[]byte) []byte {
-	header, _ := hostile.SplitJPEG(streams[0])
-	levels := make([][]byte, len(streams))
-	for i, s := range streams {
-		_, levels[i] = hostile.SplitJPEG(s)
-	}
-	return hostile.BLP1JPEG(w, h, header, levels)
-}
-
 // blpChain is a BLP1 JPEG of size×size with n levels, each a JPEG frame
-// of its level's own size (each level carries its own tables and frame,
-// after an empty shared header).
+// of its level's own size.
 func blpChain(size, n int) []byte {
 	var levels [][]byte
 	for i := range n {
 		s := max(size>>i, 1)
 		levels = append(levels, hostile.BaselineJPEG(s, s, 4))
 	}
-	return hostile.BLP1JPEG(size, size, nil, levels)
+	return hostile.BLP1Streams(size, size, levels...)
 }
