@@ -2,6 +2,7 @@ package mdx
 
 import (
 	"errors"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -58,5 +59,32 @@ func TestHostileMDLVertexLine(t *testing.T) {
 	}
 	if n := z.TotalAlloc - a.TotalAlloc; n > 64<<20 {
 		t.Errorf("allocated %d bytes", n)
+	}
+}
+
+// TestMDLCorpusWithinQuotas parses every corpus MDL model with a
+// sixteenth of the default geometry quotas: the defaults are at least
+// sixteen times what real models have.
+func TestMDLCorpusWithinQuotas(t *testing.T) {
+	d := Decoder{Quotas: DefaultQuotas}
+	d.Quotas.MaxVertices /= 16
+	d.Quotas.MaxTriangles /= 16
+	n := 0
+	for _, e := range corpusMDL(t) {
+		if _, skip := mdlNotAModel(e); skip {
+			continue
+		}
+		b, err := os.ReadFile(e.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var qe *QuotaError
+		if _, err := d.DecodeMDL(b); errors.As(err, &qe) {
+			t.Errorf("%s: %v", e.Rel, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Skip("no corpus MDL files")
 	}
 }
