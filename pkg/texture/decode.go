@@ -106,6 +106,11 @@ func withFile(err error, path string) error {
 		fe.File = path
 		return err
 	}
+	var be *BudgetError
+	if errors.As(err, &be) && be.File == "" {
+		be.File = path
+		return err
+	}
 	var ue *UnsupportedError
 	if errors.As(err, &ue) && ue.File == "" {
 		ue.File = path
