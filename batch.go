@@ -2,9 +2,11 @@ package mdxrender
 
 import (
 	"context"
+	"errors"
 	"image"
-	"path"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -12,48 +14,96 @@ import (
 )
 
 // BatchRenderer is the batch.Renderer that draws models with this
-// package, as mdxrender batch, check and sheet do. Its decoded textures
-// are shared by all models of the batch within cacheBytes (0: the texture
-// package's default); jobs is the number of models the batch renders at
-// once, which decides how many raster bands one model draws at once (it
-// never changes the pictures).
-func BatchRenderer(cacheBytes int64, jobs int) batch.Renderer {
-	r := &batchRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1}
+// package, as mdxrender batch, check and sheet do. Decoded textures are
+// shared by all models of the batch, and each texture source (a folder, a
+// map, an MPQ, game data) is opened once; Close closes them after the
+// batch.
+type BatchRenderer struct {
+	cache *texture.Cache
+	// bandWorkers is View.Workers: 1 when models render in parallel (the
+	// pool already fills the CPUs), 0 (all CPUs) when one model renders at
+	// a time.
+	bandWorkers int
+
+	mu      sync.Mutex
+	sources map[string]*jobSources // by the job's roots and game data
+}
+
+// jobSources are a job's texture roots and game data, opened.
+type jobSources struct{ roots, game *Sources }
+
+// NewBatchRenderer returns a BatchRenderer whose decoded textures take at
+// most cacheBytes (0: the texture package's default); jobs is the number
+// of models the batch renders at once, which decides how many raster bands
+// one model draws at once (it never changes the pictures).
+func NewBatchRenderer(cacheBytes int64, jobs int) *BatchRenderer {
+	r := &BatchRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*jobSources{}}
 	if jobs == 1 {
 		r.bandWorkers = 0
 	}
 	return r
 }
 
-type batchRenderer struct {
-	cache *texture.Cache
-	// bandWorkers is View.Workers: 1 when models render in parallel (the
-	// pool already fills the CPUs), 0 (all CPUs) when one model renders at
-	// a time.
-	bandWorkers int
+// Close closes the archives opened as texture sources.
+func (r *BatchRenderer) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var errs []error
+	for _, s := range r.sources {
+		errs = append(errs, s.roots.Close(), s.game.Close())
+	}
+	r.sources = map[string]*jobSources{}
+	return errors.Join(errs...)
+}
+
+// jobSources returns the texture sources of a job's roots and of its game
+// data, opening them the first time a job names them.
+func (r *BatchRenderer) jobSources(job *batch.Job) (roots, game []texture.Source, err error) {
+	key := strings.Join(job.TextureRoots, "\x00") + "\x01" + job.GameData
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.sources[key]; ok {
+		return s.roots.List, s.game.List, nil
+	}
+	s := &jobSources{game: &Sources{}}
+	if s.roots, err = OpenSources(job.TextureRoots...); err != nil {
+		return nil, nil, err
+	}
+	if job.GameData != "" {
+		if s.game, err = OpenGameData(job.GameData); err != nil {
+			s.roots.Close()
+			return nil, nil, err
+		}
+	}
+	r.sources[key] = s
+	return s.roots.List, s.game.List, nil
 }
 
 type batchModel struct {
-	r    *batchRenderer
+	r    *BatchRenderer
 	m    *Model
 	info batch.ModelInfo
 }
 
-func (r *batchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
+// Open decodes a model the batch read and finds its textures: in the
+// job's texture roots, its folder (or its folder inside an archive), its
+// map's root, then the game data.
+func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
 	in := job.Input
 	f, err := model.DecodeFile(data, in.Path)
 	if err != nil {
 		return nil, err
 	}
-	local := texture.Folder(filepath.Dir(in.Path))
+	local := localSources(filepath.Dir(in.Path))
 	if in.FS != nil {
-		local = texture.FSSource(in.Path, in.FS, path.Dir(in.Name))
+		// Path is "tree:name"; the tree's part names its sources
+		local = fsLocal(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
 	}
-	var roots []texture.Source
-	for _, d := range job.TextureRoots {
-		roots = append(roots, texture.Folder(d))
+	roots, game, err := r.jobSources(job)
+	if err != nil {
+		return nil, err
 	}
-	m := newModel(f, in.Path, []texture.Source{local}, &Options{Textures: roots, Cache: r.cache})
+	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache})
 	bm := &batchModel{r: r, m: m}
 	for _, s := range m.Sequences {
 		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{

@@ -30,7 +30,7 @@ func TestBatchOverTreeMatchesFolder(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		r := batch.Runner{Config: &cfg, Renderer: mdxrender.BatchRenderer(0, cfg.Jobs), Version: "test"}
+		r := batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(0, cfg.Jobs), Version: "test"}
 		m, err := r.Run(context.Background())
 		if err != nil {
 			t.Fatal(err)

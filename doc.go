@@ -20,13 +20,17 @@
 // Share(0.5)), Yaw and Pitch, Width and Height, Team, Background,
 // Particles.
 //
-// Textures are looked for in the model's own folder first, then in
-// Options.Textures (Folder(dir) for a folder on disk; any fs.FS through
-// texture.FSSource). OpenFS reads a model from an fs.FS — a folder, an
-// archive, an embedded file system — and finds its textures beside it
-// there. A texture that cannot be found is drawn white and reported as a
-// Warning whose Code (MissingTexture, BlankPicture, ...) stays the same
-// from release to release; an error means no picture.
+// Textures are looked for in Options.Textures first (so a reskin there
+// wins), then in the model's own folder, then at the root of the map it
+// belongs to, then in Options.GameData: OpenSources opens folders, maps
+// (.w3x, .w3m) and MPQ archives as texture sources, OpenGameData a game
+// install's MPQs or a folder of extracted game files for the stock
+// textures models name; any fs.FS works through
+// texture.FSSource. A path like "maps/Hero.w3x:war3mapImported/Hero.mdx"
+// names a model inside an archive (Open, LoadFile, OpenFile), and OpenFS
+// reads one from any fs.FS. A texture that cannot be found is drawn white
+// and reported as a Warning whose Code (MissingTexture, BlankPicture, ...)
+// stays the same from release to release; an error means no picture.
 //
 // RenderFrames draws a run of frames — a sprite sheet's cells, an
 // animation — with one camera that keeps all of them in the picture and

@@ -76,7 +76,7 @@ func Example_batch() {
 	if err := cfg.Validate(); err != nil {
 		log.Fatal(err)
 	}
-	run := batch.Runner{Config: &cfg, Renderer: mdxrender.BatchRenderer(0, cfg.Jobs), Version: "example"}
+	run := batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(0, cfg.Jobs), Version: "example"}
 	manifest, err := run.Run(context.Background())
 	if err != nil {
 		log.Fatal(err)

@@ -2,13 +2,15 @@ package mdxrender
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"io/fs"
-	"path"
 	"path/filepath"
 
+	"github.com/mdxrender/mdxrender/internal/archivepath"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -17,11 +19,14 @@ import (
 // nil) looks in the model's own folder only, as the command line does
 // without --textures.
 type Options struct {
-	// Textures are searched, in order, before the model's own folder
-	// (texture.Resolver's order, the command line's too: a reskin in a
-	// texture folder wins over the file beside the model): folders of
-	// textures (see Folder), maps, archives, game data.
+	// Textures are searched, in order, before the model's own folder and
+	// map (texture.Resolver's order, the command line's too: a reskin in
+	// a texture folder wins over the file beside the model): folders of
+	// textures (see Folder), maps, archives (OpenSources).
 	Textures []texture.Source
+	// GameData is searched last, after the model's folder and map: the
+	// game's own files (OpenGameData), which a model's own replace.
+	GameData []texture.Source
 	// Cache shares decoded textures between models; nil gives each Model a
 	// private cache.
 	Cache *texture.Cache
@@ -34,14 +39,16 @@ func Folder(dir string) texture.Source { return texture.Folder(dir) }
 // Model is a decoded model and the place it was read from, whose folder is
 // searched for its textures. Its methods may be called from several
 // goroutines at once, as long as nobody changes the model meanwhile.
+// Close it when it was opened from inside an archive.
 type Model struct {
 	// Model holds everything the file says, as plain Go values.
 	*mdx.Model
 	// Name is the model's path, which messages name it by.
 	Name string
 	// Format is the file's format, told from its content.
-	Format Format
-	tex    render.Textures
+	Format  Format
+	tex     render.Textures
+	archive *mpq.Archive // opened by Open for a path inside an archive
 }
 
 // Format is a model file format.
@@ -54,26 +61,64 @@ const (
 	FormatM2  = model.FormatM2  // World of Warcraft M2, versions 256–263
 )
 
-// Open reads the model file at path (MDX, MDL or M2). A file that is not a
-// regular file, or that is larger than the decoder's limit, is refused
-// before it is read. Errors name the file.
+// Open reads the model file at path (MDX, MDL or M2). A path of the form
+// "maps/Hero.w3x:war3mapImported/Hero.mdx" names a file inside an archive
+// (a packed map or an MPQ); the Model then keeps the archive open until
+// Close. A file that is not a regular file, or that is larger than the
+// decoder's limit, is refused before it is read. Errors name the file.
+//
+// Textures are looked for in o.Textures first, then in the model's folder,
+// then, for a model that is part of a map (a packed one, or a folder named
+// .w3x/.w3m or holding war3map.w3i), in the map's root, as the game does;
+// then in o.GameData.
 func Open(path string, o *Options) (*Model, error) {
+	if arch, inner, ok := archivepath.Split(path); ok {
+		a, err := mpq.Open(arch)
+		if err != nil {
+			return nil, err
+		}
+		f, err := model.LoadFS(a, inner)
+		if err != nil {
+			a.Close()
+			return nil, fmt.Errorf("%s: %w", arch, err)
+		}
+		m := newModel(f, path, fsLocal(arch, a, inner), o)
+		m.archive = a
+		return m, nil
+	}
 	f, err := model.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return newModel(f, path, []texture.Source{texture.Folder(filepath.Dir(path))}, o), nil
+	return newModel(f, path, localSources(filepath.Dir(path)), o), nil
 }
 
 // OpenFS reads the model file name inside fsys, which may be a folder
-// (os.DirFS), an archive or anything else; its textures are looked for
-// beside it in fsys after Options.Textures. Errors name the file as name.
+// (os.DirFS), an archive (*mpq.Archive) or anything else; its textures are
+// looked for in Options.Textures first, then beside it in fsys (and then at
+// an archive's root), then in Options.GameData. Errors name the file as
+// name.
 func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
 	f, err := model.LoadFS(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	return newModel(f, name, []texture.Source{texture.FSSource(name, fsys, path.Dir(name))}, o), nil
+	src := "" // a file system has no name of its own; an archive has
+	if a, ok := fsys.(*mpq.Archive); ok {
+		src = a.Name()
+	}
+	return newModel(f, name, fsLocal(src, fsys, name), o), nil
+}
+
+// Close closes the archive Open read the model from, if any; the Model
+// cannot find textures in it afterwards.
+func (m *Model) Close() error {
+	if m.archive == nil {
+		return nil
+	}
+	err := m.archive.Close()
+	m.archive = nil
+	return err
 }
 
 func newModel(f *model.File, name string, local []texture.Source, o *Options) *Model {
@@ -84,7 +129,7 @@ func newModel(f *model.File, name string, local []texture.Source, o *Options) *M
 	if cache == nil {
 		cache = texture.NewCache(0)
 	}
-	res := &texture.Resolver{Sources: o.Textures, Cache: cache}
+	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache}
 	return &Model{Model: f.Model, Name: name, Format: f.Format, tex: render.Textures{Local: local, Resolver: res}}
 }
 
@@ -116,3 +161,24 @@ func (m *Model) Dependencies(teams []Team) []texture.File {
 }
 
 func (m *Model) animator() *render.Animator { return render.NewAnimator(m.Model, m.Name, m.tex) }
+
+// LoadFile reads and decodes the model file at path — on disk, or inside
+// an archive as "map.w3x:path/inside" — with what the format's decoder
+// knows beyond the model (an M2's own structure), without looking for
+// textures. Errors name the file.
+func LoadFile(path string) (*model.File, error) {
+	arch, inner, ok := archivepath.Split(path)
+	if !ok {
+		return model.LoadFile(path)
+	}
+	a, err := mpq.Open(arch)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	f, err := model.LoadFS(a, inner)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", arch, err)
+	}
+	return f, nil
+}

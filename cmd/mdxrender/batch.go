@@ -26,6 +26,7 @@ var batchFlagKeys = map[string]string{
 	"time":          "render.time",
 	"sequence":      "sequences.select",
 	"textures":      "texture_roots",
+	"game-data":     "game_data",
 	"particles":     "render.particles",
 	"seed":          "render.seed",
 	"step-ms":       "render.step_ms",
@@ -56,7 +57,7 @@ func newBatchLikeCmd(check bool) *cobra.Command {
 		common  commonFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "batch [-c FILE] [MODEL|FOLDER...]",
+		Use:   "batch [-c FILE] [MODEL|FOLDER|MAP...]",
 		Short: "Render many models from a config file: thumbnails, sheets, animations, manifest, gallery",
 		Long: `Render every model a batch config names (see configs/ for documented
 examples), plus MODEL arguments and the models under FOLDER arguments, with
@@ -128,7 +129,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	if check && cfg.Check.Golden == "" {
 		return usageErrorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}
-	r := &batch.Runner{Config: cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
+	r := &batch.Runner{Config: cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
 	if cfg.Shard == "" {
 		sh, ok, err := batch.ShardFromEnv(os.LookupEnv)
 		if err != nil {

@@ -40,7 +40,7 @@ type configLayers struct {
 // like every path on a command line, to the working directory.
 var pathKeys = map[string]bool{
 	"inputs.files": true, "inputs.dirs": true, "inputs.globs": true, "inputs.list": true,
-	"texture_roots": true, "output.dir": true, "check.golden": true,
+	"texture_roots": true, "game_data": true, "output.dir": true, "check.golden": true,
 }
 
 // flagParsers read the flags whose text is not the key's value as it is:
@@ -229,7 +229,7 @@ func flagValues(fs *pflag.FlagSet, f *pflag.Flag, key string) (map[string]any, e
 // envPaths makes the paths of an environment variable absolute (lists are
 // comma-separated there).
 func envPaths(key, s string) (any, error) {
-	if key == "inputs.list" || key == "output.dir" || key == "check.golden" {
+	if key == "inputs.list" || key == "output.dir" || key == "check.golden" || key == "game_data" {
 		return filepath.Abs(s)
 	}
 	var ps []string

@@ -122,7 +122,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
-		r := &batch.Runner{Config: &cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
+		r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
 		m, err := r.Run(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/mdxrender/mdxrender"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -38,7 +39,8 @@ const (
 	teamHelp     = "team colour: player number 0-27 (24-27 neutral), a colour name (red, blue, teal, ..., peanut, neutral) or #rrggbb (default: player 0, red)"
 	sizeHelp     = "picture size in pixels: N (square) or WxH, 8 to 8192 a side"
 	bgHelp       = "background: transparent, #rrggbb or #rrggbbaa"
-	texturesHelp = "texture folder, searched before the model's own folder so a reskin there wins (repeatable; relative to the working directory)"
+	texturesHelp = "texture folder, map (.w3x/.w3m) or MPQ, searched before the model's own folder and map so a reskin there wins (repeatable)"
+	gameDataHelp = "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files"
 	timeHelp     = "where in the sequence the picture is taken: ms after its start (0 to 600000) or a share of it like 50%"
 )
 
@@ -54,6 +56,7 @@ type commonFlags struct {
 	time       string
 	sequence   string
 	textures   []string
+	gameData   string
 	particles  particleFlags
 }
 
@@ -81,6 +84,7 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	f.StringVar(&c.team, "team", "", teamHelp)
 	f.StringVar(&c.time, "time", "0", timeHelp)
 	f.StringArrayVar(&c.textures, "textures", nil, texturesHelp)
+	f.StringVar(&c.gameData, "game-data", "", gameDataHelp)
 	c.particles.register(f)
 	// Names used before the vocabulary was one: --out (batch) and
 	// --sequences (batch) still work.
@@ -151,6 +155,26 @@ func sequenceSelection(s string) batch.Sequences {
 		return batch.Sequences{Select: batch.SelectMatch}
 	}
 	return batch.Sequences{Select: batch.SelectMatch, Pattern: s}
+}
+
+// openTextureSources opens --textures (folders, maps, MPQs) and
+// --game-data, named from the working directory.
+func (c *commonFlags) openTextureSources() (roots, game *mdxrender.Sources, err error) {
+	paths, err := absPaths(c.textures)
+	if err != nil {
+		return nil, nil, err
+	}
+	if roots, err = mdxrender.OpenSources(paths...); err != nil {
+		return nil, nil, err
+	}
+	game = &mdxrender.Sources{}
+	if c.gameData != "" {
+		if game, err = mdxrender.OpenGameData(c.gameData); err != nil {
+			roots.Close()
+			return nil, nil, err
+		}
+	}
+	return roots, game, nil
 }
 
 // absPaths makes paths given on the command line absolute: they are

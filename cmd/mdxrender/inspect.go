@@ -3,10 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/inspect"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/spf13/cobra"
 )
 
@@ -25,6 +26,9 @@ selection groups; an M2 is shown as the WoW MDX v1500 model it is drawn as,
 plus an "m2" object (JSON) or lines (text) with its own version, the view
 drawn, and what is not drawn (lights, attachments, emitters).
 
+FILE may name a model inside an archive (map.w3x:war3mapImported/Hero.mdx);
+a map (.w3x, .w3m) or an .mpq stands for every model in it.
+
 A file that cannot be read is reported on stderr (naming the file) and the
 others are still inspected; the exit status is 1 if any file failed.
 
@@ -40,8 +44,25 @@ only ever added, never renamed.`,
 			failed := 0
 			reports := []any{}
 			out := cmd.OutOrStdout()
-			for i, path := range args {
-				f, err := model.LoadFile(path)
+			var paths []string
+			for _, a := range args {
+				if mdxrender.IsArchive(a) && isFile(a) {
+					// a map or an MPQ stands for every model in it
+					ms, err := mdxrender.ArchiveModels(a)
+					if err != nil {
+						failed++
+						fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
+						if asJSON {
+							reports = append(reports, inspect.Failure{File: a, Error: err.Error()})
+						}
+					}
+					paths = append(paths, ms...)
+					continue
+				}
+				paths = append(paths, a)
+			}
+			for i, path := range paths {
+				f, err := mdxrender.LoadFile(path)
 				if err != nil {
 					failed++
 					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
@@ -81,10 +102,17 @@ only ever added, never renamed.`,
 	return cmd
 }
 
+// isFile reports whether path names a regular file (an unpacked map is a
+// folder named .w3x).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // loadModel reads and decodes a model file (MDX, MDL or M2, detected by
 // content through pkg/model). Errors name the file.
 func loadModel(path string) (m *mdx.Model, format string, size int64, err error) {
-	f, err := model.LoadFile(path)
+	f, err := mdxrender.LoadFile(path)
 	if err != nil {
 		return nil, "", 0, err
 	}

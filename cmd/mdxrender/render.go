@@ -29,14 +29,15 @@ func newRenderCmd() *cobra.Command {
 		Use:   "render MODEL -o OUT.png",
 		Short: "Render a still image of a Warcraft III or early WoW model (MDX, MDL, M2)",
 		Long: `Pose a model at a time in a sequence and render it on the CPU to a PNG.
-MODEL is MDX, MDL or a pre-Wrath WoW M2, told apart by content. A flat WoW
+MODEL is MDX, MDL or a pre-Wrath WoW M2, told apart by content; MAP:path
+names a model inside a packed map (.w3x/.w3m) or an MPQ. A flat WoW
 model (lying in the XY plane) is seen from above unless --pitch is non-zero.
 The camera follows the reference harness's convention: +Z up, yaw 0 looks at
 the model's front from +X, pitch is elevation, --fov is vertical, and the
 distance is chosen to fit the --fit box unless given. Without --sequence the
 picture shows Stand (else the first sequence), as sheet and batch do.
-Textures are looked for in the --textures folders first, then beside the
-model. Warnings (missing textures, skipped parts, a picture that shows
+Textures are looked for in the --textures folders, maps and MPQs first,
+then beside the model and at its map's root, then in --game-data. Warnings (missing textures, skipped parts, a picture that shows
 nothing) go to stderr. Exit status: 0 when the image was written, 1 when
 the model could not be rendered, 2 for a usage error. The PNG is written
 atomically.`,
@@ -76,18 +77,17 @@ atomically.`,
 			if len(errs) > 0 {
 				return usageError{errors.Join(errs...)}
 			}
-			roots, err := absPaths(common.textures)
+			roots, game, err := common.openTextureSources()
+			if err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
+			defer roots.Close()
+			defer game.Close()
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List})
 			if err != nil {
 				return err
 			}
-			var sources []texture.Source
-			for _, d := range roots {
-				sources = append(sources, mdxrender.Folder(d))
-			}
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: sources})
-			if err != nil {
-				return err
-			}
+			defer m.Close()
 			img, warns, err := m.RenderContext(cmd.Context(), v)
 			for _, w := range warns {
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", clip.String(w.String(), maxMessage))

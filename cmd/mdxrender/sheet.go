@@ -52,6 +52,11 @@ not be rendered, 2 for a usage error, 130 if interrupted.`,
 				return err
 			}
 			cfg.TextureRoots = roots
+			if common.gameData != "" {
+				if cfg.GameData, err = filepath.Abs(common.gameData); err != nil {
+					return err
+				}
+			}
 			if err := common.renderOptions(&cfg.Render); err != nil {
 				return usageError{err}
 			}
@@ -63,7 +68,7 @@ not be rendered, 2 for a usage error, 130 if interrupted.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.BatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
+			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
 			m, err := r.Run(ctx)
 			if ctx.Err() != nil {
 				return exitCodeError{130}

@@ -21,13 +21,19 @@ func newTextureCmd() *cobra.Command {
 		Short: "Convert a BLP, DDS, TGA, PNG or JPEG texture to PNG",
 		Long: `Decode a texture (BLP1, BLP2, DDS, TGA, PNG or JPEG; the format is taken
 from the file's contents, not its name) and write one mip level as a
-straight-alpha RGBA PNG. With --info, print the format, size and mip count
+straight-alpha RGBA PNG. IN may name a file inside an archive as
+map.w3x:path/in/map.blp. With --info, print the format, size and mip count
 instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := args[0]
+			file, closer, err := mdxrender.OpenFile(in)
+			if err != nil {
+				return err
+			}
+			defer closer.Close()
 			if info {
-				cfg, err := texture.DecodeFileConfig(in)
+				cfg, err := file.DecodeConfig()
 				if err != nil {
 					return err
 				}
@@ -37,7 +43,7 @@ instead.`,
 			if out == "" {
 				return fmt.Errorf("texture: -o OUT.png is required")
 			}
-			tex, err := texture.DecodeFile(in, &texture.Options{FirstLevelOnly: mip == 0})
+			tex, err := file.Decode(&texture.Options{FirstLevelOnly: mip == 0})
 			if err != nil {
 				return err
 			}

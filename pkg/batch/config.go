@@ -8,6 +8,8 @@ import (
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"io/fs"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/mpq"
 )
 
 // Config is a validated batch description. Field tags give the key names used
@@ -17,8 +19,13 @@ import (
 type Config struct {
 	// Inputs lists the models to render.
 	Inputs Inputs `yaml:"inputs" mapstructure:"inputs"`
-	// TextureRoots are searched, in order, for texture paths the models name.
+	// TextureRoots are searched, in order, for texture paths the models
+	// name: folders, maps (.w3x, .w3m) and MPQ archives.
 	TextureRoots []string `yaml:"texture_roots" mapstructure:"texture_roots"`
+	// GameData is the game's own files, searched after TextureRoots for
+	// the stock textures models name: a classic install's folder (its
+	// MPQs, in the game's order) or a folder of extracted game files.
+	GameData string `yaml:"game_data" mapstructure:"game_data"`
 	// Output says where files go and which kinds are written.
 	Output Output `yaml:"output" mapstructure:"output"`
 	// Jobs is the number of models rendered at once; 0 means the number of CPUs.
@@ -68,6 +75,8 @@ type Config struct {
 	// origins maps keys to where their value came from, for errors (see
 	// SetOrigin).
 	origins map[string]string
+	// archives are the archives opened for the inputs, closed by Run.
+	archives []*mpq.Archive
 }
 
 // Inputs names models as explicit files, folders searched recursively, glob

@@ -128,6 +128,14 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 	var loose []string
 	for _, f := range c.Inputs.Files {
 		p := resolve(base, f)
+		if archiveInput(p) {
+			ins, err := c.openArchiveInput(p)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("inputs.files: %w", err))
+			}
+			out = append(out, ins...)
+			continue
+		}
 		if _, err := os.Stat(p); err != nil {
 			errs = append(errs, fmt.Errorf("inputs.files: %w", err))
 			continue
@@ -149,6 +157,14 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 					continue
 				}
 				p := resolve(filepath.Dir(lp), s)
+				if archiveInput(p) {
+					ins, err := c.openArchiveInput(p)
+					if err != nil {
+						errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
+					}
+					out = append(out, ins...)
+					continue
+				}
 				if _, err := os.Stat(p); err != nil {
 					errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
 					continue
@@ -312,8 +328,12 @@ type Job struct {
 	// rest.
 	View render.View
 	// Still is where in its sequence the still (png) is taken.
-	Still        render.Time
+	Still render.Time
+	// TextureRoots are folders, maps and archives searched for textures
+	// after the model's own folder and map, then GameData (a folder: a
+	// game install or extracted game files; "" for none).
 	TextureRoots []string
+	GameData     string
 	Views        []ViewSpec
 	// Teams are the team colours to render; at least one.
 	Teams     []Team
@@ -386,6 +406,9 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 	}
 	for _, r := range c.TextureRoots {
 		j.TextureRoots = append(j.TextureRoots, resolve(c.base(), r))
+	}
+	if c.GameData != "" {
+		j.GameData = resolve(c.base(), c.GameData)
 	}
 	var only []string
 	for _, o := range c.Overrides {

@@ -105,6 +105,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		earlier = claims(out)
 	}
 	p, err := c.plan(sh)
+	defer c.closeArchives()
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}

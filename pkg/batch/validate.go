@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
+	"os"
 	"path"
 	"strings"
 
@@ -44,6 +45,11 @@ func (c *Config) Validate() error {
 	for i, e := range in.Extensions {
 		if !strings.HasPrefix(e, ".") || len(e) < 2 {
 			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %s", clip.Quote(e))
+		}
+	}
+	if c.GameData != "" {
+		if st, err := os.Stat(resolve(c.base(), c.GameData)); err != nil || !st.IsDir() {
+			bad("game_data", "want the folder of a game install or of extracted game files, got %s", clip.Quote(c.GameData))
 		}
 	}
 	if c.Output.Dir == "" {

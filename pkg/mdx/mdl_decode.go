@@ -18,8 +18,24 @@ import (
 // a *MDLError with the line and column. Counts written in the text are only
 // hints: lists end at their closing brace, and no count allocates more than
 // the remaining text could hold.
-func DecodeMDL(b []byte) (m *Model, err error) {
-	p := &mdlParser{b: b, line: 1, budget: 8*len(b) + 4096}
+func DecodeMDL(b []byte) (*Model, error) {
+	return (&Decoder{Quotas: DefaultQuotas}).DecodeMDL(b)
+}
+
+// DecodeMDL is DecodeMDL with d's quotas: text longer than MaxFileSize,
+// or a model with more vertices or triangles than MaxVertices and
+// MaxTriangles, gives a *MDLError wrapping a *QuotaError. The geometry
+// quotas are checked as the lists are read, so a hostile list fails at
+// the first item over the limit.
+func (d *Decoder) DecodeMDL(b []byte) (m *Model, err error) {
+	q := d.Quotas
+	if q.MaxFileSize > 0 && len(b) > q.MaxFileSize {
+		qe := &QuotaError{Chunk: "MDL", What: fmt.Sprintf("file size %d", len(b)), Limit: q.MaxFileSize}
+		return nil, &MDLError{Line: 1, Column: 1, Reason: qe.What + " bytes, more than the ReadQuotas.MaxFileSize quota", Err: qe}
+	}
+	p := &mdlParser{b: b, line: 1, budget: 8*len(b) + 4096,
+		vertices:  geoCount{limit: q.MaxVertices, what: "vertices", field: "MaxVertices"},
+		triangles: geoCount{limit: q.MaxTriangles, what: "triangles", field: "MaxTriangles"}}
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		p.pos, p.lineStart = 3, 3
 	}
@@ -65,14 +81,23 @@ func nilIfEmpty[T any](s *[]T) {
 	}
 }
 
-// ParseMDL reads all of r and parses it as MDL text. I/O errors are returned
-// wrapped; malformed text gives a *MDLError.
+// ParseMDL reads all of r and parses it as MDL text with DefaultQuotas.
+// I/O errors are returned wrapped; malformed text gives a *MDLError.
 func ParseMDL(r io.Reader) (*Model, error) {
+	return (&Decoder{Quotas: DefaultQuotas}).ParseMDL(r)
+}
+
+// ParseMDL is ParseMDL with d's quotas; it reads at most MaxFileSize+1
+// bytes of r.
+func (d *Decoder) ParseMDL(r io.Reader) (*Model, error) {
+	if d.Quotas.MaxFileSize > 0 {
+		r = io.LimitReader(r, int64(d.Quotas.MaxFileSize)+1)
+	}
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("mdl: reading: %w", err)
 	}
-	return DecodeMDL(b)
+	return d.DecodeMDL(b)
 }
 
 func (p *mdlParser) failAt(line, col int, format string, args ...any) {
@@ -690,9 +715,9 @@ func (p *mdlParser) geoset() Geoset {
 	p.block("Geoset", func(k []byte) bool {
 		switch string(k) {
 		case "Vertices":
-			g.Vertices = p.vec3List(g.Vertices, "Vertices")
+			g.Vertices = p.vec3List(g.Vertices, "Vertices", &p.vertices)
 		case "Normals":
-			g.Normals = p.vec3List(g.Normals, "Normals")
+			g.Normals = p.vec3List(g.Normals, "Normals", nil)
 		case "TVertices":
 			n := p.optCount()
 			uv := presize[Vec2](p, n, 5)
@@ -791,13 +816,18 @@ func (p *mdlParser) u32List(what string) []uint32 {
 	return out
 }
 
-func (p *mdlParser) vec3List(dst []Vec3, what string) []Vec3 {
+// vec3List reads "[N] { {x, y, z}, ... }", counting the vectors against
+// quota when it is not nil.
+func (p *mdlParser) vec3List(dst []Vec3, what string, quota *geoCount) []Vec3 {
 	n := p.optCount()
 	if dst == nil {
 		dst = presize[Vec3](p, n, 7)
 	}
 	p.openList(what)
 	for !p.endList(what) {
+		if quota != nil {
+			p.add(quota, 1)
+		}
 		dst = append(dst, p.vec3(what))
 	}
 	if len(dst) == 0 {
@@ -827,17 +857,26 @@ func (p *mdlParser) faces(g *Geoset) {
 			if p.tok == tokLBrace {
 				p.next()
 				for !p.endList("a face list") {
-					g.Faces = append(g.Faces, uint16(p.parseInt(p.word("a vertex index"), 0, 65535, "vertex index")))
+					p.faceIndex(g)
 				}
 				continue
 			}
-			g.Faces = append(g.Faces, uint16(p.parseInt(p.word("a vertex index"), 0, 65535, "vertex index")))
+			p.faceIndex(g)
 		}
 		g.FaceTypes = append(g.FaceTypes, typ)
 		g.FaceGroups = append(g.FaceGroups, uint32(len(g.Faces)-before))
 	}
 	if len(g.Faces) == 0 {
 		g.Faces = nil
+	}
+}
+
+// faceIndex reads one vertex index of a face list, every third one
+// counting a triangle against the quota.
+func (p *mdlParser) faceIndex(g *Geoset) {
+	g.Faces = append(g.Faces, uint16(p.parseInt(p.word("a vertex index"), 0, 65535, "vertex index")))
+	if p.faceIndices++; p.faceIndices%3 == 0 {
+		p.add(&p.triangles, 1)
 	}
 }
 

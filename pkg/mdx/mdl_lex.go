@@ -8,16 +8,20 @@ import (
 	"unsafe"
 )
 
-// MDLError reports malformed MDL text: the 1-based line and column of the
-// token where reading stopped, and what was expected there.
+// MDLError reports malformed MDL text, or text over a ReadQuotas limit:
+// the 1-based line and column of the token where reading stopped, and what
+// was expected there. Err is the *QuotaError of a quota, nil otherwise.
 type MDLError struct {
 	Line, Column int
 	Reason       string
+	Err          error
 }
 
 func (e *MDLError) Error() string {
 	return fmt.Sprintf("mdl: line %d, column %d: %s", e.Line, e.Column, e.Reason)
 }
+
+func (e *MDLError) Unwrap() error { return e.Err }
 
 // Token kinds of the MDL scanner. Commas are separators only and never
 // reach the parser: MDL writers disagree about trailing commas.
@@ -87,9 +91,32 @@ type mdlParser struct {
 	tokCol  int
 	blocks  int // top-level blocks read
 	budget  int // bytes left for pre-sizing lists from counts
+	// vertices and triangles count the model's geometry as it is read,
+	// against quotas (ReadQuotas.MaxVertices, MaxTriangles; 0: none).
+	vertices, triangles geoCount
+	faceIndices         int // vertex indices of faces read so far
 	// wLine, wCol locate the last word taken by word(), for errors in
 	// converting it.
 	wLine, wCol int
+}
+
+// geoCount counts geometry against a quota while the text is read, so
+// that an oversized list fails at its first item over the limit rather
+// than once it is all in memory.
+type geoCount struct {
+	n, limit int
+	what     string // "vertices"
+	field    string // the ReadQuotas field
+}
+
+// add counts k more items, failing past the limit.
+func (p *mdlParser) add(c *geoCount, k int) {
+	c.n += k
+	if c.limit > 0 && c.n > c.limit {
+		q := &QuotaError{Chunk: "GEOS", Offset: int64(p.pos), What: fmt.Sprintf("%d %s (ReadQuotas.%s)", c.n, c.what, c.field), Limit: c.limit}
+		panic(&MDLError{Line: p.tokLine, Column: p.tokCol, Err: q,
+			Reason: fmt.Sprintf("the model has more than %d %s, the ReadQuotas.%s quota", c.limit, c.what, c.field)})
+	}
 }
 
 func (p *mdlParser) failf(format string, args ...any) {

@@ -73,6 +73,18 @@
 // A Sim is stateful: AdvanceTo with increasing times continues one
 // simulation, so a sprite sheet costs one simulation of its last frame's
 // time, not one per frame. Steps pose nodes only (the Sim's pose is built
-// on a copy of the model without geosets). A hostile emitter is bounded to
-// 20000 live particles.
+// on a copy of the model without geosets).
+//
+// # Budgets
+//
+// The viewer bounds nothing; a hostile model must not run for minutes or
+// take gigabytes. Each emitter is bounded (20,000 live PRE2 particles,
+// 4,096 ribbon edges, 256 spawned models), and so is the whole model:
+// Options.MaxParticles, MaxRibbonEdges and MaxSpawnedVertices cap the live
+// counts (emission waits for room; the picture has fewer particles and
+// Warnings says so), and Options.MaxWork bounds the work from Start on
+// (the simulation stops with a *BudgetError). The defaults are far above
+// what real models need, so they change nothing in a real picture.
+// StartContext and AdvanceToContext stop between steps when a context is
+// done.
 package particles

@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -9,8 +10,8 @@ import (
 )
 
 // FuzzPRE2 simulates and meshes one PRE2 emitter with arbitrary record
-// values and an arbitrary time: never a panic, a hang or more than
-// maxLivePerEmitter particles.
+// values and an arbitrary time: never a panic, a hang, more live particles
+// than the bounds or an error other than the work budget's.
 func FuzzPRE2(f *testing.F) {
 	f.Add(float32(40), float32(0.2), float32(30), float32(10), float32(1), float32(10), float32(4), uint32(0), uint32(1), uint32(1), uint32(0), float32(0.5), uint32(0), uint32(4), uint32(1), float32(500))
 	f.Add(float32(math.NaN()), float32(1e30), float32(-90), float32(-1e9), float32(0), float32(1e9), float32(1e30), uint32(4), uint32(0), uint32(0), uint32(2), float32(1), uint32(1), uint32(1<<31), uint32(7), float32(3000))
@@ -27,7 +28,9 @@ func FuzzPRE2(f *testing.F) {
 					Keys: []mdx.Key[float32]{{Frame: 0, Value: rate}, {Frame: 500, Value: rate / 2}}}
 			}
 		})
-		s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1})
+		// A small work budget keeps every execution short; reaching it is
+		// an answer, not a failure.
+		s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1, MaxWork: 20_000_000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,9 +40,12 @@ func FuzzPRE2(f *testing.F) {
 			t32 = math.Mod(math.Abs(t32), 5000)
 		}
 		if err := s.AdvanceTo(t32); err != nil {
-			t.Fatal(err)
+			var be *BudgetError
+			if !errors.As(err, &be) || s.Work() <= 20_000_000 {
+				t.Fatal(err)
+			}
 		}
-		if s.Live() > maxLivePerEmitter {
+		if s.Live() > maxLivePerEmitter || s.Live() > DefaultMaxParticles+1 {
 			t.Fatalf("%d live", s.Live())
 		}
 		for _, ms := range s.Meshes(Camera{Right: [3]float64{1, 0, 0}, Up: [3]float64{0, 0, 1}, Forward: [3]float64{0, 1, 0}}) {

@@ -16,6 +16,26 @@ type Options struct {
 	// PrerollMs is simulated before the sequence start for looping
 	// sequences; negative means one longest particle lifetime.
 	PrerollMs float64
+
+	// Budgets for hostile models (see budget.go); zero means the default.
+	// A live-count budget caps the picture: past it no emitter of its kind
+	// emits until some particles die, and Warnings says so once. The work
+	// budget is an error: the simulation stops with a *BudgetError.
+
+	// MaxParticles bounds the live PRE2 particles and PREM spawned models
+	// of the whole model together (DefaultMaxParticles).
+	MaxParticles int
+	// MaxRibbonEdges bounds the live ribbon edges of the whole model
+	// (DefaultMaxRibbonEdges).
+	MaxRibbonEdges int
+	// MaxSpawnedVertices bounds the size of the live PREM spawned models,
+	// which are posed and drawn one by one: each counts its model's
+	// vertices, plus 32 for each of its nodes (posing a node costs about
+	// as much as skinning 32 vertices) (DefaultMaxSpawnedVertices).
+	MaxSpawnedVertices int
+	// MaxWork bounds the simulation work from Start on, in units of
+	// about one particle moved (see Sim.Work) (DefaultMaxWork).
+	MaxWork int64
 }
 
 // DefaultOptions returns the options the CLI uses when no flag is given.

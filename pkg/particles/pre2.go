@@ -144,7 +144,7 @@ func (e *pre2Emitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 		return
 	}
 	for i := 0; float64(i) < n; i++ {
-		if len(e.objects) >= maxLivePerEmitter {
+		if len(e.objects) >= maxLivePerEmitter || !s.particleRoom() {
 			e.acc = 0 // hostile rate: drop the rest of this burst
 			return
 		}
@@ -168,6 +168,7 @@ func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	} else {
 		o = &particle2{}
 	}
+	s.charge(emitWork)
 	o.em = e
 	o.index = len(e.objects)
 	e.objects = append(e.objects, o)

@@ -19,6 +19,10 @@ import (
 // hostile rate or lifespan must not make one.
 const maxPREMParticles = 256
 
+// spawnedNodeVertices is what a node of a spawned model counts against
+// Options.MaxSpawnedVertices.
+const spawnedNodeVertices = 32
+
 // maxSpawnedModelBytes bounds the size of a spawned model file read by
 // FileModelLoader.
 const maxSpawnedModelBytes = 64 << 20
@@ -154,6 +158,9 @@ type premEmitter struct {
 	spawned     *mdx.Model
 	spawnedPath string
 	sp          *pose.Pose // the spawned model's pose, updated per particle at draw time
+	// size is what one instance counts against MaxSpawnedVertices: the
+	// model's vertices and spawnedNodeVertices per node.
+	size int
 
 	acc     float64
 	parts   []premParticle
@@ -194,6 +201,10 @@ func (e *premEmitter) setModel(sm *mdx.Model, file string) error {
 		return err
 	}
 	e.spawned, e.spawnedPath, e.sp = sm, file, p
+	e.size = spawnedNodeVertices * len(sm.Nodes())
+	for i := range sm.Geosets {
+		e.size += len(sm.Geosets[i].Vertices)
+	}
 	return nil
 }
 
@@ -232,9 +243,12 @@ func (e *premEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 // direction's turn about Z in [−π, π], its tilt about Y in [−lat, lat],
 // the instance's own turn about Z in [0, 2π].
 func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
-	if len(e.parts) >= maxPREMParticles {
+	if len(e.parts) >= maxPREMParticles || !s.spawnRoom(e.size) {
 		return // deviation: the viewer has no bound (no random draws either)
 	}
+	s.charge(emitWork)
+	s.live.spawned++
+	s.live.spawnedVertex += e.size
 	e.emitted++
 	c := p.Clock()
 	// The viewer looks the latitude track up as 'KPLTV', a name no track

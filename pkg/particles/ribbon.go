@@ -152,14 +152,21 @@ func (r *ribbonEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 			n := math.Ceil(r.acc)
 			r.acc = subtractOnes(r.acc, n)
 			// Edges born in one step lie on top of each other, so past
-			// the bound only the count differs from the viewer.
-			for i := 0; i < int(min(n, maxRibbonEdges)); i++ {
-				r.emit(p)
-			}
-			if over := len(r.edges) - maxRibbonEdges; over > 0 {
-				// Deliberate deviation from the unbounded viewer: the
-				// oldest edges go.
-				r.edges = append(r.edges[:0], r.edges[over:]...)
+			// the bound only the count differs from the viewer; they are
+			// made once and copied.
+			if k := s.edgeRoom(int(min(n, maxRibbonEdges))); k > 0 {
+				s.charge(emitWork + int64(k))
+				s.live.edges += k
+				if over := len(r.edges) + k - maxRibbonEdges; over > 0 {
+					// Deliberate deviation from the unbounded viewer: the
+					// oldest edges go.
+					r.edges = append(r.edges[:0], r.edges[over:]...)
+				}
+				e := r.newEdge(p)
+				for range k {
+					r.edges = append(r.edges, e)
+				}
+				r.emitted += k
 			}
 		}
 	}
@@ -179,8 +186,9 @@ func subtractOnes(acc, n float64) float64 {
 	return acc
 }
 
-// emit appends an edge at the node's current world transform (Ribbon.bind).
-func (r *ribbonEmitter) emit(p *pose.Pose) {
+// newEdge returns an edge at the node's current world transform
+// (Ribbon.bind).
+func (r *ribbonEmitter) newEdge(p *pose.Pose) ribbonEdge {
 	c := p.Clock()
 	below := viewerScalar(r.m, r.e.HeightBelowTrack, c, r.e.HeightBelow, 0)
 	above := viewerScalar(r.m, r.e.HeightAboveTrack, c, r.e.HeightAbove, 0)
@@ -189,12 +197,11 @@ func (r *ribbonEmitter) emit(p *pose.Pose) {
 	// The viewer builds the local points in a Float32Array first.
 	a := w.Point([3]float64{x, float64(float32(y + above)), z})
 	b := w.Point([3]float64{x, float64(float32(y - below)), z})
-	r.emitted++
-	r.edges = append(r.edges, ribbonEdge{
+	return ribbonEdge{
 		above:  [3]float32{float32(a[0]), float32(a[1]), float32(a[2])},
 		below:  [3]float32{float32(b[0]), float32(b[1]), float32(b[2])},
 		health: viewerFloat(r.m, r.e.LifeSpan),
-	})
+	}
 }
 
 // update ages every edge (Ribbon.update via the scene's updater), applies
@@ -211,6 +218,8 @@ func (r *ribbonEmitter) update(p *pose.Pose, dt float64) {
 	// the static field.
 	slot := pose.Uint(r.m, r.e.TextureSlotTrack, c, 0, 0)
 	g := viewerFloat(r.m, r.e.Gravity) * dt * dt
+	// Every edge takes the same colour: convert it once.
+	color := [4]uint8{jsUint8(float64(col[0]) * 255), jsUint8(float64(col[1]) * 255), jsUint8(float64(col[2]) * 255), jsUint8(al * 255)}
 	live := r.edges[:0]
 	for _, e := range r.edges {
 		e.health -= dt
@@ -221,7 +230,7 @@ func (r *ribbonEmitter) update(p *pose.Pose, dt float64) {
 		}
 		e.above[1] = float32(float64(e.above[1]) - g)
 		e.below[1] = float32(float64(e.below[1]) - g)
-		e.color = [4]uint8{jsUint8(float64(col[0]) * 255), jsUint8(float64(col[1]) * 255), jsUint8(float64(col[2]) * 255), jsUint8(al * 255)}
+		e.color = color
 		e.slot = slot
 		live = append(live, e)
 	}

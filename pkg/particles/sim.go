@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -112,6 +113,15 @@ type Sim struct {
 
 	warns []string
 
+	// Budgets (budget.go): live counts at the start of the update, the
+	// warnings given, the work since Start and the error that stopped the
+	// simulation (sticky until Start).
+	nodes  int
+	live   liveCounts
+	warned budgetWarning
+	work   int64
+	err    error
+
 	seq        int
 	frame      float64 // the viewer's instance.frame
 	counter    float64 // the global-sequence counter in ms
@@ -151,7 +161,7 @@ func New(m *mdx.Model, opt Options) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("particles: %w", err)
 	}
-	s := &Sim{m: m, opt: opt, p: p, seq: -1}
+	s := &Sim{m: m, opt: opt, p: p, seq: -1, nodes: len(m.Nodes())}
 	s.pre2 = newPRE2Emitters(s)
 	s.ribbons = newRibbonEmitters(s)
 	s.prem = newPREMEmitters(s)
@@ -267,8 +277,17 @@ func (s *Sim) SpawnAllowed() bool { return s.allowSpawn }
 // Start resets every emitter and the random generator (to Options.Seed),
 // sets the frame to the start of sequence seq (−1 or out of range: no
 // sequence, nothing is ever emitted) and runs the pre-roll. view is the
-// camera rotation billboarded emitter nodes follow.
+// camera rotation billboarded emitter nodes follow. A pre-roll over
+// Options.MaxWork stops there; the next AdvanceTo returns the error.
 func (s *Sim) Start(seq int, view pose.View) {
+	_ = s.StartContext(context.Background(), seq, view)
+}
+
+// StartContext is Start, checking ctx between steps of the pre-roll: when
+// ctx is done it returns ctx's error (wrapped) and the next AdvanceTo
+// starts over. It also returns the *BudgetError of a pre-roll over
+// Options.MaxWork.
+func (s *Sim) StartContext(ctx context.Context, seq int, view pose.View) error {
 	for _, e := range s.emitters {
 		e.reset()
 	}
@@ -278,11 +297,16 @@ func (s *Sim) Start(seq int, view pose.View) {
 	s.counter = 0
 	s.allowSpawn = false
 	s.steps = 0
+	s.work, s.err = 0, nil
 	s.started = true
 	s.setSequence(seq)
 	if pre := s.PrerollMs(); pre > 0 {
 		n := int(math.Min(math.Ceil(pre/s.opt.StepMs-1e-6), MaxSteps)) // the harness's step count
 		for i := 0; i < n; i++ {
+			if err := s.interrupted(ctx); err != nil {
+				s.started = s.err != nil // a budget error stays until Start
+				return err
+			}
 			s.update(s.opt.StepMs)
 		}
 		// The harness's pre-roll ends with setSequence(seq): the frame
@@ -290,6 +314,7 @@ func (s *Sim) Start(seq int, view pose.View) {
 		s.setSequence(seq)
 	}
 	s.p.Update(s.Clock(), s.view)
+	return s.err
 }
 
 func (s *Sim) setSequence(seq int) {
@@ -338,8 +363,17 @@ func (s *Sim) longestLifeMs() float64 {
 // dt = 0 update that precedes drawing. Successive calls with increasing ms
 // continue one simulation (sprite sheets); a smaller ms than already
 // reached restarts it from the sequence start. A time that needs more
-// than MaxSteps steps is an error and changes nothing.
+// than MaxSteps steps is an error and changes nothing; a simulation over
+// Options.MaxWork stops with a *BudgetError, which every AdvanceTo returns
+// until Start.
 func (s *Sim) AdvanceTo(ms float64) error {
+	return s.AdvanceToContext(context.Background(), ms)
+}
+
+// AdvanceToContext is AdvanceTo, checking ctx before every step: when ctx
+// is done it returns ctx's error (wrapped; errors.Is finds it) with the
+// simulation where it stopped, and a later call goes on from there.
+func (s *Sim) AdvanceToContext(ctx context.Context, ms float64) error {
 	if math.IsNaN(ms) || ms < 0 {
 		ms = 0
 	}
@@ -347,19 +381,27 @@ func (s *Sim) AdvanceTo(ms float64) error {
 	if nf > MaxSteps {
 		return fmt.Errorf("particles: %v ms at a %v ms step is %.0f steps, more than %d", ms, s.opt.StepMs, nf, MaxSteps)
 	}
-	if !s.started {
-		s.Start(s.seq, s.view)
+	if s.err != nil {
+		return s.err
 	}
 	n := max(int(nf), 0)
-	if n < s.steps {
-		s.Start(s.seq, s.view)
+	if !s.started || n < s.steps {
+		if err := s.StartContext(ctx, s.seq, s.view); err != nil {
+			return err
+		}
 	}
 	for s.steps < n {
+		if err := s.interrupted(ctx); err != nil {
+			return err
+		}
 		s.update(s.opt.StepMs)
 		s.steps++
 	}
+	if s.err != nil {
+		return s.err
+	}
 	s.update(0)
-	return nil
+	return s.err
 }
 
 // SetView changes the camera rotation billboarded emitter nodes follow
@@ -370,6 +412,8 @@ func (s *Sim) SetView(v pose.View) { s.view = v }
 // emitters, then the emitted-object updater.
 func (s *Sim) update(stepMs float64) {
 	s.updates++
+	s.recount()
+	s.charge(int64(nodeWork*s.nodes + emitterWork*len(s.emitters) + len(s.p2.list) + s.live.edges + s.live.spawned))
 	dt := stepMs * 0.001 // the viewer hands seconds to the scene
 	if s.seq >= 0 {
 		sq := &s.m.Sequences[s.seq]

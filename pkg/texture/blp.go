@@ -3,6 +3,7 @@ package texture
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"image/jpeg"
 )
@@ -201,21 +202,21 @@ func DecodeBLP(data []byte, o *Options) (*Texture, error) {
 	if err != nil {
 		return nil, err
 	}
+	budget := newPixelBudget(h.name(), o)
+	if err := budget.chargeLevels(h.w, h.h, h.levels); err != nil {
+		return nil, err
+	}
 	t := &Texture{Format: h.format(), Levels: make([]*image.NRGBA, 0, h.levels)}
 	var (
-		jpegHeader []byte
-		palette    []byte
+		streams [][]byte // JPEG levels, checked
+		palette []byte
 	)
 	switch {
 	case h.content == blpJPEG:
-		if len(data) < h.dataAt+4 {
-			return nil, errAt(h.name(), -1, int64(h.dataAt), "file ends before the JPEG header size")
+		streams, t.LevelErr, err = h.jpegStreams(data, budget, o)
+		if err != nil {
+			return nil, err
 		}
-		n := binary.LittleEndian.Uint32(data[h.dataAt:])
-		if uint64(n) > uint64(len(data)-h.dataAt-4) {
-			return nil, errAt(h.name(), -1, int64(h.dataAt), "JPEG header size %d runs past the end of the file", n)
-		}
-		jpegHeader = data[h.dataAt+4 : h.dataAt+4+int(n)]
 	case h.version == 1 || h.compression == blp2Pal:
 		if len(data) < h.dataAt+blpPalette {
 			return nil, errAt(h.name(), -1, int64(h.dataAt), "file ends inside the 256-colour palette")
@@ -223,13 +224,16 @@ func DecodeBLP(data []byte, o *Options) (*Texture, error) {
 		palette = data[h.dataAt : h.dataAt+blpPalette]
 	}
 	for i := range h.levels {
+		if h.content == blpJPEG && i >= len(streams) {
+			break // the chain was cut at a damaged level (t.LevelErr)
+		}
 		w, hh := mipSize(h.w, h.h, i)
 		mip := data[h.offsets[i] : h.offsets[i]+h.sizes[i]]
 		var img *image.NRGBA
 		var err error
 		switch {
-		case jpegHeader != nil || h.content == blpJPEG:
-			img, err = decodeBLPJPEG(jpegHeader, mip, w, hh, h.alphaBits != 0, o)
+		case h.content == blpJPEG:
+			img, err = decodeBLPJPEG(streams[i], w, hh, h.alphaBits != 0)
 		case palette != nil:
 			img, err = decodeBLPPalette(palette, data, int(h.offsets[i]), w, hh, h.alphaBits)
 		case h.compression == blp2Raw:
@@ -238,20 +242,11 @@ func DecodeBLP(data []byte, o *Options) (*Texture, error) {
 			img, err = decodeDXT(h.dxt(), mip, w, hh, h.alphaBits == 0)
 		}
 		if err != nil {
-			fe, ok := err.(*FormatError)
-			if ok {
-				fe.Format, fe.Mip = h.name(), i
-				if fe.Offset < 0 {
-					fe.Offset = int64(h.offsets[i])
-				}
+			if ue, isU := err.(*UnsupportedError); isU {
+				ue.Format = h.name()
+				return nil, ue
 			}
-			if !ok {
-				if ue, isU := err.(*UnsupportedError); isU {
-					ue.Format = h.name()
-					return nil, ue
-				}
-				fe = &FormatError{Format: h.name(), Mip: i, Offset: int64(h.offsets[i]), Reason: "bad JPEG data", Err: err}
-			}
+			fe := h.levelError(err, i)
 			if i == 0 || o.strict() {
 				return nil, fe
 			}
@@ -263,33 +258,122 @@ func DecodeBLP(data []byte, o *Options) (*Texture, error) {
 	return t, nil
 }
 
+// levelError turns a decoder's error at level i into a *FormatError naming
+// the format, level and (when the decoder did not say) the level's offset.
+func (h *blpHeader) levelError(err error, i int) *FormatError {
+	fe, ok := err.(*FormatError)
+	if !ok {
+		return &FormatError{Format: h.name(), Mip: i, Offset: int64(h.offsets[i]), Reason: "bad JPEG data", Err: err}
+	}
+	fe.Format, fe.Mip = h.name(), i
+	if fe.Offset < 0 {
+		fe.Offset = int64(h.offsets[i])
+	}
+	return fe
+}
+
+// jpegStreams builds the JPEG stream of every level to decode (the shared
+// header followed by the level's bytes) and checks each one's frame and
+// scans, and charges its decoding to budget, before any level is decoded.
+// A bad level after the first cuts the chain there (lerr) unless
+// Options.Strict; a level over a budget fails the whole decode.
+func (h *blpHeader) jpegStreams(data []byte, budget *pixelBudget, o *Options) (streams [][]byte, lerr, err error) {
+	if len(data) < h.dataAt+4 {
+		return nil, nil, errAt(h.name(), -1, int64(h.dataAt), "file ends before the JPEG header size")
+	}
+	n := binary.LittleEndian.Uint32(data[h.dataAt:])
+	if uint64(n) > uint64(len(data)-h.dataAt-4) {
+		return nil, nil, errAt(h.name(), -1, int64(h.dataAt), "JPEG header size %d runs past the end of the file", n)
+	}
+	header := data[h.dataAt+4 : h.dataAt+4+int(n)]
+	for i := range h.levels {
+		stream, err := h.jpegLevel(header, data[h.offsets[i]:h.offsets[i]+h.sizes[i]], i, budget, o)
+		if err != nil {
+			fe, ok := err.(*FormatError)
+			if !ok {
+				return nil, nil, err // over a budget
+			}
+			fe = h.levelError(fe, i)
+			if i == 0 || o.strict() {
+				return nil, nil, fe
+			}
+			return streams, fe, nil
+		}
+		streams = append(streams, stream)
+	}
+	return streams, nil, nil
+}
+
 // adobeApp14 is an Adobe APP14 segment with colour transform 0. Go's JPEG
 // decoder refuses 4-component streams without one; with it, it returns the
 // four raw planes (inverted, as CMYK) instead of converting colours.
 var adobeApp14 = []byte{0xff, 0xee, 0x00, 0x0e, 'A', 'd', 'o', 'b', 'e', 0x00, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00}
 
-// decodeBLPJPEG decodes one JPEG mip level: the shared header followed by
-// the level's bytes. The four components are stored B, G, R, A.
-func decodeBLPJPEG(header, mip []byte, w, h int, hasAlpha bool, o *Options) (*image.NRGBA, error) {
-	stream := make([]byte, 0, len(header)+len(mip)+len(adobeApp14))
-	stream = append(stream, header...)
-	stream = append(stream, mip...)
-	if len(stream) < 2 || stream[0] != 0xff || stream[1] != 0xd8 {
+// jpegLevel returns level i's JPEG stream, with an Adobe marker after SOI,
+// once its frame has passed the checks: the frame fits in the texture (the
+// JPEG decoder allocates the frame's size, not the level's; real files
+// carry frames larger than their level, never larger than the texture), a
+// sequential stream has at most one scan per component, a progressive one
+// at most MaxJPEGScans, the data can hold the frame, and the decoder's
+// working pictures fit in the pixel budget.
+func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o *Options) ([]byte, error) {
+	n := len(header) + len(mip)
+	first := func(k int) byte {
+		if k < len(header) {
+			return header[k]
+		}
+		return mip[k-len(header)]
+	}
+	if n < 2 || first(0) != 0xff || first(1) != jpegSOI {
 		return nil, errAt("", -1, -1, "JPEG data does not start with an SOI marker")
 	}
-	stream = append(stream[:2], append(append([]byte(nil), adobeApp14...), stream[2:]...)...)
-	cfg, err := jpeg.DecodeConfig(bytes.NewReader(stream))
-	if err != nil {
-		return nil, &FormatError{Mip: -1, Offset: -1, Reason: "bad JPEG header", Err: err}
+	stream := make([]byte, 0, n+len(adobeApp14))
+	stream = append(stream, 0xff, jpegSOI)
+	stream = append(stream, adobeApp14...)
+	if len(header) >= 2 {
+		stream = append(append(stream, header[2:]...), mip...)
+	} else {
+		stream = append(stream, mip[2-len(header):]...)
 	}
-	// The stream's own size is what the JPEG decoder allocates, and it need
-	// not match the level's size, so it is limited separately.
-	if m := o.maxDim(); cfg.Width > m || cfg.Height > m {
-		return nil, errAt("", -1, -1, "JPEG frame %dx%d exceeds the limit of %d", cfg.Width, cfg.Height, m)
+	f, ferr := parseJPEGFrame(stream)
+	if ferr != nil {
+		return nil, ferr
 	}
-	if err := jpegFits(cfg, len(stream)); err != nil {
+	if f.comps == 0 {
+		return nil, errAt("", -1, -1, "JPEG data has no frame header")
+	}
+	if f.width > h.w || f.height > h.h {
+		return nil, errAt("", -1, -1, "JPEG frame %dx%d is larger than the %dx%d texture", f.width, f.height, h.w, h.h)
+	}
+	if err := checkScans(&f, h.name(), i, o); err != nil {
 		return nil, err
 	}
+	if err := jpegFits(image.Config{Width: f.width, Height: f.height}, len(stream)); err != nil {
+		return nil, err
+	}
+	if err := budget.add(i, (f.decodeBytes()+3)/4, "with its %dx%d JPEG frame decoded", f.width, f.height); err != nil {
+		return nil, err
+	}
+	return stream, nil
+}
+
+// checkScans refuses a sequential stream with more scans than components
+// (each scan decodes whole blocks again; a valid one codes each component
+// once) and a progressive one with more than MaxJPEGScans.
+func checkScans(f *jpegFrame, format string, mip int, o *Options) error {
+	if !f.progressive && f.scans > f.comps {
+		return errAt(format, mip, -1, "sequential JPEG with %d scans for %d components", f.scans, f.comps)
+	}
+	if m := o.maxScans(); f.progressive && f.scans > m {
+		return &BudgetError{Format: format, Mip: mip, Budget: "MaxJPEGScans", Limit: int64(m), Value: int64(f.scans),
+			What: fmt.Sprintf("progressive JPEG frame %dx%d", f.width, f.height)}
+	}
+	return nil
+}
+
+// decodeBLPJPEG decodes one JPEG mip level whose stream jpegLevel built and
+// checked. The four components are stored B, G, R, A.
+func decodeBLPJPEG(stream []byte, w, h int, hasAlpha bool) (*image.NRGBA, error) {
 	im, err := jpeg.Decode(bytes.NewReader(stream))
 	if err != nil {
 		return nil, &FormatError{Mip: -1, Offset: -1, Reason: "bad JPEG data", Err: err}

@@ -10,8 +10,14 @@ import (
 	"testing"
 )
 
+// corpusBudgets are the budgets the corpus is decoded with: three quarters
+// of the default pixel budget and a quarter of the default scan limit, so
+// that a default close enough to real files to refuse one fails here
+// first.
+var corpusBudgets = Options{MaxPixels: DefaultMaxPixels / 4 * 3, MaxJPEGScans: DefaultMaxJPEGScans / 4}
+
 // TestCorpusDecodes decodes every BLP, DDS, TGA and PNG in the shared
-// corpus with all of its mip levels.
+// corpus with all of its mip levels, within corpusBudgets.
 func TestCorpusDecodes(t *testing.T) {
 	shared := sharedDir(t)
 	rows := readTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
@@ -25,7 +31,7 @@ func TestCorpusDecodes(t *testing.T) {
 		}
 		path := filepath.Join(shared, "corpus", r["local_path"])
 		t.Run(r["local_path"], func(t *testing.T) {
-			tex, err := DecodeFile(path, nil)
+			tex, err := DecodeFile(path, &corpusBudgets)
 			if err != nil {
 				t.Fatalf("%s (%s): %v", r["version"], magic, err)
 			}

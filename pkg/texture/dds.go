@@ -199,6 +199,9 @@ func DecodeDDS(data []byte, o *Options) (*Texture, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := newPixelBudget("DDS", o).chargeLevels(l.w, l.h, l.levels); err != nil {
+		return nil, err
+	}
 	t := &Texture{Format: FormatDDS, Levels: make([]*image.NRGBA, 0, l.levels)}
 	off := l.dataAt
 	for i := range l.levels {

@@ -73,15 +73,7 @@ func unknownFormat(data []byte) error {
 func DecodeFile(path string, o *Options) (*Texture, error) { return osFile(path).Decode(o) }
 
 // DecodeFileConfig is DecodeConfig for a file on disk.
-func DecodeFileConfig(path string) (Config, error) {
-	f := osFile(path)
-	data, err := f.read()
-	if err != nil {
-		return Config{}, err
-	}
-	c, err := DecodeConfig(data)
-	return c, withFile(err, f.String())
-}
+func DecodeFileConfig(path string) (Config, error) { return osFile(path).DecodeConfig() }
 
 // osFile is the file at path on disk, seen from its own folder.
 func osFile(path string) File {
@@ -114,10 +106,26 @@ func withFile(err error, path string) error {
 		fe.File = path
 		return err
 	}
+	var be *BudgetError
+	if errors.As(err, &be) && be.File == "" {
+		be.File = path
+		return err
+	}
 	var ue *UnsupportedError
 	if errors.As(err, &ue) && ue.File == "" {
 		ue.File = path
 		return err
 	}
 	return fmt.Errorf("%s: %w", path, err)
+}
+
+// DecodeConfig reports f's format, size and mip count without decoding its
+// pixels.
+func (f File) DecodeConfig() (Config, error) {
+	data, err := f.read()
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := DecodeConfig(data)
+	return c, withFile(err, f.String())
 }

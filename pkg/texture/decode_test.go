@@ -279,13 +279,15 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	// A JPEG frame header claiming far more pixels than the data can
-	// hold is refused before the JPEG decoder allocates it.
+	// hold is refused before the JPEG decoder allocates it (the BLP
+	// declares the same size: a frame larger than the texture is refused
+	// sooner, see TestHostileTextures).
 	jh, js := splitJPEG(flatJPEG(8, 8, [4][]uint8{{1}, {2}, {3}, {4}}))
 	bomb := append([]byte(nil), js...)
 	sof := bytesIndex(bomb, []byte{0xff, 0xc0})
 	binary.BigEndian.PutUint16(bomb[sof+5:], 4096)
 	binary.BigEndian.PutUint16(bomb[sof+7:], 4096)
-	if _, err := Decode(blp1JPEG(8, 8, 8, jh, [][]byte{bomb}), nil); err == nil || !strings.Contains(err.Error(), "cannot be stored") {
+	if _, err := Decode(blp1JPEG(4096, 4096, 8, jh, [][]byte{bomb}), nil); err == nil || !strings.Contains(err.Error(), "cannot be stored") {
 		t.Errorf("JPEG frame bomb: %v", err)
 	}
 	var ue *UnsupportedError

@@ -3,7 +3,10 @@
 // (Warcraft III Reforged), TGA, PNG and JPEG.
 //
 // Every decoder produces a [Texture]: a chain of straight-alpha RGBA mip
-// levels. The format is detected from the file's first bytes, never from its
+// levels. Decoders check a file's headers (for JPEG, the stream's own
+// frame and scan markers) against the [Options] budgets before allocating
+// anything, so a file that lies about its size costs what its budget
+// allows, not what it asks for; see docs/hostile-input.md. The format is detected from the file's first bytes, never from its
 // name, because modders routinely rename converted files. image.Decode is
 // never used: a TGA package linked into the same program would otherwise be
 // able to claim every format (see the README).

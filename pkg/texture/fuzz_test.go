@@ -3,6 +3,8 @@ package texture
 import (
 	"image"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
 // fuzzOptions keeps a fuzz iteration's allocations small; the size limit
@@ -89,5 +91,32 @@ func FuzzTGA(f *testing.F) {
 			return
 		}
 		checkDecoded(t, data, tex, DecodeTGAConfig)
+	})
+}
+
+// FuzzStd exercises the PNG and JPEG path: the marker walk that bounds a
+// JPEG's frame and scans before image/jpeg, and the PNG header checks.
+// Whenever a JPEG decodes, the walk must have seen the frame it decoded.
+func FuzzStd(f *testing.F) {
+	f.Add(hostile.BaselineJPEG(16, 8, 3))
+	f.Add(hostile.BaselineJPEG(9, 9, 1))
+	f.Add(hostile.ProgressiveJPEG(24, 16, 3, 6))
+	f.Add(hostile.SequentialJPEG(8, 8, 3, 2))
+	f.Add(hostile.PNG(5, 3, 16, hostile.PNGRGBA))
+	f.Add(hostile.PNG(4, 4, 8, hostile.PNGPalette))
+	f.Add(hostile.PNG(7, 2, 8, hostile.PNGGrey))
+	opt := &Options{MaxDimension: 256, MaxPixels: 1 << 18, MaxJPEGScans: 16}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tex, err := DecodeStd(data, opt)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, data, tex, DecodeStdConfig)
+		if tex.Format == FormatJPEG {
+			fr, ferr := parseJPEGFrame(data)
+			if ferr != nil || fr.width != tex.Width() || fr.height != tex.Height() || fr.scans == 0 || fr.scans > 16 {
+				t.Fatalf("decoded %dx%d, but the marker walk saw %+v (%v)", tex.Width(), tex.Height(), fr, ferr)
+			}
+		}
 	})
 }

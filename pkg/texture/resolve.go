@@ -65,12 +65,15 @@ type Request struct {
 }
 
 // Resolver finds and loads the textures models refer to. Sources are
-// searched first, in order, then the model's own sources (Request.Local):
-// a texture folder given to a program is where a modder puts a reskin, so
-// it must win over the file shipped beside the model (and the reference
-// harness searches in this order too). LocalFirst reverses the order, for
-// a shared library that should only fill in what a model lacks. Each source is tried as <path> then
-// <basename>, with case-insensitive matching and extension substitution:
+// searched first, in order, then the model's own sources (Request.Local),
+// then Fallback: a texture folder given to a program is where a modder
+// puts a reskin, so it must win over the file shipped beside the model
+// (the reference harness searches in this order too), while the game's own
+// files (Fallback) only fill in what neither has, as the game lets a map's
+// files replace its own. LocalFirst searches the model's sources before
+// Sources, for a shared library that should only fill in what a model
+// lacks. Each source is tried as <path> then <basename>, with
+// case-insensitive matching and extension substitution:
 // where the named file (.blp, .dds, .tga, .tif, .png or .jpg) is absent,
 // the same name with .dds, then .blp, then .tga, .png and .jpg stands in.
 // Load reports a .dds or .blp standing in for another name (a Reforged
@@ -85,10 +88,13 @@ type Request struct {
 // files added later are seen by a new Resolver.
 type Resolver struct {
 	// Sources are searched before a request's own, in order: texture
-	// folders, maps and archives, then game data.
+	// folders, maps and archives.
 	Sources []Source
 	// LocalFirst searches the request's Local sources before Sources.
 	LocalFirst bool
+	// Fallback is searched last, after the request's own sources: the
+	// game's data.
+	Fallback []Source
 	// Cache, when set, shares decoded textures between loads.
 	Cache *Cache
 	// Options bound decoding.
@@ -144,7 +150,7 @@ func splitModelPath(p string) ([]string, error) {
 
 // sources returns the sources to search for a request, in order.
 func (r *Resolver) sources(local []Source) []Source {
-	out := make([]Source, 0, len(local)+len(r.Sources))
+	out := make([]Source, 0, len(local)+len(r.Sources)+len(r.Fallback))
 	if r.LocalFirst {
 		out = append(out, local...)
 	}
@@ -152,7 +158,7 @@ func (r *Resolver) sources(local []Source) []Source {
 	if !r.LocalFirst {
 		out = append(out, local...)
 	}
-	return out
+	return append(out, r.Fallback...)
 }
 
 // nameVariants lists the file names to try for a last component: itself,
@@ -217,55 +223,77 @@ func (r *Resolver) Find(local []Source, p string) (File, []string, error) {
 }
 
 // lookup matches the components below src without regard to case (an
-// exact match wins), trying extension variants for the file name, and
-// returns the path inside src.FS.
+// exact match first), trying extension variants for the file name, and
+// returns the path inside src.FS. A folder extracted from an archive on a
+// case-sensitive disk can hold "Textures" and "textures" side by side
+// (the archive's name lists spell them both ways), so every folder that
+// matches is tried in turn.
 func (r *Resolver) lookup(src Source, parts []string) (string, error) {
-	dir := src.join()
-	for _, c := range parts[:len(parts)-1] {
-		name, err := r.match(src, dir, c, true)
-		if err != nil {
-			return "", err
-		}
-		dir = path.Join(dir, name)
-	}
+	return r.lookupIn(src, src.join(), parts)
+}
+
+func (r *Resolver) lookupIn(src Source, dir string, parts []string) (string, error) {
 	var firstErr error
-	for _, v := range nameVariants(parts[len(parts)-1]) {
-		name, err := r.match(src, dir, v, false)
-		if err == nil {
-			return path.Join(dir, name), nil
-		}
+	note := func(err error) {
 		if firstErr == nil || errors.Is(err, errOutside) {
 			firstErr = err
 		}
 	}
+	if len(parts) == 1 {
+		for _, v := range nameVariants(parts[0]) {
+			for _, name := range r.matches(src, dir, v) {
+				if err := r.isKind(src, path.Join(dir, name), false); err != nil {
+					note(err)
+					continue
+				}
+				return path.Join(dir, name), nil
+			}
+		}
+	} else {
+		for _, name := range r.matches(src, dir, parts[0]) {
+			sub := path.Join(dir, name)
+			if err := r.isKind(src, sub, true); err != nil {
+				note(err)
+				continue
+			}
+			found, err := r.lookupIn(src, sub, parts[1:])
+			if err == nil {
+				return found, nil
+			}
+			note(err)
+		}
+	}
+	if firstErr == nil {
+		firstErr = fs.ErrNotExist
+	}
 	return "", firstErr
 }
 
-// match finds name in dir, exactly or else case-insensitively, as a
-// folder or a regular file.
-func (r *Resolver) match(src Source, dir, name string, wantDir bool) (string, error) {
-	names := r.list(src, dir)
-	pick := ""
-	for _, n := range names {
-		if n == name {
-			pick = n
-			break
-		}
-		if pick == "" && strings.EqualFold(n, name) {
-			pick = n
+// matches lists the entries of dir named name: the exact spelling first,
+// then the others that differ only in case, in listing order.
+func (r *Resolver) matches(src Source, dir, name string) []string {
+	var exact, folded []string
+	for _, n := range r.list(src, dir) {
+		switch {
+		case n == name:
+			exact = append(exact, n)
+		case strings.EqualFold(n, name):
+			folded = append(folded, n)
 		}
 	}
-	if pick == "" {
-		return "", fs.ErrNotExist
-	}
-	st, err := fs.Stat(src.FS, path.Join(dir, pick))
+	return append(exact, folded...)
+}
+
+// isKind checks that p is a folder (wantDir) or a regular file.
+func (r *Resolver) isKind(src Source, p string, wantDir bool) error {
+	st, err := fs.Stat(src.FS, p)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if st.IsDir() != wantDir || (!wantDir && !st.Mode().IsRegular()) {
-		return "", fs.ErrNotExist
+		return fs.ErrNotExist
 	}
-	return pick, nil
+	return nil
 }
 
 func (r *Resolver) list(src Source, dir string) []string {

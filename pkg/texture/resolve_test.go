@@ -300,3 +300,18 @@ func TestParseTeam(t *testing.T) {
 		t.Errorf("player 0 should use the file: %v", colourOf(t, tex))
 	}
 }
+
+// A folder extracted from an archive on a case-sensitive disk can hold
+// "Textures" and "textures" side by side; the texture is found in either.
+func TestResolverTriesEveryCaseVariant(t *testing.T) {
+	dir := t.TempDir()
+	writeTGA(t, filepath.Join(dir, "Textures", "a.tga"), [3]uint8{1, 0, 0})
+	writeTGA(t, filepath.Join(dir, "textures", "b.tga"), [3]uint8{2, 0, 0})
+	r := &Resolver{Sources: []Source{Folder(dir)}}
+	for p, want := range map[string]uint8{`Textures\A.blp`: 1, `Textures\B.blp`: 2, `TEXTURES\b.tga`: 2} {
+		tex, warns := r.Load(Request{Path: p})
+		if len(warns) != 0 || colourOf(t, tex)[0] != want {
+			t.Errorf("%s: %v %v", p, colourOf(t, tex), warns)
+		}
+	}
+}

@@ -11,11 +11,40 @@ import (
 // header from asking for gigabytes.
 const DefaultMaxDimension = 8192
 
+// DefaultMaxPixels is the decode budget unless [Options.MaxPixels] says
+// otherwise: 96 Mi pixels of 4 bytes, 384 MiB. The largest texture of the
+// corpus the tests decode, a 4096×4096 BLP1 JPEG with its mip chain, needs
+// just over 64 Mi (a third for its levels, the rest for the JPEG decoder's
+// pictures); an 8192×8192 texture with mips, 85 Mi for its levels alone,
+// needs a larger budget.
+const DefaultMaxPixels = 96 << 20
+
+// DefaultMaxJPEGScans is the most scans a progressive JPEG stream may have
+// unless [Options.MaxJPEGScans] says otherwise. Encoders write about ten
+// (the corpus' progressive BLPs have 18); every scan makes the decoder walk
+// the whole frame again, so a stream of a few kilobytes with thousands of
+// scans would take minutes. libjpeg-turbo's own scan limit for untrusted
+// input (TJFLAG_LIMITSCANS) is 500; this one is lower because the decoders
+// here are slower per scan.
+const DefaultMaxJPEGScans = 100
+
 // Options bound what a decoder will accept. The zero value is usable.
 type Options struct {
 	// MaxDimension refuses images wider or taller than this many pixels.
 	// Zero means DefaultMaxDimension.
 	MaxDimension int
+	// MaxPixels bounds one decode's memory and work, in pixels of 4
+	// bytes: every mip level it returns, plus every picture a decoder
+	// builds on the way (a JPEG decoder's planes and a progressive
+	// stream's coefficients, the 16-bit image a PNG decodes to before
+	// conversion, the TGA decoder's own image). It is checked against the
+	// headers before anything is allocated; a texture over it fails with
+	// a *BudgetError. Zero means DefaultMaxPixels.
+	MaxPixels int64
+	// MaxJPEGScans refuses a progressive JPEG stream (in a BLP or a .jpg)
+	// with more scans than this, with a *BudgetError. Zero means
+	// DefaultMaxJPEGScans.
+	MaxJPEGScans int
 	// FirstLevelOnly decodes only mip level 0, for callers (thumbnails of a
 	// texture, the CLI) that never minify.
 	FirstLevelOnly bool
@@ -29,6 +58,20 @@ func (o *Options) maxDim() int {
 		return DefaultMaxDimension
 	}
 	return o.MaxDimension
+}
+
+func (o *Options) maxPixels() int64 {
+	if o == nil || o.MaxPixels <= 0 {
+		return DefaultMaxPixels
+	}
+	return o.MaxPixels
+}
+
+func (o *Options) maxScans() int {
+	if o == nil || o.MaxJPEGScans <= 0 {
+		return DefaultMaxJPEGScans
+	}
+	return o.MaxJPEGScans
 }
 
 func (o *Options) firstOnly() bool { return o != nil && o.FirstLevelOnly }
@@ -163,6 +206,71 @@ func (e *UnsupportedError) Error() string {
 		s = e.File + ": " + s
 	}
 	return s
+}
+
+// BudgetError reports a texture that needs more than an Options budget
+// allows. The file may be well formed: raising the budget named in Budget
+// lets it through.
+type BudgetError struct {
+	File   string
+	Format string
+	Mip    int    // the level being checked, -1 for the whole texture
+	Budget string // "MaxPixels" or "MaxJPEGScans"
+	Limit  int64  // the budget
+	Value  int64  // what the texture needs: pixels so far, or scans
+	What   string // what was being counted when the budget ran out
+}
+
+func (e *BudgetError) Error() string {
+	s := e.Format
+	if e.File != "" {
+		s = e.File + ": " + s
+	}
+	if e.Mip >= 0 {
+		s += fmt.Sprintf(" mip %d", e.Mip)
+	}
+	v := fmt.Sprintf("%d pixels needed", e.Value)
+	if e.Budget == "MaxJPEGScans" {
+		v = fmt.Sprintf("%d scans", e.Value)
+	}
+	return fmt.Sprintf("%s: %s: %s, over the %s budget of %d", s, e.What, v, e.Budget, e.Limit)
+}
+
+// pixelBudget adds up what one decode costs against Options.MaxPixels.
+type pixelBudget struct {
+	format string
+	limit  int64
+	used   int64
+}
+
+func newPixelBudget(format string, o *Options) *pixelBudget {
+	return &pixelBudget{format: format, limit: o.maxPixels()}
+}
+
+// add charges n pixels for what (at level mip, or -1), failing when the
+// total would pass the budget.
+func (b *pixelBudget) add(mip int, n int64, what string, args ...any) error {
+	if n > b.limit-b.used {
+		return &BudgetError{Format: b.format, Mip: mip, Budget: "MaxPixels", Limit: b.limit,
+			Value: b.used + n, What: fmt.Sprintf(what, args...)}
+	}
+	b.used += n
+	return nil
+}
+
+// levelPixels is the number of pixels of levels 0..n-1 of a w×h chain.
+func levelPixels(w, h, n int) int64 {
+	var t int64
+	for i := range n {
+		lw, lh := mipSize(w, h, i)
+		t += int64(lw) * int64(lh)
+	}
+	return t
+}
+
+// chargeLevels charges the decoded levels of a w×h texture.
+func (b *pixelBudget) chargeLevels(w, h, n int) error {
+	return b.add(-1, levelPixels(w, h, n), "%dx%d with %d mip levels", w, h, n)
 }
 
 // errAt builds a FormatError; file is filled in by Decode.

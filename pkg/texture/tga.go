@@ -124,7 +124,13 @@ func DecodeTGAConfig(data []byte) (Config, error) {
 // DecodeTGA decodes a TGA image (true-colour, grey or colour-mapped, raw or
 // RLE). TGA has no mip levels, so the result has one level.
 func DecodeTGA(data []byte, o *Options) (*Texture, error) {
-	if _, err := checkTGA(data, o); err != nil {
+	h, err := checkTGA(data, o)
+	if err != nil {
+		return nil, err
+	}
+	// The decoder's image, then (for RGBA results) the NRGBA copy.
+	px := int64(h.w) * int64(h.h)
+	if err := newPixelBudget("TGA", o).add(-1, 2*px, "a %dx%d TGA decoded and converted", h.w, h.h); err != nil {
 		return nil, err
 	}
 	im, err := tga.Decode(bytes.NewReader(padTGA(data)))

@@ -1,0 +1,29 @@
+package archivepath
+
+import "testing"
+
+func TestSplit(t *testing.T) {
+	for _, c := range []struct {
+		in, archive, inner string
+		ok                 bool
+	}{
+		{"maps/Hero.w3x:war3mapImported/Hero.mdx", "maps/Hero.w3x", "war3mapImported/Hero.mdx", true},
+		{`C:\maps\Hero.W3M:war3mapImported\Hero.mdx`, `C:\maps\Hero.W3M`, "war3mapImported/Hero.mdx", true},
+		{"war3.mpq:/Units/Footman.mdx", "war3.mpq", "Units/Footman.mdx", true},
+		{`C:\models\a.mdx`, "", "", false},
+		{"a.w3x", "", "", false},
+		{"a.w3x:", "a.w3x", "", false},
+		{"odd:name.mdx", "", "", false},
+	} {
+		a, in, ok := Split(c.in)
+		if a != c.archive || in != c.inner || ok != c.ok {
+			t.Errorf("Split(%q) = %q, %q, %v", c.in, a, in, ok)
+		}
+		if ok && Join(a, in) != c.in && c.in[len(a)+1] != '/' && c.in[len(a)+1:] == in {
+			t.Errorf("Join does not invert Split for %q", c.in)
+		}
+	}
+	if !IsArchive("X.MPQ") || IsArchive("x.mdx") {
+		t.Error("IsArchive")
+	}
+}

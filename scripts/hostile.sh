@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs the full-size hostile-input corpus (textures, MDL geometry, particle
+# storms; made by testdata/hostile/gen.go) through `mdxrender texture`,
+# `inspect` and `render`, each under `timeout 60` and `/usr/bin/time -v`,
+# and prints per case the exit status, wall time, peak RSS and the first
+# line of the error or warning, then the worst time and memory.
+#
+#   scripts/hostile.sh                 # build, generate into a temp folder, run
+#   MDXRENDER=/path/to/mdxrender scripts/hostile.sh   # another binary
+#   HOSTILE_DIR=/tmp/hostile scripts/hostile.sh       # reuse generated files
+#   HOSTILE_CASES='texture|mdl' scripts/hostile.sh    # only cases matching
+#
+# Exit status: 1 when a case ran over 10 s or 500 MB, was killed by the
+# timeout, or crashed (exit status above 1); 0 otherwise. A clear error
+# (exit 1) is a pass: the point is bounded time and memory.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+bin=${MDXRENDER:-}
+if [[ -z $bin ]]; then
+	bin=$work/mdxrender
+	(cd "$root" && go build -o "$bin" ./cmd/mdxrender)
+fi
+dir=${HOSTILE_DIR:-}
+if [[ -z $dir ]]; then
+	dir=$work/cases
+	(cd "$root" && go run ./testdata/hostile/gen.go -o "$dir" >/dev/null)
+elif [[ ! -e $dir/mdl_at_quota.mdl ]]; then
+	(cd "$root" && go run ./testdata/hostile/gen.go -o "$dir" >/dev/null)
+fi
+
+max_s=10
+max_mb=500
+worst_s=0
+worst_mb=0
+worst_s_case=
+worst_mb_case=
+fail=0
+
+printf '%-44s %4s %7s %7s  %s\n' case exit seconds RSS_MB message
+run() {
+	local name=$1
+	shift
+	[[ $name =~ ${HOSTILE_CASES:-.} ]] || return 0
+	local log=$work/log err=$work/err
+	local status=0
+	(cd "$dir" && /usr/bin/time -v -o "$log" timeout 60 "$bin" "$@" >/dev/null 2>"$err") || status=$?
+	local secs mb
+	secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$log")
+	mb=$(awk -F': ' '/Maximum resident set size/ {printf "%d", $2 / 1024}' "$log")
+	local msg
+	# The error if there is one, else the first warning.
+	msg=$( (grep -v -e '^Command exited' -e '^mdxrender: warning' "$err" || true; grep '^mdxrender: warning' "$err" || true) | head -n 1 | cut -c1-160)
+	printf '%-44s %4s %7.2f %7d  %s\n' "$name" "$status" "$secs" "$mb" "$msg"
+	if awk -v s="$secs" -v w="$worst_s" 'BEGIN {exit !(s > w)}'; then
+		worst_s=$secs worst_s_case=$name
+	fi
+	if ((mb > worst_mb)); then
+		worst_mb=$mb worst_mb_case=$name
+	fi
+	if ((status > 1)) || awk -v s="$secs" -v m="$max_s" 'BEGIN {exit !(s > m)}' || ((mb > max_mb)); then
+		fail=1
+	fi
+}
+
+out=$work/out.png
+for t in blp_frame8192_in_64.blp blp_4096_13_full_frames.blp blp_8192_14_levels.blp \
+	blp_progressive_1800_scans.blp jpg_progressive_1800_scans.jpg jpg_sequential_500_scans.jpg \
+	png16_rgba_8192.png png8_rgba_8192.png; do
+	run "texture $t" texture "$t" -o "$out"
+	run "render uses_$t.mdl" render "uses_$t.mdl" -o "$out"
+done
+run "inspect mdl_vertices_6.5M.mdl" inspect mdl_vertices_6.5M.mdl
+run "render mdl_vertices_6.5M.mdl" render mdl_vertices_6.5M.mdl -o "$out"
+run "render mdl_at_quota.mdl" render mdl_at_quota.mdl -o "$out"
+for m in pre2_10 pre2_200 pre2_2000 pre2_200_short ribbon_500 ribbon_500_short ribbon_storm prem_many; do
+	run "render $m.mdl --time 500" render "$m.mdl" --time 500 -o "$out"
+done
+
+echo
+echo "worst time: ${worst_s} s ($worst_s_case); worst RSS: ${worst_mb} MB ($worst_mb_case)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+exit $fail

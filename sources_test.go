@@ -1,0 +1,282 @@
+package mdxrender_test
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/pkg/batch"
+)
+
+// sharedDir is ../shared (or $MDXR_SHARED); tests that need it skip
+// without it.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	d := os.Getenv("MDXR_SHARED")
+	if d == "" {
+		d = filepath.Join("..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(d, "corpus", "manifest.tsv")); err != nil {
+		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
+	}
+	return d
+}
+
+// runBatch renders stills of the inputs of cfg into a new folder and
+// returns it.
+func runBatch(t *testing.T, cfg batch.Config) (string, *batch.Manifest) {
+	t.Helper()
+	cfg.Output.Dir = t.TempDir()
+	cfg.Output.Gallery = false
+	cfg.Render.Size = batch.Square(64)
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r := mdxrender.NewBatchRenderer(0, cfg.Jobs)
+	defer r.Close()
+	m, err := (&batch.Runner{Config: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Summary.Failed != 0 {
+		for _, res := range m.Models {
+			if len(res.Errors) > 0 {
+				t.Errorf("%s: %v", res.Input, res.Errors)
+			}
+		}
+	}
+	return cfg.Output.Dir, m
+}
+
+// samePictures compares every PNG under a with the one of the same
+// relative path under b (ignoring case: an archive's two name lists may
+// spell a name differently, and either spelling names its outputs) and
+// returns how many it compared.
+func samePictures(t *testing.T, a, b string) int {
+	t.Helper()
+	pngs := func(dir string) map[string]string {
+		m := map[string]string{}
+		filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && strings.HasSuffix(p, ".png") {
+				rel, _ := filepath.Rel(dir, p)
+				m[strings.ToLower(rel)] = p
+			}
+			return err
+		})
+		return m
+	}
+	as, bs := pngs(a), pngs(b)
+	for rel := range bs {
+		// StormLib names an entry no list names FileNNNNNNNN with a
+		// guessed extension; models are only taken from named entries.
+		if strings.HasPrefix(filepath.Base(rel), "file0") {
+			delete(bs, rel)
+		}
+	}
+	if len(as) != len(bs) {
+		t.Errorf("%d pictures against %d", len(as), len(bs))
+	}
+	for rel, p := range as {
+		want, _ := os.ReadFile(p)
+		got, err := os.ReadFile(bs[rel])
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs (%v)", rel, err)
+		}
+	}
+	return len(as)
+}
+
+// A batch over a packed map renders every model in it with the map's own
+// textures, and gives the same pictures as a batch over the same map
+// extracted to a folder by StormLib (the game's reader).
+func TestBatchOverMapMatchesExtracted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders whole maps")
+	}
+	shared := sharedDir(t)
+	if _, err := exec.LookPath("smpq"); err != nil {
+		t.Skip("smpq (StormLib) not installed")
+	}
+	for _, m := range []string{
+		"DefendWintercastle/Play/Optimized/dwc65.w3x",
+		"War3Net/tests/War3Net.TestTools.UnitTesting/TestData/Maps/Jurassic Park Survival EE v6.4.w3x",
+	} {
+		t.Run(filepath.Base(m), func(t *testing.T) {
+			archive, err := filepath.Abs(filepath.Join(shared, "corpus", "archives", filepath.FromSlash(m)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Extracted under a folder named like the map, as modders keep
+			// unpacked maps, so its root is found as the map's.
+			dir := filepath.Join(t.TempDir(), "map.w3x")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("smpq", "-x", "-f", "-q", archive)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("smpq: %v: %s", err, out)
+			}
+			packed := batch.DefaultConfig()
+			packed.Inputs.Files = []string{archive}
+			folder := batch.DefaultConfig()
+			folder.Inputs.Dirs = []string{dir}
+			a, man := runBatch(t, packed)
+			b, _ := runBatch(t, folder)
+			if n := samePictures(t, a, b); n < 20 {
+				t.Errorf("only %d pictures compared", n)
+			}
+			// Every texture the map holds is found in it: a warning may
+			// only name textures the map does not have (stock ones).
+			have := map[string]bool{}
+			filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					have[strings.ToLower(strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))] = true
+				}
+				return err
+			})
+			found := 0
+			for _, res := range man.Models {
+				for _, w := range res.Warnings {
+					_, name, ok := strings.Cut(w.Message, `texture "`)
+					name, _, ok2 := strings.Cut(name, `"`)
+					if w.Code != mdxrender.MissingTexture || !ok || !ok2 {
+						continue
+					}
+					name = strings.ToLower(name[strings.LastIndex(name, `\`)+1:])
+					if have[strings.TrimSuffix(name, filepath.Ext(name))] {
+						t.Errorf("%s: %s", res.Input, w.Message)
+					}
+				}
+				found++
+			}
+			if found < 20 {
+				t.Errorf("%d models", found)
+			}
+		})
+	}
+}
+
+// Models that name stock textures (Textures\..., ReplaceableTextures\...)
+// find them in the game data: a folder of game files laid out as the game
+// lays them out, or the same files in a War3.mpq made by StormLib, which
+// give the same pictures; without game data the same textures are
+// missing.
+func TestGameData(t *testing.T) {
+	shared := sharedDir(t)
+	files := filepath.Join(shared, "corpus", "files")
+	// Stock files some corpus repositories carry: the team colours.
+	game := t.TempDir()
+	src := filepath.Join(files, "ReterasModelStudio", "matrixeater", "res", "ReplaceableTextures", "TeamColor")
+	dst := filepath.Join(game, "ReplaceableTextures", "TeamColor")
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"TeamColor00.blp", "TeamColor01.blp"} {
+		b, err := os.ReadFile(filepath.Join(src, n))
+		if err != nil {
+			t.Skip(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unit := filepath.Join(files, "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	render := func(gameData string) *image.NRGBA {
+		t.Helper()
+		var o mdxrender.Options
+		if gameData != "" {
+			g, err := mdxrender.OpenGameData(gameData)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			o.GameData = g.List
+		}
+		m, err := mdxrender.Open(unit, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _, err := m.Render(mdxrender.View{Yaw: 30, Width: 128})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	bare, folder := render(""), render(game)
+	if bytes.Equal(bare.Pix, folder.Pix) {
+		t.Fatal("the game data's team colour file changed nothing")
+	}
+	if _, err := exec.LookPath("smpq"); err != nil {
+		t.Log("smpq not installed: the MPQ half is skipped")
+		return
+	}
+	install := t.TempDir()
+	// smpq takes files, not folders; it stores them with the game's '\'.
+	cmd := exec.Command("smpq", "-c", "-q", "-M", "1", filepath.Join(install, "War3.mpq"),
+		"ReplaceableTextures/TeamColor/TeamColor00.blp", "ReplaceableTextures/TeamColor/TeamColor01.blp")
+	cmd.Dir = game
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("smpq: %v: %s", err, out)
+	}
+	if mpq := render(install); !bytes.Equal(mpq.Pix, folder.Pix) {
+		t.Error("the game data as War3.mpq gives another picture than as a folder")
+	}
+}
+
+// A model inside an unpacked map (a folder holding war3map.w3i) finds the
+// textures kept at the map's root, as the game does; outside a map it
+// does not.
+func TestUnpackedMapRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "MyMap")
+	for _, f := range []struct{ from, to string }{
+		{"testdata/models/flipbook.mdl", "war3mapImported/flipbook.mdl"},
+		{"testdata/models/Textures/fixture_checker.tga", "Textures/fixture_checker.tga"},
+		{"testdata/models/Textures/fixture_stripes.tga", "Textures/fixture_stripes.tga"},
+	} {
+		b, err := os.ReadFile(f.from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(root, filepath.FromSlash(f.to))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missing := func() int {
+		t.Helper()
+		m, err := mdxrender.Open(filepath.Join(root, "war3mapImported", "flipbook.mdl"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, warns, err := m.Render(mdxrender.View{Width: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, w := range warns {
+			if w.Code == mdxrender.MissingTexture {
+				n++
+			}
+		}
+		return n
+	}
+	if n := missing(); n == 0 {
+		t.Fatal("outside a map, the root's textures were found")
+	}
+	if err := os.WriteFile(filepath.Join(root, "war3map.w3i"), []byte("map info"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := missing(); n != 0 {
+		t.Errorf("inside a map, %d textures are still missing", n)
+	}
+}

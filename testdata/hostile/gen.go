@@ -1,0 +1,85 @@
+//go:build ignore
+
+// Command gen writes the full-size hostile-input corpus that concerns the
+// decoders and the particle simulation (textures, MDL text, particle
+// storms) into a folder, for scripts/hostile.sh:
+//
+//	go run ./testdata/hostile/gen.go -o /tmp/hostile
+//
+// The files are large (the biggest is a 100 MB line of MDL vertices) and
+// made in a few seconds, so they are not kept in the repository. The unit
+// tests build the same cases small, with the same code (internal/hostile).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
+)
+
+func main() {
+	out := flag.String("o", "hostile-out", "folder to write the cases into")
+	flag.Parse()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	write := func(name string, data []byte) {
+		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-34s %11d bytes\n", name, len(data))
+	}
+	// texture writes a texture case and a quad model that uses it, for
+	// `mdxrender render`.
+	texture := func(name string, data []byte) {
+		write(name, data)
+		write("uses_"+name+".mdl", hostile.MDLTextured(name))
+	}
+
+	// Textures.
+	texture("blp_frame8192_in_64.blp", hostile.BLP1Streams(64, 64, hostile.BaselineJPEG(8192, 8192, 4)))
+	texture("blp_4096_13_full_frames.blp", hostile.BLP1Streams(4096, 4096, hostile.Repeat(hostile.BaselineJPEG(4096, 4096, 4), 13)...))
+	texture("blp_8192_14_levels.blp", blpChain(8192, 14))
+	texture("blp_progressive_1800_scans.blp", hostile.BLP1Streams(8192, 8192, hostile.ProgressiveJPEG(8192, 8192, 4, 1800)))
+	texture("jpg_progressive_1800_scans.jpg", hostile.ProgressiveJPEG(8192, 8192, 3, 1800))
+	texture("jpg_sequential_500_scans.jpg", hostile.SequentialJPEG(2048, 2048, 3, 500))
+	texture("png16_rgba_8192.png", hostile.PNG(8192, 8192, 16, hostile.PNGRGBA))
+	// The largest PNG the default budget lets through: 8-bit RGBA
+	// 8192×8192, decoded straight to its final picture (256 MiB).
+	texture("png8_rgba_8192.png", hostile.PNG(8192, 8192, 8, hostile.PNGRGBA))
+
+	// Geometry: one 100 MB line of 6.5 million vertices, and a model at
+	// the default quotas (1 Mi vertices, 2 Mi triangles).
+	write("mdl_vertices_6.5M.mdl", hostile.MDLGeometry(6_500_000, 1))
+	write("mdl_at_quota.mdl", hostile.MDLGeometry(1<<20, 1<<21))
+
+	// Particle storms: the rate is the largest float32, the lifespan ten
+	// minutes (the longest pre-roll).
+	const maxRate, maxLife = 3.4e38, 600
+	write("pre2_10.mdl", hostile.MDLEmitters("pre2_10", hostile.Emitters{PRE2: 10, Rate: maxRate, Life: maxLife}))
+	write("pre2_200.mdl", hostile.MDLEmitters("pre2_200", hostile.Emitters{PRE2: 200, Rate: maxRate, Life: maxLife}))
+	write("pre2_2000.mdl", hostile.MDLEmitters("pre2_2000", hostile.Emitters{PRE2: 2000, Rate: maxRate, Life: maxLife}))
+	write("pre2_200_short.mdl", hostile.MDLEmitters("pre2_200_short", hostile.Emitters{PRE2: 200, Rate: maxRate, Life: 1}))
+	// Ribbon rates are integers in MDX; 4e9 is about the largest.
+	write("ribbon_500.mdl", hostile.MDLEmitters("ribbon_500", hostile.Emitters{Ribbons: 500, Rate: 4e9, Life: maxLife}))
+	write("ribbon_500_short.mdl", hostile.MDLEmitters("ribbon_500_short", hostile.Emitters{Ribbons: 500, Rate: 4e9, Life: 1}))
+	write("ribbon_storm.mdl", hostile.MDLEmitters("ribbon_storm", hostile.Emitters{Ribbons: 1, Rate: 4e9, Life: maxLife}))
+	// 100 PREM emitters spawning a 2,000-vertex model.
+	write("prem_many_spawned.mdl", hostile.MDLSpawned(2000))
+	write("prem_many.mdl", hostile.MDLEmitters("prem_many", hostile.Emitters{PREM: 100, Rate: 1000, Life: 10, SpawnPath: "prem_many_spawned.mdl"}))
+}
+
+// blpChain is a BLP1 JPEG of size×size with n levels, each a JPEG frame
+// of its level's own size.
+func blpChain(size, n int) []byte {
+	var levels [][]byte
+	for i := range n {
+		s := max(size>>i, 1)
+		levels = append(levels, hostile.BaselineJPEG(s, s, 4))
+	}
+	return hostile.BLP1Streams(size, size, levels...)
+}
