@@ -315,3 +315,24 @@ func TestResolverTriesEveryCaseVariant(t *testing.T) {
 		}
 	}
 }
+
+// The order of the searched places: the Resolver's sources (a reskin),
+// then the model's own, then Fallback (the game's data), which fills in
+// only what neither has.
+func TestResolverFallbackComesLast(t *testing.T) {
+	base := t.TempDir()
+	skin, model, game := filepath.Join(base, "skin"), filepath.Join(base, "model"), filepath.Join(base, "game")
+	writeTGA(t, filepath.Join(skin, "a.tga"), [3]uint8{1, 0, 0})
+	writeTGA(t, filepath.Join(model, "a.tga"), [3]uint8{2, 0, 0})
+	writeTGA(t, filepath.Join(model, "b.tga"), [3]uint8{2, 0, 0})
+	writeTGA(t, filepath.Join(game, "a.tga"), [3]uint8{3, 0, 0})
+	writeTGA(t, filepath.Join(game, "b.tga"), [3]uint8{3, 0, 0})
+	writeTGA(t, filepath.Join(game, "c.tga"), [3]uint8{3, 0, 0})
+	r := &Resolver{Sources: []Source{Folder(skin)}, Fallback: []Source{Folder(game)}}
+	for p, want := range map[string]uint8{"a.tga": 1, "b.tga": 2, "c.tga": 3} {
+		tex, _ := r.Load(Request{Local: []Source{Folder(model)}, Path: p})
+		if got := colourOf(t, tex)[0]; got != want {
+			t.Errorf("%s: from source %d, want %d", p, got, want)
+		}
+	}
+}
