@@ -6,6 +6,10 @@ import (
 	"image/draw"
 )
 
+// DefaultMaxSize is the page size sheets are split at by default: 4096
+// pixels a side, the largest texture every engine and GPU of note loads.
+const DefaultMaxSize = 4096
+
 // PackOptions say how Pack places the frames on the sheet.
 type PackOptions struct {
 	// Trim crops every frame to the bounds of its pixels (alpha above 0);
