@@ -9,8 +9,8 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 

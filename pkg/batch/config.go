@@ -256,7 +256,7 @@ func DefaultConfig() Config {
 		Sequences: Sequences{Select: SelectStand},
 		Sheet: SheetOptions{Frames: 8, Trim: true, MaxSize: sheet.DefaultMaxSize,
 			Metadata: []string{MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain}},
-		Check:     CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
+		Check: CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
 	}
 }
 
