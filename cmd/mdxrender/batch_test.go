@@ -484,7 +484,7 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 		for y := fr.Y; y < fr.Y+fr.H; y++ {
 			for x := fr.X; x < fr.X+fr.W; x++ {
 				if _, _, _, a := img.At(x, y).RGBA(); a != 0 {
-					sum, n = sum+x-fr.X, n+1
+					sum, n = sum+x-fr.X+fr.OffsetX, n+1 // in the (trimmed) frame
 				}
 			}
 		}
