@@ -60,7 +60,8 @@ func (l *Layout) GodotSpriteFrames(images []string) ([]byte, error) {
 		}
 		c := &l.Cells[first]
 		fmt.Fprintf(&b, "],\n\"loop\": %t,\n\"name\": &%s,\n\"speed\": %s\n}", l.Strips[c.Strip].Sequence.Looping, godotString(anim), godotFloat(1000/base))
-		pivots = append(pivots, fmt.Sprintf("%s: Vector2(%s, %s)", godotString(anim), godotFloat(c.Pivot[0]), godotFloat(c.Pivot[1])))
+		pv := l.pivot(c)
+		pivots = append(pivots, fmt.Sprintf("%s: Vector2(%s, %s)", godotString(anim), godotFloat(pv[0]), godotFloat(pv[1])))
 	}
 	b.WriteString("]\nmetadata/mdxrender_pivots = {\n")
 	b.WriteString(strings.Join(pivots, ",\n"))

@@ -39,7 +39,8 @@ type Cell struct {
 	// Pivot is the point of the frame an engine places a sprite by, in
 	// pixels from the frame's top-left corner: the frame's centre unless
 	// the caller sets it (a renderer sets the model's origin, the ground
-	// point under a unit). It may lie outside the frame.
+	// point under a unit). It may lie outside the frame. The metadata
+	// rounds it to whole pixels.
 	Pivot [2]float64
 }
 
@@ -136,6 +137,18 @@ func yawName(y float64) string {
 		return fmt.Sprintf("%03d", int(y))
 	}
 	return strconv.FormatFloat(y, 'f', -1, 64)
+}
+
+// pivot is c's pivot as the metadata gives it: rounded to whole pixels,
+// so that a sprite placed by its pivot on a whole pixel is drawn on whole
+// pixels rather than resampled (blurred); one that is not finite (behind
+// the camera) is the frame's centre.
+func (l *Layout) pivot(c *Cell) [2]float64 {
+	x, y := c.Pivot[0], c.Pivot[1]
+	if math.IsNaN(x+y) || math.IsInf(x+y, 0) || math.Abs(x)+math.Abs(y) > 1e9 {
+		return [2]float64{math.Round(float64(l.FrameW) / 2), math.Round(float64(l.FrameH) / 2)}
+	}
+	return [2]float64{math.Round(x), math.Round(y)}
 }
 
 // Bounds is the rectangle of the sheet image (of its first page, when

@@ -1,9 +1,6 @@
 package sheet
 
-import (
-	"encoding/json"
-	"math"
-)
+import "encoding/json"
 
 // Plain is this project's own sheet metadata, for programs that want the
 // timing and the sequence of every frame without TexturePacker's layout:
@@ -56,8 +53,8 @@ type PlainFrame struct {
 	// trimmed).
 	OffsetX int `json:"offsetX"`
 	OffsetY int `json:"offsetY"`
-	// PivotX and PivotY are the pivot (the model's origin) in pixels from
-	// the frame's top-left corner.
+	// PivotX and PivotY are the pivot (the model's origin) in whole
+	// pixels from the frame's top-left corner.
 	PivotX     float64 `json:"pivotX"`
 	PivotY     float64 `json:"pivotY"`
 	TimeMS     uint32  `json:"timeMs"`
@@ -82,12 +79,6 @@ func (l *Layout) Plain(images ...string) Plain {
 			p.Pages = append(p.Pages, PlainPage{n, pg.X, pg.Y})
 		}
 	}
-	px := func(v float64) float64 {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0
-		}
-		return math.Round(v*1000) / 1000
-	}
 	idx := map[string]int{}
 	for _, c := range l.Cells {
 		i, ok := idx[c.Animation]
@@ -98,9 +89,9 @@ func (l *Layout) Plain(images ...string) Plain {
 			p.Animations = append(p.Animations, PlainAnimation{Name: c.Animation, Sequence: s.Name, Yaw: c.Yaw,
 				Looping: s.Looping, StartMS: s.Start, EndMS: s.End, DurationMS: s.Length()})
 		}
-		r := c.Rect
+		r, pv := c.Rect, l.pivot(&c)
 		p.Animations[i].Frames = append(p.Animations[i].Frames, PlainFrame{X: r.Min.X, Y: r.Min.Y, W: r.Dx(), H: r.Dy(), Page: c.Page,
-			OffsetX: c.Source.Min.X, OffsetY: c.Source.Min.Y, PivotX: px(c.Pivot[0]), PivotY: px(c.Pivot[1]),
+			OffsetX: c.Source.Min.X, OffsetY: c.Source.Min.Y, PivotX: pv[0], PivotY: pv[1],
 			TimeMS: c.Sample.Time, DurationMS: c.Sample.Duration})
 	}
 	return p

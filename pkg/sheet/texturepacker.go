@@ -3,7 +3,6 @@ package sheet
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 )
 
 type tpRect struct {
@@ -59,16 +58,11 @@ type texturePacker struct {
 	Meta       tpMeta              `json:"meta"`
 }
 
-// normPivot is a cell's pivot as a share of its frame, rounded to 1e-6
-// so that the JSON stays short and the same on every machine.
+// normPivot is a cell's pivot (as pivot gives it) as a share of its
+// frame.
 func (l *Layout) normPivot(c *Cell) tpPoint {
-	r := func(v float64) float64 {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0.5
-		}
-		return math.Round(v*1e6) / 1e6
-	}
-	return tpPoint{r(c.Pivot[0] / float64(l.FrameW)), r(c.Pivot[1] / float64(l.FrameH))}
+	p := l.pivot(c)
+	return tpPoint{p[0] / float64(l.FrameW), p[1] / float64(l.FrameH)}
 }
 
 // TexturePackerJSON returns the metadata of a sheet of one page, saved as
