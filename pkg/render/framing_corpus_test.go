@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // referenceModels lists the models of the reference renders
@@ -155,4 +156,41 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 			t.Errorf("%s: the frames together span only %v of %d pixels", name, union, size)
 		}
 	}
+}
+
+// BenchmarkSheetRun measures a sheet of the corpus unit (Walk and Death,
+// 8 frames each, from 4 yaws, 96 px, particles on) drawn with one camera,
+// and the framing pass alone (posing, simulating and fitting every
+// frame), which is what the shared camera adds to drawing the frames.
+func BenchmarkSheetRun(b *testing.B) {
+	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	m, err := model.Load(p)
+	if err != nil {
+		b.Skipf("corpus model not found: %v", err)
+	}
+	var frames []Frame
+	for _, yaw := range []float64{0, 90, 180, 270} {
+		for _, si := range []int{0, 4} { // Walk, Death
+			s := m.Sequences[si]
+			for k := range 8 {
+				frames = append(frames, Frame{Sequence: si, Time: float64(k) * float64(s.Interval[1]-s.Interval[0]) / 8, Yaw: yaw})
+			}
+		}
+	}
+	v := View{Width: 96, Workers: 1}
+	res := &texture.Resolver{Cache: texture.NewCache(0)}
+	b.Run("framing", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := NewAnimator(m, p, besideModel(p, res)).runCamera(v, frames); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sheet", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := NewAnimator(m, p, besideModel(p, res)).RenderPictures(context.Background(), v, frames); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
