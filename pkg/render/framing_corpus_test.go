@@ -110,25 +110,25 @@ func TestFramingFillsStills(t *testing.T) {
 }
 
 // TestFramingKeepsSheetFramesWhole renders runs of frames of the reference
-// units (up to four sequences, four frames each, seen from three yaws)
+// units (up to three sequences, three frames each, seen from two yaws)
 // with one camera and checks that no frame is clipped: nothing that shows
 // touches a frame's edge, and the frames together still fill the picture.
 func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders many frames")
 	}
-	const size = 64
+	const size = 48
 	for _, path := range referenceModels(t) {
 		m, err := model.Load(path)
 		if err != nil || !isUnit(m) {
 			continue
 		}
 		var frames []Frame
-		for _, yaw := range []float64{0, 135, 270} {
-			for si := range min(4, len(m.Sequences)) {
+		for _, yaw := range []float64{0, 135} {
+			for si := range min(3, len(m.Sequences)) {
 				s := m.Sequences[si]
-				for k := range 4 {
-					frames = append(frames, Frame{Sequence: si, Time: float64(k) * float64(s.Interval[1]-s.Interval[0]) / 4, Yaw: yaw})
+				for k := range 3 {
+					frames = append(frames, Frame{Sequence: si, Time: float64(k) * float64(s.Interval[1]-s.Interval[0]) / 3, Yaw: yaw})
 				}
 			}
 		}
