@@ -39,6 +39,8 @@ var batchFlagKeys = map[string]string{
 	"step-ms":      "render.step_ms",
 	"preroll-ms":   "render.preroll_ms",
 	"time":         "render.time",
+	"margin":       "render.margin",
+	"zoom":         "render.zoom",
 }
 
 func newBatchCmd() *cobra.Command { return newBatchLikeCmd(false) }
@@ -98,6 +100,8 @@ The exit status is 1 on any regression, missing golden or failed model.
 	f.Float64("step-ms", 1000.0/60, "fixed particle simulation step in ms")
 	f.Float64("preroll-ms", -1, "ms simulated before the sequence start (negative: one particle lifetime, looping sequences only)")
 	f.String("time", "0", "where in its sequence the still is taken: ms after the start, or a share like 50%")
+	f.Float64("margin", 0.05, "share of a picture's width and height left free on each side of the model (0 to below 0.5)")
+	f.Float64("zoom", 1, "scale the framed model (2 = twice as large, cropped)")
 	if check {
 		f.String("golden", "", "folder of golden images")
 		f.Bool("update", false, "rewrite the golden images")

@@ -40,7 +40,9 @@ MODEL is MDX, MDL or a pre-Wrath WoW M2, told apart by content. A flat WoW
 model (lying in the XY plane) is seen from above unless --pitch is non-zero.
 The camera follows the reference harness's convention: +Z up, yaw 0 looks at
 the model's front from +X, pitch is elevation, --fov is vertical, and the
-distance is chosen to fit the --fit box unless given. Warnings (missing
+camera fits the silhouette of what is drawn, less --margin on each side,
+scaled by --zoom; --distance or --target instead fits the bounding sphere
+of the --fit box, as the reference harness does. Warnings (missing
 textures, skipped parts, a picture that shows nothing) go to stderr; the
 exit status is 0 only when the image was written. The PNG is written
 atomically.`,
@@ -83,6 +85,9 @@ atomically.`,
 			if v.Particles, err = pf.particles(); err != nil {
 				return fmt.Errorf("render: %w", err)
 			}
+			if v.Margin, err = marginFlag(v.Margin); err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
 			srcs, err := openTextureSources(textures, gameData)
 			if err != nil {
 				return fmt.Errorf("render: %w", err)
@@ -113,7 +118,9 @@ atomically.`,
 	f.StringVar(&target, "target", "", "look-at point x,y,z (default: fit box centre)")
 	f.Float64Var(&v.Near, "near", 0, "near clip distance (0 = distance/100)")
 	f.Float64Var(&v.Far, "far", 0, "far clip distance (0 = distance + 4R + 10)")
-	f.StringVar(&fit, "fit", render.FitVertices.String(), "fit box: vertices (posed geometry), extent or sequence")
+	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent or sequence")
+	f.Float64Var(&v.Margin, "margin", render.DefaultMargin, "share of the picture's width and height left free on each side of the model (0 to below 0.5; not with --distance, --target or --camera)")
+	f.Float64Var(&v.Zoom, "zoom", 1, "scale the framed model (2 = twice as large, cropped)")
 	f.BoolVar(&v.Ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&v.Camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
 	f.StringVar(&seq, "sequence", "", "sequence name or index (-1 = bind pose; default 0)")
@@ -230,6 +237,18 @@ func parsePrerollMs(s string) (float64, error) {
 		return 0, fmt.Errorf("--preroll-ms %q: want auto or a number of ms from 0 to %d", s, particles.MaxPrerollMs)
 	}
 	return v, nil
+}
+
+// marginFlag checks --margin and turns 0 (no margin) into the View's
+// spelling of it.
+func marginFlag(m float64) (float64, error) {
+	if !(m >= 0 && m < 0.5) {
+		return 0, fmt.Errorf("--margin %g: want a share of the picture from 0 to below 0.5", m)
+	}
+	if m == 0 {
+		return render.NoMargin, nil
+	}
+	return m, nil
 }
 
 func parseSize(s string) (int, int, error) {

@@ -31,11 +31,19 @@ camera, so the model does not jump. Frames are sampled evenly over each
 sequence's interval (--frames) or at a fixed rate (--fps); frame durations
 add up to the sequence length.
 
-Writes NAME-sheet.png, NAME-sheet.json (TexturePacker "JSON hash": frames,
-durations in ms, an animations map; Phaser load.atlas and PixiJS Spritesheet
-read it) and NAME-sheet.plain.json. --format gif and/or apng add one
-animated preview per sequence (GIF: 256 dithered colours and 1-bit
-transparency; APNG: full alpha).`,
+The camera fits the silhouette of everything the sheet draws, less
+--margin on each side, scaled by --zoom. Frames are trimmed to their pixels
+(--trim=false keeps the grid) and every frame's pivot is the model's origin,
+the ground point under a unit. A sheet larger than --max-size is split into
+pages (NAME-sheet-0.png, ...), each animation on one.
+
+Writes NAME-sheet.png and, per --metadata: NAME-sheet.json (TexturePacker
+"JSON hash" with trim, pivot/anchor and durations in ms, for Phaser
+load.atlas and PixiJS Assets.load), NAME-sheet.aseprite.json (Phaser
+load.aseprite + anims.createFromAseprite), NAME-sheet.tres (Godot 4
+SpriteFrames) and NAME-sheet.plain.json. --format gif and/or apng add one
+animated preview per sequence and yaw (GIF: 256 dithered colours and 1-bit
+transparency; APNG: full alpha). docs/batch.md shows the engine snippets.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -49,6 +57,9 @@ transparency; APNG: full alpha).`,
 			cfg.TextureRoots = textures
 			if err := pf.config(&cfg.Render); err != nil {
 				return fmt.Errorf("sheet: %w", err)
+			}
+			if cfg.Render.Margin < 0 {
+				return fmt.Errorf("sheet: --margin %g: want a share of the picture from 0 to below 0.5", cfg.Render.Margin)
 			}
 			cfg.Force = true
 			cfg.Jobs = 1
@@ -107,6 +118,11 @@ transparency; APNG: full alpha).`,
 	f.StringVar(&cfg.Render.TeamColor, "team", "", "team colour: player index 0-24, name or #rrggbb")
 	f.StringArrayVar(&textures, "textures", nil, "texture folder, map (.w3x/.w3m) or MPQ searched after the model's folder and map (repeatable)")
 	f.StringVar(&cfg.GameData, "game-data", "", "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files")
+	f.Float64Var(&cfg.Render.Margin, "margin", cfg.Render.Margin, "share of a frame's width and height left free on each side of the model (0 to below 0.5)")
+	f.Float64Var(&cfg.Render.Zoom, "zoom", cfg.Render.Zoom, "scale the framed model (2 = twice as large, cropped)")
+	f.BoolVar(&cfg.Sheet.Trim, "trim", cfg.Sheet.Trim, "crop frames to their pixels and pack them (--trim=false: a plain grid)")
+	f.IntVar(&cfg.Sheet.MaxSize, "max-size", cfg.Sheet.MaxSize, "largest sheet side in pixels; a larger sheet is split into pages")
+	f.StringSliceVar(&cfg.Sheet.Metadata, "metadata", cfg.Sheet.Metadata, "sheet descriptions: texturepacker, aseprite, godot, plain")
 	pf.register(f)
 	return cmd
 }
