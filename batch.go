@@ -3,13 +3,16 @@ package mdxrender
 import (
 	"context"
 	"errors"
-	"image"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -116,15 +119,35 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 		teams[i] = t.Color
 	}
 	bm.info.Dependencies = m.Dependencies(teams)
+	bm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), m.Model)
 	return bm, nil
+}
+
+// portraitCamera names the camera a portrait model is drawn through: a
+// model whose file name says it is a portrait (Warcraft III names them
+// NAME_Portrait) and that has a camera. It is the camera whose name says
+// "portrait", else the first; "" for other models.
+func portraitCamera(name string, m *mdx.Model) string {
+	if len(m.Cameras) == 0 || !strings.Contains(strings.ToLower(name), "portrait") {
+		return ""
+	}
+	best := 0
+	for i, c := range m.Cameras {
+		if strings.Contains(strings.ToLower(c.Name), "portrait") {
+			best = i
+			break
+		}
+	}
+	return strconv.Itoa(best)
 }
 
 func (bm *batchModel) Info() batch.ModelInfo { return bm.info }
 
 // Render draws the frames of req with one camera (Model.RenderFrames), so
-// a sheet or an animation does not jump and nothing leaves the picture.
-func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]*image.NRGBA, []batch.Warning, error) {
+// a sheet or an animation does not jump and nothing leaves the picture,
+// and says where the model's origin lands in each.
+func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]render.Picture, []batch.Warning, error) {
 	v := req.View
 	v.Workers = bm.r.bandWorkers
-	return bm.m.RenderFrames(ctx, v, req.Frames)
+	return bm.m.animator().RenderPictures(ctx, v, req.Frames)
 }

@@ -3,7 +3,6 @@ package mdxrender_test
 import (
 	"context"
 	"fmt"
-	"image/color"
 	"log"
 	"os"
 	"path/filepath"
@@ -35,14 +34,15 @@ func Example() {
 	// Output: (256,256) 0
 }
 
-// A sprite sheet of two sequences seen from four directions, with the
-// TexturePacker metadata Phaser and PixiJS load.
+// A sprite sheet of two sequences seen from four directions, trimmed,
+// with the metadata Phaser and PixiJS (TexturePacker), Phaser's Aseprite
+// reader and Godot 4 load, and where the unit stands in each frame.
 func ExampleModel_Sheet() {
 	m, err := mdxrender.Open("testdata/models/billboards.mdl", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	v := mdxrender.View{Width: 64, Background: color.Black}
+	v := mdxrender.View{Width: 64}
 	s, _, err := m.Sheet(context.Background(), v, mdxrender.SheetOptions{
 		Sequences: []mdxrender.Sequence{mdxrender.SequenceNamed("Stand"), mdxrender.SequenceNamed("Attack")},
 		Frames:    4,
@@ -51,12 +51,24 @@ func ExampleModel_Sheet() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	meta, err := s.Layout.TexturePackerJSON("billboards-sheet.png", "example")
+	tp, err := s.Layout.TexturePackerJSON("billboards-sheet.png", "example")
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(s.Image.Bounds().Size(), len(s.Layout.Cells), len(meta) > 0)
-	// Output: (256,512) 32 true
+	ase, err := s.Layout.AsepriteJSON(0, "billboards-sheet.png", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	tres, err := s.Layout.GodotSpriteFrames([]string{"billboards-sheet.png"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := s.Layout.Cells[0]
+	fmt.Println(len(s.Pages), len(s.Layout.Cells), len(tp) > 0, len(ase) > 0, len(tres) > 0)
+	fmt.Printf("%s: %v of the %dx%d frame, pivot (%.0f, %.0f)\n", c.Name, c.Source, s.Layout.FrameW, s.Layout.FrameH, c.Pivot[0], c.Pivot[1])
+	// Output:
+	// 1 32 true true true
+	// Stand_000_000: (3,26)-(61,38) of the 64x64 frame, pivot (32, 46)
 }
 
 // A batch over any fs.FS — here a folder, but an archive or an embedded

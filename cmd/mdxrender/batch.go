@@ -27,6 +27,8 @@ var batchFlagKeys = map[string]string{
 	"sequence":      "sequences.select",
 	"textures":      "texture_roots",
 	"game-data":     "game_data",
+	"margin":        "render.margin",
+	"zoom":          "render.zoom",
 	"particles":     "render.particles",
 	"seed":          "render.seed",
 	"step-ms":       "render.step_ms",

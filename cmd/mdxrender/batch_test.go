@@ -177,8 +177,9 @@ func TestSheetCommand(t *testing.T) {
 	if err := json.Unmarshal(b, &tp); err != nil {
 		t.Fatal(err)
 	}
-	// 2 yaws x (Stand 4 frames in 2 rows + Attack 4 frames in 2 rows)
-	if len(tp.Frames) != 16 || len(tp.Animations) != 4 || tp.Meta.Size.W != 64 || tp.Meta.Size.H != 8*32 {
+	// 2 yaws x (Stand 4 frames in 2 rows + Attack 4 frames in 2 rows),
+	// trimmed: at most the grid's 64x256
+	if len(tp.Frames) != 16 || len(tp.Animations) != 4 || tp.Meta.Size.W > 64 || tp.Meta.Size.H > 8*32 || tp.Meta.Size.W < 8 {
 		t.Errorf("sheet: %d frames, %d animations, size %+v", len(tp.Frames), len(tp.Animations), tp.Meta.Size)
 	}
 	sum := 0
@@ -188,7 +189,9 @@ func TestSheetCommand(t *testing.T) {
 	if sum != 1000 {
 		t.Errorf("Attack durations sum to %d, want 1000", sum)
 	}
-	for _, f := range []string{"tester-sheet.png", "tester-sheet.plain.json", "tester-Stand.gif", "tester-Attack.gif"} {
+	// one preview per sequence and yaw
+	for _, f := range []string{"tester-sheet.png", "tester-sheet.plain.json", "tester-sheet.aseprite.json", "tester-sheet.tres",
+		"tester-Stand_000.gif", "tester-Stand_090.gif", "tester-Attack_000.gif", "tester-Attack_090.gif"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
@@ -374,8 +377,9 @@ func readSheet(t *testing.T, out, stem string) (image.Image, sheet.Plain) {
 }
 
 // checkSheetCells reads OUT/STEM-sheet.png and its plain JSON and fails the
-// test if a cell is empty or has a drawn pixel on its border; it returns
-// the number of cells.
+// test if a frame is empty or has a drawn pixel on its border (a trimmed
+// frame's rectangle is put back in its frame first); it returns the
+// number of frames.
 func checkSheetCells(t *testing.T, out, stem string) int {
 	t.Helper()
 	img, meta := readSheet(t, out, stem)
@@ -390,7 +394,9 @@ func checkSheetCells(t *testing.T, out, stem string) int {
 						continue
 					}
 					drawn++
-					if x == fr.X || y == fr.Y || x == fr.X+fr.W-1 || y == fr.Y+fr.H-1 {
+					// where the pixel is in its frame
+					fx, fy := x-fr.X+fr.OffsetX, y-fr.Y+fr.OffsetY
+					if fx == 0 || fy == 0 || fx == meta.FrameWidth-1 || fy == meta.FrameHeight-1 {
 						t.Fatalf("%s at %d ms: drawn pixel on the cell border at (%d,%d)", a.Name, fr.TimeMS, x, y)
 					}
 				}
@@ -526,7 +532,7 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 		for y := fr.Y; y < fr.Y+fr.H; y++ {
 			for x := fr.X; x < fr.X+fr.W; x++ {
 				if _, _, _, a := img.At(x, y).RGBA(); a != 0 {
-					sum, n = sum+x-fr.X, n+1
+					sum, n = sum+x-fr.X+fr.OffsetX, n+1 // in the (trimmed) frame
 				}
 			}
 		}

@@ -118,7 +118,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 		cfg.Render.Size, cfg.Render.SSAA, cfg.Render.Background = batch.Square(p.size), p.ssaa, p.background
 		cfg.Render.Yaw, cfg.Render.Pitch = demoYaw, demoPitch
 		cfg.Sequences = batch.Sequences{Select: p.sequences}
-		cfg.Sheet = batch.SheetOptions{Frames: demoFrames, Cols: demoCols}
+		cfg.Sheet.Frames, cfg.Sheet.Cols = demoFrames, demoCols
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}

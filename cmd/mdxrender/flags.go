@@ -57,6 +57,8 @@ type commonFlags struct {
 	sequence   string
 	textures   []string
 	gameData   string
+	margin     float64
+	zoom       float64
 	particles  particleFlags
 }
 
@@ -85,6 +87,8 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	f.StringVar(&c.time, "time", "0", timeHelp)
 	f.StringArrayVar(&c.textures, "textures", nil, texturesHelp)
 	f.StringVar(&c.gameData, "game-data", "", gameDataHelp)
+	f.Float64Var(&c.margin, "margin", def.Render.Margin, "share of the picture's width and height left free on each side of the model, 0 to below 0.5 (not with render's --distance, --target or --camera)")
+	f.Float64Var(&c.zoom, "zoom", def.Render.Zoom, "scale the framed model (2 = twice as large, cropped)")
 	c.particles.register(f)
 	// Names used before the vocabulary was one: --out (batch) and
 	// --sequences (batch) still work.
@@ -116,6 +120,7 @@ func (c *commonFlags) renderOptions(r *batch.RenderOptions) error {
 	}
 	r.Size = s
 	r.SSAA, r.Yaw, r.Pitch, r.Camera = c.ssaa, c.yaw, c.pitch, c.camera
+	r.Margin, r.Zoom = c.margin, c.zoom
 	if _, err := render.ParseBackground(c.bg); err != nil {
 		errs = append(errs, flagError("bg", err))
 	}
@@ -142,6 +147,7 @@ var renderKeyFlags = map[string]string{
 	"render.size": "size", "render.ssaa": "ssaa", "render.background": "bg", "render.yaw": "yaw",
 	"render.pitch": "pitch", "render.camera": "camera", "render.team_color": "team", "render.particles": "particles",
 	"render.seed": "seed", "render.step_ms": "step-ms", "render.preroll_ms": "preroll-ms", "render.time": "time",
+	"render.margin": "margin", "render.zoom": "zoom",
 }
 
 // sequenceSelection reads --sequence as sheet, batch and check take it.

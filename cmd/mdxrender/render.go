@@ -34,7 +34,9 @@ names a model inside a packed map (.w3x/.w3m) or an MPQ. A flat WoW
 model (lying in the XY plane) is seen from above unless --pitch is non-zero.
 The camera follows the reference harness's convention: +Z up, yaw 0 looks at
 the model's front from +X, pitch is elevation, --fov is vertical, and the
-distance is chosen to fit the --fit box unless given. Without --sequence the
+camera fits the silhouette of what is drawn, less --margin on each side,
+scaled by --zoom; --distance or --target instead fits the bounding sphere
+of the --fit box, as the reference harness does. Without --sequence the
 picture shows Stand (else the first sequence), as sheet and batch do.
 Textures are looked for in the --textures folders, maps and MPQs first,
 then beside the model and at its map's root, then in --game-data. Warnings (missing textures, skipped parts, a picture that shows
@@ -105,7 +107,7 @@ atomically.`,
 	f.StringVar(&target, "target", "", "look-at point x,y,z (default: fit box centre)")
 	f.Float64Var(&near, "near", 0, "near clip distance (0 = distance/100)")
 	f.Float64Var(&far, "far", 0, "far clip distance (0 = distance + 4R + 10)")
-	f.StringVar(&fit, "fit", render.FitVertices.String(), "fit box: vertices (posed geometry), extent or sequence")
+	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent or sequence")
 	f.BoolVar(&ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
 	return cmd

@@ -29,13 +29,22 @@ camera, so the model does not jump. Frames are sampled evenly over each
 sequence's interval (--frames) or at a fixed rate (--fps); frame durations
 add up to the sequence length.
 
-Writes NAME-sheet.png, NAME-sheet.json (TexturePacker "JSON hash": frames,
-durations in ms, an animations map; Phaser load.atlas and PixiJS Spritesheet
-read it) and NAME-sheet.plain.json. --format gif and/or apng add one
-animated preview per sequence (GIF: 256 dithered colours and 1-bit
-transparency; APNG: full alpha). The options shared with render and batch
-mean the same on each (docs/cli.md). Exit status: 0, 1 if the model could
-not be rendered, 2 for a usage error, 130 if interrupted.`,
+The camera fits the silhouette of everything the sheet draws, less
+--margin on each side, scaled by --zoom. Frames are trimmed to their pixels
+(--trim=false keeps the grid) and every frame's pivot is the model's origin,
+the ground point under a unit. A sheet larger than --max-size is split into
+pages (NAME-sheet-0.png, ...), each animation on one.
+
+Writes NAME-sheet.png and, per --metadata: NAME-sheet.json (TexturePacker
+"JSON hash" with trim, pivot/anchor and durations in ms, for Phaser
+load.atlas and PixiJS Assets.load), NAME-sheet.aseprite.json (Phaser
+load.aseprite + anims.createFromAseprite), NAME-sheet.tres (Godot 4
+SpriteFrames) and NAME-sheet.plain.json. --format gif and/or apng add one
+animated preview per sequence and yaw (GIF: 256 dithered colours and 1-bit
+transparency; APNG: full alpha). docs/batch.md shows the engine snippets.
+The options shared with render and batch mean the same on each
+(docs/cli.md). Exit status: 0, 1 if the model could not be rendered, 2 for
+a usage error, 130 if interrupted.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := common.output
@@ -105,5 +114,8 @@ not be rendered, 2 for a usage error, 130 if interrupted.`,
 	f.IntVar(&cfg.Sheet.Cols, "cols", 0, "wrap each sequence after this many frames (0 = no wrap)")
 	f.Float64SliceVar(&cfg.Sheet.Yaws, "yaws", nil, "yaw angles in degrees, one block of rows each (default --yaw)")
 	f.StringSliceVar(&formats, "format", []string{"sheet"}, "outputs: sheet, gif, apng, png (comma-separated)")
+	f.BoolVar(&cfg.Sheet.Trim, "trim", cfg.Sheet.Trim, "crop frames to their pixels and pack them (--trim=false: a plain grid)")
+	f.IntVar(&cfg.Sheet.MaxSize, "max-size", cfg.Sheet.MaxSize, "largest sheet side in pixels; a larger sheet is split into pages")
+	f.StringSliceVar(&cfg.Sheet.Metadata, "metadata", cfg.Sheet.Metadata, "sheet descriptions: texturepacker, aseprite, godot, plain")
 	return cmd
 }

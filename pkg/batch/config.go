@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/mpq"
+	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
 // Config is a validated batch description. Field tags give the key names used
@@ -159,6 +160,13 @@ type RenderOptions struct {
 	// always sample the whole sequence. (omitempty keeps the cache keys of
 	// runs that leave it at the start.)
 	Time string `yaml:"time" mapstructure:"time" json:",omitempty"`
+	// Margin is the share of a picture's width and height the automatic
+	// camera leaves free on each side of the model (0 to below 0.5;
+	// default 0.05, which fills 90% of the limiting side); Zoom scales the
+	// model after that (default 1; 2 doubles it and crops). Neither
+	// applies to a model's own camera.
+	Margin float64 `yaml:"margin" mapstructure:"margin"`
+	Zoom   float64 `yaml:"zoom" mapstructure:"zoom"`
 }
 
 // View is a named camera. Zero fields take the value from RenderOptions.
@@ -196,7 +204,26 @@ type SheetOptions struct {
 	// Yaws renders each sequence at these yaw angles (degrees), one block of
 	// rows per yaw (8 directions for isometric games). Empty = the view's yaw.
 	Yaws []float64 `yaml:"yaws" mapstructure:"yaws"`
+	// Trim crops every frame of a sheet to its pixels and packs them
+	// tightly; the metadata puts each frame back in its place.
+	Trim bool `yaml:"trim" mapstructure:"trim"`
+	// MaxSize bounds a sheet image's width and height in pixels; a larger
+	// sheet is split into pages (TexturePacker's multipack), and one whose
+	// single animation does not fit fails.
+	MaxSize int `yaml:"max_size" mapstructure:"max_size"`
+	// Metadata are the descriptions written beside a sheet: texturepacker
+	// (JSON hash, Phaser and PixiJS), aseprite (Phaser's load.aseprite),
+	// godot (Godot 4 SpriteFrames .tres) and plain.
+	Metadata []string `yaml:"metadata" mapstructure:"metadata"`
 }
+
+// Sheet metadata formats accepted in SheetOptions.Metadata.
+const (
+	MetaTexturePacker = "texturepacker"
+	MetaAseprite      = "aseprite"
+	MetaGodot         = "godot"
+	MetaPlain         = "plain"
+)
 
 // CheckOptions configures golden comparison.
 type CheckOptions struct {
@@ -239,6 +266,8 @@ type RenderPatch struct {
 	Seed       *int     `yaml:"seed" mapstructure:"seed"`
 	StepMs     *float64 `yaml:"step_ms" mapstructure:"step_ms"`
 	PrerollMs  *float64 `yaml:"preroll_ms" mapstructure:"preroll_ms"`
+	Margin     *float64 `yaml:"margin" mapstructure:"margin"`
+	Zoom       *float64 `yaml:"zoom" mapstructure:"zoom"`
 }
 
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.
@@ -249,10 +278,11 @@ func DefaultConfig() Config {
 		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
 		ModelTimeout:   DefaultModelTimeout,
 		Render: RenderOptions{Size: Square(256), SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0,
-			Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1},
+			Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1, Margin: 0.05, Zoom: 1},
 		Sequences: Sequences{Select: SelectStand},
-		Sheet:     SheetOptions{Frames: 8},
-		Check:     CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
+		Sheet: SheetOptions{Frames: 8, Trim: true, MaxSize: sheet.DefaultMaxSize,
+			Metadata: []string{MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain}},
+		Check: CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -35,6 +36,7 @@ import (
 //	hang                        Render waits for its context to end
 //	stuck MS                    Render sleeps MS ms, blind to its context
 //	longerr N                   Render fails with an N-byte message
+//	portrait CAMERA             a portrait, drawn through CAMERA
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
 // position depends on the time, so every frame is different and a change of
@@ -45,6 +47,8 @@ type fakeRenderer struct {
 	// onRender, if set, runs before each Render (tests cancel from it).
 	onRender func(job *Job)
 	mu       sync.Mutex
+	// cameras records the model camera of every request, by input.
+	cameras map[string][]string
 }
 
 type fakeModel struct {
@@ -85,6 +89,8 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 			m.fail = fs[1]
 		case "panic":
 			m.panic = true
+		case "portrait":
+			m.info.Portrait = fs[1]
 		case "shift":
 			m.shift, _ = strconv.Atoi(fs[1])
 		case "emptybefore":
@@ -106,7 +112,7 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 
 func (m *fakeModel) Info() ModelInfo { return m.info }
 
-func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []Warning, error) {
+func (m *fakeModel) Render(ctx context.Context, req Request) ([]render.Picture, []Warning, error) {
 	m.r.renders.Add(1)
 	if m.r.onRender != nil {
 		m.r.onRender(m.job)
@@ -129,18 +135,25 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 	if m.fail == "render" {
 		return nil, nil, errors.New("geoset 2: vertex group 7 out of range")
 	}
+	m.r.mu.Lock()
+	if m.r.cameras == nil {
+		m.r.cameras = map[string][]string{}
+	}
+	m.r.cameras[m.job.Input.Rel] = append(m.r.cameras[m.job.Input.Rel], req.View.Camera)
+	m.r.mu.Unlock()
 	team, _ := req.View.Team.Player()
-	var out []*image.NRGBA
+	var out []render.Picture
 	for _, f := range req.Frames {
 		n := req.View.Width
 		img := image.NewNRGBA(image.Rect(0, 0, n, n))
+		origin := [2]float64{float64(n) / 2, float64(n) * 0.8}
 		c := color.NRGBA{uint8(m.seed), uint8(m.seed>>8) ^ uint8(team*40), uint8(int(f.Yaw)) ^ uint8(m.seed>>16), 255}
 		at := uint32(f.Time) // the absolute model time, as the pictures were drawn before frames carried relative times
 		if f.Sequence >= 0 {
 			at += m.info.Sequences[f.Sequence].Start
 		}
 		if at < m.empty {
-			out = append(out, img)
+			out = append(out, render.Picture{Image: img, Origin: origin})
 			continue
 		}
 		cx := n/4 + int(at/10)%(n/2) + m.shift
@@ -158,7 +171,7 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 				}
 			}
 		}
-		out = append(out, img)
+		out = append(out, render.Picture{Image: img, Origin: origin})
 	}
 	var ws []Warning
 	if req.View.Team == texture.Player(1) {

@@ -102,7 +102,7 @@ func (r *ModelResult) Failed() bool {
 // with slashes.
 type OutputFile struct {
 	Path     string `json:"path"`
-	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-plain-json, gif, apng
+	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-aseprite-json, sheet-godot, sheet-plain-json, gif, apng
 	View     string `json:"view,omitempty"`
 	Team     string `json:"team,omitempty"`
 	Sequence string `json:"sequence,omitempty"`

@@ -462,6 +462,10 @@ func (r RenderOptions) view() (render.View, render.Time) {
 	if r.Seed == 0 {
 		v.Particles.Seed = render.ZeroSeed
 	}
+	v.Margin, v.Zoom = r.Margin, r.Zoom
+	if r.Margin == 0 {
+		v.Margin = render.NoMargin
+	}
 	still, _ := ParseStillTime(r.Time) // validated
 	return v, still
 }
@@ -516,6 +520,12 @@ func (c *Config) patch(r *RenderOptions, p RenderPatch) {
 	}
 	if p.PrerollMs != nil && set("preroll_ms") {
 		r.PrerollMs = *p.PrerollMs
+	}
+	if p.Margin != nil && set("margin") {
+		r.Margin = *p.Margin
+	}
+	if p.Zoom != nil && set("zoom") {
+		r.Zoom = *p.Zoom
 	}
 }
 

@@ -415,24 +415,24 @@ func (jr *jobRun) seqInfo(i int) SequenceInfo {
 	return jr.info.Sequences[i]
 }
 
-func (jr *jobRun) render(req Request) ([]*image.NRGBA, error) {
+func (jr *jobRun) render(req Request) ([]render.Picture, error) {
 	t := time.Now()
-	imgs, ws, err := jr.model.Render(jr.ctx, req)
+	pics, ws, err := jr.model.Render(jr.ctx, req)
 	jr.res.Timings.RenderMS += ms(time.Since(t))
 	jr.addWarnings(ws)
 	if err != nil {
 		return nil, fmt.Errorf("render view %s: %w", req.ViewName, err)
 	}
-	if len(imgs) != len(req.Frames) {
-		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.ViewName, len(imgs), len(req.Frames))
+	if len(pics) != len(req.Frames) {
+		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.ViewName, len(pics), len(req.Frames))
 	}
 	w, h := req.View.Width, req.View.Height
-	for i, m := range imgs {
-		if m == nil || m.Bounds().Dx() != w || m.Bounds().Dy() != h {
+	for i, p := range pics {
+		if m := p.Image; m == nil || m.Bounds().Dx() != w || m.Bounds().Dy() != h {
 			return nil, fmt.Errorf("render view %s: frame %d is not %dx%d", req.ViewName, i, w, h)
 		}
 	}
-	return imgs, nil
+	return pics, nil
 }
 
 // frame is the moment at absolute model time ms of sequence seq (-1: the

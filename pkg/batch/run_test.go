@@ -124,8 +124,9 @@ func TestBatchFailuresDoNotStopTheBatch(t *testing.T) {
 	if strings.Join(fx.Sequences, ",") != "Birth,Stand,Death" {
 		t.Errorf("fx sequences %v", fx.Sequences)
 	}
-	// 2 views x 2 teams x (png + 3 sheet files + 3 seqs x (gif+apng))
-	if len(fx.Outputs) != 4*(1+3+6) {
+	// 2 views x 2 teams x (png + 5 sheet files (png, TexturePacker,
+	// Aseprite, Godot, plain) + 3 seqs x (gif+apng))
+	if len(fx.Outputs) != 4*(1+5+6) {
 		t.Errorf("fx has %d outputs", len(fx.Outputs))
 	}
 	for _, r := range m.Models {

@@ -117,6 +117,16 @@ func (c *Config) Validate() error {
 	for i, y := range s.Yaws {
 		checkFinite(fmt.Sprintf("sheet.yaws[%d]", i), y, bad)
 	}
+	if s.MaxSize < 64 || s.MaxSize > 16384 {
+		bad("sheet.max_size", "want 64 to 16384 pixels, got %d", s.MaxSize)
+	}
+	for i, m := range s.Metadata {
+		switch m {
+		case MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain:
+		default:
+			bad(fmt.Sprintf("sheet.metadata[%d]", i), "unknown format %q (want texturepacker, aseprite, godot or plain)", m)
+		}
+	}
 	k := c.Check
 	if k.Tolerance < 0 || k.Tolerance > 255 {
 		bad("check.tolerance", "want 0 to 255, got %d", k.Tolerance)
@@ -186,6 +196,20 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 	checkStep(key+".step_ms", r.StepMs, bad)
 	checkPreroll(key+".preroll_ms", r.PrerollMs, bad)
 	checkTime(key+".time", r.Time, bad)
+	checkMargin(key+".margin", r.Margin, bad)
+	checkZoom(key+".zoom", r.Zoom, bad)
+}
+
+func checkMargin(key string, v float64, bad badFunc) {
+	if !(v >= 0 && v < 0.5) {
+		bad(key, "want a share of the picture from 0 to below 0.5 on each side, got %g", v)
+	}
+}
+
+func checkZoom(key string, v float64, bad badFunc) {
+	if !(v > 0 && v <= 100) {
+		bad(key, "want more than 0 and at most 100, got %g", v)
+	}
 }
 
 func (r RenderPatch) validate(key string, bad badFunc) {
@@ -222,6 +246,12 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 	}
 	if r.PrerollMs != nil {
 		checkPreroll(key+".preroll_ms", *r.PrerollMs, bad)
+	}
+	if r.Margin != nil {
+		checkMargin(key+".margin", *r.Margin, bad)
+	}
+	if r.Zoom != nil {
+		checkZoom(key+".zoom", *r.Zoom, bad)
 	}
 }
 

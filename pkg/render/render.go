@@ -65,6 +65,8 @@ type Animator struct {
 	// uniformColor per decoded texture.
 	draws   [][]matDraw
 	uniform map[any]uniformTex
+	// uvRects caches visibleUV per texture and blend class.
+	uvRects map[uvKey]uvRect
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -96,7 +98,8 @@ func (a *Animator) Render(v View) (*image.NRGBA, []Warning, error) {
 // RenderContext is Render with a context: a cancelled ctx stops the work
 // with ctx's error.
 func (a *Animator) RenderContext(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
-	img, warns, err := a.frame(ctx, v)
+	pic, warns, err := a.picture(ctx, v, nil)
+	img := pic.Image
 	if err == nil && Blank(img) {
 		warns = append(warns, Warning{Code: BlankPicture, Message: fmt.Sprintf(
 			"the picture shows nothing (at %s the model may be hidden or not yet emitting, or the camera misses it; a later time, such as 50%% of the sequence, may show it)",
@@ -115,15 +118,17 @@ func (a *Animator) moment(v View) string {
 	return fmt.Sprintf("%s %g ms", s.Name, v.Time.MsIn(seqLength(s)))
 }
 
-// frame draws one picture.
-func (a *Animator) frame(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
+// picture draws one picture; cam, when not nil, is the camera of the run
+// it belongs to.
+func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture, []Warning, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return Picture{}, nil, err
 	}
 	r, err := a.newFrame(&v)
 	if err != nil {
-		return nil, nil, err
+		return Picture{}, nil, err
 	}
+	r.fixed = cam
 	if !a.validated {
 		a.validated, a.invalid = true, a.m.Validate()
 	}
@@ -133,7 +138,10 @@ func (a *Animator) frame(ctx context.Context, v View) (*image.NRGBA, []Warning, 
 		r.warn(InvalidModel, "%v (drawing what is consistent)", a.invalid)
 	}
 	img, err := r.draw()
-	return img, r.warns, err
+	if err != nil {
+		return Picture{}, r.warns, err
+	}
+	return Picture{Image: img, Origin: origin(r.cam, v.Width, v.Height)}, r.warns, nil
 }
 
 // sim returns the simulation for seq and r's view, advanced to the
@@ -206,6 +214,7 @@ type frame struct {
 	cam   raster.Camera // the camera of the last draw
 	anim  *Animator
 	sim   *particles.Sim // nil: no particles drawn
+	fixed runCamera      // the camera of the run the frame is part of, or nil
 	// warnedShader marks materials whose shader was already warned
 	// about this frame; hdLight caches hdLightPosition.
 	warnedShader map[int]bool
@@ -234,6 +243,12 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 	}
 	if v.Fov < 0 || v.Fov >= 180 {
 		return nil, fmt.Errorf("render: field of view %v is out of range", v.Fov)
+	}
+	if !(v.Margin < 0.5) {
+		return nil, fmt.Errorf("render: margin %v is out of range (a share of the picture on each side, below 0.5)", v.Margin)
+	}
+	if !(v.Zoom >= 0) || math.IsInf(v.Zoom, 0) {
+		return nil, fmt.Errorf("render: zoom %v is out of range", v.Zoom)
 	}
 	p, err := pose.New(a.m)
 	if err != nil {
@@ -350,21 +365,25 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		r.p.Update(clock, view)
 	} else {
 		// Billboards depend only on the view direction, which yaw and
-		// pitch fix before the fit box is known.
-		dir, view := r.orbitView()
-		if clock, err = r.simulate(seq, ms, clock, view); err != nil {
+		// pitch fix before the camera is placed.
+		dir, err := r.pose(seq)
+		if err != nil {
 			return nil, err
 		}
-		r.p.Update(clock, view)
-		f := framing{
-			box: r.fitBox(seq, dir), yaw: opt.Yaw, pitch: opt.Pitch, fov: opt.Fov,
-			distance: opt.Distance, near: opt.Near, far: opt.Far, ortho: opt.Ortho,
+		switch {
+		case r.fixed != nil:
+			cam, err = r.fixed(dir, opt.Yaw, opt.Pitch)
+		case opt.explicit():
+			cam, err = opt.sphere(r.fitBox(seq, dir), opt.Yaw, opt.Pitch).camera()
+		default:
+			s := newSilhouette(opt)
+			r.fitPoints(seq, dir, func(p [3]float32) { s.add(dir, p) })
+			if f, ok := s.solve(opt); ok {
+				cam = f.camera(dir)
+			} else {
+				cam, err = opt.sphere(defaultFitBox, opt.Yaw, opt.Pitch).camera()
+			}
 		}
-		if opt.Target != nil {
-			t := fauxgl.V(opt.Target[0], opt.Target[1], opt.Target[2])
-			f.target = &t
-		}
-		cam, err = f.camera()
 		if err != nil {
 			return nil, err
 		}
@@ -417,6 +436,74 @@ func (r *frame) orbitView() ([3]float64, pose.View) {
 	}
 	dir := orbitDir(r.opt.Yaw, r.opt.Pitch)
 	return dir, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
+}
+
+// pose runs the particle simulation up to the frame's time and poses the
+// model for the orbit camera, billboards facing it; it returns the
+// direction from the target to the eye.
+func (r *frame) pose(seq int) ([3]float64, error) {
+	ms := r.timeMs(seq)
+	dir, view := r.orbitView()
+	clock, err := r.simulate(seq, ms, pose.ClockAt(r.m, seq, ms), view)
+	if err != nil {
+		return dir, err
+	}
+	r.p.Update(clock, view)
+	return dir, nil
+}
+
+// fitPoints calls add with every point the automatic camera frames in the
+// posed frame: the corners of the declared extent when the View's Fit
+// asks for one and it is usable; else what the frame draws, the vertices
+// of the visible geosets and of the visible particles, ribbons and model
+// particles (seen along dir), each only where its texture shows; else, when nothing is visible, the vertices
+// of every geoset, hidden ones included.
+func (r *frame) fitPoints(seq int, dir [3]float64, add func([3]float32)) {
+	var box fauxgl.Box
+	switch r.opt.Fit {
+	case FitExtent:
+		box = boxOf(r.m.Extent)
+	case FitSequence:
+		if seq >= 0 {
+			box = boxOf(r.m.Sequences[seq].Extent)
+		}
+	}
+	if r.opt.Fit != FitVertices && !degenerateBox(box) {
+		for i := range 8 {
+			c := box.Min
+			if i&1 != 0 {
+				c.X = box.Max.X
+			}
+			if i&2 != 0 {
+				c.Y = box.Max.Y
+			}
+			if i&4 != 0 {
+				c.Z = box.Max.Z
+			}
+			add([3]float32{float32(c.X), float32(c.Y), float32(c.Z)})
+		}
+		return
+	}
+	n := 0
+	for gi := range r.m.Geosets {
+		if drawn(&r.m.Geosets[gi]) && drawnNow(r.m, r.p, gi) {
+			n += r.addGeoset(gi, add)
+		}
+	}
+	if r.sim != nil {
+		n += r.addParticles(particleCamera(raster.Camera{Eye: fauxgl.V(dir[0], dir[1], dir[2]), Up: fauxgl.V(0, 0, 1)}), add)
+	}
+	if n > 0 {
+		return
+	}
+	for gi := range r.m.Geosets {
+		if drawn(&r.m.Geosets[gi]) {
+			pos, _ := r.p.Vertices(gi)
+			for _, v := range pos {
+				add(v)
+			}
+		}
+	}
 }
 
 // particleBounds returns the box of what the particle simulation draws at

@@ -28,6 +28,13 @@ const (
 	DefaultSeed = particles.DefaultSeed
 	// DefaultStepMs is the particle simulation's fixed step, 1/60 s.
 	DefaultStepMs = particles.DefaultStepMs
+	// DefaultMargin is the share of the picture's width and height the
+	// automatic camera leaves free on each side of the model: the
+	// silhouette fills 90% of the picture's limiting side.
+	DefaultMargin = 0.05
+	// NoMargin (any negative Margin) lets the silhouette touch the
+	// picture's edges.
+	NoMargin = -1.0
 )
 
 // DefaultLight is the position of the reference viewer's point light.
@@ -47,9 +54,11 @@ type View struct {
 	// The orbit camera (docs/rendering.md#camera-and-framing): Yaw and
 	// Pitch in degrees (yaw 0 looks at the model's front from +X, pitch is
 	// elevation), Fov the vertical field of view in degrees (0: 45),
-	// Distance from the target (0: fit the box), Target the point looked
-	// at (nil: the fit box's centre), Near and Far the clip distances (0:
-	// automatic), Fit the box framed, Ortho an orthographic projection.
+	// Distance from the target and Target the point looked at (both unset:
+	// fit the silhouette of what is drawn; either set: the reference
+	// harness's rule, which fits the bounding sphere of the Fit box and
+	// looks at its centre), Near and Far the clip distances (0:
+	// automatic), Fit what is framed, Ortho an orthographic projection.
 	Yaw, Pitch float64
 	Fov        float64
 	Distance   float64
@@ -57,6 +66,12 @@ type View struct {
 	Near, Far  float64
 	Fit        Fit
 	Ortho      bool
+	// Margin and Zoom size the model when the automatic camera places
+	// itself (no Distance, Target or Camera): the projected silhouette of
+	// what is drawn fills the picture but for Margin, a share of its width
+	// and height on each side (0: DefaultMargin; NoMargin: none, below
+	// 0.5), then Zoom scales it (0: 1; 2 is twice as large and crops).
+	Margin, Zoom float64
 	// Camera selects one of the model's own cameras (portrait cameras),
 	// by name or index, instead of the orbit camera; Fov, Near and Far
 	// still override its values when set.
@@ -83,13 +98,14 @@ type View struct {
 }
 
 // DefaultView returns the View every zero field stands for: 256×256, no
-// supersampling, the orbit camera at yaw 0 and pitch 0 framing the posed
-// geometry, the Stand sequence (StandSequence) at its start, player 0's colour (red), a
+// supersampling, the orbit camera at yaw 0 and pitch 0 fitting what is
+// drawn with a margin of 5%, the Stand sequence (StandSequence) at its
+// start, player 0's colour (red), a
 // transparent background and particles simulated with the reference
 // harness's seed and step.
 func DefaultView() View {
 	return View{
-		Width: DefaultSize, Height: DefaultSize, SSAA: DefaultSSAA,
+		Width: DefaultSize, Height: DefaultSize, SSAA: DefaultSSAA, Margin: DefaultMargin, Zoom: 1,
 		Particles: Particles{Seed: DefaultSeed, StepMs: DefaultStepMs},
 	}
 }
@@ -155,9 +171,9 @@ type Fit uint8
 
 // Fit boxes.
 const (
-	// FitVertices frames the posed geometry (the default), because
-	// declared extents often lie. A model with no geometry (an
-	// emitter-only effect) is framed on its visible particles.
+	// FitVertices frames what is drawn (the default): the posed
+	// geometry and the visible particles, because declared extents often
+	// lie.
 	FitVertices Fit = iota
 	// FitExtent frames the model's declared extent.
 	FitExtent
