@@ -30,6 +30,11 @@ type Options struct {
 	// Cache shares decoded textures between models; nil gives each Model a
 	// private cache.
 	Cache *texture.Cache
+	// NoMapRoot looks for a model's textures in its own folder only, not
+	// also at the root of the map it is part of: the game looks there, the
+	// reference viewer's harness does not, and comparisons with its
+	// pictures need its rule.
+	NoMapRoot bool
 }
 
 // Folder is the texture source of a folder on disk. No symbolic link in it
@@ -128,6 +133,9 @@ func newModel(f *model.File, name string, local []texture.Source, o *Options) *M
 	cache := o.Cache
 	if cache == nil {
 		cache = texture.NewCache(0)
+	}
+	if o.NoMapRoot {
+		local = local[:1]
 	}
 	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache}
 	return &Model{Model: f.Model, Name: name, Format: f.Format, tex: render.Textures{Local: local, Resolver: res}}

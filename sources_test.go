@@ -252,9 +252,9 @@ func TestUnpackedMapRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	missing := func() int {
+	missing := func(o *mdxrender.Options) int {
 		t.Helper()
-		m, err := mdxrender.Open(filepath.Join(root, "war3mapImported", "flipbook.mdl"), nil)
+		m, err := mdxrender.Open(filepath.Join(root, "war3mapImported", "flipbook.mdl"), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,13 +270,16 @@ func TestUnpackedMapRoot(t *testing.T) {
 		}
 		return n
 	}
-	if n := missing(); n == 0 {
+	if n := missing(nil); n == 0 {
 		t.Fatal("outside a map, the root's textures were found")
 	}
 	if err := os.WriteFile(filepath.Join(root, "war3map.w3i"), []byte("map info"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if n := missing(); n != 0 {
+	if n := missing(nil); n != 0 {
 		t.Errorf("inside a map, %d textures are still missing", n)
+	}
+	if n := missing(&mdxrender.Options{NoMapRoot: true}); n == 0 {
+		t.Error("NoMapRoot still looks at the map's root")
 	}
 }

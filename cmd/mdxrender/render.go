@@ -24,6 +24,7 @@ func newRenderCmd() *cobra.Command {
 		near     float64
 		far      float64
 		ortho    bool
+		mapRoot  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -85,7 +86,7 @@ atomically.`,
 			}
 			defer roots.Close()
 			defer game.Close()
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List})
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !mapRoot})
 			if err != nil {
 				return err
 			}
@@ -110,5 +111,6 @@ atomically.`,
 	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent or sequence")
 	f.BoolVar(&ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
+	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does (false: the model's folder only, as the reference viewer's harness does)")
 	return cmd
 }
