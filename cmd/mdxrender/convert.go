@@ -71,14 +71,22 @@ func convertModel(in, out string, overwriteInput bool) error {
 	if err != nil {
 		return err
 	}
-	var encode func(io.Writer) error
+	// Encode before touching OUT, so that a model the output format cannot
+	// hold is reported against the file it came from.
+	var b []byte
 	switch format {
 	case "mdx":
-		encode = func(w io.Writer) error { return mdx.Encode(w, m) }
+		b, err = mdx.EncodeBytes(m)
 	case "mdl":
-		encode = func(w io.Writer) error { return mdx.EncodeMDL(w, m) }
+		b, err = mdx.EncodeMDLBytes(m)
 	}
-	if err := writeFileAtomic(out, encode); err != nil {
+	if err != nil {
+		return fmt.Errorf("%s: cannot be written as %s (%s): %w", in, strings.ToUpper(format), out, err)
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}); err != nil {
 		return fmt.Errorf("%s: %w", out, err)
 	}
 	return nil
