@@ -198,7 +198,7 @@ func (f Frame) apply(v *View) {
 // geometry in any frame is fitted on the union of its visible particles.
 // ok is false when neither gives a box; the frames then fall back to the
 // declared extent.
-func (a *Animator) sharedCamera(opt View, frames []Frame) (target [3]float64, dist, radius float64, ok bool, err error) {
+func (a *Animator) sharedCamera(ctx context.Context, opt View, frames []Frame) (target [3]float64, dist, radius float64, ok bool, err error) {
 	p, perr := pose.New(a.m)
 	if perr == nil {
 		var acc boxAcc
@@ -227,11 +227,12 @@ func (a *Animator) sharedCamera(opt View, frames []Frame) (target [3]float64, di
 	// The simulation runs through the frames in a separate Animator, so
 	// the drawing pass starts afresh.
 	pa := NewAnimator(a.m, a.name, a.tex)
+	pa.Limits = a.Limits
 	var acc boxAcc
 	for _, f := range frames {
 		fo := opt
 		f.apply(&fo)
-		lo, hi, got, err := pa.particleBounds(fo)
+		lo, hi, got, err := pa.particleBounds(ctx, fo)
 		if err != nil {
 			return target, 0, 0, false, err
 		}
@@ -283,7 +284,7 @@ func drawnNow(m *mdx.Model, p *pose.Pose, gi int) bool {
 // ctx stops it between frames with ctx's error.
 func (a *Animator) RenderFrames(ctx context.Context, opt View, frames []Frame) ([]*image.NRGBA, []Warning, error) {
 	if len(frames) > 1 && opt.Camera == "" {
-		target, dist, r, ok, err := a.sharedCamera(opt, frames)
+		target, dist, r, ok, err := a.sharedCamera(ctx, opt, frames)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -46,6 +46,9 @@ const (
 	// TeamColor: the team colour asked for cannot be drawn; another is
 	// used.
 	TeamColor WarningCode = "team-colour"
+	// CappedPicture: a budget of Limits left part of the picture out
+	// (MaxOverdraw: the triangles drawn last).
+	CappedPicture WarningCode = "capped"
 	// BlankPicture: every pixel of the picture is the background: the
 	// model is hidden at that moment, has not emitted yet, or the camera
 	// misses it.
