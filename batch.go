@@ -89,7 +89,7 @@ type batchModel struct {
 // texture roots, then the game data.
 func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
 	in := job.Input
-	f, err := model.DecodeFile(data, in.Path)
+	f, err := model.Loader{Quotas: job.Limits.Quotas()}.DecodeFile(data, in.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 	if err != nil {
 		return nil, err
 	}
-	m := newModel(f, in.Path, local, &Options{Textures: roots, Cache: r.cache})
+	m := newModel(f, in.Path, local, &Options{Textures: roots, Cache: r.cache, Limits: job.Limits})
 	bm := &batchModel{r: r, m: m}
 	for _, s := range m.Sequences {
 		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{

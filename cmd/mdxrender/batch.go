@@ -98,6 +98,7 @@ The exit status is 1 on any regression, missing golden or failed model.
 	f.Float64("step-ms", 1000.0/60, "fixed particle simulation step in ms")
 	f.Float64("preroll-ms", -1, "ms simulated before the sequence start (negative: one particle lifetime, looping sequences only)")
 	f.String("time", "0", "where in its sequence the still is taken: ms after the start, or a share like 50%")
+	(&limitFlags{}).register(f) // read back by applyLimitFlag
 	if check {
 		f.String("golden", "", "folder of golden images")
 		f.Bool("update", false, "rewrite the golden images")
@@ -116,6 +117,9 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	}
 	cfg, err := loadConfig(configLayers{File: cfgFile, Flags: cmd.Flags(), FlagKeys: keys, Args: args})
 	if err != nil {
+		return err
+	}
+	if err := applyLimitFlag(cmd, &cfg.Limits); err != nil {
 		return err
 	}
 	if check && cfg.Check.Golden == "" {

@@ -8,13 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/spf13/cobra"
 )
 
 func newConvertCmd() *cobra.Command {
-	var overwriteInput bool
+	var (
+		overwriteInput bool
+		lf             limitFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert a model between MDX and MDL",
@@ -32,10 +36,15 @@ format, or in canonical form, replaces the original bytes.
 An MDX written from an MDX decoded without changes is byte-identical to it.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return convertModel(args[0], args[1], overwriteInput)
+			lim, err := lf.limits()
+			if err != nil {
+				return fmt.Errorf("convert: %w", err)
+			}
+			return convertModel(args[0], args[1], overwriteInput, lim)
 		},
 	}
 	cmd.Flags().BoolVar(&overwriteInput, "overwrite-input", false, "allow OUT to be the input file itself")
+	lf.register(cmd.Flags())
 	return cmd
 }
 
@@ -53,7 +62,7 @@ func outputFormat(path string) (string, error) {
 	}
 }
 
-func convertModel(in, out string, overwriteInput bool) error {
+func convertModel(in, out string, overwriteInput bool, lim mdxrender.Limits) error {
 	format, err := outputFormat(out)
 	if err != nil {
 		return err
@@ -67,7 +76,7 @@ func convertModel(in, out string, overwriteInput bool) error {
 			}
 		}
 	}
-	m, _, _, err := loadModel(in)
+	m, _, _, err := loadModel(in, lim)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ func newRenderCmd() *cobra.Command {
 		timeArg  string
 		team     string
 		gameData string
+		lf       limitFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -83,14 +84,18 @@ atomically.`,
 			if v.Particles, err = pf.particles(); err != nil {
 				return fmt.Errorf("render: %w", err)
 			}
+			lim, err := lf.limits()
+			if err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
 			srcs, err := openTextureSources(textures, gameData)
 			if err != nil {
 				return fmt.Errorf("render: %w", err)
 			}
 			defer srcs.Close()
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: srcs.List})
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: srcs.List, Limits: lim})
 			if err != nil {
-				return err
+				return limitHint(err)
 			}
 			defer m.Close()
 			img, warns, err := m.Render(v)
@@ -98,7 +103,7 @@ atomically.`,
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", w)
 			}
 			if err != nil {
-				return err
+				return limitHint(err)
 			}
 			return mdxrender.WritePNG(out, img)
 		},
@@ -125,6 +130,7 @@ atomically.`,
 	f.IntVar(&v.SSAA, "ssaa", render.DefaultSSAA, "supersampling factor")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
 	pf.register(f)
+	lf.register(f)
 	return cmd
 }
 

@@ -20,6 +20,7 @@ func newSheetCmd() *cobra.Command {
 		textures []string
 		cfg      = batch.DefaultConfig()
 		pf       particleFlags
+		lf       limitFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "sheet MODEL -o DIR [--sequence Walk,Attack*] [--frames 16 | --fps 12] [--cols 4] [--yaws 0,45,...]",
@@ -48,6 +49,9 @@ transparency; APNG: full alpha).`,
 			cfg.Output.Gallery = false
 			cfg.TextureRoots = textures
 			if err := pf.config(&cfg.Render); err != nil {
+				return fmt.Errorf("sheet: %w", err)
+			}
+			if err := lf.apply(&cfg.Limits); err != nil {
 				return fmt.Errorf("sheet: %w", err)
 			}
 			cfg.Force = true
@@ -108,5 +112,6 @@ transparency; APNG: full alpha).`,
 	f.StringArrayVar(&textures, "textures", nil, "texture folder, map (.w3x/.w3m) or MPQ searched after the model's folder and map (repeatable)")
 	f.StringVar(&cfg.GameData, "game-data", "", "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files")
 	pf.register(f)
+	lf.register(f)
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -54,9 +55,8 @@ type Limits struct {
 
 // Defaults of the Limits that are not another package's.
 const (
-	// DefaultMaxFileSize is 128 MiB: the largest model file of the test
-	// corpus is 3.4 MB, and Reforged's largest units are a few tens of MB.
-	DefaultMaxFileSize = 128 << 20
+	// DefaultMaxFileSize is model.DefaultMaxFileSize, 128 MiB.
+	DefaultMaxFileSize = model.DefaultMaxFileSize
 	// DefaultMaxRenderPixels is 4096×4096 samples (a 4096-pixel picture,
 	// or 2048 at SSAA 2): 320 MiB of colour and depth buffers.
 	DefaultMaxRenderPixels = 4096 * 4096
@@ -100,8 +100,8 @@ func (l Limits) WithDefaults() Limits {
 // FileSize is the largest model file to read, in bytes.
 func (l Limits) FileSize() int64 { return l.WithDefaults().MaxFileSize }
 
-// Quotas are the model decoders' quotas: mdx.DefaultQuotas with l's file
-// size and geometry.
+// Quotas are the model decoders' quotas (model.Loader, mdx.Decoder):
+// mdx.DefaultQuotas with l's file size and geometry.
 func (l Limits) Quotas() mdx.ReadQuotas {
 	l = l.WithDefaults()
 	q := mdx.DefaultQuotas
