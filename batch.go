@@ -89,7 +89,9 @@ type batchModel struct {
 // texture roots, then the game data.
 func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
 	in := job.Input
-	f, err := model.Loader{Quotas: job.Limits.Quotas()}.DecodeFile(data, in.Path)
+	f, err := decodeContext(ctx, func() (*model.File, error) {
+		return model.Loader{Quotas: job.Limits.Quotas()}.DecodeFile(data, in.Path)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +118,34 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 	}
 	bm.info.Dependencies = m.Dependencies(teams)
 	return bm, nil
+}
+
+// decodeContext runs decode, which the budgets bound to a second or two
+// but which does not watch a context, and stops waiting for it when ctx
+// ends (a deadline, or a batch cancelled by a signal); the abandoned
+// decode finishes on its own.
+func decodeContext(ctx context.Context, decode func() (*model.File, error)) (*model.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ctx.Done() == nil {
+		return decode()
+	}
+	type decoded struct {
+		f   *model.File
+		err error
+	}
+	done := make(chan decoded, 1)
+	go func() {
+		f, err := decode()
+		done <- decoded{f, err}
+	}()
+	select {
+	case d := <-done:
+		return d.f, d.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (bm *batchModel) Info() batch.ModelInfo { return bm.info }

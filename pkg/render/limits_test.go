@@ -3,12 +3,15 @@ package render
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // storm is the hostile corpus' pre2_200_short at a small scale: PRE2
@@ -130,6 +133,33 @@ func TestRenderCancel(t *testing.T) {
 			t.Errorf("%s: returned after %v, deadline 5ms", c.name, took)
 		}
 		t.Logf("%s: returned after %v", c.name, took)
+	}
+}
+
+// TestRenderCancelWhileDecoding: a render waiting for a texture that
+// takes a second to decode returns ctx's error when its deadline passes;
+// the decode goes on into the cache, and a later render uses it.
+func TestRenderCancelWhileDecoding(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.png"), hostile.PNG(4096, 4096, 8, hostile.PNGRGBA), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mdx.DecodeMDL(hostile.MDLTextured("big.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAnimator(m, filepath.Join(dir, "quad.mdl"), Textures{Local: []texture.Source{texture.Folder(dir)}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err = a.RenderContext(ctx, View{Width: 32})
+	took := time.Since(start)
+	if !errors.Is(err, context.DeadlineExceeded) || took > 250*time.Millisecond {
+		t.Errorf("got %v after %v, want context.DeadlineExceeded at once", err, took)
+	}
+	t.Logf("returned after %v", took)
+	if _, warns, err := a.Render(View{Width: 32}); err != nil || len(warns) > 1 {
+		t.Errorf("the render after: %v %v", err, warns)
 	}
 }
 

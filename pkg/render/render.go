@@ -70,7 +70,7 @@ type Animator struct {
 	draws   [][]matDraw
 	uniform map[any]uniformTex
 	// ownResolver is set when NewAnimator made tex.Resolver, which then
-	// takes its texture budgets from Limits.
+	// takes its texture budgets from Limits at the first picture.
 	ownResolver bool
 	// stats are the rasteriser's of the last picture drawn.
 	stats raster.DrawStats
@@ -261,7 +261,9 @@ func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
 	if a.ownResolver {
+		// Once: a load abandoned by a cancelled frame may still read them.
 		a.tex.Resolver.Options = a.Limits.TextureOptions()
+		a.ownResolver = false
 	}
 	return &frame{
 		ctx: ctx, m: a.m, opt: v, local: a.tex.Local, p: p,
@@ -600,16 +602,42 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 		r.tex[key] = smp
 		return smp
 	}
-	if r.ctx.Err() != nil {
-		// Stopped: draw() returns ctx's error once the batches are made,
-		// so do not decode more textures for them.
-		return glSampler{texture.WhiteTexture()}
-	}
-	tx, ws := r.res.Load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
+	tx, ws := r.load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
 	r.textureWarnings(ws)
 	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap((t.Flags | wrap) & 3)))}
 	r.tex[key] = smp
 	return smp
+}
+
+// load loads a texture through the resolver unless the frame's context
+// is done first. Decoding one texture is bounded by the texture budgets
+// but can take seconds (a large PNG), and the decoders do not watch a
+// context; so with a context that can end, the load runs beside the frame,
+// which stops waiting when the context ends (draw() then returns its
+// error) and leaves the load to finish into the resolver's cache. The
+// texture is the same either way.
+func (r *frame) load(req texture.Request) (*texture.Texture, []texture.Warning) {
+	if r.ctx.Err() != nil {
+		return texture.WhiteTexture(), nil
+	}
+	if r.ctx.Done() == nil {
+		return r.res.Load(req)
+	}
+	type loaded struct {
+		tex   *texture.Texture
+		warns []texture.Warning
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		tex, warns := r.res.Load(req)
+		done <- loaded{tex, warns}
+	}()
+	select {
+	case l := <-done:
+		return l.tex, l.warns
+	case <-r.ctx.Done():
+		return texture.WhiteTexture(), nil
+	}
 }
 
 // materialDraws returns how material mi is drawn (see materialDraws in
