@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -55,8 +54,9 @@ type Limits struct {
 
 // Defaults of the Limits that are not another package's.
 const (
-	// DefaultMaxFileSize is model.DefaultMaxFileSize, 128 MiB.
-	DefaultMaxFileSize = model.DefaultMaxFileSize
+	// DefaultMaxFileSize is 128 MiB, model.DefaultMaxFileSize (the
+	// loader's own default; pkg/render does not import the loader).
+	DefaultMaxFileSize = 128 << 20
 	// DefaultMaxRenderPixels is 4096×4096 samples (a 4096-pixel picture,
 	// or 2048 at SSAA 2): 320 MiB of colour and depth buffers.
 	DefaultMaxRenderPixels = 4096 * 4096

@@ -29,6 +29,12 @@ func corpusModels(t *testing.T) []string {
 	return out
 }
 
+func TestDefaultMaxFileSize(t *testing.T) {
+	if DefaultMaxFileSize != model.DefaultMaxFileSize {
+		t.Errorf("render's %d, the loader's %d", DefaultMaxFileSize, model.DefaultMaxFileSize)
+	}
+}
+
 // TestCorpusOverdraw draws every corpus model at the default view,
 // halfway through each of its first two sequences (the bind pose if it
 // has none), with a quarter of the default MaxOverdraw: no real model
