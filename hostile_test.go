@@ -95,6 +95,7 @@ func TestHostileCorpusSmall(t *testing.T) {
 		{name: "render --size 8192 --ssaa 2", model: textured("small.blp", hostile.BLP1Streams(8, 8, hostile.BaselineJPEG(8, 8, 4))),
 			view: View{Width: 8192, SSAA: 2}, err: "MaxRenderPixels budget of 16777216"},
 		{name: "1,000-node parent cycle", model: write("cycle.mdl", hostile.MDLCycle(1000)), err: "cycle of 1000 nodes"},
+		{name: "strings of 100 KB", model: write("long.mdl", hostile.MDLLongStrings(100_000)), warn: "(100004 bytes)"},
 	}
 	if linked {
 		cases = append(cases, struct {
@@ -149,6 +150,9 @@ func TestHostileCorpusSmall(t *testing.T) {
 				t.Error("no picture")
 			case c.warn != "" && !strings.Contains(msgs, c.warn):
 				t.Errorf("no warning saying %q: %s", c.warn, msgs)
+			}
+			if len(msgs) > 6000 {
+				t.Errorf("%d bytes of messages", len(msgs))
 			}
 			if c.absent != "" && strings.Contains(msgs, c.absent) {
 				t.Errorf("a message names %s: %s", c.absent, msgs)

@@ -32,7 +32,7 @@ dir=${HOSTILE_DIR:-}
 if [[ -z $dir ]]; then
 	dir=$work/cases
 	(cd "$root" && go run ./testdata/hostile/gen.go -o "$dir" >/dev/null)
-elif [[ ! -e $dir/linkuser/uses_link.mdl ]]; then
+elif [[ ! -e $dir/mdl_long_strings.mdl ]]; then
 	(cd "$root" && go run ./testdata/hostile/gen.go -o "$dir" >/dev/null)
 fi
 
@@ -98,6 +98,8 @@ done
 run "render quad.mdl --size 8192 --ssaa 2" render quad.mdl --size 8192 --ssaa 2 -o "$out"
 run "inspect mdl_cycle_1000.mdl" inspect mdl_cycle_1000.mdl
 run "render mdl_cycle_1000.mdl" render mdl_cycle_1000.mdl -o "$out"
+run "render mdl_long_strings.mdl" render mdl_long_strings.mdl -o "$out"
+run "render mdl_long_strings.mdl --sequence 5" render mdl_long_strings.mdl --sequence 5 -o "$out"
 # Special files as models (and textures): refused before they are opened.
 for s in fifo.mdx dev_zero.mdx dev_urandom.mdx; do
 	run "inspect $s" inspect "$s"

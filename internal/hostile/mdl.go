@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // mdlHeader writes the Version and Model blocks of an MDL file.
@@ -197,4 +198,15 @@ func MDLCycle(n int) []byte {
 	}
 	w.WriteString("}\n")
 	return w.Bytes()
+}
+
+// MDLLongStrings returns the textured quad with a texture path, a
+// sequence name and a bone name of n bytes each (MDL strings have no
+// length limit; MDX ones are at most 260 bytes).
+func MDLLongStrings(n int) []byte {
+	long := func(c string) string { return strings.Repeat(c, n) }
+	b := string(MDLTextured(long("t") + ".blp"))
+	b = strings.Replace(b, `Anim "Stand"`, `Anim "`+long("s")+`"`, 1)
+	b = strings.Replace(b, `Bone "Root"`, `Bone "`+long("b")+`"`, 1)
+	return []byte(b)
 }

@@ -180,3 +180,25 @@ func TestParticleCapWarnedNow(t *testing.T) {
 		t.Errorf("no MaxParticles warning with the frame that reached it: %v", warns)
 	}
 }
+
+// TestMessagesBounded: a model whose texture path and sequence name are
+// 100 KB each gets warnings of at most a few KB.
+func TestMessagesBounded(t *testing.T) {
+	m, err := mdx.DecodeMDL(hostile.MDLTextured(strings.Repeat("a", 100_000) + ".blp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Sequences[0].Name = strings.Repeat("S", 100_000)
+	_, warns, err := NewAnimator(m, "long.mdl", Textures{}).Render(View{Width: 16})
+	if err != nil || len(warns) == 0 {
+		t.Fatalf("%v %v", err, warns)
+	}
+	for _, w := range warns {
+		if len(w.Message) > 3000 || !strings.Contains(w.Message, "(100004 bytes)") && !strings.Contains(w.Message, "(100000 bytes)") {
+			t.Errorf("%s warning of %d bytes: %.300s", w.Code, len(w.Message), w.Message)
+		}
+	}
+	if _, _, err := NewAnimator(m, "long.mdl", Textures{}).Render(View{Sequence: SequenceAt(3)}); err == nil || len(err.Error()) > 300 {
+		t.Errorf("sequence error of %d bytes", len(err.Error()))
+	}
+}

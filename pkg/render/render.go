@@ -123,7 +123,7 @@ func (a *Animator) moment(v View) string {
 		return "the bind pose"
 	}
 	s := &a.m.Sequences[seq]
-	return fmt.Sprintf("%s %g ms", s.Name, v.Time.MsIn(seqLength(s)))
+	return fmt.Sprintf("%s %g ms", clipped(s.Name, 80), v.Time.MsIn(seqLength(s)))
 }
 
 // frame draws one picture.
@@ -274,7 +274,11 @@ func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 }
 
 func (r *frame) warn(code WarningCode, format string, args ...any) {
-	r.warns = append(r.warns, Warning{Code: code, Message: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	// Messages quote what the model's author wrote; a hostile model's
+	// megabyte of text ends here.
+	msg = clipped(msg, 2048)
+	r.warns = append(r.warns, Warning{Code: code, Message: msg})
 }
 
 // textureWarnings passes on what the resolver went on without.

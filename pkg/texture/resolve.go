@@ -38,12 +38,33 @@ const (
 	Substituted
 )
 
+// A model's path is its author's: String quotes at most 200 bytes of it
+// and of each place looked in, and names at most eight places, so that a
+// hostile path of a megabyte makes a message of a few kilobytes.
 func (w Warning) String() string {
-	s := fmt.Sprintf("texture %q: %s", w.Path, w.Reason)
+	s := fmt.Sprintf("texture %q: %s", clip(w.Path), w.Reason)
 	if len(w.Searched) > 0 {
-		s += " (looked for " + strings.Join(w.Searched, ", ") + ")"
+		const most = 8
+		var tried []string
+		for i, p := range w.Searched {
+			if i == most {
+				tried = append(tried, fmt.Sprintf("and %d more", len(w.Searched)-most))
+				break
+			}
+			tried = append(tried, clip(p))
+		}
+		s += " (looked for " + strings.Join(tried, ", ") + ")"
 	}
 	return s
+}
+
+// clip cuts s to at most 200 bytes for a message.
+func clip(s string) string {
+	const most = 200
+	if len(s) <= most {
+		return s
+	}
+	return fmt.Sprintf("%s... (%d bytes)", s[:most], len(s))
 }
 
 // Request names one texture of a model.

@@ -88,6 +88,8 @@ func main() {
 
 	// A parent cycle through 1,000 bones.
 	write("mdl_cycle_1000.mdl", hostile.MDLCycle(1000))
+	// A texture path, a sequence name and a bone name of 1 MB each.
+	write("mdl_long_strings.mdl", hostile.MDLLongStrings(1<<20))
 
 	// Special files where a model or a texture is expected: a FIFO
 	// (opening it blocks until a writer comes) and links to endless
