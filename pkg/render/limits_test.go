@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,5 +201,29 @@ func TestMessagesBounded(t *testing.T) {
 	}
 	if _, _, err := NewAnimator(m, "long.mdl", Textures{}).Render(View{Sequence: SequenceAt(3)}); err == nil || len(err.Error()) > 300 {
 		t.Errorf("sequence error of %d bytes", len(err.Error()))
+	}
+}
+
+// TestSpawnedModelQuotas: the models PREM emitters spawn are decoded
+// within the Limits' geometry budgets too.
+func TestSpawnedModelQuotas(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "spawned.mdl"), hostile.MDLSpawned(300), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("prem", hostile.Emitters{PREM: 1, Rate: 10, Life: 1, SpawnPath: "spawned.mdl"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tex := Textures{Local: []texture.Source{texture.Folder(dir)}}
+	a := NewAnimator(m, filepath.Join(dir, "prem.mdl"), tex)
+	a.Limits.MaxVertices = 299
+	_, warns, err := a.Render(View{Width: 16, Time: Ms(500)})
+	if err != nil || !hasCode(warns, ParticleProblem) || !strings.Contains(fmt.Sprint(warns), "more than 299 vertices") {
+		t.Errorf("spawned model over MaxVertices: %v %v", err, warns)
+	}
+	a = NewAnimator(m, filepath.Join(dir, "prem.mdl"), tex)
+	if _, warns, err := a.Render(View{Width: 16, Time: Ms(500)}); err != nil || strings.Contains(fmt.Sprint(warns), "vertices") {
+		t.Errorf("within the defaults: %v %v", err, warns)
 	}
 }

@@ -171,7 +171,7 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 		} else {
 			// PREM emitters spawn models found like textures: the model's
 			// folder, then the texture sources.
-			s.LoadSpawnedModels(particles.FileModelLoader(spawnFinder{a, a.tex.Local}))
+			s.LoadSpawnedModels(particles.FileModelLoaderQuotas(spawnFinder{a, a.tex.Local}, a.Limits.Quotas()))
 			if err := s.StartContext(r.ctx, seq, view); err != nil {
 				// Not kept: an interrupted pre-roll starts over next time.
 				return nil, fmt.Errorf("render %s: %w", a.name, err)
