@@ -93,7 +93,9 @@ type batchModel struct {
 // map's root, then the game data.
 func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
 	in := job.Input
-	f, err := model.DecodeFile(data, in.Path)
+	f, err := decodeContext(ctx, func() (*model.File, error) {
+		return model.Loader{Quotas: job.Limits.Quotas()}.DecodeFile(data, in.Path)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +108,7 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 	if err != nil {
 		return nil, err
 	}
-	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache})
+	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache, Limits: job.Limits})
 	bm := &batchModel{r: r, m: m}
 	for _, s := range m.Sequences {
 		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{
@@ -139,6 +141,34 @@ func portraitCamera(name string, m *mdx.Model) string {
 		}
 	}
 	return strconv.Itoa(best)
+}
+
+// decodeContext runs decode, which the budgets bound to a second or two
+// but which does not watch a context, and stops waiting for it when ctx
+// ends (a deadline, or a batch cancelled by a signal); the abandoned
+// decode finishes on its own.
+func decodeContext(ctx context.Context, decode func() (*model.File, error)) (*model.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ctx.Done() == nil {
+		return decode()
+	}
+	type decoded struct {
+		f   *model.File
+		err error
+	}
+	done := make(chan decoded, 1)
+	go func() {
+		f, err := decode()
+		done <- decoded{f, err}
+	}()
+	select {
+	case d := <-done:
+		return d.f, d.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (bm *batchModel) Info() batch.ModelInfo { return bm.info }

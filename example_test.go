@@ -2,10 +2,12 @@ package mdxrender_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
@@ -95,4 +97,30 @@ func Example_batch() {
 	}
 	fmt.Println(manifest.Summary.Models > 20, manifest.Summary.Failed)
 	// Output: true 0
+}
+
+// Files from strangers: the default Limits already bound every step; a
+// service lowers what it can afford and gives each render a deadline.
+// Over a budget, the error names it (a picture too large is refused
+// before anything is allocated).
+func ExampleLimits() {
+	o := &mdxrender.Options{Limits: mdxrender.Limits{
+		MaxFileSize:     16 << 20, // bytes
+		MaxRenderPixels: 512 * 512,
+	}}
+	m, err := mdxrender.Open("testdata/models/team_color.mdl", o)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	img, _, err := m.RenderContext(ctx, mdxrender.View{Width: 512})
+	fmt.Println(img.Bounds().Size(), err)
+
+	_, _, err = m.RenderContext(ctx, mdxrender.View{Width: 512, SSAA: 2})
+	var be *mdxrender.BudgetError
+	fmt.Println(errors.As(err, &be), be.Budget, be.Value)
+	// Output:
+	// (512,512) <nil>
+	// true MaxRenderPixels 1048576
 }

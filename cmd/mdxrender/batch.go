@@ -128,6 +128,9 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	if err != nil {
 		return err
 	}
+	if err := applyLimitFlag(cmd, &cfg.Limits); err != nil {
+		return err
+	}
 	if check && cfg.Check.Golden == "" {
 		return usageErrorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}

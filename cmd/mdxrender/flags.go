@@ -3,11 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/mdxrender/mdxrender"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/mdxrender/mdxrender"
 
 	"github.com/spf13/pflag"
 
@@ -60,6 +61,7 @@ type commonFlags struct {
 	margin     float64
 	zoom       float64
 	particles  particleFlags
+	limits     limitFlags
 }
 
 // register adds the shared flags to f with the built-in defaults (those of
@@ -90,6 +92,7 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	f.Float64Var(&c.margin, "margin", def.Render.Margin, "share of the picture's width and height left free on each side of the model, 0 to below 0.5 (not with render's --distance, --target or --camera)")
 	f.Float64Var(&c.zoom, "zoom", def.Render.Zoom, "scale the framed model (2 = twice as large, cropped)")
 	c.particles.register(f)
+	c.limits.register(f)
 	// Names used before the vocabulary was one: --out (batch) and
 	// --sequences (batch) still work.
 	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {

@@ -80,15 +80,19 @@ atomically.`,
 			if len(errs) > 0 {
 				return usageError{errors.Join(errs...)}
 			}
+			lim, err := common.limits.limits()
+			if err != nil {
+				return usageError{err}
+			}
 			roots, game, err := common.openTextureSources()
 			if err != nil {
 				return fmt.Errorf("render: %w", err)
 			}
 			defer roots.Close()
 			defer game.Close()
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !mapRoot})
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !mapRoot, Limits: lim})
 			if err != nil {
-				return err
+				return limitHint(err)
 			}
 			defer m.Close()
 			img, warns, err := m.RenderContext(cmd.Context(), v)
@@ -96,7 +100,7 @@ atomically.`,
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", clip.String(w.String(), maxMessage))
 			}
 			if err != nil {
-				return err
+				return limitHint(err)
 			}
 			return mdxrender.WritePNG(common.output, img)
 		},

@@ -69,6 +69,9 @@ a usage error, 130 if interrupted.`,
 			if err := common.renderOptions(&cfg.Render); err != nil {
 				return usageError{err}
 			}
+			if err := common.limits.apply(&cfg.Limits); err != nil {
+				return usageError{err}
+			}
 			cfg.Force = true
 			cfg.Jobs = 1
 			cfg.Sequences = sequenceSelection(common.sequence)

@@ -66,6 +66,8 @@ type Config struct {
 	// Overrides change options for the models whose input-relative path
 	// matches a glob; later entries win.
 	Overrides []Override `yaml:"overrides" mapstructure:"overrides"`
+	// Limits bound what each model may cost (limits.go).
+	Limits LimitsConfig `yaml:"limits" mapstructure:"limits"`
 
 	// File is the configuration file the values came from ("" if none).
 	File string `yaml:"-" mapstructure:"-"`

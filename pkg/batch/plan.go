@@ -340,6 +340,8 @@ type Job struct {
 	Sequences Sequences
 	Sheet     SheetOptions
 	Formats   []string
+	// Limits bound what reading, decoding and drawing the model may cost.
+	Limits render.Limits
 }
 
 // Team is a team colour to render: as the configuration names it (output
@@ -403,6 +405,7 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 		Sequences:    c.Sequences,
 		Sheet:        c.Sheet,
 		Formats:      append([]string(nil), c.Output.Formats...),
+		Limits:       c.Limits.Limits(),
 	}
 	for _, r := range c.TextureRoots {
 		j.TextureRoots = append(j.TextureRoots, resolve(c.base(), r))

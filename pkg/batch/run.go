@@ -317,9 +317,9 @@ func (jr *jobRun) produce() error {
 	var data []byte
 	var err error
 	if job.Input.FS != nil {
-		data, err = model.ReadFS(job.Input.FS, job.Input.Name, model.MaxFileSize)
+		data, err = model.ReadFS(job.Input.FS, job.Input.Name, job.Limits.FileSize())
 	} else {
-		data, err = model.ReadFile(job.Input.Path, model.MaxFileSize)
+		data, err = model.ReadFile(job.Input.Path, job.Limits.FileSize())
 	}
 	if err != nil {
 		return fmt.Errorf("read: %w", err)

@@ -52,6 +52,7 @@ func (c *Config) Validate() error {
 			bad("game_data", "want the folder of a game install or of extracted game files, got %s", clip.Quote(c.GameData))
 		}
 	}
+	c.validateLimits(bad)
 	if c.Output.Dir == "" {
 		bad("output.dir", "must not be empty")
 	}

@@ -493,8 +493,8 @@ func TestWoWBadInput(t *testing.T) {
 	}
 	// Versions between Warcraft III and WoW stay unsupported.
 	var ue UnsupportedError
-	if _, err := DecodeBytes(header(1200).b); !errors.As(err, &ue) {
-		t.Errorf("v1200: %v", err)
+	if _, err := DecodeBytes(header(1250).b); !errors.As(err, &ue) {
+		t.Errorf("v1250: %v", err)
 	}
 }
 

@@ -47,10 +47,21 @@ type ModelLoader func(path string) (*mdx.Model, string, error)
 // with .mdl and .mdx swapped: the viewer asks for the .mdx of a .mdl path,
 // and a folder of converted models may hold either.
 func FileModelLoader(f Finder) ModelLoader {
+	return FileModelLoaderQuotas(f, mdx.DefaultQuotas)
+}
+
+// FileModelLoaderQuotas is FileModelLoader decoding within q (a file
+// larger than q.MaxFileSize, or than 64 MiB, is not read).
+func FileModelLoaderQuotas(f Finder, q mdx.ReadQuotas) ModelLoader {
+	limit := int64(maxSpawnedModelBytes)
+	if q.MaxFileSize > 0 {
+		limit = min(limit, int64(q.MaxFileSize))
+	}
+	d := &mdx.Decoder{Quotas: q}
 	return func(path string) (*mdx.Model, string, error) {
 		var tried []string
 		for _, cand := range spawnPathVariants(path) {
-			b, name, t, err := f.ReadFile(cand, maxSpawnedModelBytes)
+			b, name, t, err := f.ReadFile(cand, limit)
 			tried = append(tried, t...)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -58,7 +69,7 @@ func FileModelLoader(f Finder) ModelLoader {
 			if err != nil {
 				return nil, "", err
 			}
-			m, err := mdx.DecodeAny(b)
+			m, err := d.DecodeAny(b)
 			if err != nil {
 				return nil, name, fmt.Errorf("%s: %w", name, err)
 			}

@@ -2,7 +2,6 @@ package pose
 
 import (
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
 	"strings"
 
@@ -53,20 +52,31 @@ type mat34 [12]float32
 
 // CycleError reports a parent cycle in the node hierarchy.
 type CycleError struct {
-	Nodes []string // the names (and object ids) of the nodes on the cycle
+	// Nodes are the names (each cut to 40 bytes) and object ids of the
+	// nodes on the cycle, the first repeated at the end.
+	Nodes []string
 }
 
-// cycleShown is how many nodes of a cycle Error names: a crafted model
-// may chain a thousand nodes into one cycle, and the message must stay a
-// line a person reads.
-const cycleShown = 6
+// cycleShown is how many nodes of a long cycle the message names at each
+// end: a hostile file's cycle of thousands of nodes makes a short message.
+const cycleShown = 3
 
 func (e *CycleError) Error() string {
-	if len(e.Nodes) <= cycleShown {
+	n := len(e.Nodes)
+	if n <= 2*cycleShown+1 {
 		return "pose: node parent cycle: " + strings.Join(e.Nodes, " -> ")
 	}
-	return fmt.Sprintf("pose: node parent cycle of %d nodes: %s -> … %d more", len(e.Nodes)-1,
-		strings.Join(e.Nodes[:cycleShown], " -> "), len(e.Nodes)-cycleShown)
+	return fmt.Sprintf("pose: node parent cycle of %d nodes: %s -> ... %d more ... -> %s", n-1,
+		strings.Join(e.Nodes[:cycleShown], " -> "), n-2*cycleShown, strings.Join(e.Nodes[n-cycleShown:], " -> "))
+}
+
+// nodeLabel names node v for a CycleError.
+func (p *Pose) nodeLabel(v int) string {
+	name := p.nodes[v].Name
+	if len(name) > 40 {
+		name = name[:40] + "..."
+	}
+	return fmt.Sprintf("%q (object %d)", name, v)
 }
 
 // New prepares a model for posing: it orders the node hierarchy (parents
@@ -148,9 +158,9 @@ func (p *Pose) checkCycles() error {
 				}
 			}
 			for _, v := range path[start:] {
-				names = append(names, fmt.Sprintf("%s (object %d)", clip.Quote(p.nodes[v].Name), v))
+				names = append(names, p.nodeLabel(v))
 			}
-			names = append(names, fmt.Sprintf("%s (object %d)", clip.Quote(p.nodes[j].Name), j))
+			names = append(names, p.nodeLabel(j))
 			return &CycleError{Nodes: names}
 		}
 		for _, v := range path {

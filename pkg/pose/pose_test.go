@@ -2,6 +2,7 @@ package pose
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -267,6 +268,31 @@ func TestDanglingParentAndCycle(t *testing.T) {
 		if !contains(err.Error(), n) {
 			t.Fatalf("cycle error %q does not name %s", err, n)
 		}
+	}
+}
+
+// TestLongCycleMessage is the hostile-input table's 1,000-node parent
+// cycle: the error names a few nodes at each end and how many it leaves
+// out, and cuts long names, instead of a 22 KB line.
+func TestLongCycleMessage(t *testing.T) {
+	m := seqModel([2]uint32{0, 100})
+	const n = 1000
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("node%d", i)
+		if i == 1 {
+			name = strings.Repeat("x", 5000)
+		}
+		m.Bones = append(m.Bones, bone(name, int32(i), int32((i+1)%n), 0))
+	}
+	_, err := New(m)
+	var ce *CycleError
+	if !errors.As(err, &ce) || len(ce.Nodes) != n+1 {
+		t.Fatalf("got %v", err)
+	}
+	msg := err.Error()
+	if len(msg) > 400 || !strings.Contains(msg, "cycle of 1000 nodes") || !strings.Contains(msg, "... 995 more ...") ||
+		!strings.Contains(msg, `"node0" (object 0) -> "xxxx`) || !strings.Contains(msg, `"node999" (object 999) -> "node0" (object 0)`) {
+		t.Errorf("%d bytes: %s", len(msg), msg)
 	}
 }
 

@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -63,7 +64,8 @@ type Batch struct {
 }
 
 // DrawOptions tunes Draw; the zero value is a good default. No option
-// changes the output bytes except LODBias.
+// changes the output bytes except LODBias and a MaxFragments that is
+// reached.
 type DrawOptions struct {
 	// Workers is the number of band workers; 0 means GOMAXPROCS.
 	Workers int
@@ -71,6 +73,12 @@ type DrawOptions struct {
 	// the rasteriser pick mip levels log2(k) sharper than a 1× render; a
 	// bias of log2(k) mimics the 1× reference's texture blur instead.
 	LODBias float32
+	// MaxFragments bounds the work of one Draw: the fragments its
+	// triangles cover on the target, estimated from each triangle's area
+	// (at most its on-screen bounding box) after clipping and culling,
+	// before any is drawn. The triangles past the bound, in submission
+	// order, are left out, and DrawStats says how many. 0 means no bound.
+	MaxFragments int64
 }
 
 // LightDir is the unit vector from a world-space position to a point light,
@@ -134,22 +142,47 @@ type cvert struct {
 // The vertex and index slices are only read, and only during the call. It
 // returns an error, drawing nothing, if an index is out of range. A Target
 // is not safe for concurrent Draw calls; render frames in parallel with one
-// Target each.
+// Target each. It is DrawContext without a context, ignoring the stats.
 func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
+	_, err := t.DrawContext(context.Background(), batches, opt)
+	return err
+}
+
+// DrawContext is Draw stopped when ctx is done: it returns ctx's error
+// within a few dozen triangles of each band, leaving the target partly
+// drawn. It also applies opt.MaxFragments and says what was drawn.
+func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptions) (DrawStats, error) {
+	var st DrawStats
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
 	for bi := range batches {
 		b := &batches[bi]
 		n := uint32(len(b.Vertices))
 		for i, ix := range b.Indices[:len(b.Indices)/3*3] {
 			if ix >= n {
-				return fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
+				return st, fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
 			}
 		}
 	}
 	t.setup(batches)
 	// Do not keep the caller's textures reachable after the call.
 	defer clear(t.batches)
+	st = t.budget(opt.MaxFragments)
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
 	if len(t.tris) == 0 {
-		return nil
+		return st, nil
+	}
+	// stop is set once ctx is done; band workers poll it between
+	// triangles, which costs an atomic load instead of ctx.Err's lock. A
+	// context that is never done costs nothing (no allocation). Each Draw
+	// has its own flag, so a late callback cannot stop a later Draw.
+	stop := &neverStop
+	if ctx.Done() != nil {
+		stop = new(atomic.Bool)
+		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
 	workers := opt.Workers
 	if workers <= 0 {
@@ -159,31 +192,35 @@ func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
 	nBands := (t.Height + bandH - 1) / bandH
 	workers = min(workers, nBands)
 	if workers == 1 {
-		for band := 0; band < nBands; band++ {
-			t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias)
+		for band := 0; band < nBands && !stop.Load(); band++ {
+			t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
 		}
-		return nil
-	}
-	// Bands are handed out dynamically for load balance; that cannot change
-	// the output because each band is drawn entirely by one worker, walking
-	// all triangles in order, and bands do not share pixels.
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				band := int(next.Add(1)) - 1
-				if band >= nBands {
-					return
+	} else {
+		// Bands are handed out dynamically for load balance; that cannot
+		// change the output because each band is drawn entirely by one
+		// worker, walking all triangles in order, and bands do not share
+		// pixels.
+		var next atomic.Int32
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for !stop.Load() {
+					band := int(next.Add(1)) - 1
+					if band >= nBands {
+						return
+					}
+					t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
 				}
-				t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias)
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
-	return nil
+	if stop.Load() {
+		return st, ctx.Err()
+	}
+	return st, nil
 }
 
 // pvert is a vertex projected to the screen: fixed-point position, window
@@ -453,10 +490,14 @@ func floorDiv(a, b int64) int64 {
 
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
-// rasterBand draws every triangle, in order, clipped to rows [y0, y1).
-func (t *Target) rasterBand(y0, y1 int, lodBias float32) {
+// rasterBand draws every triangle, in order, clipped to rows [y0, y1),
+// giving up when stop is set (looked at every stopEvery triangles).
+func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	for i := range t.tris {
+		if i%stopEvery == 0 && stop.Load() {
+			return
+		}
 		tr := &t.tris[i]
 		if int(tr.maxY) < y0 || int(tr.minY) >= y1 {
 			continue

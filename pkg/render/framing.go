@@ -466,11 +466,12 @@ type runCamera func(dir [3]float64, yaw, pitch float64) (raster.Camera, error)
 // afresh, and fits what all the frames draw (silhouette). A View that
 // gives the distance or the target gets the sphere rule on the union of
 // the frames' boxes instead.
-func (a *Animator) runCamera(opt View, frames []Frame) (runCamera, error) {
+func (a *Animator) runCamera(ctx context.Context, opt View, frames []Frame) (runCamera, error) {
 	pa := NewAnimator(a.m, a.name, a.tex)
+	pa.Limits = a.Limits
 	fo := opt
 	frames[0].apply(&fo)
-	r, err := pa.newFrame(&fo)
+	r, err := pa.newFrame(ctx, &fo)
 	if err != nil {
 		return nil, err
 	}
@@ -574,7 +575,7 @@ func (a *Animator) RenderPictures(ctx context.Context, opt View, frames []Frame)
 			return nil, nil, err
 		}
 		var err error
-		if cam, err = a.runCamera(opt, frames); err != nil {
+		if cam, err = a.runCamera(ctx, opt, frames); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -181,7 +181,7 @@ func BenchmarkSheetRun(b *testing.B) {
 	res := &texture.Resolver{Cache: texture.NewCache(0)}
 	b.Run("framing", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := NewAnimator(m, p, besideModel(p, res)).runCamera(v, frames); err != nil {
+			if _, err := NewAnimator(m, p, besideModel(p, res)).runCamera(context.Background(), v, frames); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -79,7 +79,7 @@ func (r *frame) replaceable(id uint32) raster.Sampler {
 	if smp, ok := r.tex[key]; ok {
 		return smp
 	}
-	tx, ws := r.res.Load(texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team})
+	tx, ws := r.load(texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team})
 	r.textureWarnings(ws)
 	smp := glSampler{withGLMipmaps(tx)}
 	r.tex[key] = smp
@@ -152,7 +152,7 @@ func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) ras
 		return glSampler{texture.WhiteTexture()}
 	}
 	t := &m.Textures[id]
-	tx, ws := r.res.Load(texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team})
+	tx, ws := r.load(texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team})
 	r.textureWarnings(ws)
 	return glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap(t.Flags & 3)))}
 }

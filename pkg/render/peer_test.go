@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ func TestPeerFixtureJobs(t *testing.T) {
 		}
 		m := f.m
 		opt := f.opt
-		r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(&opt)
+		r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(context.Background(), &opt)
 		if err != nil {
 			t.Fatal(err)
 		}

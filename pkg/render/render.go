@@ -50,6 +50,10 @@ type Textures struct {
 // identical to those of separate Animators. An Animator is not safe for
 // concurrent use; use one per goroutine.
 type Animator struct {
+	// Limits bound the work of every picture (see Limits); the zero
+	// Limits is DefaultLimits(). Set it before the first picture.
+	Limits Limits
+
 	m    *mdx.Model
 	name string
 	tex  Textures
@@ -67,6 +71,11 @@ type Animator struct {
 	uniform map[any]uniformTex
 	// uvRects caches visibleUV per texture and blend class.
 	uvRects map[uvKey]uvRect
+	// ownResolver is set when NewAnimator made tex.Resolver, which then
+	// takes its texture budgets from Limits at the first picture.
+	ownResolver bool
+	// stats are the rasteriser's of the last picture drawn.
+	stats raster.DrawStats
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -82,10 +91,11 @@ type simKey struct {
 // NewAnimator prepares pictures of model m; name (usually its file path)
 // prefixes errors.
 func NewAnimator(m *mdx.Model, name string, tex Textures) *Animator {
-	if tex.Resolver == nil {
+	own := tex.Resolver == nil
+	if own {
 		tex.Resolver = &texture.Resolver{Cache: texture.NewCache(0)}
 	}
-	return &Animator{m: m, name: name, tex: tex, sims: map[simKey]*particles.Sim{}, spawned: map[string]texture.File{}}
+	return &Animator{m: m, name: name, tex: tex, sims: map[simKey]*particles.Sim{}, spawned: map[string]texture.File{}, ownResolver: own}
 }
 
 // Render draws one still; warnings say what it went on without (a blank
@@ -95,8 +105,9 @@ func (a *Animator) Render(v View) (*image.NRGBA, []Warning, error) {
 	return a.RenderContext(context.Background(), v)
 }
 
-// RenderContext is Render with a context: a cancelled ctx stops the work
-// with ctx's error.
+// RenderContext is Render with a context: a cancelled ctx (or one past
+// its deadline) stops the work with ctx's error within milliseconds,
+// whether it is simulating particles, loading textures or drawing.
 func (a *Animator) RenderContext(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
 	pic, warns, err := a.picture(ctx, v, nil)
 	img := pic.Image
@@ -115,7 +126,7 @@ func (a *Animator) moment(v View) string {
 		return "the bind pose"
 	}
 	s := &a.m.Sequences[seq]
-	return fmt.Sprintf("%s %g ms", s.Name, v.Time.MsIn(seqLength(s)))
+	return fmt.Sprintf("%s %g ms", clipped(s.Name, 80), v.Time.MsIn(seqLength(s)))
 }
 
 // picture draws one picture; cam, when not nil, is the camera of the run
@@ -124,7 +135,7 @@ func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture,
 	if err := ctx.Err(); err != nil {
 		return Picture{}, nil, err
 	}
-	r, err := a.newFrame(&v)
+	r, err := a.newFrame(ctx, &v)
 	if err != nil {
 		return Picture{}, nil, err
 	}
@@ -152,7 +163,7 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 	if opt.Particles.Off {
 		return nil, nil
 	}
-	k := simKey{seq: seq, camera: opt.Camera, opt: opt.Particles.options()}
+	k := simKey{seq: seq, camera: opt.Camera, opt: a.Limits.particles(opt.Particles.options())}
 	if opt.Camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
@@ -168,19 +179,25 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 		} else {
 			// PREM emitters spawn models found like textures: the model's
 			// folder, then the texture sources.
-			s.LoadSpawnedModels(particles.FileModelLoader(spawnFinder{a, a.tex.Local}))
-			s.Start(seq, view)
+			s.LoadSpawnedModels(particles.FileModelLoaderQuotas(spawnFinder{a, a.tex.Local}, a.Limits.Quotas()))
+			if err := s.StartContext(r.ctx, seq, view); err != nil {
+				// Not kept: an interrupted pre-roll starts over next time.
+				return nil, fmt.Errorf("render %s: %w", a.name, err)
+			}
 		}
 		a.sims[k] = s
 	}
 	if s == nil {
 		return nil, nil
 	}
+	s.SetView(view)
+	err := s.AdvanceToContext(r.ctx, ms)
+	// Read after advancing, so that a budget reached by this frame is
+	// reported with it.
 	for _, w := range s.Warnings() {
 		r.warn(ParticleProblem, "%s", w)
 	}
-	s.SetView(view)
-	if err := s.AdvanceTo(ms); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
 	return s, nil
@@ -204,6 +221,7 @@ func (f spawnFinder) ReadFile(p string, limit int64) ([]byte, string, []string, 
 
 // frame is the state of drawing one picture.
 type frame struct {
+	ctx   context.Context
 	m     *mdx.Model
 	opt   *View
 	local []texture.Source // the model's own sources
@@ -227,8 +245,8 @@ type texKey struct {
 }
 
 // newFrame fills v's defaults in and checks what the renderer cannot
-// draw.
-func (a *Animator) newFrame(v *View) (*frame, error) {
+// draw or the Limits do not allow.
+func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 	if v.Width == 0 {
 		v.Width = DefaultSize
 	}
@@ -240,6 +258,9 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 	}
 	if v.Width < 1 || v.Height < 1 || v.SSAA < 1 || v.Width*v.SSAA > raster.MaxSide || v.Height*v.SSAA > raster.MaxSide {
 		return nil, fmt.Errorf("render: size %dx%d at ssaa %d is out of range (max side %d)", v.Width, v.Height, v.SSAA, raster.MaxSide)
+	}
+	if err := a.Limits.checkSize(v.Width, v.Height, v.SSAA); err != nil {
+		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
 	if v.Fov < 0 || v.Fov >= 180 {
 		return nil, fmt.Errorf("render: field of view %v is out of range", v.Fov)
@@ -254,8 +275,13 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
+	if a.ownResolver {
+		// Once: a load abandoned by a cancelled frame may still read them.
+		a.tex.Resolver.Options = a.Limits.TextureOptions()
+		a.ownResolver = false
+	}
 	return &frame{
-		m: a.m, opt: v, local: a.tex.Local, p: p,
+		ctx: ctx, m: a.m, opt: v, local: a.tex.Local, p: p,
 		res:  a.tex.Resolver,
 		tex:  map[texKey]raster.Sampler{},
 		anim: a,
@@ -263,7 +289,11 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 }
 
 func (r *frame) warn(code WarningCode, format string, args ...any) {
-	r.warns = append(r.warns, Warning{Code: code, Message: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	// Messages quote what the model's author wrote; a hostile model's
+	// megabyte of text ends here.
+	msg = clipped(msg, 2048)
+	r.warns = append(r.warns, Warning{Code: code, Message: msg})
 }
 
 // textureWarnings passes on what the resolver went on without.
@@ -398,6 +428,10 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Textures were loaded for the batches, one by one.
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
 	k := opt.SSAA
 	tg, err := r.target(opt.Width*k, opt.Height*k)
 	if err != nil {
@@ -407,8 +441,18 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	if bg != nil {
 		tg.Clear([4]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255, 1})
 	}
-	if err := tg.Draw(batches, raster.DrawOptions{Workers: opt.Workers, LODBias: float32(math.Log2(float64(k)))}); err != nil {
+	samples := int64(tg.Width) * int64(tg.Height)
+	overdraw := int64(r.anim.Limits.WithDefaults().MaxOverdraw)
+	st, err := tg.DrawContext(r.ctx, batches, raster.DrawOptions{
+		Workers: opt.Workers, LODBias: float32(math.Log2(float64(k))), MaxFragments: overdraw * samples,
+	})
+	if err != nil {
 		return nil, err
+	}
+	r.anim.stats = st
+	if st.SkippedTriangles > 0 {
+		r.warn(CappedPicture, "%d of %d triangles left out: drawn, they would cover %d times the picture's %d pixels, more than the MaxOverdraw budget of %d",
+			st.SkippedTriangles, st.Triangles+st.SkippedTriangles, (st.Fragments+st.SkippedFragments)/samples, samples, overdraw)
 	}
 	return tg.Resolve(k, bg)
 }
@@ -513,11 +557,11 @@ func (r *frame) fitPoints(seq int, dir [3]float64, add func([3]float32)) {
 // or nothing visible is alive. It advances the Animator's simulation as
 // Render does, so a caller that frames several frames before drawing them
 // uses a separate Animator for this.
-func (a *Animator) particleBounds(opt View) (min, max [3]float64, ok bool, err error) {
+func (a *Animator) particleBounds(ctx context.Context, opt View) (min, max [3]float64, ok bool, err error) {
 	if opt.Camera != "" || opt.Particles.Off {
 		return min, max, false, nil
 	}
-	r, err := a.newFrame(&opt)
+	r, err := a.newFrame(ctx, &opt)
 	if err != nil {
 		return min, max, false, err
 	}
@@ -649,11 +693,42 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 		r.tex[key] = smp
 		return smp
 	}
-	tx, ws := r.res.Load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
+	tx, ws := r.load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
 	r.textureWarnings(ws)
 	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap((t.Flags | wrap) & 3)))}
 	r.tex[key] = smp
 	return smp
+}
+
+// load loads a texture through the resolver unless the frame's context
+// is done first. Decoding one texture is bounded by the texture budgets
+// but can take seconds (a large PNG), and the decoders do not watch a
+// context; so with a context that can end, the load runs beside the frame,
+// which stops waiting when the context ends (draw() then returns its
+// error) and leaves the load to finish into the resolver's cache. The
+// texture is the same either way.
+func (r *frame) load(req texture.Request) (*texture.Texture, []texture.Warning) {
+	if r.ctx.Err() != nil {
+		return texture.WhiteTexture(), nil
+	}
+	if r.ctx.Done() == nil {
+		return r.res.Load(req)
+	}
+	type loaded struct {
+		tex   *texture.Texture
+		warns []texture.Warning
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		tex, warns := r.res.Load(req)
+		done <- loaded{tex, warns}
+	}()
+	select {
+	case l := <-done:
+		return l.tex, l.warns
+	case <-r.ctx.Done():
+		return texture.WhiteTexture(), nil
+	}
 }
 
 // materialDraws returns how material mi is drawn (see materialDraws in

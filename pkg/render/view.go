@@ -324,7 +324,7 @@ func sequenceList(m *mdx.Model) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%d %q", i, m.Sequences[i].Name)
+		fmt.Fprintf(&b, "%d %q", i, clipped(m.Sequences[i].Name, 40))
 	}
 	return b.String()
 }

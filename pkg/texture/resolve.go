@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // Warning describes a texture a render went on without: the path the
@@ -38,10 +40,22 @@ const (
 	Substituted
 )
 
+// A model's path is its author's: String quotes at most 200 bytes of it
+// and of each place looked in, and names at most eight places, so that a
+// hostile path of a megabyte makes a message of a few kilobytes.
 func (w Warning) String() string {
-	s := fmt.Sprintf("texture %q: %s", w.Path, w.Reason)
+	s := fmt.Sprintf("texture %s: %s", clip.Quote(w.Path), w.Reason)
 	if len(w.Searched) > 0 {
-		s += " (looked for " + strings.Join(w.Searched, ", ") + ")"
+		const most = 8
+		var tried []string
+		for i, p := range w.Searched {
+			if i == most {
+				tried = append(tried, fmt.Sprintf("and %d more", len(w.Searched)-most))
+				break
+			}
+			tried = append(tried, clip.String(p, clip.MaxQuote))
+		}
+		s += " (looked for " + strings.Join(tried, ", ") + ")"
 	}
 	return s
 }
