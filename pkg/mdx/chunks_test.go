@@ -65,7 +65,7 @@ func TestHeaderChunks(t *testing.T) {
 }
 
 // TestTrackInterpolations covers every interpolation type and value type:
-// only Hermite and Bezier keys carry tangents (seed 002 "Track").
+// only Hermite and Bezier keys carry tangents (docs/formats.md#tracks).
 func TestTrackInterpolations(t *testing.T) {
 	w := header(800)
 	w.chunk("BONE", func(c *bb) {

@@ -8,8 +8,8 @@ import (
 	"unsafe"
 )
 
-// DecodeMDL parses a model from MDL text (seed 001 part B, RENDERING.md
-// §11.3), including the Reforged extensions (material and layer shaders,
+// DecodeMDL parses a model from MDL text (docs/formats.md#mdl-text),
+// including the Reforged extensions (material and layer shaders,
 // emissive and fresnel fields, tangents, skin weights, LOD, popcorn
 // emitters, face effects, bind pose, v1100 layer texture slots).
 //

@@ -16,7 +16,7 @@ type Node struct {
 	nrec        rec
 }
 
-// Node.Flags bits (RENDERING.md §2.1).
+// Node.Flags bits (docs/rendering.md#order-and-parents).
 const (
 	NodeDontInheritTranslation = 0x1
 	NodeDontInheritScaling     = 0x2
@@ -133,7 +133,7 @@ type ParticleEmitter struct {
 	rec               rec
 }
 
-// ParticleEmitter2 is one PRE2 record (RENDERING.md §9.1).
+// ParticleEmitter2 is one PRE2 record (docs/particles.md#record-and-flags).
 type ParticleEmitter2 struct {
 	Node
 	Speed        float32
@@ -198,7 +198,7 @@ type PopcornEmitter struct {
 	rec               rec
 }
 
-// RibbonEmitter is one RIBB record (RENDERING.md §9.6).
+// RibbonEmitter is one RIBB record (docs/particles.md#ribbons).
 type RibbonEmitter struct {
 	Node
 	HeightAbove  float32

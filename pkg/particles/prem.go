@@ -150,7 +150,7 @@ func isTexturePath(p string) bool {
 }
 
 // premEmitter simulates one PREM (ParticleEmitter) record as
-// mdx-m3-viewer 5.12.0 does (particleemitter.ts, particle.ts): each
+// mdx-m3-viewer 5.12.0 does (docs/particles.md#prem-model-emitters): each
 // emission spawns an instance of the emitter's model that plays its
 // sequence 0 from birth, moving from the emitter with its own velocity.
 //

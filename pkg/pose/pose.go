@@ -90,7 +90,7 @@ func New(m *mdx.Model) (*Pose, error) {
 	for i, nd := range p.nodes {
 		pid := int(nd.ParentID)
 		if pid < 0 || pid >= n || pid == i || nd.ParentID == nd.ObjectID {
-			pid = -1 // dangling or self parent: a root (deliberate deviation §2.1)
+			pid = -1 // dangling or self parent: a root (a deliberate deviation: docs/rendering.md#order-and-parents)
 		}
 		p.parent[i] = pid
 	}
@@ -211,7 +211,7 @@ func (p *Pose) Clock() Clock { return p.clock }
 // ClockAt returns the clock of a thumbnail at time ms into sequence seq:
 // frame = start + ms, wrapped for a looping sequence longer than ms and
 // clamped for a non-looping one, as the reference harness does; the global
-// sequence counter is ms (RENDERING.md §1.3 recommendation). seq -1 or out
+// sequence counter is ms (docs/rendering.md#clock-of-a-still). seq -1 or out
 // of range means no sequence.
 func ClockAt(m *mdx.Model, seq int, ms float64) Clock {
 	c := Clock{Sequence: -1, Global: ms}
@@ -260,7 +260,7 @@ func (p *Pose) Update(c Clock, v View) {
 	}
 	camInv := qconj(rot)
 	camZ := qrot(camInv, [3]float64{0, 0, 1})
-	// convertBasis = Ry(−π/2)·Rx(−π/2) (§3).
+	// convertBasis = Ry(−π/2)·Rx(−π/2) (docs/rendering.md#billboards).
 	basis := qmul(axisAngle([3]float64{0, 1, 0}, -math.Pi/2), axisAngle([3]float64{1, 0, 0}, -math.Pi/2))
 
 	for _, i := range p.order {
@@ -287,7 +287,7 @@ func (p *Pose) Update(c Clock, v View) {
 			switch {
 			case nd.Flags&mdx.NodeBillboardedLockX != 0:
 				cr = qmul(lr, axisAngle([3]float64{1, 0, 0}, math.Atan2(r[2], r[1])))
-				cs[2] = -cs[2] // MV/WS: found empirically (§3)
+				cs[2] = -cs[2] // MV/WS: found empirically (docs/rendering.md#billboards)
 			case nd.Flags&mdx.NodeBillboardedLockY != 0:
 				cr = qmul(lr, axisAngle([3]float64{0, 1, 0}, math.Atan2(-r[2], r[0])))
 			default:
@@ -332,7 +332,7 @@ func (p *Pose) skinGeoset(gi int) {
 	g := &p.m.Geosets[gi]
 	gs := &p.geos[gi]
 	if !p.hasBones {
-		return // MV skips skinning entirely: rest positions (§4.1)
+		return // MV skips skinning entirely: rest positions (docs/rendering.md#skinning)
 	}
 	if gs.skin {
 		p.skinWeights(g, gs)
@@ -366,7 +366,7 @@ func (p *Pose) skinGeoset(gi int) {
 			gidx = int(g.VertexGroups[v])
 		}
 		if gidx < 0 || gidx >= len(gs.groups) || !gs.gok[gidx] {
-			// Deliberate deviation (§4.1): no bones keeps the rest position.
+			// Deliberate deviation (docs/rendering.md#skinning): no bones keeps the rest position.
 			gs.pos[v] = rest
 			if v < len(g.Normals) {
 				gs.nrm[v] = g.Normals[v]

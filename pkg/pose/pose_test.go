@@ -42,8 +42,9 @@ func TestFloatLinearInsideKeys(t *testing.T) {
 	}
 }
 
-// §1.3: after the last key MV blends towards the first key across the wrap;
-// before the first key it uses a negative factor measured from k0.
+// After the last key MV blends towards the first key across the wrap;
+// before the first key it uses a negative factor measured from k0
+// (docs/rendering.md#evaluation-and-wrap).
 func TestFloatWrapAndNegativeFactor(t *testing.T) {
 	m := seqModel([2]uint32{0, 1000})
 	tr := ftrack(mdx.Linear, 200, 0, 800, 10)

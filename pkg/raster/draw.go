@@ -20,7 +20,7 @@ type Sampler interface {
 	Height() int
 	// Sample returns the filtered texel at (u, v) as STRAIGHT (not
 	// premultiplied) RGBA in 0..1. (0, 0) is the first (top) row of the
-	// image, with no V flip (RENDERING.md §0); wrapping or clamping is the
+	// image, with no V flip (docs/rendering.md#conventions); wrapping or clamping is the
 	// sampler's business. lod is GL's λ: log2 of the pixel footprint in
 	// level-0 texels, already including any bias; λ ≤ 0 means magnification.
 	Sample(u, v, lod float32) [4]float32

@@ -12,7 +12,7 @@ import (
 )
 
 // particleCamera returns the world-space camera axes particle quads are
-// built from: the columns of the look-at rotation (RENDERING.md §9.5).
+// built from: the columns of the look-at rotation (docs/particles.md#drawing-particles).
 func particleCamera(c raster.Camera) particles.Camera {
 	f := c.Target.Sub(c.Eye).Normalize()
 	right := f.Cross(c.Up).Normalize()
