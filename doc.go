@@ -32,6 +32,13 @@
 // and reported as a Warning whose Code (MissingTexture, BlankPicture, ...)
 // stays the same from release to release; an error means no picture.
 //
+// Files from strangers are safe to open: Options.Limits is one resource
+// budget (file size, geometry, texture pixels, particles, picture size,
+// overdraw) whose zero value holds defaults no real model reaches, a file
+// that is not a regular file is refused before it is read, and
+// RenderContext stops at a context's deadline. docs/hostile-input.md lists
+// every budget.
+//
 // RenderFrames draws a run of frames — a sprite sheet's cells, an
 // animation — with one camera that keeps all of them in the picture and
 // one particle simulation stepped through them. BatchRenderer plugs the
