@@ -58,7 +58,7 @@ func TestRNGIsTheViewersLCG(t *testing.T) {
 
 // The static rate 1.5/s is doubled to 3/s; 20 steps of 1/60 s add up to
 // 1.0000000000000002, so the viewer's ceil rule emits two particles at
-// step 20 and none before (the harness README's example).
+// step 20 and none before (docs/particles.md#emission).
 func TestStaticRateDoubledAndCeilBurst(t *testing.T) {
 	s := newTestSim(t, pre2Model(nil), 0)
 	for i := 1; i <= 20; i++ {

@@ -7,7 +7,8 @@ import (
 )
 
 // Benchmark inputs from the shared corpus (skipped without it). The same
-// files are used to time the reference viewer's decoder (see README).
+// files were used to time the reference viewer's decoder
+// (docs/performance.md#textures).
 const (
 	benchBLP1JPEG    = "corpus/files/War3ModelView/testmodel/war3mapImported/vip14_0.blp"            // 512×512, baseline JPEG, alpha 8
 	benchBLP1Palette = "corpus/files/wc3lib/src/blp/test/HumanCampaignCastle.blp"                    // 512×512, palette, alpha 8

@@ -9,7 +9,7 @@
 // allows, not what it asks for; see docs/hostile-input.md. The format is detected from the file's first bytes, never from its
 // name, because modders routinely rename converted files. image.Decode is
 // never used: a TGA package linked into the same program would otherwise be
-// able to claim every format (see the README).
+// able to claim every format (docs/formats.md#tga).
 //
 // A [Resolver] turns the paths stored in a model (Windows separators, any
 // case, replaceable ids for team colour) into textures, confined to a set of
