@@ -61,6 +61,8 @@ two sequences, Stand and Spin; no files needed) through the same code as
   shrine.png                256x256 thumbnail (Stand, supersampled 4x)
   shrine-sheet.png          sprite sheet: 16 frames of each sequence, 128x128
   shrine-sheet.json         its TexturePacker "JSON hash" (Phaser, PixiJS)
+  shrine-sheet.aseprite.json  the same as Aseprite JSON (tags per sequence)
+  shrine-sheet.tres         a Godot 4 SpriteFrames resource
   shrine-sheet.plain.json   the same layout as plain JSON
   shrine-Stand.gif, shrine-Spin.gif             animated GIF previews
   shrine-Stand.apng.png, shrine-Spin.apng.png   animated PNG, full alpha
