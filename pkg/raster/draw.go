@@ -121,6 +121,12 @@ type batchInfo struct {
 	color       [4]float32
 	vertexColor bool
 	shader      Shader
+	// lazy: tex or shader prepares its levels per Draw (LazySampler,
+	// LazyShader); rho2 is the batch's LODBound so far, drawn whether a
+	// triangle was set up.
+	lazy  bool
+	drawn bool
+	rho2  float64
 }
 
 type cvert struct {
@@ -145,7 +151,7 @@ func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
 			}
 		}
 	}
-	t.setup(batches)
+	t.setup(batches, opt.LODBias)
 	// Do not keep the caller's textures reachable after the call.
 	defer clear(t.batches)
 	if len(t.tris) == 0 {
@@ -198,18 +204,23 @@ type pvert struct {
 }
 
 // setup clips, projects, culls and sets up every triangle into t.tris.
-func (t *Target) setup(batches []Batch) {
+func (t *Target) setup(batches []Batch, lodBias float32) {
 	t.tris = t.tris[:0]
 	t.batches = t.batches[:0]
 	var buf [2][maxPoly]cvert
 	var prev []Vertex
 	for bi := range batches {
 		b := &batches[bi]
-		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor, shader: b.Shader}
+		t.batches = append(t.batches, batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor, shader: b.Shader})
+		info := &t.batches[len(t.batches)-1]
 		if b.Texture != nil {
 			info.texW, info.texH = float32(max(b.Texture.Width(), 1)), float32(max(b.Texture.Height(), 1))
+			_, info.lazy = b.Texture.(LazySampler)
 		}
-		t.batches = append(t.batches, info)
+		if b.Shader != nil {
+			_, info.lazy = b.Shader.(LazyShader)
+		}
+		info.rho2 = math.Inf(1)
 		if len(b.Indices) < 3 {
 			continue
 		}
@@ -226,7 +237,7 @@ func (t *Target) setup(batches []Batch) {
 			}
 			all := c0 | c1 | c2
 			if all == 0 {
-				t.setupTri(&pv[i0], &pv[i1], &pv[i2], int32(bi), &info)
+				t.setupTri(&pv[i0], &pv[i1], &pv[i2], int32(bi), info)
 				continue
 			}
 			for k, ix := range [3]uint32{i0, i1, i2} {
@@ -248,9 +259,31 @@ func (t *Target) setup(batches []Batch) {
 				fan[k].a = poly[k].a
 			}
 			for k := 1; k+1 < n; k++ {
-				t.setupTri(&fan[0], &fan[k], &fan[k+1], int32(bi), &info)
+				t.setupTri(&fan[0], &fan[k], &fan[k+1], int32(bi), info)
 			}
 		}
+	}
+	t.prepare(lodBias)
+}
+
+// prepare hands every lazy sampler and shader that has a triangle to draw
+// the bound on its batch's level of detail, and keeps what it returns.
+func (t *Target) prepare(lodBias float32) {
+	for bi := range t.batches {
+		info := &t.batches[bi]
+		if !info.lazy || !info.drawn {
+			continue
+		}
+		b := LODBound{rho2: info.rho2, sx: 1, sy: 1, bias: lodBias}
+		if math.IsInf(b.rho2, 0) {
+			b.rho2 = 0
+		}
+		if info.shader != nil {
+			info.shader = info.shader.(LazyShader).ForLOD(b)
+			continue
+		}
+		b.sx, b.sy = float64(info.texW), float64(info.texH)
+		info.tex = info.tex.(LazySampler).ForLOD(b)
 	}
 }
 
@@ -440,7 +473,15 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		tr.dq = grad(q[0], q[1], q[2])
 		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
 		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
+		if info.lazy {
+			sx, sy := 1.0, 1.0
+			if info.shader == nil {
+				sx, sy = float64(info.texW), float64(info.texH)
+			}
+			info.rho2 = min(info.rho2, triLOD(tr, sx, sy))
+		}
 	}
+	info.drawn = true
 }
 
 func floorDiv(a, b int64) int64 {

@@ -64,7 +64,7 @@ type Animator struct {
 	// draws caches materialDraws per material; uniform caches
 	// uniformColor per decoded texture.
 	draws   [][]matDraw
-	uniform map[any]uniformTex
+	uniform map[*texture.Lazy]uniformTex
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -202,7 +202,7 @@ type frame struct {
 	p     *pose.Pose
 	warns []Warning
 	res   *texture.Resolver
-	tex   map[texKey]raster.Sampler
+	tex   map[texKey]*texSampler
 	cam   raster.Camera // the camera of the last draw
 	anim  *Animator
 	sim   *particles.Sim // nil: no particles drawn
@@ -242,7 +242,7 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 	return &frame{
 		m: a.m, opt: v, local: a.tex.Local, p: p,
 		res:  a.tex.Resolver,
-		tex:  map[texKey]raster.Sampler{},
+		tex:  map[texKey]*texSampler{},
 		anim: a,
 	}, nil
 }
@@ -548,10 +548,10 @@ func (r *frame) particleBox(dir [3]float64) (fauxgl.Box, bool) {
 
 // texture returns the sampler for TEXS index id, loading it once. wrap
 // adds texture.Wrap bits to the texture's own (WoW v1500 layer flags).
-func (r *frame) texture(id int, wrap uint32) raster.Sampler {
+func (r *frame) texture(id int, wrap uint32) *texSampler {
 	if id < 0 || id >= len(r.m.Textures) {
 		r.warn(MissingTexture, "texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
-		return glSampler{texture.WhiteTexture()}
+		return standInSampler(r, texture.WhiteTexture())
 	}
 	t := &r.m.Textures[id]
 	key := texKey{id, t.Flags | wrap}
@@ -562,9 +562,10 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 		r.tex[key] = smp
 		return smp
 	}
-	tx, ws := r.res.Load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
+	req := texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team}
+	l, ws := r.res.LoadLazy(req)
 	r.textureWarnings(ws)
-	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap((t.Flags | wrap) & 3)))}
+	smp := newTexSampler(r, l, texture.Wrap(t.Flags|wrap), req.Name())
 	r.tex[key] = smp
 	return smp
 }

@@ -2,9 +2,97 @@ package render
 
 import (
 	"image"
+	"sync"
 
+	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
+
+// texSampler is a texture a frame has found and checked but not decoded:
+// when Draw has set up the triangles of a batch that uses it, ForLOD
+// decodes the levels the batch can sample (texture.Lazy) and the batch is
+// drawn with the glSampler of those levels. A thumbnail thus decodes the
+// small levels of a large texture only, and a texture whose geometry is
+// all off-screen or culled is not decoded at all. The pixels are those of
+// a glSampler of the whole chain: Draw's bound is never above the λ of a
+// fragment, and glSampler reads level ⌊λ⌋ and coarser only.
+//
+// A texSampler belongs to one frame (its warnings go there); ForLOD runs
+// on the goroutine that called Draw.
+type texSampler struct {
+	l    *texture.Lazy
+	wrap texture.Wrap
+	r    *frame
+	path string // for warnings
+	// at caches ForLOD's samplers by finest level; warned marks a decoding
+	// problem already reported this frame.
+	at     map[int]glSampler
+	warned bool
+	// all is the whole chain, for Sample calls made without ForLOD.
+	once sync.Once
+	all  glSampler
+}
+
+func newTexSampler(r *frame, l *texture.Lazy, wrap texture.Wrap, path string) *texSampler {
+	return &texSampler{l: l, wrap: wrap & (texture.WrapWidth | texture.WrapHeight), r: r, path: path}
+}
+
+// standInSampler is a texSampler of a texture decoded already (a stand-in).
+func standInSampler(r *frame, t *texture.Texture) *texSampler {
+	return newTexSampler(r, texture.LazyOf(t), 0, "")
+}
+
+func (s *texSampler) Width() int  { return s.l.Width() }
+func (s *texSampler) Height() int { return s.l.Height() }
+
+// Sample samples the whole chain; Draw samples through ForLOD instead.
+func (s *texSampler) Sample(u, v, lod float32) [4]float32 {
+	s.once.Do(func() { s.all = s.levels(0, false) })
+	return s.all.Sample(u, v, lod)
+}
+
+// ForLOD implements raster.LazySampler.
+func (s *texSampler) ForLOD(b raster.LODBound) raster.Sampler {
+	return s.from(b.Level(s.Width(), s.Height()))
+}
+
+// from returns the glSampler of levels finest and coarser.
+func (s *texSampler) from(finest int) glSampler {
+	if s.l.Decoded() != nil {
+		finest = 0
+	}
+	if g, ok := s.at[finest]; ok {
+		return g
+	}
+	g := s.levels(finest, true)
+	if s.at == nil {
+		s.at = map[int]glSampler{}
+	}
+	s.at[finest] = g
+	return g
+}
+
+// levels decodes levels finest and coarser; warn reports problems to the
+// frame (once).
+func (s *texSampler) levels(finest int, warn bool) glSampler {
+	if t := s.l.Decoded(); t != nil {
+		return glSampler{withGLMipmaps(t.WithWrap(s.wrap))}
+	}
+	t, err := s.l.Texture(finest)
+	var w *texture.Warning
+	switch {
+	case err != nil:
+		w = &texture.Warning{Kind: texture.Damaged, Path: s.path, Reason: "cannot decode: " + err.Error()}
+		t = texture.WhiteTexture()
+	case t.LevelErr != nil && t.LevelErr != s.l.LevelErr():
+		w = &texture.Warning{Kind: texture.Damaged, Path: s.path, Reason: "mip chain cut short: " + t.LevelErr.Error()}
+	}
+	if w != nil && warn && !s.warned {
+		s.warned = true
+		s.r.textureWarnings([]texture.Warning{*w})
+	}
+	return glSampler{t.WithWrap(s.wrap)}
+}
 
 // glSampler filters a texture the way the reference viewer's GL does:
 // bilinear on the straight (not premultiplied) texels, linear between mip
