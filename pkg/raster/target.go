@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"sync"
 )
 
 // MaxSide is the largest target width or height. It keeps the fixed-point
@@ -23,9 +24,13 @@ type Target struct {
 	Depth []float32
 
 	// Reused between Draw calls so that steady-state frames do not allocate.
-	tris    []tri
-	batches []batchInfo
-	pverts  []pvert
+	tris      []tri
+	batches   []batchInfo
+	pverts    []pvert
+	mips      []mipTex
+	mipLevels []mipLevel
+	spanMu    sync.Mutex
+	spans     []*spanBuf
 }
 
 // NewTarget allocates a width×height target cleared to transparent black
