@@ -3,13 +3,16 @@ package mdxrender
 import (
 	"context"
 	"errors"
-	"image"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -26,15 +29,18 @@ type BatchRenderer struct {
 	bandWorkers int
 
 	mu      sync.Mutex
-	sources map[string]*Sources // by the job's roots and game data
+	sources map[string]*jobSources // by the job's roots and game data
 }
+
+// jobSources are a job's texture roots and game data, opened.
+type jobSources struct{ roots, game *Sources }
 
 // NewBatchRenderer returns a BatchRenderer whose decoded textures take at
 // most cacheBytes (0: the texture package's default); jobs is the number
 // of models the batch renders at once, which decides how many raster bands
 // one model draws at once (it never changes the pictures).
 func NewBatchRenderer(cacheBytes int64, jobs int) *BatchRenderer {
-	r := &BatchRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*Sources{}}
+	r := &BatchRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*jobSources{}}
 	if jobs == 1 {
 		r.bandWorkers = 0
 	}
@@ -47,35 +53,33 @@ func (r *BatchRenderer) Close() error {
 	defer r.mu.Unlock()
 	var errs []error
 	for _, s := range r.sources {
-		errs = append(errs, s.Close())
+		errs = append(errs, s.roots.Close(), s.game.Close())
 	}
-	r.sources = map[string]*Sources{}
+	r.sources = map[string]*jobSources{}
 	return errors.Join(errs...)
 }
 
-// jobSources returns the texture sources of a job's roots and game data,
-// opening them the first time a job names them.
-func (r *BatchRenderer) jobSources(job *batch.Job) ([]texture.Source, error) {
+// jobSources returns the texture sources of a job's roots and of its game
+// data, opening them the first time a job names them.
+func (r *BatchRenderer) jobSources(job *batch.Job) (roots, game []texture.Source, err error) {
 	key := strings.Join(job.TextureRoots, "\x00") + "\x01" + job.GameData
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.sources[key]; ok {
-		return s.List, nil
+		return s.roots.List, s.game.List, nil
 	}
-	s, err := OpenSources(job.TextureRoots...)
-	if err != nil {
-		return nil, err
+	s := &jobSources{game: &Sources{}}
+	if s.roots, err = OpenSources(job.TextureRoots...); err != nil {
+		return nil, nil, err
 	}
 	if job.GameData != "" {
-		g, err := OpenGameData(job.GameData)
-		if err != nil {
-			s.Close()
-			return nil, err
+		if s.game, err = OpenGameData(job.GameData); err != nil {
+			s.roots.Close()
+			return nil, nil, err
 		}
-		s.Append(g)
 	}
 	r.sources[key] = s
-	return s.List, nil
+	return s.roots.List, s.game.List, nil
 }
 
 type batchModel struct {
@@ -84,12 +88,14 @@ type batchModel struct {
 	info batch.ModelInfo
 }
 
-// Open decodes a model the batch read and finds its textures: in its
-// folder (or its folder inside an archive), its map's root, the job's
-// texture roots, then the game data.
+// Open decodes a model the batch read and finds its textures: in the
+// job's texture roots, its folder (or its folder inside an archive), its
+// map's root, then the game data.
 func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
 	in := job.Input
-	f, err := model.DecodeFile(data, in.Path)
+	f, err := decodeContext(ctx, func() (*model.File, error) {
+		return model.Loader{Quotas: job.Limits.Quotas()}.DecodeFile(data, in.Path)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +104,11 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 		// Path is "tree:name"; the tree's part names its sources
 		local = fsLocal(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
 	}
-	roots, err := r.jobSources(job)
+	roots, game, err := r.jobSources(job)
 	if err != nil {
 		return nil, err
 	}
-	m := newModel(f, in.Path, local, &Options{Textures: roots, Cache: r.cache})
+	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache, Limits: job.Limits})
 	bm := &batchModel{r: r, m: m}
 	for _, s := range m.Sequences {
 		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{
@@ -115,15 +121,63 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 		teams[i] = t.Color
 	}
 	bm.info.Dependencies = m.Dependencies(teams)
+	bm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), m.Model)
 	return bm, nil
+}
+
+// portraitCamera names the camera a portrait model is drawn through: a
+// model whose file name says it is a portrait (Warcraft III names them
+// NAME_Portrait) and that has a camera. It is the camera whose name says
+// "portrait", else the first; "" for other models.
+func portraitCamera(name string, m *mdx.Model) string {
+	if len(m.Cameras) == 0 || !strings.Contains(strings.ToLower(name), "portrait") {
+		return ""
+	}
+	best := 0
+	for i, c := range m.Cameras {
+		if strings.Contains(strings.ToLower(c.Name), "portrait") {
+			best = i
+			break
+		}
+	}
+	return strconv.Itoa(best)
+}
+
+// decodeContext runs decode, which the budgets bound to a second or two
+// but which does not watch a context, and stops waiting for it when ctx
+// ends (a deadline, or a batch cancelled by a signal); the abandoned
+// decode finishes on its own.
+func decodeContext(ctx context.Context, decode func() (*model.File, error)) (*model.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ctx.Done() == nil {
+		return decode()
+	}
+	type decoded struct {
+		f   *model.File
+		err error
+	}
+	done := make(chan decoded, 1)
+	go func() {
+		f, err := decode()
+		done <- decoded{f, err}
+	}()
+	select {
+	case d := <-done:
+		return d.f, d.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (bm *batchModel) Info() batch.ModelInfo { return bm.info }
 
 // Render draws the frames of req with one camera (Model.RenderFrames), so
-// a sheet or an animation does not jump and nothing leaves the picture.
-func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]*image.NRGBA, []batch.Warning, error) {
+// a sheet or an animation does not jump and nothing leaves the picture,
+// and says where the model's origin lands in each.
+func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]render.Picture, []batch.Warning, error) {
 	v := req.View
 	v.Workers = bm.r.bandWorkers
-	return bm.m.RenderFrames(ctx, v, req.Frames)
+	return bm.m.animator().RenderPictures(ctx, v, req.Frames)
 }

@@ -26,7 +26,7 @@ func TestBatchOverTreeMatchesFolder(t *testing.T) {
 		cfg.Inputs.Extensions = []string{".mdl"}
 		cfg.Output.Dir = t.TempDir()
 		cfg.Output.Gallery = false
-		cfg.Render.Size = 48
+		cfg.Render.Size = batch.Square(48)
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}

@@ -13,20 +13,31 @@
 //
 // Every zero field of a View means the default, so View{} draws what
 // `mdxrender render` draws with no flags: 256×256, the orbit camera looking
-// at the model's front, the first sequence at its start, player 0's team
+// at the model's front, the Stand sequence at its start, player 0's team
 // colour, a transparent background and the particle emitters simulated as
 // the reference viewer does. Set only what should differ: Sequence
 // (SequenceNamed("Walk"), SequenceAt(2), BindPose), Time (Ms(500),
 // Share(0.5)), Yaw and Pitch, Width and Height, Team, Background,
 // Particles.
 //
-// Textures are looked for in the model's own folder first, then in
-// Options.Textures (Folder(dir) for a folder on disk; any fs.FS through
-// texture.FSSource). OpenFS reads a model from an fs.FS — a folder, an
-// archive, an embedded file system — and finds its textures beside it
-// there. A texture that cannot be found is drawn white and reported as a
-// Warning whose Code (MissingTexture, BlankPicture, ...) stays the same
-// from release to release; an error means no picture.
+// Textures are looked for in Options.Textures first (so a reskin there
+// wins), then in the model's own folder, then at the root of the map it
+// belongs to, then in Options.GameData: OpenSources opens folders, maps
+// (.w3x, .w3m) and MPQ archives as texture sources, OpenGameData a game
+// install's MPQs or a folder of extracted game files for the stock
+// textures models name; any fs.FS works through
+// texture.FSSource. A path like "maps/Hero.w3x:war3mapImported/Hero.mdx"
+// names a model inside an archive (Open, LoadFile, OpenFile), and OpenFS
+// reads one from any fs.FS. A texture that cannot be found is drawn white
+// and reported as a Warning whose Code (MissingTexture, BlankPicture, ...)
+// stays the same from release to release; an error means no picture.
+//
+// Files from strangers are safe to open: Options.Limits is one resource
+// budget (file size, geometry, texture pixels, particles, picture size,
+// overdraw) whose zero value holds defaults no real model reaches, a file
+// that is not a regular file is refused before it is read, and
+// RenderContext stops at a context's deadline. docs/hostile-input.md lists
+// every budget.
 //
 // RenderFrames draws a run of frames — a sprite sheet's cells, an
 // animation — with one camera that keeps all of them in the picture and

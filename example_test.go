@@ -2,11 +2,12 @@ package mdxrender_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"image/color"
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
@@ -35,14 +36,15 @@ func Example() {
 	// Output: (256,256) 0
 }
 
-// A sprite sheet of two sequences seen from four directions, with the
-// TexturePacker metadata Phaser and PixiJS load.
+// A sprite sheet of two sequences seen from four directions, trimmed,
+// with the metadata Phaser and PixiJS (TexturePacker), Phaser's Aseprite
+// reader and Godot 4 load, and where the unit stands in each frame.
 func ExampleModel_Sheet() {
 	m, err := mdxrender.Open("testdata/models/billboards.mdl", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	v := mdxrender.View{Width: 64, Background: color.Black}
+	v := mdxrender.View{Width: 64}
 	s, _, err := m.Sheet(context.Background(), v, mdxrender.SheetOptions{
 		Sequences: []mdxrender.Sequence{mdxrender.SequenceNamed("Stand"), mdxrender.SequenceNamed("Attack")},
 		Frames:    4,
@@ -51,12 +53,24 @@ func ExampleModel_Sheet() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	meta, err := s.Layout.TexturePackerJSON("billboards-sheet.png", "example")
+	tp, err := s.Layout.TexturePackerJSON("billboards-sheet.png", "example")
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(s.Image.Bounds().Size(), len(s.Layout.Cells), len(meta) > 0)
-	// Output: (256,512) 32 true
+	ase, err := s.Layout.AsepriteJSON(0, "billboards-sheet.png", "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	tres, err := s.Layout.GodotSpriteFrames([]string{"billboards-sheet.png"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	c := s.Layout.Cells[0]
+	fmt.Println(len(s.Pages), len(s.Layout.Cells), len(tp) > 0, len(ase) > 0, len(tres) > 0)
+	fmt.Printf("%s: %v of the %dx%d frame, pivot (%.0f, %.0f)\n", c.Name, c.Source, s.Layout.FrameW, s.Layout.FrameH, c.Pivot[0], c.Pivot[1])
+	// Output:
+	// 1 32 true true true
+	// Stand_000_000: (3,26)-(61,38) of the 64x64 frame, pivot (32, 46)
 }
 
 // A batch over any fs.FS — here a folder, but an archive or an embedded
@@ -72,7 +86,7 @@ func Example_batch() {
 	cfg.Inputs.Trees = []batch.Tree{{Name: "fixtures", FS: os.DirFS("testdata/models")}}
 	cfg.Inputs.Extensions = []string{".mdl"}
 	cfg.Output.Dir = out
-	cfg.Render.Size = 64
+	cfg.Render.Size = batch.Square(64)
 	if err := cfg.Validate(); err != nil {
 		log.Fatal(err)
 	}
@@ -83,4 +97,30 @@ func Example_batch() {
 	}
 	fmt.Println(manifest.Summary.Models > 20, manifest.Summary.Failed)
 	// Output: true 0
+}
+
+// Files from strangers: the default Limits already bound every step; a
+// service lowers what it can afford and gives each render a deadline.
+// Over a budget, the error names it (a picture too large is refused
+// before anything is allocated).
+func ExampleLimits() {
+	o := &mdxrender.Options{Limits: mdxrender.Limits{
+		MaxFileSize:     16 << 20, // bytes
+		MaxRenderPixels: 512 * 512,
+	}}
+	m, err := mdxrender.Open("testdata/models/team_color.mdl", o)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	img, _, err := m.RenderContext(ctx, mdxrender.View{Width: 512})
+	fmt.Println(img.Bounds().Size(), err)
+
+	_, _, err = m.RenderContext(ctx, mdxrender.View{Width: 512, SSAA: 2})
+	var be *mdxrender.BudgetError
+	fmt.Println(errors.As(err, &be), be.Budget, be.Value)
+	// Output:
+	// (512,512) <nil>
+	// true MaxRenderPixels 1048576
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // SheetOptions say which sequences a sprite sheet shows and how it
-// samples and lays them out. The zero SheetOptions draws every sequence
-// (the bind pose of a model without any), 8 frames each, one row per
-// sequence, seen from the View's yaw.
+// samples, lays out and packs them. The zero SheetOptions draws every
+// sequence (the bind pose of a model without any), 8 frames each, one row
+// per sequence, seen from the View's yaw, trimmed and split into pages of
+// at most sheet.DefaultMaxSize pixels: what mdxrender sheet does.
 type SheetOptions struct {
 	// Sequences are drawn in this order; nil means all of them.
 	Sequences []Sequence
@@ -20,25 +21,42 @@ type SheetOptions struct {
 	Frames int
 	FPS    float64
 	// Cols wraps a sequence's frames after this many columns; 0 never
-	// wraps.
+	// wraps (but at a page's width).
 	Cols int
 	// Yaws draws every sequence once per yaw (degrees), one block of rows
 	// each: eight for the directions of an isometric game. nil means the
 	// View's yaw.
 	Yaws []float64
+	// NoTrim keeps every frame whole, on a plain grid; by default frames
+	// are cropped to their pixels and packed, and the layout says where
+	// each goes back (sheet.Cell.Source).
+	NoTrim bool
+	// MaxSize bounds a page's width and height; 0 means
+	// sheet.DefaultMaxSize. A larger sheet is split into pages, each
+	// animation on one.
+	MaxSize int
 }
 
-// Sheet is a sprite sheet: the picture, and the layout its metadata
-// describes (Layout.TexturePackerJSON for Phaser and PixiJS,
-// Layout.PlainJSON).
+// Sheet is a sprite sheet: its pages, the frames drawn, and the layout
+// its metadata describes. Each cell's Pivot is where the model's origin,
+// the ground point under a unit, lands in its frame. Write the metadata
+// with the layout's methods: TexturePackerPage (Phaser, PixiJS),
+// AsepriteJSON (Phaser's load.aseprite), GodotSpriteFrames (Godot 4) or
+// PlainJSON.
 type Sheet struct {
-	Image  *image.NRGBA
+	// Image is the first page, usually the only one; Pages are all.
+	Image *image.NRGBA
+	Pages []*image.NRGBA
+	// Frames are the pictures drawn, whole, in cell order: the frames of
+	// an animation make a GIF or APNG preview (pkg/anim).
+	Frames []*image.NRGBA
 	Layout *sheet.Layout
 }
 
 // Sheet draws a sprite sheet of the model: every frame with v's size,
-// background, team and particles, all with one camera that keeps every
-// frame in its cell (RenderFrames), so the model does not jump.
+// background, team and particles, all with one camera that fits what
+// every frame and yaw draws (RenderFrames), so the model neither jumps
+// nor leaves its cell.
 func (m *Model) Sheet(ctx context.Context, v View, o SheetOptions) (*Sheet, []Warning, error) {
 	var idx []int
 	for _, s := range o.Sequences {
@@ -91,13 +109,26 @@ func (m *Model) Sheet(ctx context.Context, v View, o SheetOptions) (*Sheet, []Wa
 		}
 		rf = append(rf, Frame{Sequence: f.Sequence, Time: t, Yaw: f.Yaw})
 	}
-	imgs, warns, err := m.RenderFrames(ctx, v, rf)
+	pics, warns, err := m.animator().RenderPictures(ctx, v, rf)
 	if err != nil {
 		return nil, warns, err
 	}
-	img, err := l.Assemble(imgs)
+	imgs := make([]*image.NRGBA, len(pics))
+	for i, p := range pics {
+		imgs[i] = p.Image
+		l.Cells[i].Pivot = p.Origin
+	}
+	maxSize := o.MaxSize
+	if maxSize == 0 {
+		maxSize = sheet.DefaultMaxSize
+	}
+	opt := sheet.PackOptions{Trim: !o.NoTrim, MaxSize: maxSize}
+	if opt.Trim {
+		opt.Padding = 2 // keeps an engine's filtering from bleeding frames into each other
+	}
+	pages, err := l.Pack(imgs, opt)
 	if err != nil {
 		return nil, warns, err
 	}
-	return &Sheet{Image: img, Layout: l}, warns, nil
+	return &Sheet{Image: pages[0], Pages: pages, Frames: imgs, Layout: l}, warns, nil
 }

@@ -183,13 +183,20 @@ func fsMapRoot(fsys fs.FS, dir string) (string, bool) {
 
 // OpenFile opens the file at path — on disk, or inside an archive as
 // "map.w3x:path/inside" — for reading as a texture.File (File.ReadFile,
-// File.Decode). Close the returned io.Closer when done.
+// File.Decode). Close the returned io.Closer when done. A symbolic link
+// given as path is followed wherever it leads (the caller named it), and
+// the File is then named by its target; the file is still refused, by
+// File.ReadFile, unless it is a regular file.
 func OpenFile(path string) (texture.File, io.Closer, error) {
 	arch, inner, ok := archivepath.Split(path)
 	if !ok {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			return texture.File{}, nil, err
+		}
+		// A Folder source does not follow a link out of its folder.
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
 		}
 		return texture.File{Source: texture.Folder(filepath.Dir(abs)), Name: filepath.Base(abs)}, io.NopCloser(nil), nil
 	}

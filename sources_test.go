@@ -34,7 +34,7 @@ func runBatch(t *testing.T, cfg batch.Config) (string, *batch.Manifest) {
 	t.Helper()
 	cfg.Output.Dir = t.TempDir()
 	cfg.Output.Gallery = false
-	cfg.Render.Size = 64
+	cfg.Render.Size = batch.Square(64)
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestGameData(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer g.Close()
-			o.Textures = g.List
+			o.GameData = g.List
 		}
 		m, err := mdxrender.Open(unit, &o)
 		if err != nil {
@@ -252,9 +252,9 @@ func TestUnpackedMapRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	missing := func() int {
+	missing := func(o *mdxrender.Options) int {
 		t.Helper()
-		m, err := mdxrender.Open(filepath.Join(root, "war3mapImported", "flipbook.mdl"), nil)
+		m, err := mdxrender.Open(filepath.Join(root, "war3mapImported", "flipbook.mdl"), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,13 +270,16 @@ func TestUnpackedMapRoot(t *testing.T) {
 		}
 		return n
 	}
-	if n := missing(); n == 0 {
+	if n := missing(nil); n == 0 {
 		t.Fatal("outside a map, the root's textures were found")
 	}
 	if err := os.WriteFile(filepath.Join(root, "war3map.w3i"), []byte("map info"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if n := missing(); n != 0 {
+	if n := missing(nil); n != 0 {
 		t.Errorf("inside a map, %d textures are still missing", n)
+	}
+	if n := missing(&mdxrender.Options{NoMapRoot: true}); n == 0 {
+		t.Error("NoMapRoot still looks at the map's root")
 	}
 }

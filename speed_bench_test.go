@@ -26,7 +26,7 @@ func BenchmarkCorpusThumbnails(b *testing.B) {
 			cfg.Output.Dir = b.TempDir()
 			cfg.Output.Gallery = false
 			cfg.Output.Name = "{path}-{ext}" // the corpus has x.mdl beside x.mdx
-			cfg.Render.Size, cfg.Render.SSAA = 256, 1
+			cfg.Render.Size, cfg.Render.SSAA = batch.Square(256), 1
 			cfg.Render.Particles = false
 			cfg.Render.Background = "#000000"
 			cfg.Jobs, cfg.Force = jobs, true

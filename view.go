@@ -67,5 +67,6 @@ const (
 	SkippedGeometry     = render.SkippedGeometry
 	ParticleProblem     = render.ParticleProblem
 	TeamColor           = render.TeamColor
+	CappedPicture       = render.CappedPicture
 	BlankPicture        = render.BlankPicture
 )

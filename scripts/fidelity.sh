@@ -30,7 +30,8 @@ summary=$OUT/summary.tsv
 : >"$summary"
 # Columns: image model sequence sequence_name time_ms team bg yaw pitch fov
 # distance target near far coverage. Model paths are relative to
-# reference/; empty fields become "-" (read would collapse them); the peer used the model's own folder for textures.
+# reference/; empty fields become "-" (read would collapse them); the peer used the model's own folder for textures
+# and not the root of the map a model is in (hence --map-root=false).
 while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist target near far coverage; do
 	[ "$image" = image ] && continue
 	total=$((total + 1))
@@ -38,7 +39,7 @@ while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist 
 	ours=$OUT/$image
 	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
 		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
-		--target "$target" --near "$near" --far "$far" --particles=false "$@" 2>"$OUT/$image.stderr"; then
+		--target "$target" --near "$near" --far "$far" --particles=false --map-root=false "$@" 2>"$OUT/$image.stderr"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t100\terror\n' "$image" >>"$summary"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Runs the full-size hostile-input corpus (textures, MDL geometry, particle
-# storms; made by testdata/hostile/gen.go) through `mdxrender texture`,
-# `inspect` and `render`, each under `timeout 60` and `/usr/bin/time -v`,
-# and prints per case the exit status, wall time, peak RSS and the first
-# line of the error or warning, then the worst time and memory.
+# Runs the full-size hostile-input corpus of files and renders (textures,
+# MDL geometry, particle storms, a parent cycle, special files as models,
+# a texture root with a link leading out; made by testdata/hostile/gen.go)
+# through `mdxrender texture`, `inspect`, `convert` and `render`, each under
+# `timeout 60` and `/usr/bin/time -v`, at the default budgets, and prints
+# per case the exit status, wall time, peak RSS and the first line of the
+# error or warning, then the worst time and memory.
 #
 #   scripts/hostile.sh                 # build, generate into a temp folder, run
 #   MDXRENDER=/path/to/mdxrender scripts/hostile.sh   # another binary
@@ -11,8 +13,10 @@
 #   HOSTILE_CASES='texture|mdl' scripts/hostile.sh    # only cases matching
 #
 # Exit status: 1 when a case ran over 10 s or 500 MB, was killed by the
-# timeout, or crashed (exit status above 1); 0 otherwise. A clear error
-# (exit 1) is a pass: the point is bounded time and memory.
+# timeout, crashed (exit status above 1), printed more than 2 KB of
+# messages, or named what it must not (the folder outside the texture
+# root); 0 otherwise. A clear error (exit 1) is a pass: the point is
+# bounded time, memory and messages.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,19 +32,21 @@ dir=${HOSTILE_DIR:-}
 if [[ -z $dir ]]; then
 	dir=$work/cases
 	(cd "$root" && go run ./testdata/hostile/gen.go -o "$dir" >/dev/null)
-elif [[ ! -e $dir/mdl_at_quota.mdl ]]; then
+elif [[ ! -e $dir/mdl_long_strings.mdl ]]; then
 	(cd "$root" && go run ./testdata/hostile/gen.go -o "$dir" >/dev/null)
 fi
 
 max_s=10
 max_mb=500
+max_msg=2048
 worst_s=0
 worst_mb=0
 worst_s_case=
 worst_mb_case=
 fail=0
 
-printf '%-44s %4s %7s %7s  %s\n' case exit seconds RSS_MB message
+printf '%-48s %4s %7s %7s  %s\n' case exit seconds RSS_MB message
+# run NAME ARGS...: one case. With ABSENT set, no message may contain it.
 run() {
 	local name=$1
 	shift
@@ -54,7 +60,17 @@ run() {
 	local msg
 	# The error if there is one, else the first warning.
 	msg=$( (grep -v -e '^Command exited' -e '^mdxrender: warning' "$err" || true; grep '^mdxrender: warning' "$err" || true) | head -n 1 | cut -c1-160)
-	printf '%-44s %4s %7.2f %7d  %s\n' "$name" "$status" "$secs" "$mb" "$msg"
+	printf '%-48s %4s %7.2f %7d  %s\n' "$name" "$status" "$secs" "$mb" "$msg"
+	local bytes
+	bytes=$(wc -c <"$err")
+	if ((bytes > max_msg)); then
+		echo "    ^ $bytes bytes of messages, more than $max_msg"
+		fail=1
+	fi
+	if [[ -n ${ABSENT:-} ]] && grep -qF -- "$ABSENT" "$err"; then
+		echo "    ^ a message names $ABSENT"
+		fail=1
+	fi
 	if awk -v s="$secs" -v w="$worst_s" 'BEGIN {exit !(s > w)}'; then
 		worst_s=$secs worst_s_case=$name
 	fi
@@ -67,7 +83,7 @@ run() {
 }
 
 out=$work/out.png
-for t in blp_frame8192_in_64.blp blp_4096_13_full_frames.blp blp_8192_14_levels.blp \
+for t in blp_frame8192_in_64.blp blp_4096_13_full_frames.blp blp_8192_14_levels.blp blp_8192_16_full_frames.blp \
 	blp_progressive_1800_scans.blp jpg_progressive_1800_scans.jpg jpg_sequential_500_scans.jpg \
 	png16_rgba_8192.png png8_rgba_8192.png; do
 	run "texture $t" texture "$t" -o "$out"
@@ -79,6 +95,21 @@ run "render mdl_at_quota.mdl" render mdl_at_quota.mdl -o "$out"
 for m in pre2_10 pre2_200 pre2_2000 pre2_200_short ribbon_500 ribbon_500_short ribbon_storm prem_many; do
 	run "render $m.mdl --time 500" render "$m.mdl" --time 500 -o "$out"
 done
+run "render quad.mdl --size 8192 --ssaa 2" render quad.mdl --size 8192 --ssaa 2 -o "$out"
+run "inspect mdl_cycle_1000.mdl" inspect mdl_cycle_1000.mdl
+run "render mdl_cycle_1000.mdl" render mdl_cycle_1000.mdl -o "$out"
+run "render mdl_long_strings.mdl" render mdl_long_strings.mdl -o "$out"
+run "render mdl_long_strings.mdl --sequence 5" render mdl_long_strings.mdl --sequence 5 -o "$out"
+# Special files as models (and textures): refused before they are opened.
+for s in fifo.mdx dev_zero.mdx dev_urandom.mdx; do
+	run "inspect $s" inspect "$s"
+	run "render $s" render "$s" -o "$out"
+	run "convert $s" convert "$s" "$work/out.mdl"
+	run "texture $s" texture "$s" -o "$out"
+done
+# A texture root whose folder link leads out: refused, never named.
+outside=$(cd "$dir/outside" && pwd -P)
+ABSENT=$outside run "render uses_link.mdl --textures texroot" render linkuser/uses_link.mdl --textures texroot -o "$out"
 
 echo
 echo "worst time: ${worst_s} s ($worst_s_case); worst RSS: ${worst_mb} MB ($worst_mb_case)"

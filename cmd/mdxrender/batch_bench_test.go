@@ -55,7 +55,7 @@ func BenchmarkBatchCorpus(b *testing.B) {
 				cfg.Output.Gallery = false
 				// the corpus has x.mdl beside x.mdx
 				cfg.Output.Name = "{path}-{ext}-{view}"
-				cfg.Render.Size, cfg.Render.SSAA = 256, ssaa
+				cfg.Render.Size, cfg.Render.SSAA = batch.Square(256), ssaa
 				cfg.Jobs, cfg.Force = jobs, true
 				if err := cfg.Validate(); err != nil {
 					b.Fatal(err)

@@ -245,7 +245,8 @@ func TestSheetFramingIgnoresInvisibleGeosets(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	sheet := func(seq string) (image.Image, []image.Rectangle) {
 		t.Helper()
-		if so, se, code := run(t, "sheet", p, "-o", out, "--sequence", seq, "--frames", "4", "--size", "64"); code != 0 {
+		// untrimmed: a frame grown back over packed neighbours would see them
+		if so, se, code := run(t, "sheet", p, "-o", out, "--sequence", seq, "--frames", "4", "--size", "64", "--trim=false"); code != 0 {
 			t.Fatalf("sheet %s: exit %d\n%s%s", seq, code, so, se)
 		}
 		img := decodePNG(t, filepath.Join(out, "framing-sheet.png"))
@@ -254,10 +255,13 @@ func TestSheetFramingIgnoresInvisibleGeosets(t *testing.T) {
 		if err := json.Unmarshal(jb, &meta); err != nil {
 			t.Fatal(err)
 		}
+		// The frames as drawn: a trimmed frame's rectangle grows back to
+		// its frame (the rest of which is transparent).
 		var cells []image.Rectangle
 		for _, a := range meta.Animations {
 			for _, f := range a.Frames {
-				cells = append(cells, image.Rect(f.X, f.Y, f.X+f.W, f.Y+f.H))
+				x, y := f.X-f.OffsetX, f.Y-f.OffsetY
+				cells = append(cells, image.Rect(x, y, x+meta.FrameWidth, y+meta.FrameHeight))
 			}
 		}
 		return img, cells

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -176,8 +177,9 @@ func TestSheetCommand(t *testing.T) {
 	if err := json.Unmarshal(b, &tp); err != nil {
 		t.Fatal(err)
 	}
-	// 2 yaws x (Stand 4 frames in 2 rows + Attack 4 frames in 2 rows)
-	if len(tp.Frames) != 16 || len(tp.Animations) != 4 || tp.Meta.Size.W != 64 || tp.Meta.Size.H != 8*32 {
+	// 2 yaws x (Stand 4 frames in 2 rows + Attack 4 frames in 2 rows),
+	// trimmed: at most the grid's 64x256
+	if len(tp.Frames) != 16 || len(tp.Animations) != 4 || tp.Meta.Size.W > 64 || tp.Meta.Size.H > 8*32 || tp.Meta.Size.W < 8 {
 		t.Errorf("sheet: %d frames, %d animations, size %+v", len(tp.Frames), len(tp.Animations), tp.Meta.Size)
 	}
 	sum := 0
@@ -187,7 +189,9 @@ func TestSheetCommand(t *testing.T) {
 	if sum != 1000 {
 		t.Errorf("Attack durations sum to %d, want 1000", sum)
 	}
-	for _, f := range []string{"tester-sheet.png", "tester-sheet.plain.json", "tester-Stand.gif", "tester-Attack.gif"} {
+	// one preview per sequence and yaw
+	for _, f := range []string{"tester-sheet.png", "tester-sheet.plain.json", "tester-sheet.aseprite.json", "tester-sheet.tres",
+		"tester-Stand_000.gif", "tester-Stand_090.gif", "tester-Attack_000.gif", "tester-Attack_090.gif"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
@@ -261,36 +265,79 @@ func TestBatchCommandInterrupted(t *testing.T) {
 	if !errors.As(err, &ec) || ec.code != 130 || !strings.Contains(stderr.String(), "interrupted") {
 		t.Fatalf("cancelled batch: %v\n%s", err, stderr.String())
 	}
+	// Nothing but the manifest of the (no) finished models and the lock.
 	filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
-		if err == nil && !e.IsDir() {
+		if err == nil && !e.IsDir() && e.Name() != "manifest.json" && e.Name() != "lock" {
 			t.Errorf("cancelled run left %s", p)
 		}
 		return nil
 	})
+	if m := readManifest(t, filepath.Join(out, "manifest.json")); !m.Interrupted || len(m.Models) != 0 {
+		t.Errorf("manifest of a run cancelled before it began: %+v", m)
+	}
 	if so, se, code := run(t, append([]string{"batch", "-o", out, "--size", "32"}, models...)...); code != 0 || !strings.Contains(so, "2 rendered") {
 		t.Errorf("resumed run: exit %d\n%s%s", code, so, se)
 	}
 }
 
-// Off a terminal, progress is one log/slog line per model, failures at
-// level ERROR with the reason.
+// Off a terminal, progress is one log/slog line per model with n/total,
+// the model, its status and its warnings, failures at level ERROR with the
+// reason, and a summary line at the end.
 func TestBatchProgressLogLines(t *testing.T) {
 	var buf bytes.Buffer
 	p := newProgress(&buf)
 	p.Planned(2)
-	p.Finished(&batch.ModelResult{Input: "a.mdx", Status: batch.StatusOK, Outputs: make([]batch.OutputFile, 3)})
+	p.Started("a.mdx")
+	p.Finished(&batch.ModelResult{Input: "a.mdx", Status: batch.StatusOK, Outputs: make([]batch.OutputFile, 3),
+		Warnings: []batch.Warning{{Code: "missing-texture", Message: "Textures\\Foo.blp not found"}}})
 	p.Finished(&batch.ModelResult{Input: "b.mdx", Status: batch.StatusFailed, Errors: []string{"open: bad chunk"}})
-	p.finish()
+	p.finish(&batch.Manifest{Summary: batch.Summary{Models: 2, OK: 1, Failed: 1, Warnings: 1}})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 3 || p.bar != nil {
-		t.Fatalf("want 3 log lines and no bar:\n%s", buf.String())
+	if len(lines) != 4 || p.bar != nil {
+		t.Fatalf("want 4 log lines and no bar:\n%s", buf.String())
 	}
-	for i, want := range []string{"level=INFO msg=\"batch planned\" models=2", "level=INFO msg=\"model done\" n=1 model=a.mdx status=ok outputs=3",
-		"level=ERROR msg=\"model failed\" n=2 model=b.mdx status=failed outputs=0 warnings=0 ms=0 error=\"open: bad chunk\""} {
+	for i, want := range []string{"level=INFO msg=\"batch planned\" models=2",
+		"level=INFO msg=\"model done\" n=1/2 model=a.mdx status=ok outputs=3 ms=0 warnings=1 warning=\"missing-texture: Textures\\\\Foo.blp not found\"",
+		"level=ERROR msg=\"model failed\" n=2/2 model=b.mdx status=failed outputs=0 ms=0 warnings=0 error=\"open: bad chunk\"",
+		"level=INFO msg=\"batch done\" models=2 ok=1 cached=0 failed=1 warnings=1 elapsed="} {
 		if !strings.Contains(lines[i], want) {
 			t.Errorf("line %d: %s\nwant %s", i, lines[i], want)
 		}
 	}
+}
+
+// On a terminal the bar names the running model and its time moves while
+// it runs.
+func TestBatchProgressBarShowsRunningModel(t *testing.T) {
+	var buf syncBuffer
+	p := newProgress(&buf)
+	p.log = nil // as on a terminal
+	p.Planned(3)
+	p.Started("models/slow_one.mdx")
+	time.Sleep(2*tick + 200*time.Millisecond)
+	out := buf.String()
+	p.finish(nil)
+	if !strings.Contains(out, "slow_one.mdx (1s)") {
+		t.Errorf("the bar does not show the running model and its time:\n%q", out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the bar's redraws.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // A sheet's frames share one camera framed on the union of their poses, so
@@ -330,8 +377,9 @@ func readSheet(t *testing.T, out, stem string) (image.Image, sheet.Plain) {
 }
 
 // checkSheetCells reads OUT/STEM-sheet.png and its plain JSON and fails the
-// test if a cell is empty or has a drawn pixel on its border; it returns
-// the number of cells.
+// test if a frame is empty or has a drawn pixel on its border (a trimmed
+// frame's rectangle is put back in its frame first); it returns the
+// number of frames.
 func checkSheetCells(t *testing.T, out, stem string) int {
 	t.Helper()
 	img, meta := readSheet(t, out, stem)
@@ -346,7 +394,9 @@ func checkSheetCells(t *testing.T, out, stem string) int {
 						continue
 					}
 					drawn++
-					if x == fr.X || y == fr.Y || x == fr.X+fr.W-1 || y == fr.Y+fr.H-1 {
+					// where the pixel is in its frame
+					fx, fy := x-fr.X+fr.OffsetX, y-fr.Y+fr.OffsetY
+					if fx == 0 || fy == 0 || fx == meta.FrameWidth-1 || fy == meta.FrameHeight-1 {
 						t.Fatalf("%s at %d ms: drawn pixel on the cell border at (%d,%d)", a.Name, fr.TimeMS, x, y)
 					}
 				}
@@ -415,7 +465,7 @@ wait:
 		if err != nil || e.IsDir() {
 			return err
 		}
-		if strings.Contains(e.Name(), ".mdxr-tmp-") || strings.HasPrefix(e.Name(), "manifest") {
+		if strings.Contains(e.Name(), ".mdxr-tmp-") {
 			t.Errorf("interrupted run left %s", p)
 		}
 		if strings.HasSuffix(p, ".png") {
@@ -423,6 +473,10 @@ wait:
 		}
 		return nil
 	})
+	// The manifest lists the models that finished before the signal.
+	if m := readManifest(t, filepath.Join(out, "manifest.json")); !m.Interrupted || len(m.Models) == 0 || len(m.Models) == len(models) {
+		t.Errorf("manifest of the interrupted run: %d of %d models, interrupted %v", len(m.Models), len(models), m.Interrupted)
+	}
 	so, se, code := run(t, args...)
 	if code != 0 {
 		t.Fatalf("resumed run: exit %d\n%s%s", code, so, se)
@@ -478,7 +532,7 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 		for y := fr.Y; y < fr.Y+fr.H; y++ {
 			for x := fr.X; x < fr.X+fr.W; x++ {
 				if _, _, _, a := img.At(x, y).RGBA(); a != 0 {
-					sum, n = sum+x-fr.X, n+1
+					sum, n = sum+x-fr.X+fr.OffsetX, n+1 // in the (trimmed) frame
 				}
 			}
 		}

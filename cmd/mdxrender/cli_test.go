@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,17 +18,7 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	cmd.SetOut(&out)
 	cmd.SetErr(&errb)
 	cmd.SetArgs(args)
-	err := cmd.Execute()
-	if err != nil {
-		var ec exitCodeError
-		if errors.As(err, &ec) {
-			code = ec.code
-		} else {
-			// main prints returned errors with this prefix.
-			errb.WriteString("mdxrender: " + err.Error() + "\n")
-			code = 1
-		}
-	}
+	code = report(cmd.Execute(), &errb)
 	return out.String(), errb.String(), code
 }
 

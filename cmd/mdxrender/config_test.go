@@ -43,7 +43,7 @@ func TestConfigPrecedence(t *testing.T) {
 	load := func(args ...string) *batch.Config {
 		t.Helper()
 		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-		fs.Int("size", 256, "")
+		fs.String("size", "256", "")
 		fs.Int("ssaa", 1, "")
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
@@ -54,19 +54,19 @@ func TestConfigPrecedence(t *testing.T) {
 		}
 		return c
 	}
-	if c := load(); c.Render.Size != 512 || c.Render.SSAA != 1 || c.Render.Background != "#102030" {
+	if c := load(); c.Render.Size != batch.Square(512) || c.Render.SSAA != 1 || c.Render.Background != "#102030" {
 		t.Errorf("file layer: size %d ssaa %d bg %q, want 512 1 #102030", c.Render.Size, c.Render.SSAA, c.Render.Background)
 	}
 	t.Setenv("MDXR_RENDER_SIZE", "128")
 	t.Setenv("MDXR_RENDER_SSAA", "2")
-	if c := load(); c.Render.Size != 128 || c.Render.SSAA != 2 {
+	if c := load(); c.Render.Size != batch.Square(128) || c.Render.SSAA != 2 {
 		t.Errorf("env over file: size %d ssaa %d, want 128 2", c.Render.Size, c.Render.SSAA)
 	}
-	if c := load("--size", "64"); c.Render.Size != 64 || c.Render.SSAA != 2 {
+	if c := load("--size", "64"); c.Render.Size != batch.Square(64) || c.Render.SSAA != 2 {
 		t.Errorf("flag over env: size %d ssaa %d, want 64 2", c.Render.Size, c.Render.SSAA)
 	}
 	// A flag left at its default must not hide the env or the file.
-	if c := load("--ssaa", "1"); c.Render.Size != 128 || c.Render.SSAA != 1 {
+	if c := load("--ssaa", "1"); c.Render.Size != batch.Square(128) || c.Render.SSAA != 1 {
 		t.Errorf("explicit flag equal to its default: size %d ssaa %d, want 128 1", c.Render.Size, c.Render.SSAA)
 	}
 	// Built-in default for a key nobody set.
@@ -105,11 +105,11 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 		{"unknown nested key", "inputs:\n  files: [a.mdx]\nrender:\n  size: 64\n  sise: 3\n",
 			[]string{"c.yaml:5: render.sise: unknown key (known here: size, ssaa"}},
 		{"bad type", "inputs:\n  files: [a.mdx]\nrender:\n  size: big\n",
-			[]string{"c.yaml:4: render.size: want an integer, got \"big\""}},
+			[]string{"c.yaml:4: render.size: want N or WxH in whole pixels, got \"big\""}},
 		{"list wanted", "inputs:\n  files: a.mdx\n",
 			[]string{"c.yaml:2: inputs.files: want a list"}},
 		{"invalid values, all reported", "inputs:\n  files: [a.mdx]\nrender:\n  size: 4\n  pitch: 120\nsequences:\n  select: some\noutput:\n  formats: [png, webp]\n",
-			[]string{"c.yaml:4: render.size: want 8 to 8192", "c.yaml:5: render.pitch: want -90 to 90",
+			[]string{"c.yaml:4: render.size: want 8 to 8192 pixels a side, got 4", "c.yaml:5: render.pitch: want -90 to 90",
 				"c.yaml:7: sequences.select: want stand, all or match", "c.yaml:9: output.formats[1]: unknown format \"webp\""}},
 		{"override values", "inputs:\n  files: [a.mdx]\noverrides:\n  - match: \"units/**\"\n    render:\n      ssaa: 99\n    views: [top]\n",
 			[]string{"c.yaml:6: overrides[0].render.ssaa: want 1 to 8", "c.yaml:7: overrides[0].views[0]: no view named \"top\""}},
@@ -121,7 +121,7 @@ func TestConfigErrorsNameKeyAndLine(t *testing.T) {
 			[]string{"c.yaml:4: jobs: key given twice"}},
 		{"no inputs", "jobs: 2\n", []string{"inputs: no models"}},
 		{"json", "{\n  \"inputs\": {\"files\": [\"a.mdx\"]},\n  \"render\": {\"size\": \"x\"}\n}\n",
-			[]string{"c.json:3: render.size: want an integer"}},
+			[]string{"c.json:3: render.size: want N or WxH"}},
 		{"shard", "inputs:\n  files: [a.mdx]\nshard: 4/4\n", []string{"c.yaml:3: shard: want i/n with 0 <= i < n"}},
 		{"still time", "inputs:\n  files: [a.mdx]\nrender:\n  time: soon\n",
 			[]string{"c.yaml:4: render.time: want ms after the sequence start"}},
@@ -155,7 +155,7 @@ func TestConfigEnvErrors(t *testing.T) {
 	t.Setenv("MDXR_RENDER_SIZE", "huge")
 	t.Setenv("MDXR_CHECK_MAX_MISMATCH", "2")
 	got := loadErr(t, "c.yaml", "inputs:\n  files: [a.mdx]\n")
-	if !strings.Contains(got, "env MDXR_RENDER_SIZE: render.size: want an integer, got \"huge\"") {
+	if !strings.Contains(got, "env MDXR_RENDER_SIZE: render.size: want N or WxH in whole pixels, got \"huge\"") {
 		t.Errorf("type error from env: %s", got)
 	}
 	t.Setenv("MDXR_RENDER_SIZE", "64")
@@ -173,7 +173,7 @@ func TestConfigTOML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Render.Size != 128 {
+	if c.Render.Size != batch.Square(128) {
 		t.Errorf("size %d, want 128", c.Render.Size)
 	}
 	os.WriteFile(p, []byte("[inputs]\nfiles = [\"a.mdx\"]\n[render]\nsise = 128\n"), 0o644)
@@ -257,7 +257,7 @@ overrides:
 		t.Fatalf("plan: %d jobs, %v", len(jobs), err)
 	}
 	fx, units := jobs[0].Render, jobs[1].Render
-	if units.Size != 32 || units.SSAA != 2 {
+	if units.Size != batch.Square(32) || units.SSAA != 2 {
 		t.Errorf("units: size %d ssaa %d, want 32 (env) 2 (override)", units.Size, units.SSAA)
 	}
 	if fx.PrerollMs != 0 || fx.Seed != 3 || fx.StepMs != 20 {
@@ -306,5 +306,36 @@ func TestTOMLReadAsViperDid(t *testing.T) {
 		case !reflect.DeepEqual(got.Values, want.Values):
 			t.Errorf("%q:\n got %#v\nwant %#v", doc, got.Values, want.Values)
 		}
+	}
+}
+
+// --team beats the file's team_colors, as every flag beats the file.
+func TestTeamFlagBeatsTeamColors(t *testing.T) {
+	dir := t.TempDir()
+	touch(t, dir, "m/a.mdx")
+	p := filepath.Join(dir, "batch.yaml")
+	os.WriteFile(p, []byte("inputs: {dirs: [m]}\nteam_colors: [red, blue]\n"), 0o644)
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	fs.String("team", "", "")
+	load := func(args ...string) []batch.Job {
+		t.Helper()
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		c, err := loadConfig(configLayers{File: p, Flags: fs, FlagKeys: map[string]string{"team": "render.team_color"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := c.Plan(batch.Shard{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	if j := load(); len(j[0].Teams) != 2 {
+		t.Errorf("file: %d teams", len(j[0].Teams))
+	}
+	if j := load("--team", "3"); len(j[0].Teams) != 1 || j[0].Teams[0].Name != "3" {
+		t.Errorf("flag: %+v", j[0].Teams)
 	}
 }

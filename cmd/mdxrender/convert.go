@@ -8,13 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/spf13/cobra"
 )
 
 func newConvertCmd() *cobra.Command {
-	var overwriteInput bool
+	var (
+		overwriteInput bool
+		lf             limitFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert a model between MDX and MDL",
@@ -32,10 +36,15 @@ format, or in canonical form, replaces the original bytes.
 An MDX written from an MDX decoded without changes is byte-identical to it.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return convertModel(args[0], args[1], overwriteInput)
+			lim, err := lf.limits()
+			if err != nil {
+				return fmt.Errorf("convert: %w", err)
+			}
+			return convertModel(args[0], args[1], overwriteInput, lim)
 		},
 	}
 	cmd.Flags().BoolVar(&overwriteInput, "overwrite-input", false, "allow OUT to be the input file itself")
+	lf.register(cmd.Flags())
 	return cmd
 }
 
@@ -53,7 +62,7 @@ func outputFormat(path string) (string, error) {
 	}
 }
 
-func convertModel(in, out string, overwriteInput bool) error {
+func convertModel(in, out string, overwriteInput bool, lim mdxrender.Limits) error {
 	format, err := outputFormat(out)
 	if err != nil {
 		return err
@@ -67,18 +76,26 @@ func convertModel(in, out string, overwriteInput bool) error {
 			}
 		}
 	}
-	m, _, _, err := loadModel(in)
+	m, _, _, err := loadModel(in, lim)
 	if err != nil {
 		return err
 	}
-	var encode func(io.Writer) error
+	// Encode before touching OUT, so that a model the output format cannot
+	// hold is reported against the file it came from.
+	var b []byte
 	switch format {
 	case "mdx":
-		encode = func(w io.Writer) error { return mdx.Encode(w, m) }
+		b, err = mdx.EncodeBytes(m)
 	case "mdl":
-		encode = func(w io.Writer) error { return mdx.EncodeMDL(w, m) }
+		b, err = mdx.EncodeMDLBytes(m)
 	}
-	if err := writeFileAtomic(out, encode); err != nil {
+	if err != nil {
+		return fmt.Errorf("%s: cannot be written as %s (%s): %w", in, strings.ToUpper(format), out, err)
+	}
+	if err := writeFileAtomic(out, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}); err != nil {
 		return fmt.Errorf("%s: %w", out, err)
 	}
 	return nil

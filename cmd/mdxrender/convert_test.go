@@ -181,7 +181,7 @@ func TestConvertEncodeFailureLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := run(t, "convert", in, out)
-	if code == 0 || !strings.Contains(stderr, out) || !strings.Contains(stderr, "version 700") {
+	if code == 0 || !strings.Contains(stderr, in+": cannot be written as MDX") || !strings.Contains(stderr, "version 700") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if b, _ := os.ReadFile(out); string(b) != "previous" {
@@ -189,5 +189,28 @@ func TestConvertEncodeFailureLeavesNothing(t *testing.T) {
 	}
 	if names := listDir(t, dir); !slices.Equal(names, []string{"old.mdl", "old.mdx"}) {
 		t.Errorf("directory holds %v: temporary file left behind", names)
+	}
+}
+
+// TestConvertV1200 converts a version 1200 MDL (the Reforged editors'
+// current version) to MDX and back.
+func TestConvertV1200(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "light.mdl")
+	text := "Version {\n\tFormatVersion 1200,\n}\nModel \"L\" {\n}\nLight \"Omni\" {\n\tObjectId 0,\n\tOmnidirectional,\n\tstatic ShadowIntensity 0.3,\n}\nPivotPoints 1 {\n\t{ 0, 0, 0 },\n}\n"
+	if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "light.mdx")
+	if _, stderr, code := run(t, "convert", in, out); code != 0 {
+		t.Fatalf("to MDX: exit %d: %s", code, stderr)
+	}
+	back := filepath.Join(dir, "back.mdl")
+	if _, stderr, code := run(t, "convert", out, back); code != 0 {
+		t.Fatalf("to MDL: exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(back)
+	if !strings.Contains(string(b), "FormatVersion 1200,") || !strings.Contains(string(b), "static ShadowIntensity 0.3,") {
+		t.Errorf("round trip lost the version or the shadow intensity:\n%s", b)
 	}
 }

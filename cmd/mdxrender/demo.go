@@ -115,10 +115,10 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 		cfg.Inputs.Files = []string{filepath.Join(modelDir, demoModelName)}
 		cfg.Output = batch.Output{Dir: filepath.Join(tmp, fmt.Sprint("out", i)), Name: "{name}", Formats: p.formats}
 		cfg.Jobs, cfg.Force = 1, true
-		cfg.Render.Size, cfg.Render.SSAA, cfg.Render.Background = p.size, p.ssaa, p.background
+		cfg.Render.Size, cfg.Render.SSAA, cfg.Render.Background = batch.Square(p.size), p.ssaa, p.background
 		cfg.Render.Yaw, cfg.Render.Pitch = demoYaw, demoPitch
 		cfg.Sequences = batch.Sequences{Select: p.sequences}
-		cfg.Sheet = batch.SheetOptions{Frames: demoFrames, Cols: demoCols}
+		cfg.Sheet.Frames, cfg.Sheet.Cols = demoFrames, demoCols
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}

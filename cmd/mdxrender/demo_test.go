@@ -32,7 +32,7 @@ func TestDemoCommand(t *testing.T) {
 	}
 	want := []string{
 		"index.html", "shrine-Spin.apng.png", "shrine-Spin.gif", "shrine-Stand.apng.png", "shrine-Stand.gif",
-		"shrine-sheet.json", "shrine-sheet.plain.json", "shrine-sheet.png", "shrine.png",
+		"shrine-sheet.aseprite.json", "shrine-sheet.json", "shrine-sheet.plain.json", "shrine-sheet.png", "shrine-sheet.tres", "shrine.png",
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -80,17 +80,22 @@ func TestDemoCommand(t *testing.T) {
 	}
 	checkDemoGolden(t, thumb)
 
-	// Sheet: 2 sequences x 16 frames of 128², 8 columns -> 4 rows; every
-	// rectangle inside the image and showing the model; durations add up
-	// to each sequence's length.
+	// Sheet: 2 sequences x 16 frames of 128², 8 columns -> 4 rows, each
+	// frame trimmed to the model, so smaller than the 1024x512 grid; every
+	// rectangle inside the image, showing the model and placed back in
+	// its 128² frame by its trim; durations add up to each sequence's
+	// length.
 	sheet := decodePNG(t, filepath.Join(dir, "shrine-sheet.png"))
-	if b := sheet.Bounds(); b.Dx() != 8*128 || b.Dy() != 4*128 {
-		t.Errorf("sheet is %v, want 1024x512", b)
+	if b := sheet.Bounds(); b.Dx() > 8*128 || b.Dy() > 4*128 || b.Dx() < 8*32 {
+		t.Errorf("sheet is %v, want a trimmed 1024x512", b)
 	}
 	var tp struct {
 		Frames map[string]struct {
-			Frame    struct{ X, Y, W, H int }
-			Duration int
+			Frame            struct{ X, Y, W, H int }
+			Trimmed          bool
+			SpriteSourceSize struct{ X, Y, W, H int }
+			SourceSize       struct{ W, H int }
+			Duration         int
 		}
 		Animations map[string][]string
 		Meta       struct {
@@ -105,7 +110,7 @@ func TestDemoCommand(t *testing.T) {
 	if err := json.Unmarshal(b, &tp); err != nil {
 		t.Fatal(err)
 	}
-	if len(tp.Frames) != 32 || tp.Meta.Image != "shrine-sheet.png" || tp.Meta.Size.W != 1024 || tp.Meta.Size.H != 512 {
+	if len(tp.Frames) != 32 || tp.Meta.Image != "shrine-sheet.png" || tp.Meta.Size.W != sheet.Bounds().Dx() || tp.Meta.Size.H != sheet.Bounds().Dy() {
 		t.Errorf("sheet JSON: %d frames, image %q, size %+v", len(tp.Frames), tp.Meta.Image, tp.Meta.Size)
 	}
 	for name, length := range map[string]int{"Stand": 2000, "Spin": 1000} {
@@ -118,8 +123,10 @@ func TestDemoCommand(t *testing.T) {
 			fr := tp.Frames[f]
 			sum += fr.Duration
 			r := image.Rect(fr.Frame.X, fr.Frame.Y, fr.Frame.X+fr.Frame.W, fr.Frame.Y+fr.Frame.H)
-			if r.Dx() != 128 || r.Dy() != 128 || !r.In(sheet.Bounds()) {
-				t.Errorf("%s: rectangle %v is not a 128² cell inside the sheet", f, r)
+			src := fr.SpriteSourceSize
+			if !fr.Trimmed || r.Dx() > 128 || r.Dy() > 128 || !r.In(sheet.Bounds()) || fr.SourceSize.W != 128 || fr.SourceSize.H != 128 ||
+				src.W != r.Dx() || src.H != r.Dy() || src.X < 0 || src.Y < 0 || src.X+src.W > 128 || src.Y+src.H > 128 {
+				t.Errorf("%s: rectangle %v (from %+v of its frame) is not a trimmed 128² frame inside the sheet", f, r, src)
 				continue
 			}
 			if c := coverage(sheet, r); c < 0.1 {

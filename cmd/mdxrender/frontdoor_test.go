@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,20 +60,12 @@ func TestFrontDoorMatchesRenderCommand(t *testing.T) {
 	}
 }
 
+// decodePNGFile reads a PNG the command wrote, as the NRGBA image it is.
 func decodePNGFile(t *testing.T, name string) *image.NRGBA {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, ok := img.(*image.NRGBA)
+	n, ok := readPNGFile(t, name).(*image.NRGBA)
 	if !ok {
-		t.Fatalf("%s decodes as %T, want *image.NRGBA", name, img)
+		t.Fatalf("%s does not decode as *image.NRGBA", name)
 	}
 	return n
 }

@@ -12,7 +12,10 @@ import (
 )
 
 func newInspectCmd() *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON bool
+		lf     limitFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "inspect FILE...",
 		Short: "Summarise MDX/MDL/M2 models: sequences, textures, materials, node tree",
@@ -41,6 +44,10 @@ are not finite are written as the strings "NaN", "+Inf" and "-Inf". Keys are
 only ever added, never renamed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			lim, err := lf.limits()
+			if err != nil {
+				return fmt.Errorf("inspect: %w", err)
+			}
 			failed := 0
 			reports := []any{}
 			out := cmd.OutOrStdout()
@@ -62,8 +69,9 @@ only ever added, never renamed.`,
 				paths = append(paths, a)
 			}
 			for i, path := range paths {
-				f, err := mdxrender.LoadFile(path)
+				f, err := mdxrender.LoadFileLimits(path, lim)
 				if err != nil {
+					err = limitHint(err)
 					failed++
 					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
 					if asJSON {
@@ -99,6 +107,7 @@ only ever added, never renamed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per file) instead of text")
+	lf.register(cmd.Flags())
 	return cmd
 }
 
@@ -111,10 +120,10 @@ func isFile(path string) bool {
 
 // loadModel reads and decodes a model file (MDX, MDL or M2, detected by
 // content through pkg/model). Errors name the file.
-func loadModel(path string) (m *mdx.Model, format string, size int64, err error) {
-	f, err := mdxrender.LoadFile(path)
+func loadModel(path string, lim mdxrender.Limits) (m *mdx.Model, format string, size int64, err error) {
+	f, err := mdxrender.LoadFileLimits(path, lim)
 	if err != nil {
-		return nil, "", 0, err
+		return nil, "", 0, limitHint(err)
 	}
 	return f.Model, string(f.Format), f.Size, nil
 }

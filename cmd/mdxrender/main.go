@@ -3,20 +3,75 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/spf13/cobra"
 )
 
+// Exit statuses (docs/cli.md#exit-status).
+const (
+	exitOK          = 0   // all good
+	exitFailed      = 1   // a model failed, a check regressed, an output could not be written
+	exitUsage       = 2   // bad flags, arguments or configuration; another batch holds the output folder
+	exitInterrupted = 130 // SIGINT or SIGTERM (128 + SIGINT, as shells report it)
+)
+
+// maxMessage bounds one printed warning or error line.
+const maxMessage = 1000
+
 func main() {
-	if err := newRootCmd().Execute(); err != nil {
-		var ec exitCodeError
-		if errors.As(err, &ec) {
-			os.Exit(ec.code)
-		}
-		fmt.Fprintln(os.Stderr, "mdxrender:", err)
-		os.Exit(1)
+	err := newRootCmd().Execute()
+	os.Exit(report(err, os.Stderr))
+}
+
+// report prints err (unless the command already did) and returns the
+// exit status it stands for.
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
 	}
+	code := exitCode(err)
+	var ec exitCodeError
+	if !errors.As(err, &ec) {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(stderr, "mdxrender:", clip.String(line, maxMessage))
+		}
+	}
+	return code
+}
+
+// exitCode maps an error from a command to the exit status.
+func exitCode(err error) int {
+	var ec exitCodeError
+	var ue usageError
+	var ce *batch.ConfigError
+	var le *batch.LockError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ec):
+		return ec.code
+	case errors.As(err, &ue), errors.As(err, &ce), errors.As(err, &le), isCobraUsage(err):
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	}
+	return exitFailed
+}
+
+// isCobraUsage recognises the errors cobra returns for an unknown command
+// or a missing required flag, which it does not type.
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "required flag") ||
+		strings.HasPrefix(s, "unknown flag") || strings.HasPrefix(s, "unknown shorthand flag")
 }
 
 // exitCodeError carries a specific exit status out of a command whose
@@ -24,3 +79,31 @@ func main() {
 type exitCodeError struct{ code int }
 
 func (e exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// usageError is a mistake on the command line: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exactArgs is cobra.ExactArgs with a usage error.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+// minArgs is cobra.MinimumNArgs with a usage error.
+func minArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.MinimumNArgs(n)(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
@@ -14,49 +17,53 @@ func newMergeCmd() *cobra.Command {
 		out     string
 		gallery bool
 		summary string
+		partial bool
 	)
 	cmd := &cobra.Command{
-		Use:   "merge -o manifest.json SHARD-MANIFEST...",
-		Short: "Join the manifests of a sharded batch into one",
+		Use:   "merge -o manifest.json SHARD-MANIFEST|FOLDER|GLOB...",
+		Short: "Join the manifests of a sharded batch into one, with its JUnit, summary and gallery",
 		Long: `Join the manifest-I-of-N.json files written by 'mdxrender batch --shard I/N'
-into one manifest. A model listed twice (overlapping shards, or a shard
-given twice) is an error. With --gallery, index.html is written beside the
-merged manifest; its links are relative to that folder, so put the shards'
-output folders together there first (they share one layout). The exit
-status is 1 if any model failed or regressed.`,
-		Args: cobra.MinimumNArgs(1),
+(or 'check') into one manifest. Arguments are manifest files, folders (every
+manifest-*-of-*.json in them) or glob patterns, expanded here so no shell
+is needed. The shards must be all of one batch: shards 0 to N-1 of one N,
+each once, run by the same version with the same options, none
+interrupted; --partial accepts a set that lacks some (the merged manifest
+lists them as missing). A model listed twice is an error.
+
+Beside the merged manifest, merge writes the reports the shards wrote each
+under their own names, now for the whole batch: junit.xml and summary.md
+for check runs, index.html when the shards had a gallery (or --gallery).
+Their links are relative to that folder, so put the shards' output
+folders together there (they share one layout). Exit status: 0, 1 if any
+model failed or regressed, 2 if the manifests do not make one batch.`,
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return fmt.Errorf("merge: -o manifest.json is required")
+				return usageErrorf("merge: -o manifest.json is required")
+			}
+			files, err := manifestArgs(args)
+			if err != nil {
+				return usageError{err}
 			}
 			var ms []*batch.Manifest
-			for _, a := range args {
+			for _, a := range files {
 				m, err := batch.ReadManifest(a)
 				if err != nil {
-					return fmt.Errorf("merge: %w", err)
+					return usageErrorf("merge: %w", err)
 				}
 				ms = append(ms, m)
 			}
-			m, err := batch.Merge(ms...)
+			m, err := batch.Merge(batch.MergeOptions{Partial: partial}, ms...)
 			if err != nil {
-				return err
+				return usageError{err}
 			}
-			b, err := m.MarshalIndent()
-			if err != nil {
-				return err
+			if gallery && m.Reports.Gallery == "" {
+				m.Reports.Gallery = "index.html"
 			}
 			ctx := context.Background()
-			if err := batch.WriteFileAtomic(ctx, out, b); err != nil {
+			written, err := m.WriteReports(ctx, filepath.Dir(out), filepath.Base(out))
+			if err != nil {
 				return err
-			}
-			if gallery {
-				g, err := batch.Gallery(m, m.Summary.Checks > 0)
-				if err != nil {
-					return err
-				}
-				if err := batch.WriteFileAtomic(ctx, filepath.Join(filepath.Dir(out), "index.html"), g); err != nil {
-					return err
-				}
 			}
 			if summary != "" {
 				if err := batch.WriteFileAtomic(ctx, summary, []byte(m.MarkdownSummary())); err != nil {
@@ -64,16 +71,47 @@ status is 1 if any model failed or regressed.`,
 				}
 			}
 			s := m.Summary
-			fmt.Fprintf(cmd.OutOrStdout(), "%d manifests, %d models: %d rendered, %d unchanged, %d failed, %d regressions\n",
-				len(ms), s.Models, s.OK, s.Cached, s.Failed, s.Regressions)
+			fmt.Fprintf(cmd.OutOrStdout(), "%d manifests, %d models: %d rendered, %d unchanged, %d failed, %d regressions (wrote %s)\n",
+				len(ms), s.Models, s.OK, s.Cached, s.Failed, s.Regressions, strings.Join(written, ", "))
+			if len(m.Missing) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: merge: partial batch: shards %s missing\n", strings.Join(m.Missing, ", "))
+			}
 			if m.Failed() {
-				return exitCodeError{1}
+				return exitCodeError{exitFailed}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "merged manifest file")
-	cmd.Flags().BoolVar(&gallery, "gallery", false, "also write index.html beside the merged manifest")
-	cmd.Flags().StringVar(&summary, "summary", "", "also write a Markdown summary to this file")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "merged manifest file; the reports go beside it")
+	cmd.Flags().BoolVar(&gallery, "gallery", false, "write index.html even if the shards had no gallery")
+	cmd.Flags().StringVar(&summary, "summary", "", "also write the Markdown summary to this file (e.g. for $GITHUB_STEP_SUMMARY)")
+	cmd.Flags().BoolVar(&partial, "partial", false, "accept a set of shards that lacks some, or has interrupted ones")
 	return cmd
+}
+
+// manifestArgs expands merge's arguments: a folder gives its shard
+// manifests, a pattern the files it matches, a file itself.
+func manifestArgs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if fi, err := os.Stat(a); err == nil {
+			if !fi.IsDir() {
+				out = append(out, a)
+				continue
+			}
+			ms, _ := filepath.Glob(filepath.Join(a, "manifest-*-of-*.json"))
+			if len(ms) == 0 {
+				return nil, fmt.Errorf("merge: %s holds no manifest-I-of-N.json", a)
+			}
+			out = append(out, ms...)
+			continue
+		}
+		ms, err := filepath.Glob(a)
+		if err != nil || len(ms) == 0 {
+			return nil, fmt.Errorf("merge: %s: no such manifest", a)
+		}
+		sort.Strings(ms)
+		out = append(out, ms...)
+	}
+	return out, nil
 }

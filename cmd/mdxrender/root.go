@@ -1,11 +1,60 @@
 package main
 
 import (
+	"runtime/debug"
+
 	"github.com/spf13/cobra"
 )
 
-// version is overridden at link time (-ldflags "-X main.version=...") by release builds.
-var version = "dev"
+// ldflagsVersion, when set at link time (-ldflags "-X
+// main.ldflagsVersion=v1.2.3"), is the version; otherwise it comes from
+// the build information Go records in the binary.
+var ldflagsVersion string
+
+// version is the program's version: in --version, in every manifest and
+// gallery, and in the cache key (a new build re-renders).
+var version = buildVersion()
+
+func buildVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionFrom(ldflagsVersion, bi)
+}
+
+// versionFrom picks the version: the link-time one, else the module
+// version Go stamps (a tag, or a pseudo-version from the commit with
+// "+dirty" for uncommitted changes), else the VCS revision, else "dev"
+// (go run, go test).
+func versionFrom(override string, bi *debug.BuildInfo) string {
+	if override != "" {
+		return override
+	}
+	if bi == nil {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v := "devel-" + rev
+	if modified == "true" {
+		v += "+dirty"
+	}
+	return v
+}
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
@@ -15,6 +64,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	// Each subcommand lives in its own file and is registered here, so the
 	// command tree is visible in one place.
 	root.AddCommand(

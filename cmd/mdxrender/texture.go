@@ -15,6 +15,7 @@ func newTextureCmd() *cobra.Command {
 		out  string
 		mip  int
 		info bool
+		lf   limitFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "texture IN -o OUT.png",
@@ -43,9 +44,15 @@ instead.`,
 			if out == "" {
 				return fmt.Errorf("texture: -o OUT.png is required")
 			}
-			tex, err := file.Decode(&texture.Options{FirstLevelOnly: mip == 0})
+			lim, err := lf.limits()
 			if err != nil {
-				return err
+				return fmt.Errorf("texture: %w", err)
+			}
+			opt := lim.TextureOptions()
+			opt.FirstLevelOnly = mip == 0
+			tex, err := file.Decode(&opt)
+			if err != nil {
+				return limitHint(err)
 			}
 			if tex.LevelErr != nil {
 				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", tex.LevelErr)
@@ -59,6 +66,7 @@ instead.`,
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output PNG file")
 	cmd.Flags().IntVar(&mip, "mip", 0, "mip level to write (0 = full size)")
 	cmd.Flags().BoolVar(&info, "info", false, "print format, size and mip count instead of converting")
+	lf.register(cmd.Flags())
 	return cmd
 }
 

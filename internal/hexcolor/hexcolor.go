@@ -5,6 +5,7 @@ package hexcolor
 
 import (
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"image/color"
 	"strconv"
 	"strings"
@@ -19,11 +20,11 @@ func Parse(s string, alpha bool) (color.NRGBA, error) {
 		if alpha {
 			want += " or #rrggbbaa"
 		}
-		return color.NRGBA{}, fmt.Errorf("colour %q: want %s", s, want)
+		return color.NRGBA{}, fmt.Errorf("colour %s: want %s", clip.Quote(s), want)
 	}
 	v, err := strconv.ParseUint(h, 16, 32)
 	if err != nil {
-		return color.NRGBA{}, fmt.Errorf("colour %q: %q is not hexadecimal", s, h)
+		return color.NRGBA{}, fmt.Errorf("colour %s: %s is not hexadecimal", clip.Quote(s), clip.Quote(h))
 	}
 	if len(h) == 6 {
 		return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // mdlHeader writes the Version and Model blocks of an MDL file.
@@ -131,7 +132,8 @@ func MDLTextured(texPath string) []byte {
 	var w bytes.Buffer
 	mdlHeader(&w, "textured")
 	w.WriteString("Sequences 1 {\n\tAnim \"Stand\" {\n\t\tInterval { 0, 1000 },\n\t}\n}\n")
-	fmt.Fprintf(&w, "Textures 1 {\n\tBitmap {\n\t\tImage %q,\n\t}\n}\n", texPath)
+	// MDL strings have no escapes: the path is written as it is.
+	fmt.Fprintf(&w, "Textures 1 {\n\tBitmap {\n\t\tImage \"%s\",\n\t}\n}\n", texPath)
 	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode None,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
 	w.WriteString(quadGeoset)
 	w.WriteString("Bone \"Root\" {\n\tObjectId 0,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n")
@@ -176,3 +178,35 @@ const quadGeoset = `Geoset {
 	MaterialID 0,
 }
 `
+
+// MDLCycle returns a model whose n bones form one parent cycle (bone i's
+// parent is bone i+1, the last one's the first), the quad geoset on the
+// first bone.
+func MDLCycle(n int) []byte {
+	var w bytes.Buffer
+	mdlHeader(&w, "cycle")
+	w.WriteString("Sequences 1 {\n\tAnim \"Stand\" {\n\t\tInterval { 0, 1000 },\n\t}\n}\n")
+	w.WriteString("Textures 1 {\n\tBitmap {\n\t\tImage \"\",\n\t\tReplaceableId 1,\n\t}\n}\n")
+	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode None,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
+	w.WriteString(quadGeoset)
+	for i := range n {
+		fmt.Fprintf(&w, "Bone \"Link%d\" {\n\tObjectId %d,\n\tParent %d,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n", i, i, (i+1)%n)
+	}
+	fmt.Fprintf(&w, "PivotPoints %d {\n", n)
+	for range n {
+		w.WriteString("\t{ 0, 0, 0 },\n")
+	}
+	w.WriteString("}\n")
+	return w.Bytes()
+}
+
+// MDLLongStrings returns the textured quad with a texture path, a
+// sequence name and a bone name of n bytes each (MDL strings have no
+// length limit; MDX ones are at most 260 bytes).
+func MDLLongStrings(n int) []byte {
+	long := func(c string) string { return strings.Repeat(c, n) }
+	b := string(MDLTextured(long("t") + ".blp"))
+	b = strings.Replace(b, `Anim "Stand"`, `Anim "`+long("s")+`"`, 1)
+	b = strings.Replace(b, `Bone "Root"`, `Bone "`+long("b")+`"`, 1)
+	return []byte(b)
+}

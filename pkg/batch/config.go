@@ -1,11 +1,16 @@
 package batch
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"io/fs"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/mpq"
+	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
 
 // Config is a validated batch description. Field tags give the key names used
@@ -31,6 +36,15 @@ type Config struct {
 	Shard string `yaml:"shard" mapstructure:"shard"`
 	// Force re-renders models whose cache entry is still valid.
 	Force bool `yaml:"force" mapstructure:"force"`
+	// Prune removes, after the run, the outputs and cache records this
+	// program wrote earlier for models that are no longer in the inputs
+	// (or whose outputs changed name); it never removes a file that no
+	// cache record or manifest in the output folder lists.
+	Prune bool `yaml:"prune" mapstructure:"prune"`
+	// ModelTimeout is the wall time one model may take, in seconds (0: no
+	// limit): a model over it fails with a timeout error and the batch
+	// goes on, so one pathological file cannot stall a batch.
+	ModelTimeout float64 `yaml:"model_timeout" mapstructure:"model_timeout"`
 	// TextureCacheMB bounds the decoded textures kept between models (MiB),
 	// so memory stays flat over a long batch.
 	TextureCacheMB int `yaml:"texture_cache_mb" mapstructure:"texture_cache_mb"`
@@ -41,8 +55,9 @@ type Config struct {
 	Views map[string]View `yaml:"views" mapstructure:"views"`
 	// Sequences selects the animations to render.
 	Sequences Sequences `yaml:"sequences" mapstructure:"sequences"`
-	// TeamColors renders each model once per entry (a player index 0-24, a
-	// colour name such as "red", or "#rrggbb"). Empty means Render.TeamColor.
+	// TeamColors renders each model once per entry (a player index 0-27,
+	// a colour name such as "red", or "#rrggbb": texture.ParseTeam). Empty
+	// means Render.TeamColor.
 	TeamColors []string `yaml:"team_colors" mapstructure:"team_colors"`
 	// Sheet configures sprite sheets and animated previews.
 	Sheet SheetOptions `yaml:"sheet" mapstructure:"sheet"`
@@ -51,6 +66,8 @@ type Config struct {
 	// Overrides change options for the models whose input-relative path
 	// matches a glob; later entries win.
 	Overrides []Override `yaml:"overrides" mapstructure:"overrides"`
+	// Limits bound what each model may cost (limits.go).
+	Limits LimitsConfig `yaml:"limits" mapstructure:"limits"`
 
 	// File is the configuration file the values came from ("" if none).
 	File string `yaml:"-" mapstructure:"-"`
@@ -97,9 +114,11 @@ type Tree struct {
 type Output struct {
 	Dir string `yaml:"dir" mapstructure:"dir"`
 	// Name is the file-name stem template. Placeholders: {path} (input path
-	// relative to its folder or glob root, without extension), {name} (base
-	// name without extension), {dir} (relative folder), {ext} (extension
-	// without the dot, lower case: mdx or mdl), {view}, {team}.
+	// relative to its folder or glob root, without extension; prefixed by
+	// the root's name where two roots hold the same relative path), {name}
+	// (base name without extension), {dir} (relative folder), {root} (the
+	// name of the folder, glob root or tree the input was found in), {ext}
+	// (extension without the dot, lower case: mdx or mdl), {view}, {team}.
 	// Kind suffixes (.png, -sheet.png, -Walk.gif, ...) are appended.
 	Name string `yaml:"name" mapstructure:"name"`
 	// Formats are the kinds written: png (still thumbnail), sheet, gif, apng.
@@ -110,7 +129,8 @@ type Output struct {
 
 // RenderOptions are the renderer settings that a view or override can change.
 type RenderOptions struct {
-	Size int `yaml:"size" mapstructure:"size"`
+	// Size is the picture size: N or WxH.
+	Size Size `yaml:"size" mapstructure:"size"`
 	// SSAA is the supersampling factor per axis (1 = off).
 	SSAA int `yaml:"ssaa" mapstructure:"ssaa"`
 	// Background is "transparent" or #rrggbb / #rrggbbaa.
@@ -142,13 +162,20 @@ type RenderOptions struct {
 	// always sample the whole sequence. (omitempty keeps the cache keys of
 	// runs that leave it at the start.)
 	Time string `yaml:"time" mapstructure:"time" json:",omitempty"`
+	// Margin is the share of a picture's width and height the automatic
+	// camera leaves free on each side of the model (0 to below 0.5;
+	// default 0.05, which fills 90% of the limiting side); Zoom scales the
+	// model after that (default 1; 2 doubles it and crops). Neither
+	// applies to a model's own camera.
+	Margin float64 `yaml:"margin" mapstructure:"margin"`
+	Zoom   float64 `yaml:"zoom" mapstructure:"zoom"`
 }
 
 // View is a named camera. Zero fields take the value from RenderOptions.
 type View struct {
 	Yaw    *float64 `yaml:"yaw" mapstructure:"yaw"`
 	Pitch  *float64 `yaml:"pitch" mapstructure:"pitch"`
-	Size   int      `yaml:"size" mapstructure:"size"`
+	Size   Size     `yaml:"size" mapstructure:"size"`
 	Camera string   `yaml:"camera" mapstructure:"camera"`
 }
 
@@ -179,7 +206,26 @@ type SheetOptions struct {
 	// Yaws renders each sequence at these yaw angles (degrees), one block of
 	// rows per yaw (8 directions for isometric games). Empty = the view's yaw.
 	Yaws []float64 `yaml:"yaws" mapstructure:"yaws"`
+	// Trim crops every frame of a sheet to its pixels and packs them
+	// tightly; the metadata puts each frame back in its place.
+	Trim bool `yaml:"trim" mapstructure:"trim"`
+	// MaxSize bounds a sheet image's width and height in pixels; a larger
+	// sheet is split into pages (TexturePacker's multipack), and one whose
+	// single animation does not fit fails.
+	MaxSize int `yaml:"max_size" mapstructure:"max_size"`
+	// Metadata are the descriptions written beside a sheet: texturepacker
+	// (JSON hash, Phaser and PixiJS), aseprite (Phaser's load.aseprite),
+	// godot (Godot 4 SpriteFrames .tres) and plain.
+	Metadata []string `yaml:"metadata" mapstructure:"metadata"`
 }
+
+// Sheet metadata formats accepted in SheetOptions.Metadata.
+const (
+	MetaTexturePacker = "texturepacker"
+	MetaAseprite      = "aseprite"
+	MetaGodot         = "godot"
+	MetaPlain         = "plain"
+)
 
 // CheckOptions configures golden comparison.
 type CheckOptions struct {
@@ -210,7 +256,7 @@ type Override struct {
 
 // RenderPatch is a partial RenderOptions: nil fields are left alone.
 type RenderPatch struct {
-	Size       *int     `yaml:"size" mapstructure:"size"`
+	Size       *Size    `yaml:"size" mapstructure:"size"`
 	SSAA       *int     `yaml:"ssaa" mapstructure:"ssaa"`
 	Background *string  `yaml:"background" mapstructure:"background"`
 	Yaw        *float64 `yaml:"yaw" mapstructure:"yaw"`
@@ -222,6 +268,8 @@ type RenderPatch struct {
 	Seed       *int     `yaml:"seed" mapstructure:"seed"`
 	StepMs     *float64 `yaml:"step_ms" mapstructure:"step_ms"`
 	PrerollMs  *float64 `yaml:"preroll_ms" mapstructure:"preroll_ms"`
+	Margin     *float64 `yaml:"margin" mapstructure:"margin"`
+	Zoom       *float64 `yaml:"zoom" mapstructure:"zoom"`
 }
 
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.
@@ -230,13 +278,21 @@ func DefaultConfig() Config {
 		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl", ".m2"}},
 		TextureCacheMB: 64,
 		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
-		Render: RenderOptions{Size: 256, SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0,
-			Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1},
+		ModelTimeout:   DefaultModelTimeout,
+		Render: RenderOptions{Size: Square(256), SSAA: 1, Background: "transparent", Yaw: 0, Pitch: 0,
+			Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1, Margin: 0.05, Zoom: 1},
 		Sequences: Sequences{Select: SelectStand},
-		Sheet:     SheetOptions{Frames: 8},
-		Check:     CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
+		Sheet: SheetOptions{Frames: 8, Trim: true, MaxSize: sheet.DefaultMaxSize,
+			Metadata: []string{MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain}},
+		Check: CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
 	}
 }
+
+// DefaultModelTimeout is model_timeout's default in seconds: some sixty
+// times what the slowest model of the test corpus takes at the default
+// size with particles (under 5 s on a loaded two-core machine), so that
+// only a pathological file reaches it.
+const DefaultModelTimeout = 300
 
 // EnvPrefix is the prefix of environment variables that set configuration keys.
 const EnvPrefix = "MDXR"
@@ -254,14 +310,17 @@ type ConfigError struct {
 	Msg   string
 }
 
+// Error bounds what it repeats of the key and message: a file can name a
+// key of megabytes.
 func (e *ConfigError) Error() string {
+	key, msg := clip.String(e.Key, 2*clip.MaxQuote), clip.String(e.Msg, 10*clip.MaxQuote)
 	if e.Where == "" {
-		return fmt.Sprintf("config: %s: %s", e.Key, e.Msg)
+		return fmt.Sprintf("config: %s: %s", key, msg)
 	}
 	if e.Key == "" {
-		return fmt.Sprintf("%s: %s", e.Where, e.Msg)
+		return fmt.Sprintf("%s: %s", e.Where, msg)
 	}
-	return fmt.Sprintf("%s: %s: %s", e.Where, e.Key, e.Msg)
+	return fmt.Sprintf("%s: %s: %s", e.Where, key, msg)
 }
 
 // SetOrigin records where the value of key (dotted, as in the file:
@@ -300,4 +359,30 @@ func (c *Config) where(key string) string {
 		k = k[:i]
 	}
 	return c.File // "" when there is no file: the message then says "config:"
+}
+
+// optionsHash hashes the settings that decide what a batch renders: the
+// inputs as configured, output names and formats, render options, views,
+// sequences, teams, sheet and check options and overrides. The folders'
+// locations (output, goldens, texture roots) are left out, so that
+// machines that mount them elsewhere still agree; shards of one batch
+// must agree on it (Merge checks).
+func (c *Config) optionsHash() string {
+	b, _ := json.Marshal(struct {
+		Files, Dirs, Globs, Extensions []string
+		List                           string
+		Name                           string
+		Formats                        []string
+		Render                         RenderOptions
+		Views                          map[string]View
+		Sequences                      Sequences
+		TeamColors                     []string
+		Sheet                          SheetOptions
+		Tolerance                      int
+		MaxMismatch                    float64
+		Overrides                      []Override
+	}{c.Inputs.Files, c.Inputs.Dirs, c.Inputs.Globs, c.Inputs.Extensions, c.Inputs.List, c.Output.Name, c.Output.Formats,
+		c.Render, c.Views, c.Sequences, c.TeamColors, c.Sheet, c.Check.Tolerance, c.Check.MaxMismatch, c.Overrides})
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -3,10 +3,10 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -37,9 +37,11 @@ type ConfigFile struct {
 // one parser gives line numbers for both) or .toml. Every unknown key,
 // list or mapping in the wrong place and scalar of the wrong type is
 // reported, together, as *ConfigError values naming the file, line and
-// key (errors.Join); a file that does not parse gives one error. Values
-// are not range-checked here: that is Config.Validate's job once all
-// layers are merged.
+// key (errors.Join), and the ConfigFile is returned too, without the keys
+// in error, so the loader can check the rest in the same pass; a file that
+// does not parse gives one error and no ConfigFile. Values are not
+// range-checked here: that is Config.Validate's job once all layers are
+// merged.
 func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
 	var root *yaml.Node
@@ -72,12 +74,11 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 		return f, nil
 	}
 	w := &walker{file: name, lines: map[string]int{}, hasLines: hasLines}
-	w.check(root, reflect.TypeOf(Config{}), "")
-	if len(w.errs) > 0 {
+	if !w.check(root, reflect.TypeOf(Config{}), "") {
 		return nil, errors.Join(w.errs...)
 	}
 	if err := root.Decode(&f.Values); err != nil {
-		return nil, fmt.Errorf("config: %s: %w", name, err)
+		return nil, errors.Join(append(w.errs, fmt.Errorf("config: %s: %w", name, err))...)
 	}
 	for k, l := range w.lines {
 		if l > 0 {
@@ -86,7 +87,10 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 			f.Origins[k] = name
 		}
 	}
-	return f, nil
+	// The keys that were wrong are left out of Values; the rest is
+	// returned with the errors, so that a loader can range-check it and
+	// report every problem of the file in one pass.
+	return f, errors.Join(w.errs...)
 }
 
 // decodeTOML parses TOML into nested maps with the keys folded to lower
@@ -176,6 +180,12 @@ type walker struct {
 	lines    map[string]int
 	hasLines bool
 	errs     []error
+	memo     map[memoKey]bool
+}
+
+type memoKey struct {
+	n *yaml.Node
+	t reflect.Type
 }
 
 func (w *walker) at(n *yaml.Node) string {
@@ -196,9 +206,31 @@ func join(prefix, k string) string {
 	return prefix + "." + k
 }
 
-func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
+// check walks n against t and reports whether n is usable as a value of
+// t. A key that is unknown, given twice or holds an unusable value is
+// reported and removed from its mapping, so that what is left decodes and
+// the remaining values can still be range-checked in the same pass; a
+// list with an unusable element is unusable as a whole.
+func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
+	aliased := false
 	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
+		n, aliased = n.Alias, true
+	}
+	if aliased {
+		// An anchored node is checked once per type, however often it is
+		// aliased: a few bytes of aliases to a large anchor must not make
+		// the walk quadratic (the decoder refuses such documents later).
+		k := memoKey{n, t}
+		if ok, seen := w.memo[k]; seen {
+			return ok
+		}
+		if w.memo == nil {
+			w.memo = map[memoKey]bool{}
+		}
+		w.memo[k] = true // a cycle through an alias is taken as fine here
+		ok := w.check(n, t, path)
+		w.memo[k] = ok
+		return ok
 	}
 	if w.hasLines {
 		if _, ok := w.lines[path]; !ok && path != "" {
@@ -209,13 +241,24 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
 		t = t.Elem()
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return // an empty value leaves the default
+		return true // an empty value leaves the default
+	}
+	if isText(t) {
+		if n.Kind != yaml.ScalarNode {
+			w.fail(n, path, "want a value, got %s", describe(n))
+			return false
+		}
+		if err := n.Decode(reflect.New(t).Interface()); err != nil {
+			w.fail(n, path, "%v", err)
+			return false
+		}
+		return true
 	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
 			w.fail(n, path, "want a mapping of keys, got %s", describe(n))
-			return
+			return false
 		}
 		fields := map[string]reflect.Type{}
 		var names []string
@@ -226,6 +269,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
 			}
 		}
 		seen := map[string]bool{}
+		kept := n.Content[:0:0]
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			key := join(path, kn.Value)
@@ -242,19 +286,23 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
 			if w.hasLines {
 				w.lines[key] = kn.Line
 			}
-			w.check(vn, ft, key)
+			if w.check(vn, ft, key) {
+				kept = append(kept, kn, vn)
+			}
 		}
+		n.Content = kept
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			w.fail(n, path, "want a mapping of names, got %s", describe(n))
-			return
+			return false
 		}
 		seen := map[string]bool{}
+		kept := n.Content[:0:0]
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			key := join(path, kn.Value)
 			if !validName(kn.Value) {
-				w.fail(kn, key, "name %q must be lower-case letters, digits, '-' or '_' (keys are case-blind)", kn.Value)
+				w.fail(kn, key, "name %s must be lower-case letters, digits, '-' or '_' (keys are case-blind)", clip.Quote(kn.Value))
 				continue
 			}
 			if seen[kn.Value] {
@@ -265,26 +313,36 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) {
 			if w.hasLines {
 				w.lines[key] = kn.Line
 			}
-			w.check(vn, t.Elem(), key)
+			if w.check(vn, t.Elem(), key) {
+				kept = append(kept, kn, vn)
+			}
 		}
+		n.Content = kept
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
 			w.fail(n, path, "want a list, got %s", describe(n))
-			return
+			return false
 		}
+		ok := true
 		for i, c := range n.Content {
-			w.check(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+			ok = w.check(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i)) && ok
 		}
+		return ok
 	default:
 		if n.Kind != yaml.ScalarNode {
 			w.fail(n, path, "want %s, got %s", kindName(t.Kind()), describe(n))
-			return
+			return false
 		}
 		p := reflect.New(t)
-		if err := n.Decode(p.Interface()); err != nil {
-			w.fail(n, path, "want %s, got %q", kindName(t.Kind()), n.Value)
+		// YAML reads 12.5 into an integer as 12; a size or count written
+		// with a fraction is a mistake to report, not to round.
+		isInt := t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64
+		if err := n.Decode(p.Interface()); err != nil || isInt && n.ShortTag() != "!!int" {
+			w.fail(n, path, "want %s, got %s", kindName(t.Kind()), clip.Quote(n.Value))
+			return false
 		}
 	}
+	return true
 }
 
 func describe(n *yaml.Node) string {
@@ -294,7 +352,7 @@ func describe(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	default:
-		return strconv.Quote(n.Value)
+		return clip.Quote(n.Value)
 	}
 }
 

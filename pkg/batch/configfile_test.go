@@ -2,9 +2,11 @@ package batch
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustDecode(t *testing.T, name, text string) *ConfigFile {
@@ -48,14 +50,26 @@ func TestDecodeConfigFileValuesAndOrigins(t *testing.T) {
 // Every problem of a file comes back at once, each a *ConfigError naming
 // file, line and key.
 func TestDecodeConfigFileErrors(t *testing.T) {
-	_, err := DecodeConfigFile("c.yaml", []byte("rendr: 1\nrender:\n  size: big\njobs: [1]\n"))
+	f, err := DecodeConfigFile("c.yaml", []byte("rendr: 1\nrender:\n  size: big\n  ssaa: 2.5\n  yaw: 10\njobs: [1]\nsheet: {frames: 4, fps: x}\n"))
 	var ce *ConfigError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err %v is not a *ConfigError", err)
 	}
-	for _, w := range []string{"c.yaml:1: rendr: unknown key", "c.yaml:3: render.size: want an integer", "c.yaml:4: jobs: want an integer, got a list"} {
+	for _, w := range []string{"c.yaml:1: rendr: unknown key", "c.yaml:3: render.size: want N or WxH in whole pixels, got \"big\"",
+		"c.yaml:4: render.ssaa: want an integer, got \"2.5\"", "c.yaml:6: jobs: want an integer, got a list", "c.yaml:7: sheet.fps: want a number"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
+	// The keys in error are left out; the others are kept for the range
+	// checks of the same pass.
+	if f == nil || f.Values["rendr"] != nil || f.Values["jobs"] != nil || fmt.Sprint(f.Values["render"]) != "map[yaw:10]" || fmt.Sprint(f.Values["sheet"]) != "map[frames:4]" {
+		t.Errorf("values kept: %+v", f)
+	}
+	// A fraction where a whole number is wanted is an error, in TOML too.
+	for name, data := range map[string]string{"s.yaml": "render: {size: 12.5}\n", "s.toml": "[render]\nsize = 12.5\n", "j.yaml": "jobs: 1.0\n"} {
+		if _, err := DecodeConfigFile(name, []byte(data)); err == nil {
+			t.Errorf("%s: %q accepted", name, data)
 		}
 	}
 	for name, data := range map[string]string{"c.yaml": "a: [", "c.toml": "[inputs\n", "c.ini": "a=1"} {
@@ -86,5 +100,24 @@ func TestDecodeConfigFileTOML(t *testing.T) {
 	}
 	if _, err := DecodeConfigFile("c.toml", []byte("[render]\nsise = 1\n")); err == nil || !strings.Contains(err.Error(), "c.toml: render.sise: unknown key") {
 		t.Errorf("unknown TOML key: %v", err)
+	}
+}
+
+// Many aliases of a large anchor are checked once, not once per alias.
+func TestDecodeConfigFileAliasFanOut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x: &m {match: a, team_colors: [")
+	for i := 0; i < 20000; i++ {
+		b.WriteString("0,")
+	}
+	b.WriteString("0]}\noverrides: [")
+	for i := 0; i < 20000; i++ {
+		b.WriteString("*m,")
+	}
+	b.WriteString("*m]\n")
+	start := time.Now()
+	DecodeConfigFile("c.yaml", []byte(b.String()))
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%v for 20,000 aliases of a 20,000-element anchor", d)
 	}
 }

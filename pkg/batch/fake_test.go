@@ -16,7 +16,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -31,6 +33,10 @@ import (
 //	panic                       the renderer panics in Render
 //	shift N                     changes the drawing (to make a regression)
 //	emptybefore T               draws nothing before model time T (an effect)
+//	hang                        Render waits for its context to end
+//	stuck MS                    Render sleeps MS ms, blind to its context
+//	longerr N                   Render fails with an N-byte message
+//	portrait CAMERA             a portrait, drawn through CAMERA
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
 // position depends on the time, so every frame is different and a change of
@@ -41,6 +47,8 @@ type fakeRenderer struct {
 	// onRender, if set, runs before each Render (tests cancel from it).
 	onRender func(job *Job)
 	mu       sync.Mutex
+	// cameras records the model camera of every request, by input.
+	cameras map[string][]string
 }
 
 type fakeModel struct {
@@ -52,6 +60,9 @@ type fakeModel struct {
 	panic bool
 	shift int
 	empty uint32
+	hang  bool
+	stuck int
+	long  int
 }
 
 func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, error) {
@@ -78,11 +89,19 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 			m.fail = fs[1]
 		case "panic":
 			m.panic = true
+		case "portrait":
+			m.info.Portrait = fs[1]
 		case "shift":
 			m.shift, _ = strconv.Atoi(fs[1])
 		case "emptybefore":
 			v, _ := strconv.Atoi(fs[1])
 			m.empty = uint32(v)
+		case "hang":
+			m.hang = true
+		case "stuck":
+			m.stuck, _ = strconv.Atoi(fs[1])
+		case "longerr":
+			m.long, _ = strconv.Atoi(fs[1])
 		}
 	}
 	if m.fail == "open" {
@@ -93,10 +112,19 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, 
 
 func (m *fakeModel) Info() ModelInfo { return m.info }
 
-func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []Warning, error) {
+func (m *fakeModel) Render(ctx context.Context, req Request) ([]render.Picture, []Warning, error) {
 	m.r.renders.Add(1)
 	if m.r.onRender != nil {
 		m.r.onRender(m.job)
+	}
+	if m.hang {
+		<-ctx.Done()
+	}
+	if m.stuck > 0 {
+		time.Sleep(time.Duration(m.stuck) * time.Millisecond)
+	}
+	if m.long > 0 {
+		return nil, nil, errors.New(strings.Repeat("x", m.long))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -107,18 +135,25 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 	if m.fail == "render" {
 		return nil, nil, errors.New("geoset 2: vertex group 7 out of range")
 	}
+	m.r.mu.Lock()
+	if m.r.cameras == nil {
+		m.r.cameras = map[string][]string{}
+	}
+	m.r.cameras[m.job.Input.Rel] = append(m.r.cameras[m.job.Input.Rel], req.View.Camera)
+	m.r.mu.Unlock()
 	team, _ := req.View.Team.Player()
-	var out []*image.NRGBA
+	var out []render.Picture
 	for _, f := range req.Frames {
 		n := req.View.Width
 		img := image.NewNRGBA(image.Rect(0, 0, n, n))
+		origin := [2]float64{float64(n) / 2, float64(n) * 0.8}
 		c := color.NRGBA{uint8(m.seed), uint8(m.seed>>8) ^ uint8(team*40), uint8(int(f.Yaw)) ^ uint8(m.seed>>16), 255}
 		at := uint32(f.Time) // the absolute model time, as the pictures were drawn before frames carried relative times
 		if f.Sequence >= 0 {
 			at += m.info.Sequences[f.Sequence].Start
 		}
 		if at < m.empty {
-			out = append(out, img)
+			out = append(out, render.Picture{Image: img, Origin: origin})
 			continue
 		}
 		cx := n/4 + int(at/10)%(n/2) + m.shift
@@ -136,7 +171,7 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]*image.NRGBA, []
 				}
 			}
 		}
-		out = append(out, img)
+		out = append(out, render.Picture{Image: img, Origin: origin})
 	}
 	var ws []Warning
 	if req.View.Team == texture.Player(1) {

@@ -1,10 +1,14 @@
 package batch
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Model result statuses.
@@ -18,11 +22,39 @@ const (
 type Manifest struct {
 	Tool    string `json:"tool"`
 	Version string `json:"version"`
+	// Options is a hash of the settings that decide what a batch renders
+	// (inputs as configured, output names and formats, render, views,
+	// sequences, teams, sheet and check options; not the folders'
+	// locations): the shards of one batch agree on it.
+	Options string `json:"options,omitempty"`
 	// Shards lists the shards the manifest covers ("0/4"), empty for an
-	// unsharded run.
-	Shards  []string      `json:"shards,omitempty"`
+	// unsharded run; Missing, in a merged manifest of a partial set, the
+	// shards it lacks.
+	Shards  []string `json:"shards,omitempty"`
+	Missing []string `json:"missing,omitempty"`
+	// Interrupted is set when the run was stopped (SIGINT, SIGTERM) before
+	// every model was done: Models holds the models that finished.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Reports are the report files the run wrote beside the manifest.
+	Reports Reports `json:"reports"`
+	// Skipped are the entries of input folders that were not taken (FIFOs,
+	// devices, dangling links, link loops), each with the reason.
+	Skipped []string `json:"skipped,omitempty"`
+	// Pruned lists the files --prune removed, relative to the output
+	// folder.
+	Pruned  []string      `json:"pruned,omitempty"`
 	Summary Summary       `json:"summary"`
 	Models  []ModelResult `json:"models"`
+}
+
+// Reports names the report files of a run, relative to the output folder,
+// as an unsharded run names them; "" for one not written. A shard adds
+// its share to each name (junit-0-of-4.xml, see ReportName), and merge
+// writes these names.
+type Reports struct {
+	JUnit   string `json:"junit,omitempty"`
+	Summary string `json:"summary,omitempty"`
+	Gallery string `json:"gallery,omitempty"`
 }
 
 // Summary counts models and golden checks.
@@ -70,7 +102,7 @@ func (r *ModelResult) Failed() bool {
 // with slashes.
 type OutputFile struct {
 	Path     string `json:"path"`
-	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-plain-json, gif, apng
+	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-aseprite-json, sheet-godot, sheet-plain-json, gif, apng
 	View     string `json:"view,omitempty"`
 	Team     string `json:"team,omitempty"`
 	Sequence string `json:"sequence,omitempty"`
@@ -141,26 +173,65 @@ func ReadManifest(name string) (*Manifest, error) {
 	return &m, nil
 }
 
-// Merge joins the manifests of the shards of one batch. A model listed by
-// two manifests is an error (the shards overlap or one was merged twice),
-// as are different program versions.
-func Merge(ms ...*Manifest) (*Manifest, error) {
-	out := &Manifest{Tool: "mdxrender"}
+// MergeOptions change what Merge accepts.
+type MergeOptions struct {
+	// Partial accepts a set of shards that lacks some (a shard that failed
+	// to run, or an interrupted one): the merged manifest lists the
+	// missing shards in Missing.
+	Partial bool
+}
+
+// Merge joins the manifests of the shards of one batch. The shards must
+// be all of one batch: the same program version and options, shards i/n of
+// one n, each once, none missing and none interrupted (unless
+// o.Partial), and no model in two of them.
+func Merge(o MergeOptions, ms ...*Manifest) (*Manifest, error) {
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("merge: no manifests")
+	}
+	out := &Manifest{Tool: "mdxrender", Version: ms[0].Version, Options: ms[0].Options, Reports: ms[0].Reports}
 	seen := map[string]int{}
-	shards := map[string]bool{}
+	shards := map[int]int{}
+	count := 0
+	var partial []string
 	for i, m := range ms {
-		if i == 0 {
-			out.Version = m.Version
-		} else if m.Version != out.Version {
+		if m.Version != out.Version {
 			return nil, fmt.Errorf("merge: manifest %d is from version %s, manifest 0 from %s", i, m.Version, out.Version)
 		}
-		for _, s := range m.Shards {
-			if shards[s] {
-				return nil, fmt.Errorf("merge: shard %s appears in two manifests", s)
-			}
-			shards[s] = true
-			out.Shards = append(out.Shards, s)
+		if m.Options != out.Options {
+			return nil, fmt.Errorf("merge: manifest %d was run with other options than manifest 0 (options %.12s, not %.12s): shards of one batch share one configuration", i, m.Options, out.Options)
 		}
+		if (m.Reports.JUnit != "") != (out.Reports.JUnit != "") {
+			return nil, fmt.Errorf("merge: manifest %d and manifest 0 mix check and batch runs", i)
+		}
+		if out.Reports.Gallery == "" {
+			out.Reports.Gallery = m.Reports.Gallery
+		}
+		if len(m.Shards) == 0 {
+			return nil, fmt.Errorf("merge: manifest %d is not a shard's (no shards listed); merge joins the manifest-I-of-N.json of one sharded batch", i)
+		}
+		for _, s := range m.Shards {
+			sh, err := ParseShard(s)
+			if err != nil {
+				return nil, fmt.Errorf("merge: manifest %d: shard %q: %w", i, s, err)
+			}
+			if count == 0 {
+				count = sh.Count
+			} else if sh.Count != count {
+				return nil, fmt.Errorf("merge: manifest %d is shard %s, another of %d shards: shards of one batch share one count", i, s, count)
+			}
+			if j, dup := shards[sh.Index]; dup {
+				return nil, fmt.Errorf("merge: shard %s appears in manifest %d and manifest %d", s, j, i)
+			}
+			shards[sh.Index] = i
+		}
+		if m.Interrupted {
+			partial = append(partial, fmt.Sprintf("manifest %d (shards %s) was interrupted", i, strings.Join(m.Shards, ", ")))
+			out.Interrupted = true
+		}
+		out.Missing = append(out.Missing, m.Missing...)
+		out.Skipped = append(out.Skipped, m.Skipped...)
+		out.Pruned = append(out.Pruned, m.Pruned...)
 		for _, r := range m.Models {
 			if j, ok := seen[r.Input]; ok {
 				return nil, fmt.Errorf("merge: %s is in manifest %d and manifest %d", r.Input, j, i)
@@ -169,8 +240,87 @@ func Merge(ms ...*Manifest) (*Manifest, error) {
 			out.Models = append(out.Models, r)
 		}
 	}
-	sort.Strings(out.Shards)
+	for i := 0; i < count; i++ {
+		if _, ok := shards[i]; ok {
+			out.Shards = append(out.Shards, Shard{i, count}.String())
+		} else {
+			out.Missing = append(out.Missing, Shard{i, count}.String())
+		}
+	}
+	if len(out.Missing) > 0 {
+		partial = append(partial, fmt.Sprintf("shards %s of %d are missing", strings.Join(out.Missing, ", "), count))
+	}
+	if len(partial) > 0 && !o.Partial {
+		return nil, fmt.Errorf("merge: incomplete batch: %s (accept a partial set with --partial)", strings.Join(partial, "; "))
+	}
 	sort.SliceStable(out.Models, func(i, j int) bool { return out.Models[i].Input < out.Models[j].Input })
 	out.summarize()
 	return out, nil
+}
+
+// ReportName is the name a run's report file (manifest.json, junit.xml,
+// summary.md, index.html) gets in the output folder: shard i/n adds
+// "-i-of-n" before the extension, so the shards of a batch can share one
+// folder without overwriting each other's reports; a merged or unsharded
+// manifest uses the name as it is.
+func ReportName(name string, m *Manifest) string {
+	if len(m.Shards) != 1 || len(m.Missing) > 0 { // a merged manifest, even of one shard
+		return name
+	}
+	s, err := ParseShard(m.Shards[0])
+	if err != nil || s.Count < 2 {
+		return name
+	}
+	ext := path.Ext(name)
+	return fmt.Sprintf("%s-%d-of-%d%s", strings.TrimSuffix(name, ext), s.Index, s.Count, ext)
+}
+
+// WriteReports writes the manifest (as name, or ReportName of it) and the
+// reports m.Reports names into dir: JUnit XML, the Markdown summary and
+// the gallery. It returns the names written.
+func (m *Manifest) WriteReports(ctx context.Context, dir, name string) ([]string, error) {
+	b, err := m.MarshalIndent()
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = ReportName("manifest.json", m)
+	}
+	var written []string
+	put := func(name string, data []byte) error {
+		if err := WriteFileAtomic(ctx, filepath.Join(dir, filepath.FromSlash(name)), data); err != nil {
+			return err
+		}
+		written = append(written, name)
+		return nil
+	}
+	check := m.Reports.JUnit != ""
+	if check {
+		j, err := m.JUnitXML()
+		if err != nil {
+			return written, err
+		}
+		if err := put(ReportName(m.Reports.JUnit, m), j); err != nil {
+			return written, err
+		}
+	}
+	if m.Reports.Summary != "" {
+		if err := put(ReportName(m.Reports.Summary, m), []byte(m.MarkdownSummary())); err != nil {
+			return written, err
+		}
+	}
+	if m.Reports.Gallery != "" {
+		g, err := Gallery(m, check)
+		if err != nil {
+			return written, err
+		}
+		if err := put(ReportName(m.Reports.Gallery, m), g); err != nil {
+			return written, err
+		}
+	}
+	// The manifest goes last: a reader that finds it finds the reports.
+	if err := put(name, b); err != nil {
+		return written, err
+	}
+	return written, nil
 }

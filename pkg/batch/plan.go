@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -32,7 +33,12 @@ type Input struct {
 	Key string
 	// Rel is the path below the folder or glob root that found it (the base
 	// name for explicit files); output names and override globs use it.
+	// Where two roots hold the same relative path, it starts with the
+	// root's name (see Root), so that their outputs do not collide.
 	Rel string
+	// Root names the folder, glob root or tree the input was found in (the
+	// common folder of explicit files): output.name's {root}.
+	Root string
 }
 
 // Shard is share Index of Count.
@@ -100,11 +106,21 @@ func resolve(base, p string) string {
 // ExpandInputs finds all model files the config names, sorted by Key, with
 // duplicates (the same file named twice) removed.
 func (c *Config) ExpandInputs() ([]Input, error) {
+	ins, _, err := c.expandInputs()
+	return ins, err
+}
+
+// expandInputs is ExpandInputs with the warnings about what folders held
+// that could not be taken (special files, dangling links, link loops).
+func (c *Config) expandInputs() ([]Input, []string, error) {
 	base := c.base()
 	var out []Input
 	var errs []error
+	var warns []string
+	warn := func(s string) { warns = append(warns, s) }
+	root := ""
 	add := func(p, rel string) {
-		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel)})
+		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel), Root: root})
 	}
 	// Explicit files and list entries are named relative to the deepest
 	// folder holding all of them, so outputs keep their layout without the
@@ -162,6 +178,7 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 		}
 	}
 	common := commonDir(loose)
+	root = filepath.Base(common)
 	for _, p := range loose {
 		rel, err := filepath.Rel(common, abs(p))
 		if err != nil || strings.HasPrefix(rel, "..") {
@@ -170,19 +187,9 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 		add(p, rel)
 	}
 	for _, d := range c.Inputs.Dirs {
-		root := resolve(base, d)
-		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if e.IsDir() || !c.hasExt(p) {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, p)
-			add(p, rel)
-			return nil
-		})
-		if err != nil {
+		dir := resolve(base, d)
+		root = filepath.Base(abs(dir))
+		if err := walkFiles(dir, c.hasExt, add, warn); err != nil {
 			errs = append(errs, fmt.Errorf("inputs.dirs: %w", err))
 		}
 	}
@@ -195,7 +202,7 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 				return nil
 			}
 			key := tr.Name + ":" + p
-			out = append(out, Input{FS: tr.FS, Name: p, Path: key, Key: key, Rel: p})
+			out = append(out, Input{FS: tr.FS, Name: p, Path: key, Key: key, Rel: p, Root: tr.Name})
 			return nil
 		})
 		if err != nil {
@@ -211,34 +218,24 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 		}
 		prefix := strings.Join(segs[:n], "/")
 		rest := segs[n:]
-		root := resolve(base, filepath.FromSlash(prefix))
+		dir := resolve(base, filepath.FromSlash(prefix))
+		root = filepath.Base(abs(dir))
 		if len(rest) == 0 { // no wildcard: a plain file
-			if _, err := os.Stat(root); err != nil {
+			if _, err := os.Stat(dir); err != nil {
 				errs = append(errs, fmt.Errorf("inputs.globs: %w", err))
 			} else {
-				add(root, filepath.Base(root))
+				root = filepath.Base(filepath.Dir(abs(dir)))
+				add(dir, filepath.Base(dir))
 			}
 			continue
 		}
-		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if e.IsDir() {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, p)
-			if matchGlob(rest, strings.Split(filepath.ToSlash(rel), "/")) {
-				add(p, rel)
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("inputs.globs %q: %w", g, err))
+		match := func(rel string) bool { return matchGlob(rest, strings.Split(rel, "/")) }
+		if err := walkFiles(dir, match, add, warn); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("inputs.globs %s: %w", clip.Quote(g), err))
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, warns, errors.Join(errs...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	dedup := out[:0]
@@ -248,7 +245,8 @@ func (c *Config) ExpandInputs() ([]Input, error) {
 		}
 		dedup = append(dedup, in)
 	}
-	return dedup, nil
+	separateRoots(dedup)
+	return dedup, warns, nil
 }
 
 func abs(p string) string {
@@ -315,7 +313,7 @@ type ViewSpec struct {
 	Name   string
 	Yaw    float64
 	Pitch  float64
-	Size   int
+	Size   Size
 	Camera string
 }
 
@@ -342,6 +340,8 @@ type Job struct {
 	Sequences Sequences
 	Sheet     SheetOptions
 	Formats   []string
+	// Limits bound what reading, decoding and drawing the model may cost.
+	Limits render.Limits
 }
 
 // Team is a team colour to render: as the configuration names it (output
@@ -355,38 +355,45 @@ type Team struct {
 // overrides and returns the jobs sorted by input key. Two inputs that would
 // write the same file are an error.
 func (c *Config) Plan(sh Shard) ([]Job, error) {
-	ins, err := c.ExpandInputs()
+	p, err := c.plan(sh)
 	if err != nil {
 		return nil, err
 	}
-	var jobs []Job
+	return p.jobs, nil
+}
+
+// planned is a run's plan: its jobs, the input keys of every shard's jobs
+// (what --prune keeps) and the warnings about folder entries not taken.
+type planned struct {
+	jobs     []Job
+	all      map[string]bool
+	warnings []string
+}
+
+func (c *Config) plan(sh Shard) (*planned, error) {
+	ins, warns, err := c.expandInputs()
+	if err != nil {
+		return nil, err
+	}
+	p := &planned{all: map[string]bool{}, warnings: warns}
+	var every []Job
 	for _, in := range ins {
-		if !sh.Contains(in.Key) {
+		j, skip := c.jobFor(in)
+		if skip {
 			continue
 		}
-		j, skip := c.jobFor(in)
-		if !skip {
-			jobs = append(jobs, j)
+		p.all[in.Key] = true
+		every = append(every, j)
+		if sh.Contains(in.Key) {
+			p.jobs = append(p.jobs, j)
 		}
 	}
-	owner := map[string]string{}
-	for _, j := range jobs {
-		j := j
-		for _, v := range j.Views {
-			for _, t := range j.Teams {
-				stem := c.Stem(&j, v.Name, t.Name)
-				if o, ok := owner[stem]; ok {
-					hint := "use {path} instead of {name}"
-					if path.Ext(o) != path.Ext(j.Input.Key) {
-						hint = `add {ext} (e.g. "{path}-{ext}-{view}") or skip one of them with an override`
-					}
-					return nil, fmt.Errorf("output.name %q: %s and %s both write %s; %s", c.Output.Name, o, j.Input.Key, stem, hint)
-				}
-				owner[stem] = j.Input.Key
-			}
-		}
+	// Names are checked over every shard's jobs: a collision must not
+	// depend on how the inputs fall into shards.
+	if err := c.checkNames(every); err != nil {
+		return nil, err
 	}
-	return jobs, nil
+	return p, nil
 }
 
 func (c *Config) jobFor(in Input) (Job, bool) {
@@ -398,6 +405,7 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 		Sequences:    c.Sequences,
 		Sheet:        c.Sheet,
 		Formats:      append([]string(nil), c.Output.Formats...),
+		Limits:       c.Limits.Limits(),
 	}
 	for _, r := range c.TextureRoots {
 		j.TextureRoots = append(j.TextureRoots, resolve(c.base(), r))
@@ -429,7 +437,9 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 		}
 		j.TextureRoots = append(roots, j.TextureRoots...)
 	}
-	if len(j.Teams) == 0 {
+	// A team colour given on the command line (or by a variable) beats the
+	// file's list, as every other flag beats the file.
+	if len(j.Teams) == 0 || c.pinned["render.team_color"] && !c.pinned["team_colors"] {
 		j.Teams = teams([]string{j.Render.TeamColor})
 	}
 	j.Views = c.views(j.Render, only)
@@ -449,13 +459,17 @@ func teams(names []string) []Team {
 
 // view turns validated render options into what the renderer takes.
 func (r RenderOptions) view() (render.View, render.Time) {
-	v := render.View{Width: r.Size, Height: r.Size, SSAA: r.SSAA}
+	v := render.View{Width: r.Size.W, Height: r.Size.H, SSAA: r.SSAA}
 	v.Background, _ = render.ParseBackground(r.Background) // validated
 	v.Particles = render.Particles{Off: !r.Particles, Seed: uint32(r.Seed), StepMs: r.StepMs, Preroll: preroll(r.PrerollMs)}
 	if r.Seed == 0 {
 		v.Particles.Seed = render.ZeroSeed
 	}
-	still, _ := parseStillTime(r.Time) // validated
+	v.Margin, v.Zoom = r.Margin, r.Zoom
+	if r.Margin == 0 {
+		v.Margin = render.NoMargin
+	}
+	still, _ := ParseStillTime(r.Time) // validated
 	return v, still
 }
 
@@ -510,6 +524,12 @@ func (c *Config) patch(r *RenderOptions, p RenderPatch) {
 	if p.PrerollMs != nil && set("preroll_ms") {
 		r.PrerollMs = *p.PrerollMs
 	}
+	if p.Margin != nil && set("margin") {
+		r.Margin = *p.Margin
+	}
+	if p.Zoom != nil && set("zoom") {
+		r.Zoom = *p.Zoom
+	}
 }
 
 func (c *Config) views(r RenderOptions, only []string) []ViewSpec {
@@ -533,7 +553,7 @@ func (c *Config) views(r RenderOptions, only []string) []ViewSpec {
 		if v.Pitch != nil {
 			s.Pitch = *v.Pitch
 		}
-		if v.Size != 0 {
+		if !v.Size.IsZero() {
 			s.Size = v.Size
 		}
 		if v.Camera != "" {
@@ -551,37 +571,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// Stem expands Output.Name for one job, view and team: a slash path
-// relative to Output.Dir, without extension. If the job has several views
-// or teams and the template does not name {view} or {team}, "-view" or
-// "-team" is appended so the files stay apart.
-func (c *Config) Stem(j *Job, view, team string) string {
-	in := j.Input
-	rel := strings.TrimSuffix(in.Rel, path.Ext(in.Rel))
-	// A list file may name ../x.mdx; keep every output inside output.dir.
-	segs := strings.Split(strings.TrimLeft(rel, "/"), "/")
-	for i, s := range segs {
-		if s == ".." {
-			segs[i] = "up"
-		}
-	}
-	rel = strings.Join(segs, "/")
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = ""
-	}
-	ext := strings.TrimPrefix(strings.ToLower(path.Ext(in.Rel)), ".")
-	r := strings.NewReplacer("{path}", rel, "{name}", path.Base(rel), "{dir}", dir, "{view}", view, "{team}", team, "{ext}", ext)
-	stem := r.Replace(c.Output.Name)
-	if len(j.Views) > 1 && !strings.Contains(c.Output.Name, "{view}") {
-		stem += "-" + view
-	}
-	if len(j.Teams) > 1 && !strings.Contains(c.Output.Name, "{team}") {
-		stem += "-" + team
-	}
-	return path.Clean(stem)
 }
 
 // sanitizeName makes a sequence name safe inside a file name.

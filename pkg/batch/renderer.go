@@ -2,7 +2,6 @@ package batch
 
 import (
 	"context"
-	"image"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
@@ -26,9 +25,10 @@ type Model interface {
 	Info() ModelInfo
 	// Render draws req.Frames with one camera: it frames every requested
 	// frame (and yaw) at once, so a sheet or an animation does not jump.
-	// It returns one image per frame, each the size req.View gives, in
-	// order, plus warnings (missing textures, ...).
-	Render(ctx context.Context, req Request) ([]*image.NRGBA, []Warning, error)
+	// It returns one picture per frame, each the size req.View gives, in
+	// order, with where the model's origin lands in it (a sheet's pivot),
+	// plus warnings (missing textures, ...).
+	Render(ctx context.Context, req Request) ([]render.Picture, []Warning, error)
 }
 
 // ModelInfo is what the batch needs to know about a model before rendering.
@@ -40,6 +40,11 @@ type ModelInfo struct {
 	Dependencies []texture.File
 	// Warnings found while opening (missing textures, unknown chunks, ...).
 	Warnings []Warning
+	// Portrait names the model's own camera to draw it through when a
+	// view names none: set for a portrait model, whose geometry (a
+	// backdrop, a bust cut off at the shoulders) only makes sense from
+	// that camera.
+	Portrait string
 }
 
 // SequenceInfo is one animation of a model; Start and End are in ms. It is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"image"
 	"os"
 	"path/filepath"
@@ -26,6 +27,14 @@ type Observer interface {
 	Finished(r *ModelResult)
 }
 
+// StartObserver is an Observer that is also told when a model starts, so
+// that it can show what is running. Started is called from the workers,
+// several at once.
+type StartObserver interface {
+	Observer
+	Started(input string)
+}
+
 // Runner runs a batch. Build one per run.
 type Runner struct {
 	Config   *Config
@@ -40,24 +49,39 @@ type Runner struct {
 	Shard Shard
 	// Observer may be nil.
 	Observer Observer
+	// StopGrace is how long Run waits for a model to stop once its
+	// context is done (the batch was interrupted, or the model ran past
+	// Config.ModelTimeout) before it leaves it behind and moves on, so
+	// that a renderer that does not watch its context cannot hold the
+	// batch; 0 means DefaultStopGrace.
+	StopGrace time.Duration
 }
 
+// DefaultStopGrace is Runner.StopGrace's default.
+const DefaultStopGrace = time.Second
+
+// errModelTimeout is the cause of a model's context when it ran past
+// Config.ModelTimeout.
+var errModelTimeout = errors.New("model timeout")
+
 // Run renders every planned model with a pool of Config.Jobs workers. A
-// model that fails is recorded in the manifest and the batch goes on. The
-// manifest, check reports and gallery are written at the end; the error is
-// only for problems with the run itself (planning, cancellation, unwritable
-// output folder). If ctx is cancelled, Run stops taking models, lets the
-// ones in flight stop, removes their temporary files and returns ctx.Err()
-// without a manifest; models that completed keep their cache records, so the
-// next run resumes where this one stopped.
+// model that fails, or runs past Config.ModelTimeout, is recorded in the
+// manifest and the batch goes on. The manifest, check reports and gallery
+// are written at the end; the error is only for problems with the run
+// itself (planning, another batch writing into the output folder, an
+// unwritable output folder, cancellation).
+//
+// If ctx is cancelled, Run stops taking models and cancels the ones in
+// flight through their contexts (a model that does not stop within
+// StopGrace is left behind: it can no longer write a file); it removes
+// temporary files, writes a manifest of the models that finished, marked
+// Interrupted, and returns it with ctx.Err(). Finished models keep their
+// cache records, so the next run resumes where this one stopped.
 func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	c := r.Config
 	out := c.outDir()
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("batch: output folder: %w", err)
-	}
-	if err := SweepTemp(out); err != nil {
-		return nil, fmt.Errorf("batch: removing leftovers of an interrupted run: %w", err)
 	}
 	sh := r.Shard
 	if sh.Count == 0 && c.Shard != "" {
@@ -66,11 +90,26 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 			return nil, fmt.Errorf("batch: shard: %w", err)
 		}
 	}
-	jobs, err := c.Plan(sh)
+	unlock, err := lockOutput(out, sh)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := SweepTemp(out); err != nil {
+		return nil, fmt.Errorf("batch: removing leftovers of an interrupted run: %w", err)
+	}
+	var earlier *earlierFiles
+	if c.Prune {
+		// What earlier runs wrote, read before this run replaces the
+		// manifests and records that say so.
+		earlier = claims(out)
+	}
+	p, err := c.plan(sh)
 	defer c.closeArchives()
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}
+	jobs := p.jobs
 	if r.Observer != nil {
 		r.Observer.Planned(len(jobs))
 	}
@@ -81,6 +120,9 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	workers = min(workers, max(len(jobs), 1))
 
 	results := make([]ModelResult, len(jobs))
+	// cut marks the models the interruption stopped: they did not finish.
+	cut := make([]bool, len(jobs))
+	finished := make([]bool, len(jobs))
 	next := make(chan int)
 	done := make(chan int)
 	var wg sync.WaitGroup
@@ -89,7 +131,8 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = r.runJob(ctx, &jobs[i])
+				results[i] = r.runModel(ctx, &jobs[i])
+				cut[i] = ctx.Err() != nil && results[i].Status == StatusFailed
 				done <- i
 			}
 		}()
@@ -106,70 +149,110 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	}()
 	go func() { wg.Wait(); close(done) }()
 	for i := range done {
-		if r.Observer != nil && ctx.Err() == nil {
+		// A model the interruption cut short did not finish; one that
+		// completed just as it came did.
+		if cut[i] {
+			continue
+		}
+		finished[i] = true
+		if r.Observer != nil {
 			r.Observer.Finished(&results[i])
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		SweepTemp(out)
-		return nil, err
-	}
 
-	m := &Manifest{Tool: "mdxrender", Version: r.Version, Models: results}
+	m := &Manifest{Tool: "mdxrender", Version: r.Version, Options: c.optionsHash(), Skipped: p.warnings}
 	if sh.Count > 1 {
 		m.Shards = []string{sh.String()}
 	}
+	if r.Check {
+		m.Reports.JUnit, m.Reports.Summary = c.Check.JUnit, c.Check.Summary
+	}
+	if c.Output.Gallery {
+		m.Reports.Gallery = "index.html"
+	}
+	for i := range results {
+		if finished[i] {
+			m.Models = append(m.Models, results[i])
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		// Write what there is, however the run was stopped: the writes
+		// must not be cancelled with it.
+		wctx := context.WithoutCancel(ctx)
+		SweepTemp(out)
+		m.Interrupted = true
+		m.Reports = Reports{}
+		m.summarize()
+		if err := WriteFileAtomic(wctx, filepath.Join(out, ManifestName(m)), mustIndent(m)); err != nil {
+			return m, fmt.Errorf("batch: interrupted, and the manifest of the finished models was not written: %w", err)
+		}
+		return m, err
+	}
+	if c.Prune {
+		m.Pruned = prune(out, earlier, p.all, jobs, m.Models)
+	}
 	m.summarize()
-	if err := r.writeReports(ctx, m); err != nil {
+	if _, err := m.WriteReports(ctx, out, ManifestName(m)); err != nil {
 		return m, err
 	}
 	return m, nil
 }
 
+func mustIndent(m *Manifest) []byte {
+	b, _ := m.MarshalIndent() // a Manifest always encodes
+	return b
+}
+
 func (c *Config) outDir() string { return resolve(c.base(), c.Output.Dir) }
 
 // ManifestName is the manifest's file name in the output folder; a sharded
-// run adds the shard ("manifest-0-of-4.json") so shards can share a folder.
-func ManifestName(m *Manifest) string {
-	if len(m.Shards) == 1 {
-		if s, err := ParseShard(m.Shards[0]); err == nil {
-			return fmt.Sprintf("manifest-%d-of-%d.json", s.Index, s.Count)
-		}
-	}
-	return "manifest.json"
-}
+// run adds the shard ("manifest-0-of-4.json") so shards can share a folder
+// (ReportName).
+func ManifestName(m *Manifest) string { return ReportName("manifest.json", m) }
 
-func (r *Runner) writeReports(ctx context.Context, m *Manifest) error {
-	out := r.Config.outDir()
-	b, err := m.MarshalIndent()
-	if err != nil {
-		return err
+// runModel renders one model under its own context, which ends at
+// Config.ModelTimeout or when ctx does, and waits at most StopGrace for it
+// to stop after that.
+func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
+	if s, ok := r.Observer.(StartObserver); ok {
+		s.Started(job.Input.Key)
 	}
-	if err := WriteFileAtomic(ctx, filepath.Join(out, ManifestName(m)), b); err != nil {
-		return err
+	start := time.Now()
+	mctx, cancel := context.WithCancel(ctx)
+	limit := time.Duration(r.Config.ModelTimeout * float64(time.Second))
+	if limit > 0 {
+		mctx, cancel = context.WithTimeoutCause(ctx, limit, errModelTimeout)
 	}
-	if r.Check {
-		j, err := m.JUnitXML()
-		if err != nil {
-			return err
-		}
-		if err := WriteFileAtomic(ctx, filepath.Join(out, r.Config.Check.JUnit), j); err != nil {
-			return err
-		}
-		if err := WriteFileAtomic(ctx, filepath.Join(out, r.Config.Check.Summary), []byte(m.MarkdownSummary())); err != nil {
-			return err
+	defer cancel()
+	ch := make(chan ModelResult, 1)
+	go func() { ch <- r.runJob(mctx, job) }()
+	grace := r.StopGrace
+	if grace <= 0 {
+		grace = DefaultStopGrace
+	}
+	var res ModelResult
+	select {
+	case res = <-ch:
+	case <-mctx.Done():
+		select {
+		case res = <-ch:
+		case <-time.After(grace):
+			res = ModelResult{Input: job.Input.Key, Rel: job.Input.Rel, Status: StatusFailed,
+				Errors: []string{"stopped waiting for it: the renderer did not stop within " + grace.String()}}
+			res.Timings.TotalMS = ms(time.Since(start))
 		}
 	}
-	if r.Config.Output.Gallery {
-		g, err := Gallery(m, r.Check)
-		if err != nil {
-			return err
+	if ctx.Err() == nil && errors.Is(context.Cause(mctx), errModelTimeout) {
+		res.Status, res.CacheKey = StatusFailed, ""
+		errs := []string{fmt.Sprintf("timed out after %s (model_timeout %g s; raise it with --model-timeout or model_timeout)", limit, r.Config.ModelTimeout)}
+		for _, e := range res.Errors {
+			if !strings.Contains(e, context.DeadlineExceeded.Error()) {
+				errs = append(errs, e)
+			}
 		}
-		if err := WriteFileAtomic(ctx, filepath.Join(out, "index.html"), g); err != nil {
-			return err
-		}
+		res.Errors = errs
 	}
-	return nil
+	return res
 }
 
 // jobRun carries one model's state through its steps.
@@ -201,7 +284,7 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
 	}()
 	if err := jr.produce(); err != nil {
 		jr.res.Status = StatusFailed
-		jr.res.Errors = append(jr.res.Errors, err.Error())
+		jr.res.Errors = append(jr.res.Errors, clip.String(err.Error(), maxMessage))
 		jr.res.CacheKey = ""
 	}
 	if r.Check && jr.res.Status != StatusFailed && ctx.Err() == nil {
@@ -212,8 +295,14 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
 	return jr.res
 }
 
+// maxMessage bounds the length of one error or warning kept in a
+// manifest: a hostile model can make a renderer's message quote
+// megabytes of its data.
+const maxMessage = 1000
+
 func (jr *jobRun) addWarnings(ws []Warning) {
 	for _, w := range ws {
+		w.Message = clip.String(w.Message, maxMessage)
 		if !jr.warn[w] {
 			jr.warn[w] = true
 			jr.res.Warnings = append(jr.res.Warnings, w)
@@ -228,9 +317,9 @@ func (jr *jobRun) produce() error {
 	var data []byte
 	var err error
 	if job.Input.FS != nil {
-		data, err = model.ReadFS(job.Input.FS, job.Input.Name, model.MaxFileSize)
+		data, err = model.ReadFS(job.Input.FS, job.Input.Name, job.Limits.FileSize())
 	} else {
-		data, err = model.ReadFile(job.Input.Path, model.MaxFileSize)
+		data, err = model.ReadFile(job.Input.Path, job.Limits.FileSize())
 	}
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
@@ -312,23 +401,11 @@ func selectSequences(seqs []SequenceInfo, sel Sequences) []int {
 	return out
 }
 
-// standSequence picks the sequence a thumbnail shows: "Stand" exactly, else
-// the first whose name starts with "stand", else the first; -1 if none.
+// standSequence picks the sequence a thumbnail shows by the library's
+// rule (render.StandSequence), so that batch, render and sheet agree; -1
+// if there is none.
 func standSequence(seqs []SequenceInfo) int {
-	for i, s := range seqs {
-		if strings.EqualFold(strings.TrimSpace(s.Name), "stand") {
-			return i
-		}
-	}
-	for i, s := range seqs {
-		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(s.Name)), "stand") {
-			return i
-		}
-	}
-	if len(seqs) > 0 {
-		return 0
-	}
-	return -1
+	return render.StandSequence(len(seqs), func(i int) string { return seqs[i].Name })
 }
 
 func (jr *jobRun) seqInfo(i int) SequenceInfo {
@@ -338,24 +415,24 @@ func (jr *jobRun) seqInfo(i int) SequenceInfo {
 	return jr.info.Sequences[i]
 }
 
-func (jr *jobRun) render(req Request) ([]*image.NRGBA, error) {
+func (jr *jobRun) render(req Request) ([]render.Picture, error) {
 	t := time.Now()
-	imgs, ws, err := jr.model.Render(jr.ctx, req)
+	pics, ws, err := jr.model.Render(jr.ctx, req)
 	jr.res.Timings.RenderMS += ms(time.Since(t))
 	jr.addWarnings(ws)
 	if err != nil {
 		return nil, fmt.Errorf("render view %s: %w", req.ViewName, err)
 	}
-	if len(imgs) != len(req.Frames) {
-		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.ViewName, len(imgs), len(req.Frames))
+	if len(pics) != len(req.Frames) {
+		return nil, fmt.Errorf("render view %s: renderer returned %d images for %d frames", req.ViewName, len(pics), len(req.Frames))
 	}
 	w, h := req.View.Width, req.View.Height
-	for i, m := range imgs {
-		if m == nil || m.Bounds().Dx() != w || m.Bounds().Dy() != h {
+	for i, p := range pics {
+		if m := p.Image; m == nil || m.Bounds().Dx() != w || m.Bounds().Dy() != h {
 			return nil, fmt.Errorf("render view %s: frame %d is not %dx%d", req.ViewName, i, w, h)
 		}
 	}
-	return imgs, nil
+	return pics, nil
 }
 
 // frame is the moment at absolute model time ms of sequence seq (-1: the

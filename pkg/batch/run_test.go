@@ -124,8 +124,9 @@ func TestBatchFailuresDoNotStopTheBatch(t *testing.T) {
 	if strings.Join(fx.Sequences, ",") != "Birth,Stand,Death" {
 		t.Errorf("fx sequences %v", fx.Sequences)
 	}
-	// 2 views x 2 teams x (png + 3 sheet files + 3 seqs x (gif+apng))
-	if len(fx.Outputs) != 4*(1+3+6) {
+	// 2 views x 2 teams x (png + 5 sheet files (png, TexturePacker,
+	// Aseprite, Godot, plain) + 3 seqs x (gif+apng))
+	if len(fx.Outputs) != 4*(1+5+6) {
 		t.Errorf("fx has %d outputs", len(fx.Outputs))
 	}
 	for _, r := range m.Models {
@@ -237,8 +238,20 @@ func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
 	}
 	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, 1))
 	m, err := (&Runner{Config: c, Renderer: r, Version: "test"}).Run(ctx)
-	if err != context.Canceled || m != nil {
+	if err != context.Canceled || m == nil || !m.Interrupted {
 		t.Fatalf("interrupted run: %v, %v", m, err)
+	}
+	// The manifest lists the models that finished, and only those.
+	if disk, err := ReadManifest(filepath.Join(dir, "out", "manifest.json")); err != nil || !disk.Interrupted || len(disk.Models) != len(m.Models) {
+		t.Errorf("manifest of the interrupted run: %v %+v", err, disk)
+	}
+	for _, r := range m.Models {
+		if r.Rel == "effects/fx.mdx" {
+			t.Errorf("the interrupted model is listed as finished: %+v", r)
+		}
+	}
+	if len(m.Models) == 0 {
+		t.Error("no finished model listed")
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("stale temp file not removed: %v", err)
@@ -246,9 +259,6 @@ func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
 	filepath.WalkDir(filepath.Join(dir, "out"), func(p string, e os.DirEntry, err error) error {
 		if err == nil && atomicfile.IsTemp(e.Name()) {
 			t.Errorf("partial file left: %s", p)
-		}
-		if err == nil && strings.HasPrefix(e.Name(), "manifest") {
-			t.Errorf("manifest written by an interrupted run: %s", p)
 		}
 		return nil
 	})
@@ -353,7 +363,7 @@ func TestMergeShardManifests(t *testing.T) {
 		}
 		parts = append(parts, rm)
 	}
-	merged, err := Merge(parts[2], parts[0], parts[1])
+	merged, err := Merge(MergeOptions{}, parts[2], parts[0], parts[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +378,30 @@ func TestMergeShardManifests(t *testing.T) {
 			t.Errorf("model %d: %s vs %s", i, r.Rel, full.Models[i].Rel)
 		}
 	}
-	if _, err := Merge(parts[0], parts[0]); err == nil {
+	if _, err := Merge(MergeOptions{}, parts[0], parts[0]); err == nil {
 		t.Error("merging a shard twice accepted")
+	}
+	// A missing shard is an error unless a partial set is accepted; the
+	// merged manifest then says which is missing.
+	if _, err := Merge(MergeOptions{}, parts[0], parts[2]); err == nil || !strings.Contains(err.Error(), "shards 1/3 of 3 are missing") {
+		t.Errorf("missing shard: %v", err)
+	}
+	if m, err := Merge(MergeOptions{Partial: true}, parts[0], parts[2]); err != nil || strings.Join(m.Missing, ",") != "1/3" {
+		t.Errorf("partial merge: %v %+v", err, m)
+	}
+	// Shards run with other options are not one batch.
+	other := *parts[1]
+	other.Options = "0123456789abcdef"
+	if _, err := Merge(MergeOptions{}, parts[0], &other, parts[2]); err == nil || !strings.Contains(err.Error(), "other options") {
+		t.Errorf("mismatched options: %v", err)
+	}
+	// Each shard wrote its own gallery; none wrote the unsharded name.
+	for i := 0; i < 3; i++ {
+		if _, err := os.Stat(filepath.Join(d, "out", fmt.Sprintf("index-%d-of-3.html", i))); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(d, "out", "index.html")); err == nil {
+		t.Error("a shard wrote index.html")
 	}
 }

@@ -24,7 +24,7 @@ func TestStillTime(t *testing.T) {
 		{"12.5 %", 0, 1000, 125},
 		{"50%", 300, 300, 300}, // empty sequence
 	} {
-		st, err := parseStillTime(c.in)
+		st, err := ParseStillTime(c.in)
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -34,7 +34,7 @@ func TestStillTime(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"soon", "-1", "101%", "-5%", "NaN", "1e9", "%", "50%%", "Inf"} {
-		if _, err := parseStillTime(bad); err == nil {
+		if _, err := ParseStillTime(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

@@ -3,10 +3,10 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -44,14 +44,15 @@ func (c *Config) Validate() error {
 	}
 	for i, e := range in.Extensions {
 		if !strings.HasPrefix(e, ".") || len(e) < 2 {
-			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %q", e)
+			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %s", clip.Quote(e))
 		}
 	}
 	if c.GameData != "" {
 		if st, err := os.Stat(resolve(c.base(), c.GameData)); err != nil || !st.IsDir() {
-			bad("game_data", "want the folder of a game install or of extracted game files, got %q", trimValue(c.GameData))
+			bad("game_data", "want the folder of a game install or of extracted game files, got %s", clip.Quote(c.GameData))
 		}
 	}
+	c.validateLimits(bad)
 	if c.Output.Dir == "" {
 		bad("output.dir", "must not be empty")
 	}
@@ -62,7 +63,7 @@ func (c *Config) Validate() error {
 		switch f {
 		case FormatPNG, FormatSheet, FormatGIF, FormatAPNG:
 		default:
-			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %q (want png, sheet, gif or apng)", f)
+			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %s (want png, sheet, gif or apng)", clip.Quote(f))
 		}
 	}
 	if c.Jobs < 0 || c.Jobs > 1024 {
@@ -70,6 +71,9 @@ func (c *Config) Validate() error {
 	}
 	if c.TextureCacheMB < 1 || c.TextureCacheMB > 1<<16 {
 		bad("texture_cache_mb", "want 1 to 65536 MiB, got %d", c.TextureCacheMB)
+	}
+	if !(c.ModelTimeout >= 0 && c.ModelTimeout <= maxModelTimeout) {
+		bad("model_timeout", "want 0 (no limit) to %d seconds, got %g", maxModelTimeout, c.ModelTimeout)
 	}
 	if c.Shard != "" {
 		if _, err := ParseShard(c.Shard); err != nil {
@@ -82,7 +86,7 @@ func (c *Config) Validate() error {
 		if !validName(name) {
 			bad(key, "name must be lower-case letters, digits, '-' or '_'")
 		}
-		if v.Size != 0 {
+		if !v.Size.IsZero() {
 			checkSize(key+".size", v.Size, bad)
 		}
 		if v.Pitch != nil {
@@ -114,6 +118,16 @@ func (c *Config) Validate() error {
 	for i, y := range s.Yaws {
 		checkFinite(fmt.Sprintf("sheet.yaws[%d]", i), y, bad)
 	}
+	if s.MaxSize < 64 || s.MaxSize > 16384 {
+		bad("sheet.max_size", "want 64 to 16384 pixels, got %d", s.MaxSize)
+	}
+	for i, m := range s.Metadata {
+		switch m {
+		case MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain:
+		default:
+			bad(fmt.Sprintf("sheet.metadata[%d]", i), "unknown format %q (want texturepacker, aseprite, godot or plain)", m)
+		}
+	}
 	k := c.Check
 	if k.Tolerance < 0 || k.Tolerance > 255 {
 		bad("check.tolerance", "want 0 to 255, got %d", k.Tolerance)
@@ -139,7 +153,7 @@ func (c *Config) Validate() error {
 		}
 		for j, v := range o.Views {
 			if _, ok := c.Views[v]; !ok && !(len(c.Views) == 0 && v == "default") {
-				bad(fmt.Sprintf("%s.views[%d]", key, j), "no view named %q", v)
+				bad(fmt.Sprintf("%s.views[%d]", key, j), "no view named %s", clip.Quote(v))
 			}
 		}
 	}
@@ -147,6 +161,24 @@ func (c *Config) Validate() error {
 }
 
 type badFunc func(key, format string, a ...any)
+
+// Check validates render options that come from elsewhere than a
+// configuration (a command's flags) with the configuration's own rules:
+// each problem is a *ConfigError for its key ("render.size"), whose Where
+// is where(key).
+func (r RenderOptions) Check(where func(key string) string) error {
+	var errs []error
+	r.validate("render", func(key, format string, a ...any) {
+		errs = append(errs, &ConfigError{Where: where(key), Key: key, Msg: fmt.Sprintf(format, a...)})
+	})
+	return errors.Join(errs...)
+}
+
+// View returns the picture options r gives, as the renderer takes them,
+// and the still's time: size, supersampling, background and particles
+// (the camera, team and sequence are the caller's, per view and team).
+// r must be valid.
+func (r RenderOptions) View() (render.View, render.Time) { return r.view() }
 
 func (r RenderOptions) validate(key string, bad badFunc) {
 	checkSize(key+".size", r.Size, bad)
@@ -165,6 +197,20 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 	checkStep(key+".step_ms", r.StepMs, bad)
 	checkPreroll(key+".preroll_ms", r.PrerollMs, bad)
 	checkTime(key+".time", r.Time, bad)
+	checkMargin(key+".margin", r.Margin, bad)
+	checkZoom(key+".zoom", r.Zoom, bad)
+}
+
+func checkMargin(key string, v float64, bad badFunc) {
+	if !(v >= 0 && v < 0.5) {
+		bad(key, "want a share of the picture from 0 to below 0.5 on each side, got %g", v)
+	}
+}
+
+func checkZoom(key string, v float64, bad badFunc) {
+	if !(v > 0 && v <= 100) {
+		bad(key, "want more than 0 and at most 100, got %g", v)
+	}
 }
 
 func (r RenderPatch) validate(key string, bad badFunc) {
@@ -202,10 +248,16 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 	if r.PrerollMs != nil {
 		checkPreroll(key+".preroll_ms", *r.PrerollMs, bad)
 	}
+	if r.Margin != nil {
+		checkMargin(key+".margin", *r.Margin, bad)
+	}
+	if r.Zoom != nil {
+		checkZoom(key+".zoom", *r.Zoom, bad)
+	}
 }
 
 func checkTime(key, v string, bad badFunc) {
-	if _, err := parseStillTime(v); err != nil {
+	if _, err := ParseStillTime(v); err != nil {
 		bad(key, "%v", err)
 	}
 }
@@ -237,18 +289,18 @@ func (s Sequences) validate(key string, bad badFunc) {
 			bad(key+".pattern", "select: match needs a pattern")
 		}
 	default:
-		bad(key+".select", "want stand, all or match, got %q", s.Select)
+		bad(key+".select", "want stand, all or match, got %s", clip.Quote(s.Select))
 	}
 	for _, p := range splitPatterns(s.Pattern) {
 		if _, err := path.Match(strings.ToLower(p), ""); err != nil {
-			bad(key+".pattern", "bad pattern %q: %v", p, err)
+			bad(key+".pattern", "bad pattern %s: %v", clip.Quote(p), err)
 		}
 	}
 }
 
-func checkSize(key string, v int, bad badFunc) {
-	if v < 8 || v > 8192 {
-		bad(key, "want 8 to 8192 pixels, got %d", v)
+func checkSize(key string, v Size, bad badFunc) {
+	if err := v.check(); err != nil {
+		bad(key, "%v", err)
 	}
 }
 
@@ -292,32 +344,10 @@ func MatchSequence(patterns, name string) bool {
 	return false
 }
 
-// straight-alpha RGBA.
-func ParseBackground(s string) ([4]uint8, error) {
-	if s == "transparent" || s == "" {
-		return [4]uint8{}, nil
-	}
-	return parseHex(s, true)
-}
+var placeholders = []string{"{path}", "{name}", "{dir}", "{root}", "{ext}", "{view}", "{team}"}
 
-func parseHex(s string, alpha bool) ([4]uint8, error) {
-	var c [4]uint8
-	h := strings.TrimPrefix(s, "#")
-	if !strings.HasPrefix(s, "#") || !(len(h) == 6 || alpha && len(h) == 8) {
-		return c, fmt.Errorf("want transparent, #rrggbb or #rrggbbaa, got %q", s)
-	}
-	c[3] = 255
-	for i := 0; i < len(h)/2; i++ {
-		v, err := strconv.ParseUint(h[2*i:2*i+2], 16, 8)
-		if err != nil {
-			return c, fmt.Errorf("bad hex colour %q", s)
-		}
-		c[i] = uint8(v)
-	}
-	return c, nil
-}
-
-var placeholders = []string{"{path}", "{name}", "{dir}", "{ext}", "{view}", "{team}"}
+// maxModelTimeout bounds model_timeout (a day): a larger value is a typo.
+const maxModelTimeout = 86400
 
 func checkTemplate(t string) error {
 	if t == "" {
@@ -328,13 +358,13 @@ func checkTemplate(t string) error {
 		rest = strings.ReplaceAll(rest, p, "")
 	}
 	if i := strings.IndexAny(rest, "{}"); i >= 0 {
-		return fmt.Errorf("unknown placeholder in %q (known: %s)", t, strings.Join(placeholders, " "))
+		return fmt.Errorf("unknown placeholder in %s (known: %s)", clip.Quote(t), strings.Join(placeholders, " "))
 	}
 	if !strings.Contains(t, "{path}") && !strings.Contains(t, "{name}") {
-		return fmt.Errorf("%q needs {path} or {name}, or every model writes the same file", t)
+		return fmt.Errorf("%s needs {path} or {name}, or every model writes the same file", clip.Quote(t))
 	}
 	if strings.HasPrefix(t, "/") || strings.Contains(t, "..") || strings.Contains(t, "\\") {
-		return fmt.Errorf("%q must be a relative path inside output.dir", t)
+		return fmt.Errorf("%s must be a relative path inside output.dir", clip.Quote(t))
 	}
 	return nil
 }
@@ -345,18 +375,8 @@ func checkGlob(g string) error {
 			continue
 		}
 		if _, err := path.Match(seg, ""); err != nil {
-			return fmt.Errorf("bad glob %q: %v", g, err)
+			return fmt.Errorf("bad glob %s: %v", clip.Quote(g), err)
 		}
 	}
 	return nil
-}
-
-// trimValue shortens a value quoted in an error message: a hostile
-// configuration's 50 MB string must not come back whole.
-func trimValue(v string) string {
-	const most = 200
-	if len(v) <= most {
-		return v
-	}
-	return v[:most] + "…"
 }

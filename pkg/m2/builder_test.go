@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// builder writes M2 bytes by hand from the seed 003 layout (header of
+// builder writes M2 bytes by hand from the layout of docs/formats.md#m2 (header of
 // (count, offset) pairs, blocks after it), so tests check the decoder
 // against the document rather than against itself.
 type builder struct {

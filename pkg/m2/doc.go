@@ -1,6 +1,6 @@
 // Package m2 reads pre-Wrath World of Warcraft M2 models (magic "MD20",
 // versions 256–263: the 1.x and 2.x clients, whose views are embedded in the
-// file; seed 003) and converts them into the mdx.Model types the rest of the
+// file; docs/formats.md#m2) and converts them into the mdx.Model types the rest of the
 // pipeline already draws.
 //
 // # Design

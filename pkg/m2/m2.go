@@ -8,7 +8,7 @@ type Array struct {
 }
 
 // Header holds the fixed 324-byte header's scalars and every block's
-// (count, offset) pair, in file order (seed 003).
+// (count, offset) pair, in file order (docs/formats.md#m2).
 type Header struct {
 	Version uint32
 	Name    Array // model name including its NUL

@@ -65,7 +65,7 @@ func TestHeaderChunks(t *testing.T) {
 }
 
 // TestTrackInterpolations covers every interpolation type and value type:
-// only Hermite and Bezier keys carry tangents (seed 002 "Track").
+// only Hermite and Bezier keys carry tangents (docs/formats.md#tracks).
 func TestTrackInterpolations(t *testing.T) {
 	w := header(800)
 	w.chunk("BONE", func(c *bb) {
@@ -464,8 +464,8 @@ func TestEncodeFromScratch(t *testing.T) {
 	if err != nil || m3.Name != "Scratch" {
 		t.Errorf("Decode: %v", err)
 	}
-	if _, err := EncodeBytes(&Model{Version: 1200}); err == nil {
-		t.Error("encoding version 1200 should fail")
+	if _, err := EncodeBytes(&Model{Version: 1250}); err == nil {
+		t.Error("encoding version 1250 should fail")
 	}
 }
 
@@ -510,8 +510,8 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("MDL text: %v", err)
 	}
 	var ue UnsupportedError
-	if _, err := DecodeBytes(header(1200).b); !errors.As(err, &ue) {
-		t.Errorf("v1200: %v", err)
+	if _, err := DecodeBytes(header(1250).b); !errors.As(err, &ue) {
+		t.Errorf("v1250: %v", err)
 	}
 	d := Decoder{Quotas: ReadQuotas{MaxKeys: 1}}
 	w := header(800)

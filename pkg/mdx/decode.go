@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ReadQuotas bounds what a decoder accepts from a hostile file. Every count
@@ -16,7 +17,9 @@ type ReadQuotas struct {
 	MaxKeys     int // keys in one track
 	// MaxVertices and MaxTriangles bound a model's geometry over all its
 	// geosets (triangles are face indices / 3), for what is drawn from it
-	// costs far more than its text; enforced by the MDL decoder.
+	// costs far more than its bytes: each vertex is posed and each
+	// triangle set up for every picture. Both decoders count as they read
+	// and stop at the geoset that passes a limit.
 	MaxVertices  int
 	MaxTriangles int
 }
@@ -103,6 +106,34 @@ type decoder struct {
 	// versioned is set once a chunk whose layout depends on the version
 	// has been read.
 	versioned bool
+	// vertices and faceIndices count the geometry read so far, against
+	// ReadQuotas.MaxVertices and MaxTriangles.
+	vertices, faceIndices int
+}
+
+// geometry counts a geoset's nv vertices and ni face indices, read at
+// offset at, and fails with a *QuotaError once the model's totals pass a
+// quota.
+func (d *decoder) geometry(at, nv, ni int) {
+	r := &d.r
+	d.vertices += nv
+	d.faceIndices += ni
+	q := r.q
+	var what string
+	var n, limit int
+	switch {
+	case q.MaxVertices > 0 && d.vertices > q.MaxVertices:
+		what, n, limit = "vertices", d.vertices, q.MaxVertices
+	case q.MaxTriangles > 0 && d.faceIndices/3 > q.MaxTriangles:
+		what, n, limit = "triangles", d.faceIndices/3, q.MaxTriangles
+	default:
+		return
+	}
+	if r.err == nil {
+		r.err = &QuotaError{Chunk: tagString(r.chunk), Offset: int64(at), Limit: limit,
+			What: fmt.Sprintf("%d %s over all geosets (ReadQuotas.Max%s%s)", n, what, strings.ToUpper(what[:1]), what[1:])}
+	}
+	r.pos = r.end
 }
 
 // DecodeBytes decodes an MDX model held in b.
@@ -279,10 +310,8 @@ func (d *decoder) chunk(ref *chunkRef, start, end int) error {
 		if d.versioned && m.Version != 800 {
 			return &FormatError{Offset: int64(start - 8), Chunk: "VERS", Reason: fmt.Sprintf("version %d comes after chunks already read as version 800", m.Version)}
 		}
-		switch m.Version {
-		case 800, 900, 1000, 1100:
-		default:
-			return UnsupportedError(fmt.Sprintf("MDX version %d (want 800, 900, 1000 or 1100)", m.Version))
+		if !wc3Version(m.Version) {
+			return UnsupportedError(fmt.Sprintf("MDX version %d (want %s)", m.Version, wc3Versions))
 		}
 		d.v = ver(m.Version)
 	case tMODL:
@@ -639,7 +668,9 @@ func (d *decoder) geoset(g *Geoset) {
 	if !ok {
 		return
 	}
+	at := r.pos
 	g.Vertices = words[Vec3](r, tVRTX, 12, 4, "vertex")
+	d.geometry(at, len(g.Vertices), 0)
 	g.Normals = words[Vec3](r, tNRMS, 12, 4, "normal")
 	if d.v.wow() {
 		// WoW moves the UV sets up here, all in UVAS, and stores the face
@@ -655,7 +686,9 @@ func (d *decoder) geoset(g *Geoset) {
 		g.FaceTypes = words[uint32](r, tPTYP, 4, 4, "face type group")
 	}
 	g.FaceGroups = words[uint32](r, tPCNT, 4, 4, "face group")
+	at = r.pos
 	g.Faces = words[uint16](r, tPVTX, 2, 2, "face index")
+	d.geometry(at, 0, len(g.Faces))
 	g.VertexGroups = words[uint8](r, tGNDX, 1, 1, "vertex group")
 	g.MatrixGroups = words[uint32](r, tMTGC, 4, 4, "matrix group")
 	g.MatrixIndices = words[uint32](r, tMATS, 4, 4, "matrix index")
@@ -734,7 +767,11 @@ func (d *decoder) geosetAnim(g *GeosetAnim) {
 
 func (d *decoder) light(l *Light) {
 	r := &d.r
-	_, old, ok := r.sized("light", 4+96+44)
+	min := 4 + 96 + 44
+	if d.v.since(1200) {
+		min += 4
+	}
+	_, old, ok := r.sized("light", min)
 	if !ok {
 		return
 	}
@@ -746,6 +783,9 @@ func (d *decoder) light(l *Light) {
 	l.Intensity = r.f32()
 	l.AmbColor = r.vec3()
 	l.AmbIntensity = r.f32()
+	if d.v.since(1200) {
+		l.ShadowIntensity = r.f32()
+	}
 	d.tracks(&l.rec, d.dl.light, l.track)
 	r.done(&l.rec, old)
 }

@@ -3,7 +3,7 @@ package mdx
 import "slices"
 
 // One decoder and one encoder serve both MDX dialects: Warcraft III
-// (versions 800-1100) and the early World of Warcraft clients (1300, 1400
+// (versions 800-1200) and the early World of Warcraft clients (1300, 1400
 // and 1500). Most records are the same bytes in both; where the WoW dialect
 // differs, the reader and the writer of that record branch on ver.wow and
 // say why. The differences:
@@ -32,6 +32,12 @@ import "slices"
 // Encode gives the original file back. PREM, PRE2, RIBB, HTST, CLID and any
 // other chunk of a WoW file are kept verbatim in Model.Unknown: the renderer
 // does not draw them.
+
+// wc3Version reports whether v is a Warcraft III MDX version the codec
+// reads and writes; wc3Versions lists them for messages.
+func wc3Version(v uint32) bool { return slices.Contains([]uint32{800, 900, 1000, 1100, 1200}, v) }
+
+const wc3Versions = "800, 900, 1000, 1100 or 1200"
 
 // ver is a model's MDX version as the codec asks about it. The WoW versions
 // are numbered above Warcraft III's Reforged ones but have none of their

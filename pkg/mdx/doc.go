@@ -1,5 +1,5 @@
 // Package mdx reads and writes Warcraft III models: the binary MDX format
-// (versions 800, 900, 1000 and 1100) and, in the mdl*.go files, the MDL text
+// (versions 800, 900, 1000, 1100 and 1200) and, in the mdl*.go files, the MDL text
 // format. Both map onto the same plain Go structs (Model and the types it
 // holds), which mirror the chunks of the MDX file one for one. The MDX
 // dialect of the early World of Warcraft clients (versions 1300, 1400 and

@@ -26,12 +26,8 @@ func EncodeBytes(m *Model) ([]byte, error) {
 	if e.v == 0 {
 		e.v = 800
 	}
-	if !e.v.wow() {
-		switch e.v {
-		case 800, 900, 1000, 1100:
-		default:
-			return nil, UnsupportedError(fmt.Sprintf("MDX version %d (want 800, 900, 1000 or 1100)", m.Version))
-		}
+	if !e.v.wow() && !wc3Version(uint32(e.v)) {
+		return nil, UnsupportedError(fmt.Sprintf("MDX version %d (want %s, or a WoW version)", m.Version, wc3Versions))
 	}
 	e.dl = e.v.dialect()
 	for _, u := range m.Unknown {
@@ -679,6 +675,9 @@ func (e *encoder) light(l *Light) {
 	e.f32(l.Intensity)
 	e.vec3(l.AmbColor)
 	e.f32(l.AmbIntensity)
+	if e.v.since(1200) {
+		e.f32(l.ShadowIntensity)
+	}
 	e.tracks(&l.rec, e.dl.light, l.track)
 	e.endSized(at, &l.rec)
 }

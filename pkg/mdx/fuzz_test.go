@@ -12,7 +12,7 @@ import (
 // chunks_test.go for how they are laid out).
 func fuzzSeeds() [][]byte {
 	var seeds [][]byte
-	for _, v := range []uint32{800, 900, 1000, 1100} {
+	for _, v := range []uint32{800, 900, 1000, 1100, 1200} {
 		w := header(v)
 		w.chunk("SEQS", func(c *bb) {
 			c.str("Stand", 80).u32(0, 1000).f32(0).u32(0).f32(0).u32(0).f32(1, 0, 0, 0, 1, 1, 1)
@@ -40,6 +40,16 @@ func fuzzSeeds() [][]byte {
 			c.node("b", 0, -1, NodeBone, func(n *bb) {
 				n.tag("KGRT").u32(1, uint32(Bezier)).i32(-1).u32(0).f32(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)
 			}).i32(0).i32(-1)
+		})
+		w.chunk("LITE", func(c *bb) {
+			c.sized(func(l *bb) {
+				l.node("Light", 3, -1, NodeLight, nil)
+				l.u32(uint32(LightOmni)).f32(80, 200, 1, 0.5, 0.25, 2, 0.1, 0.2, 0.3, 0.7)
+				if v >= 1200 {
+					l.f32(0.4)
+				}
+				l.floatTrack("KLAV", uint32(DontInterp), -1, 0, 1)
+			})
 		})
 		w.chunk("EVTS", func(c *bb) {
 			c.node("SNDx", 1, -1, NodeEventObject, nil).tag("KEVT").u32(1).i32(-1).u32(5)

@@ -9,19 +9,25 @@ import (
 // (no "MDLX" magic) nor MDL text.
 var ErrUnknownFormat = errors.New("mdx: unknown model format: neither MDX (\"MDLX\" magic) nor MDL text (\"FormatVersion\" or a Version/Model block)")
 
-// DecodeAny decodes an MDX or MDL model, telling them apart by content
-// (Detect), never by file name. MDL text that Detect misses because it
-// lacks "FormatVersion" near the start (a fragment without a Version block)
-// is still read when its first word is a known top-level MDL block.
+// DecodeAny decodes an MDX or MDL model with DefaultQuotas, telling them
+// apart by content (Detect), never by file name. MDL text that Detect
+// misses because it lacks "FormatVersion" near the start (a fragment
+// without a Version block) is still read when its first word is a known
+// top-level MDL block.
 func DecodeAny(b []byte) (*Model, error) {
+	return (&Decoder{Quotas: DefaultQuotas}).DecodeAny(b)
+}
+
+// DecodeAny is the package's DecodeAny with d's quotas, for either format.
+func (d *Decoder) DecodeAny(b []byte) (*Model, error) {
 	switch Detect(b) {
 	case FormatMDX:
-		return DecodeBytes(b)
+		return d.DecodeBytes(b)
 	case FormatMDL:
-		return DecodeMDL(b)
+		return d.DecodeMDL(b)
 	}
 	if looksLikeMDL(b) {
-		return DecodeMDL(b)
+		return d.DecodeMDL(b)
 	}
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%w (empty input)", ErrUnknownFormat)

@@ -23,7 +23,7 @@ const (
 // FilterMode is a layer's blend mode (Layer.FilterMode).
 type FilterMode uint32
 
-// Layer filter modes (RENDERING.md §6.1).
+// Layer filter modes (docs/rendering.md#filter-modes).
 const (
 	FilterNone        FilterMode = 0
 	FilterTransparent FilterMode = 1

@@ -8,8 +8,8 @@ import (
 	"unsafe"
 )
 
-// DecodeMDL parses a model from MDL text (seed 001 part B, RENDERING.md
-// §11.3), including the Reforged extensions (material and layer shaders,
+// DecodeMDL parses a model from MDL text (docs/formats.md#mdl-text),
+// including the Reforged extensions (material and layer shaders,
 // emissive and fresnel fields, tangents, skin weights, LOD, popcorn
 // emitters, face effects, bind pose, v1100 layer texture slots).
 //
@@ -474,7 +474,7 @@ func (p *mdlParser) topLevel(m *Model) {
 	case "Bone":
 		m.Bones = append(m.Bones, p.bone())
 	case "Light":
-		m.Lights = append(m.Lights, p.light())
+		m.Lights = append(m.Lights, p.light(m.Version))
 	case "Helper":
 		var h Helper
 		p.node(&h.Node, 0, "Helper", nil)
@@ -1042,8 +1042,11 @@ func (p *mdlParser) bone() Bone {
 	return b
 }
 
-func (p *mdlParser) light() Light {
+func (p *mdlParser) light(version uint32) Light {
 	var l Light
+	if ver(version).since(1200) {
+		l.ShadowIntensity = DefaultShadowIntensity
+	}
 	p.node(&l.Node, NodeLight, "Light", func(k []byte) bool {
 		if i, ok := enumByName(lightTypeNames[:], k); ok {
 			l.Type = LightType(i)
@@ -1066,6 +1069,8 @@ func (p *mdlParser) light() Light {
 			p.animV(&l.AmbColor, &l.AmbColorTrack, true, "AmbColor")
 		case "Visibility":
 			p.animF(nil, &l.Visibility, "Visibility")
+		case "ShadowIntensity":
+			l.ShadowIntensity = p.f32("ShadowIntensity")
 		default:
 			return false
 		}

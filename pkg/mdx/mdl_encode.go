@@ -433,6 +433,11 @@ func (e *mdlWriter) model(m *Model) {
 		e.animV("Color", l.Color, Vec3{}, l.ColorTrack, true, true)
 		e.animF("AmbIntensity", l.AmbIntensity, 0, l.AmbIntensityTrack, true)
 		e.animV("AmbColor", l.AmbColor, Vec3{}, l.AmbColorTrack, true, true)
+		if ver(m.Version).since(1200) || l.ShadowIntensity != 0 {
+			// Version 1200 files always have it; an earlier version's
+			// text keeps a value it was given.
+			e.float("static ShadowIntensity", l.ShadowIntensity)
+		}
 		trackF(e, "Visibility", l.Visibility)
 		e.nodeClose(&l.Node)
 	}

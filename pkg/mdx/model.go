@@ -3,7 +3,7 @@ package mdx
 // Model is a whole Warcraft III model: one field per MDX chunk. The zero
 // value plus a Version is a valid, empty model.
 type Model struct {
-	// Version is the VERS chunk: 800 (RoC/TFT), 900, 1000 or 1100 (Reforged).
+	// Version is the VERS chunk: 800 (RoC/TFT), 900, 1000, 1100 or 1200 (Reforged).
 	// It decides the layout of MTLS layers, GEOS and other records. The
 	// encoder writes 0 as 800; a file without VERS decodes as 800.
 	Version uint32

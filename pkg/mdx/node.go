@@ -16,7 +16,7 @@ type Node struct {
 	nrec        rec
 }
 
-// Node.Flags bits (RENDERING.md §2.1).
+// Node.Flags bits (docs/rendering.md#order-and-parents).
 const (
 	NodeDontInheritTranslation = 0x1
 	NodeDontInheritScaling     = 0x2
@@ -58,6 +58,11 @@ type Helper struct {
 	Node
 }
 
+// DefaultShadowIntensity is a version 1200 light's shadow intensity when
+// its MDL text does not give one, as the editors that write the version
+// assume.
+const DefaultShadowIntensity = 0.4
+
 // LightType is Light.Type.
 type LightType uint32
 
@@ -70,7 +75,7 @@ const (
 
 // Light is one LITE record: inclusive size, node, type, attenuation start
 // and end, colour[3], intensity, ambient colour[3], ambient intensity,
-// tracks.
+// [shadow intensity from v1200], tracks.
 type Light struct {
 	Node
 	Type             LightType
@@ -80,6 +85,10 @@ type Light struct {
 	Intensity        float32
 	AmbColor         Vec3 // MDX order
 	AmbIntensity     float32
+	// ShadowIntensity is stored from version 1200 on, after
+	// AmbIntensity. MDL text of version 1200 or later that leaves it out
+	// reads as DefaultShadowIntensity, the value the editors write.
+	ShadowIntensity float32
 
 	AttenuationStartTrack *Track[float32] // KLAS
 	AttenuationEndTrack   *Track[float32] // KLAE
@@ -124,7 +133,7 @@ type ParticleEmitter struct {
 	rec               rec
 }
 
-// ParticleEmitter2 is one PRE2 record (RENDERING.md §9.1).
+// ParticleEmitter2 is one PRE2 record (docs/particles.md#record-and-flags).
 type ParticleEmitter2 struct {
 	Node
 	Speed        float32
@@ -189,7 +198,7 @@ type PopcornEmitter struct {
 	rec               rec
 }
 
-// RibbonEmitter is one RIBB record (RENDERING.md §9.6).
+// RibbonEmitter is one RIBB record (docs/particles.md#ribbons).
 type RibbonEmitter struct {
 	Node
 	HeightAbove  float32

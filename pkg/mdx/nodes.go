@@ -1,7 +1,7 @@
 package mdx
 
 // Nodes returns pointers to every node (generic object) of the model in the
-// order the reference viewer concatenates them (RENDERING.md §2.1): bones,
+// order the reference viewer concatenates them (docs/rendering.md#order-and-parents): bones,
 // lights, helpers, attachments, particle emitters, particle emitters 2,
 // popcorn emitters, ribbon emitters, event objects, collision shapes. In
 // Blizzard files a node's ObjectID is its position in this list. The

@@ -3,7 +3,7 @@ package mdx
 // Texture is one TEXS entry (268 bytes).
 type Texture struct {
 	// ReplaceableID: 0 = use Path; 1 team colour, 2 team glow, 11 cliff,
-	// 31..37 trees, etc. (RENDERING.md §5.4).
+	// 31..37 trees, etc. (docs/rendering.md#replaceable-textures-and-team-colour).
 	ReplaceableID uint32
 	Path          string // path[260]
 	Flags         uint32 // TexWrapWidth | TexWrapHeight

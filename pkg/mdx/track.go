@@ -46,7 +46,7 @@ type TrackValue interface {
 	uint32 | float32 | Vec3 | Quat
 }
 
-// Track is one animated-data block of the MDX (RENDERING.md §1.1): the tag
+// Track is one animated-data block of the MDX (docs/formats.md#tracks): the tag
 // (implied by the field that holds the track), key count, interpolation type,
 // global sequence id, then the keys.
 type Track[T TrackValue] struct {

@@ -126,6 +126,9 @@ func (d *decoder) geosets1500() {
 		}
 		// count checked nv*48 against what is left; r.count reads the count
 		// from r.pos-4, which is only used for the error offset.
+		if d.geometry(r.pos, nv, 0); r.err != nil {
+			return
+		}
 		g.Vertices = mk[Vec3](nv)
 		g.Normals = mk[Vec3](nv)
 		g.Skin = mk[byte](8 * nv)
@@ -161,6 +164,9 @@ func (d *decoder) geosets1500() {
 			padN = 8 - ni%8
 		}
 		if !r.need(2*(ni+padN), "batch indices") {
+			return
+		}
+		if d.geometry(r.pos, 0, ni); r.err != nil {
 			return
 		}
 		g.Faces = mk[uint16](ni)

@@ -171,7 +171,7 @@ func TestWoWBoarCounts(t *testing.T) {
 		t.Logf("geoset %d: %d of %d BIDX/BWGT entries equal the sorted vertices' matrix groups", gi, match, len(g.Vertices))
 	}
 	// With the corrected Z decode every rotation key is a unit quaternion;
-	// seed 000's unsigned Z would put |z| near 2 for negative values.
+	// An unsigned Z (as one older description reads it) would put |z| near 2 for negative values.
 	nq := 0
 	for _, n := range m.Nodes() {
 		if n.Rotation == nil {
@@ -211,7 +211,7 @@ func TestCompressedQuat(t *testing.T) {
 		{0, 0, 0, Quat{0, 0, 0, 1}},
 		{1 << 20, 0, 0, Quat{0.5, 0, 0, float32(math.Sqrt(0.75))}},
 		{0, -(1 << 19), 0, Quat{0, -0.5, 0, float32(math.Sqrt(0.75))}},
-		// Negative Z: seed 004's sign-extending decode (000 read it unsigned).
+		// Negative Z: the sign-extending decode of docs/formats.md#early-wow-mdx.
 		{0, 0, -(1 << 19), Quat{0, 0, -0.5, float32(math.Sqrt(0.75))}},
 		{-(1 << 21), 0, 0, Quat{-1, 0, 0, 0}},
 	}
@@ -493,8 +493,8 @@ func TestWoWBadInput(t *testing.T) {
 	}
 	// Versions between Warcraft III and WoW stay unsupported.
 	var ue UnsupportedError
-	if _, err := DecodeBytes(header(1200).b); !errors.As(err, &ue) {
-		t.Errorf("v1200: %v", err)
+	if _, err := DecodeBytes(header(1250).b); !errors.As(err, &ue) {
+		t.Errorf("v1250: %v", err)
 	}
 }
 

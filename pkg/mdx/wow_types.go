@@ -3,7 +3,7 @@ package mdx
 import "math"
 
 // This file holds what the early World of Warcraft MDX dialect (versions
-// 1300, 1400 and 1500, the alpha and beta clients; seeds 000 and 004) adds to
+// 1300, 1400 and 1500, the alpha and beta clients; docs/formats.md#early-wow-mdx) adds to
 // the Warcraft III model: enums whose numbering differs from Warcraft III and
 // the 64-bit compressed quaternion. Decoding maps the WoW records onto the
 // same Model types (see dialect.go for the differences).
@@ -106,7 +106,7 @@ const (
 // DecompressQuat unpacks a WoW MDX 64-bit quaternion: X is the top 22 bits,
 // Y the next 21, Z the low 21 (all signed), and W is rebuilt as
 // sqrt(1-x²-y²-z²), or 0 when that is below 2^-20. The Z decode is the
-// corrected one of seed 004 (sign-extend the low 21 bits).
+// corrected one of docs/formats.md#early-wow-mdx (sign-extend the low 21 bits).
 func DecompressQuat(d int64) Quat {
 	x := float64(d>>42) * quatScaleX
 	y := float64((d<<22)>>43) * quatScaleYZ

@@ -30,9 +30,39 @@ const (
 	FormatM2  Format = "m2"  // WoW M2 ("MD20")
 )
 
-// MaxFileSize is the largest model file Load reads: the MDX decoder's
-// default quota, which is also pkg/m2's limit.
-var MaxFileSize = int64(mdx.DefaultQuotas.MaxFileSize)
+// DefaultMaxFileSize is the largest model file read unless told otherwise:
+// 128 MiB. The largest model file of the test corpus is 3.4 MB, and
+// Reforged's largest units are a few tens of MB; a file a hundred times
+// the corpus' largest is refused before it is read instead of holding
+// its size in memory (twice, decoded).
+const DefaultMaxFileSize = 128 << 20
+
+// MaxFileSize is the largest model file Load, LoadFile and LoadFS read.
+var MaxFileSize int64 = DefaultMaxFileSize
+
+// Loader reads and decodes model files within quotas: the file's size
+// and, for every format, the model's geometry.
+type Loader struct {
+	// Quotas bound the file (MaxFileSize) and what it holds; a zero
+	// field means mdx.DefaultQuotas' value, and a zero MaxFileSize
+	// means the package's MaxFileSize.
+	Quotas mdx.ReadQuotas
+}
+
+// quotas returns l's quotas with the defaults filled in.
+func (l Loader) quotas() mdx.ReadQuotas {
+	q, d := l.Quotas, mdx.DefaultQuotas
+	d.MaxFileSize = int(MaxFileSize)
+	for _, f := range []struct{ v, d *int }{
+		{&q.MaxFileSize, &d.MaxFileSize}, {&q.MaxRecords, &d.MaxRecords}, {&q.MaxKeys, &d.MaxKeys},
+		{&q.MaxVertices, &d.MaxVertices}, {&q.MaxTriangles, &d.MaxTriangles},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
+	}
+	return q
+}
 
 // File is a decoded model file with what the format-specific decoder
 // knows beyond the common model.
@@ -75,7 +105,14 @@ func Decode(b []byte, name string) (*mdx.Model, error) {
 }
 
 // DecodeFile is Decode returning the format and, for M2, the file as read.
-func DecodeFile(b []byte, name string) (*File, error) {
+func DecodeFile(b []byte, name string) (*File, error) { return Loader{}.DecodeFile(b, name) }
+
+// DecodeFile is the package's DecodeFile within l's quotas.
+func (l Loader) DecodeFile(b []byte, name string) (*File, error) {
+	q := l.quotas()
+	if len(b) > q.MaxFileSize {
+		return nil, &TooLargeError{Name: name, Size: int64(len(b)), Limit: int64(q.MaxFileSize)}
+	}
 	if m2.IsM2(b) {
 		mf, err := m2.DecodeBytes(b)
 		if err != nil {
@@ -88,9 +125,14 @@ func DecodeFile(b []byte, name string) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		// pkg/m2 bounds its counts by the file's bytes; the geometry
+		// quotas are checked on what it built.
+		if err := checkGeometry(m, q); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		return &File{Model: m, Format: FormatM2, Size: int64(len(b)), M2: mf}, nil
 	}
-	m, err := mdx.DecodeAny(b)
+	m, err := (&mdx.Decoder{Quotas: q}).DecodeAny(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -113,22 +155,45 @@ func Load(path string) (*mdx.Model, error) {
 }
 
 // LoadFile is Load returning the format and, for M2, the file as read.
-func LoadFile(path string) (*File, error) {
-	b, err := ReadFile(path, MaxFileSize)
+func LoadFile(path string) (*File, error) { return Loader{}.LoadFile(path) }
+
+// LoadFile is the package's LoadFile within l's quotas.
+func (l Loader) LoadFile(path string) (*File, error) {
+	b, err := ReadFile(path, int64(l.quotas().MaxFileSize))
 	if err != nil {
 		return nil, err
 	}
-	return DecodeFile(b, path)
+	return l.DecodeFile(b, path)
 }
 
 // LoadFS reads and decodes the model file name inside fsys, as Load does;
 // errors name it as name.
-func LoadFS(fsys fs.FS, name string) (*File, error) {
-	b, err := ReadFS(fsys, name, MaxFileSize)
+func LoadFS(fsys fs.FS, name string) (*File, error) { return Loader{}.LoadFS(fsys, name) }
+
+// LoadFS is the package's LoadFS within l's quotas.
+func (l Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
+	b, err := ReadFS(fsys, name, int64(l.quotas().MaxFileSize))
 	if err != nil {
 		return nil, err
 	}
-	return DecodeFile(b, name)
+	return l.DecodeFile(b, name)
+}
+
+// checkGeometry checks a built model's vertices and triangles against
+// the quotas, as the MDX and MDL decoders do while reading.
+func checkGeometry(m *mdx.Model, q mdx.ReadQuotas) error {
+	var nv, nt int
+	for i := range m.Geosets {
+		nv += len(m.Geosets[i].Vertices)
+		nt += len(m.Geosets[i].Faces) / 3
+	}
+	switch {
+	case q.MaxVertices > 0 && nv > q.MaxVertices:
+		return &mdx.QuotaError{Chunk: "MD20", What: fmt.Sprintf("%d vertices over all geosets (ReadQuotas.MaxVertices)", nv), Limit: q.MaxVertices}
+	case q.MaxTriangles > 0 && nt > q.MaxTriangles:
+		return &mdx.QuotaError{Chunk: "MD20", What: fmt.Sprintf("%d triangles over all geosets (ReadQuotas.MaxTriangles)", nt), Limit: q.MaxTriangles}
+	}
+	return nil
 }
 
 // ReadFile reads the file at path on disk for decoding: it refuses a
@@ -176,9 +241,24 @@ func checkFile(name string, st fs.FileInfo, limit int64) error {
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%s: not a regular file (%s); refused before reading", name, st.Mode().Type())
 	case st.Size() > limit:
-		return fmt.Errorf("%s: %d bytes is larger than the %d-byte limit", name, st.Size(), limit)
+		return &TooLargeError{Name: name, Size: st.Size(), Limit: limit}
 	}
 	return nil
+}
+
+// TooLargeError reports a model file larger than the limit it is read
+// with, refused before (or while) it is read.
+type TooLargeError struct {
+	Name  string
+	Size  int64 // -1 when the file grew past the limit while being read
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("%s: larger than the %d-byte limit", e.Name, e.Limit)
+	}
+	return fmt.Sprintf("%s: %d bytes is larger than the %d-byte limit", e.Name, e.Size, e.Limit)
 }
 
 func readLimited(name string, r io.Reader, limit int64) ([]byte, error) {
@@ -187,7 +267,7 @@ func readLimited(name string, r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than the %d-byte limit", name, limit)
+		return nil, &TooLargeError{Name: name, Size: -1, Limit: limit}
 	}
 	return b, nil
 }

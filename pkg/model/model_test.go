@@ -163,3 +163,5 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 }
+
+func mdxQuotas(fileSize int) mdx.ReadQuotas { return mdx.ReadQuotas{MaxFileSize: fileSize} }

@@ -1,6 +1,6 @@
 // Package particles simulates a model's particle emitters (PRE2 and the
 // old PREM) and ribbon emitters over time and turns the live particles into
-// world-space meshes for the rasteriser (RENDERING.md §9).
+// world-space meshes for the rasteriser (docs/particles.md).
 //
 // It sits between pkg/pose and pkg/raster in the pipeline: it poses the
 // model's nodes with its own *pose.Pose and emits plain Mesh values; it
@@ -10,8 +10,8 @@
 // # The reference viewer's update loop
 //
 // The simulation reproduces mdx-m3-viewer 5.12.0 as the reference harness
-// drives it (../shared/tools/peer/README.md, "Time stepping"), so that the
-// images in ../shared/reference/peer-particles can be matched:
+// drives it (docs/particles.md#the-update-loop), so that its pictures can
+// be matched (docs/fidelity.md#particle-fidelity):
 //
 //	sim, _ := particles.New(m, particles.DefaultOptions())
 //	sim.Start(seq, view)   // reset, seed, frame = sequence start, pre-roll
@@ -36,7 +36,7 @@
 //
 // The static PRE2 emission rate is multiplied by 2 and an animated (KP2E)
 // rate is not: that is the viewer's SETTING_PARTICLES_HIGH (its comment:
-// "High seems to double the emission"; RENDERING.md §9.2), and it is what
+// "High seems to double the emission"; docs/particles.md#emission), and it is what
 // the reference images were made with. Warsmash multiplies by 1.5 and
 // divides the segment alphas by 1.5 instead; we follow the viewer because
 // it is the reference we can measure against, and the game's own

@@ -1,6 +1,6 @@
 package particles
 
-// DefaultSeed is the seed of the reference harness (RENDERING.md §9.3).
+// DefaultSeed is the seed of the reference harness (docs/particles.md#random-generator).
 const DefaultSeed = 6
 
 // DefaultStepMs is the fixed simulation step, 1/60 s.

@@ -8,7 +8,7 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
 
-// PRE2 node flags (RENDERING.md §9.1).
+// PRE2 node flags (docs/particles.md#record-and-flags).
 const (
 	flagUnshaded    = 0x8000
 	flagLineEmitter = 0x20000
@@ -27,7 +27,7 @@ const pre2RateFactor = 2
 const maxLivePerEmitter = 20000
 
 // pre2Emitter simulates one PRE2 emitter as mdx-m3-viewer 5.12.0 does
-// (particleemitter2.ts, particle2.ts, emitter.ts; RENDERING.md §9.2–§9.5).
+// (docs/particles.md#pre2-emitters).
 type pre2Emitter struct {
 	m     *mdx.Model
 	e     *mdx.ParticleEmitter2
@@ -157,7 +157,7 @@ func (e *pre2Emitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 	}
 }
 
-// emit is Emitter.emitObject + Particle2.bind (RENDERING.md §9.3): five
+// emit is Emitter.emitObject + Particle2.bind (docs/particles.md#spawning-a-particle): five
 // random draws (four for a LineEmitter) in the viewer's order.
 func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	var o *particle2
@@ -360,7 +360,7 @@ func keyIndex(m *mdx.Model, tr *mdx.Track[float32], c pose.Clock) int {
 	return -1
 }
 
-// appendMeshes draws every live particle as a quad (RENDERING.md §9.5;
+// appendMeshes draws every live particle as a quad (docs/particles.md#drawing-particles;
 // mdx-m3-viewer's particles.vert): segment colour, alpha and scale by age,
 // the sprite-sheet cell of the head or tail interval.
 func (e *pre2Emitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh) []Mesh {

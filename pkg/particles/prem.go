@@ -47,10 +47,21 @@ type ModelLoader func(path string) (*mdx.Model, string, error)
 // with .mdl and .mdx swapped: the viewer asks for the .mdx of a .mdl path,
 // and a folder of converted models may hold either.
 func FileModelLoader(f Finder) ModelLoader {
+	return FileModelLoaderQuotas(f, mdx.DefaultQuotas)
+}
+
+// FileModelLoaderQuotas is FileModelLoader decoding within q (a file
+// larger than q.MaxFileSize, or than 64 MiB, is not read).
+func FileModelLoaderQuotas(f Finder, q mdx.ReadQuotas) ModelLoader {
+	limit := int64(maxSpawnedModelBytes)
+	if q.MaxFileSize > 0 {
+		limit = min(limit, int64(q.MaxFileSize))
+	}
+	d := &mdx.Decoder{Quotas: q}
 	return func(path string) (*mdx.Model, string, error) {
 		var tried []string
 		for _, cand := range spawnPathVariants(path) {
-			b, name, t, err := f.ReadFile(cand, maxSpawnedModelBytes)
+			b, name, t, err := f.ReadFile(cand, limit)
 			tried = append(tried, t...)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -58,7 +69,7 @@ func FileModelLoader(f Finder) ModelLoader {
 			if err != nil {
 				return nil, "", err
 			}
-			m, err := mdx.DecodeAny(b)
+			m, err := d.DecodeAny(b)
 			if err != nil {
 				return nil, name, fmt.Errorf("%s: %w", name, err)
 			}
@@ -139,7 +150,7 @@ func isTexturePath(p string) bool {
 }
 
 // premEmitter simulates one PREM (ParticleEmitter) record as
-// mdx-m3-viewer 5.12.0 does (particleemitter.ts, particle.ts): each
+// mdx-m3-viewer 5.12.0 does (docs/particles.md#prem-model-emitters): each
 // emission spawns an instance of the emitter's model that plays its
 // sequence 0 from birth, moving from the emitter with its own velocity.
 //

@@ -10,7 +10,7 @@ import (
 
 // settingParticlesHigh is the reference viewer's particle-detail factor:
 // it doubles the static emission rate of ribbon (and PRE2) emitters
-// (RENDERING.md §9.2, §9.6).
+// (docs/particles.md#emission).
 const settingParticlesHigh = 2
 
 // maxRibbonEdges bounds one ribbon emitter's live edges. The viewer has no
@@ -20,8 +20,7 @@ const settingParticlesHigh = 2
 const maxRibbonEdges = 4096
 
 // ribbonEmitter simulates one RIBB emitter as mdx-m3-viewer 5.12.0 does
-// (ribbonemitter.ts, ribbon.ts, geometryemitterfuncs.ts; RENDERING.md
-// §9.6): it appends one edge — a segment along the node's local Y from
+// (docs/particles.md#ribbons): it appends one edge — a segment along the node's local Y from
 // −heightBelow to +heightAbove, fixed in world space at spawn — per
 // emission, and draws a quad strip joining consecutive live edges.
 //

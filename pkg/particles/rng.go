@@ -1,10 +1,11 @@
 package particles
 
-// RNG is the reference viewer's test generator (mdx-m3-viewer
-// src/common/seededrandom.ts, which the reference harness installs as
-// Math.random): state = (state·9301 + 49297) mod 233280, value =
-// state/233280. It is weak (period ≤ 233280) but it is what the reference
-// images were made with, so draws must happen in the viewer's order.
+// RNG is the reference viewer's seeded test generator, which the
+// reference harness installs as Math.random
+// (docs/particles.md#random-generator): state = (state·9301 + 49297) mod
+// 233280, value = state/233280. It is weak (period ≤ 233280) but it is
+// what the reference images were made with, so draws must happen in the
+// viewer's order.
 type RNG struct {
 	state int64
 	draws int // values drawn since the last Reset

@@ -7,7 +7,7 @@ import (
 )
 
 // GeosetColor returns geoset gi's colour (RGB) and alpha at the last
-// Update's clock (RENDERING.md §5.1): the last GEOA naming the geoset
+// Update's clock (docs/rendering.md#geoset-colour-and-alpha): the last GEOA naming the geoset
 // applies; the static colour is RGB in file order, animated KGAC keys are
 // BGR; an animated colour with no key in the sequence is white (deliberate
 // deviation from MV's black). No GEOA gives opaque white.
@@ -52,7 +52,7 @@ func (p *Pose) LayerTexture(l *mdx.Layer) int {
 	return int(Uint(p.m, l.TextureIDTrack, p.clock, uint32(static), 0))
 }
 
-// TexTransform is a layer's texture animation at one clock (§5.3):
+// TexTransform is a layer's texture animation at one clock (docs/rendering.md#texture-animation):
 // translate, rotate about (0.5, 0.5) by the Z part of the quaternion, then
 // scale about (0.5, 0.5) by the X scale.
 type TexTransform struct {
@@ -94,7 +94,7 @@ func (p *Pose) TextureTransform(ai int32) TexTransform {
 
 // NodeVisibility returns the visibility track value of node i (attachments
 // KATV, lights KLAV, emitters KPEV/KP2V/KPPV, ribbons KRVS; sampled as step
-// tracks, §1.4), or 1 for nodes without one.
+// tracks, docs/rendering.md#interpolation), or 1 for nodes without one.
 func (p *Pose) NodeVisibility(i int) float32 {
 	nd := p.nodes[i]
 	m := p.m
@@ -138,13 +138,13 @@ type CameraPose struct {
 	Up          [3]float64 // (0, 0, 1) turned about the view axis by Roll
 	Roll        float64    // radians, KCRL
 	// FieldOfView is the CAMS value in radians, used as the vertical field
-	// of view as the reference viewer does (§8).
+	// of view as the reference viewer does (docs/rendering.md#portrait-cameras).
 	FieldOfView float64
 	Near, Far   float64
 }
 
 // Camera returns camera ci at the last Update's clock: eye = Position +
-// KCTR, target = TargetPosition + KTTR, roll = KCRL (§8).
+// KCTR, target = TargetPosition + KTTR, roll = KCRL (docs/rendering.md#portrait-cameras).
 func (p *Pose) Camera(ci int) CameraPose {
 	cam := &p.m.Cameras[ci]
 	c := p.clock

@@ -2,7 +2,7 @@
 // computes node world matrices, skinned vertices, geoset and layer colours and
 // texture transforms. It knows nothing about rasterisation or texture files.
 //
-// It reproduces mdx-m3-viewer 5.12.0 (RENDERING.md §1-§5 and the project
+// It reproduces mdx-m3-viewer 5.12.0 (docs/rendering.md and the project
 // decisions table): Float, Vec3, Quat and Uint sample one track exactly as
 // the viewer's SdSequence does; New orders the node hierarchy parents first;
 // Pose.Update computes world matrices (pivot, T·R·S about the pivot,

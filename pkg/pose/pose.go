@@ -52,11 +52,31 @@ type mat34 [12]float32
 
 // CycleError reports a parent cycle in the node hierarchy.
 type CycleError struct {
-	Nodes []string // the names (and object ids) of the nodes on the cycle
+	// Nodes are the names (each cut to 40 bytes) and object ids of the
+	// nodes on the cycle, the first repeated at the end.
+	Nodes []string
 }
 
+// cycleShown is how many nodes of a long cycle the message names at each
+// end: a hostile file's cycle of thousands of nodes makes a short message.
+const cycleShown = 3
+
 func (e *CycleError) Error() string {
-	return "pose: node parent cycle: " + strings.Join(e.Nodes, " -> ")
+	n := len(e.Nodes)
+	if n <= 2*cycleShown+1 {
+		return "pose: node parent cycle: " + strings.Join(e.Nodes, " -> ")
+	}
+	return fmt.Sprintf("pose: node parent cycle of %d nodes: %s -> ... %d more ... -> %s", n-1,
+		strings.Join(e.Nodes[:cycleShown], " -> "), n-2*cycleShown, strings.Join(e.Nodes[n-cycleShown:], " -> "))
+}
+
+// nodeLabel names node v for a CycleError.
+func (p *Pose) nodeLabel(v int) string {
+	name := p.nodes[v].Name
+	if len(name) > 40 {
+		name = name[:40] + "..."
+	}
+	return fmt.Sprintf("%q (object %d)", name, v)
 }
 
 // New prepares a model for posing: it orders the node hierarchy (parents
@@ -70,7 +90,7 @@ func New(m *mdx.Model) (*Pose, error) {
 	for i, nd := range p.nodes {
 		pid := int(nd.ParentID)
 		if pid < 0 || pid >= n || pid == i || nd.ParentID == nd.ObjectID {
-			pid = -1 // dangling or self parent: a root (deliberate deviation §2.1)
+			pid = -1 // dangling or self parent: a root (a deliberate deviation: docs/rendering.md#order-and-parents)
 		}
 		p.parent[i] = pid
 	}
@@ -138,9 +158,9 @@ func (p *Pose) checkCycles() error {
 				}
 			}
 			for _, v := range path[start:] {
-				names = append(names, fmt.Sprintf("%q (object %d)", p.nodes[v].Name, v))
+				names = append(names, p.nodeLabel(v))
 			}
-			names = append(names, fmt.Sprintf("%q (object %d)", p.nodes[j].Name, j))
+			names = append(names, p.nodeLabel(j))
 			return &CycleError{Nodes: names}
 		}
 		for _, v := range path {
@@ -191,7 +211,7 @@ func (p *Pose) Clock() Clock { return p.clock }
 // ClockAt returns the clock of a thumbnail at time ms into sequence seq:
 // frame = start + ms, wrapped for a looping sequence longer than ms and
 // clamped for a non-looping one, as the reference harness does; the global
-// sequence counter is ms (RENDERING.md §1.3 recommendation). seq -1 or out
+// sequence counter is ms (docs/rendering.md#clock-of-a-still). seq -1 or out
 // of range means no sequence.
 func ClockAt(m *mdx.Model, seq int, ms float64) Clock {
 	c := Clock{Sequence: -1, Global: ms}
@@ -240,7 +260,7 @@ func (p *Pose) Update(c Clock, v View) {
 	}
 	camInv := qconj(rot)
 	camZ := qrot(camInv, [3]float64{0, 0, 1})
-	// convertBasis = Ry(−π/2)·Rx(−π/2) (§3).
+	// convertBasis = Ry(−π/2)·Rx(−π/2) (docs/rendering.md#billboards).
 	basis := qmul(axisAngle([3]float64{0, 1, 0}, -math.Pi/2), axisAngle([3]float64{1, 0, 0}, -math.Pi/2))
 
 	for _, i := range p.order {
@@ -267,7 +287,7 @@ func (p *Pose) Update(c Clock, v View) {
 			switch {
 			case nd.Flags&mdx.NodeBillboardedLockX != 0:
 				cr = qmul(lr, axisAngle([3]float64{1, 0, 0}, math.Atan2(r[2], r[1])))
-				cs[2] = -cs[2] // MV/WS: found empirically (§3)
+				cs[2] = -cs[2] // MV/WS: found empirically (docs/rendering.md#billboards)
 			case nd.Flags&mdx.NodeBillboardedLockY != 0:
 				cr = qmul(lr, axisAngle([3]float64{0, 1, 0}, math.Atan2(-r[2], r[0])))
 			default:
@@ -312,7 +332,7 @@ func (p *Pose) skinGeoset(gi int) {
 	g := &p.m.Geosets[gi]
 	gs := &p.geos[gi]
 	if !p.hasBones {
-		return // MV skips skinning entirely: rest positions (§4.1)
+		return // MV skips skinning entirely: rest positions (docs/rendering.md#skinning)
 	}
 	if gs.skin {
 		p.skinWeights(g, gs)
@@ -346,7 +366,7 @@ func (p *Pose) skinGeoset(gi int) {
 			gidx = int(g.VertexGroups[v])
 		}
 		if gidx < 0 || gidx >= len(gs.groups) || !gs.gok[gidx] {
-			// Deliberate deviation (§4.1): no bones keeps the rest position.
+			// Deliberate deviation (docs/rendering.md#skinning): no bones keeps the rest position.
 			gs.pos[v] = rest
 			if v < len(g.Normals) {
 				gs.nrm[v] = g.Normals[v]

@@ -2,7 +2,9 @@ package pose
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -40,8 +42,9 @@ func TestFloatLinearInsideKeys(t *testing.T) {
 	}
 }
 
-// §1.3: after the last key MV blends towards the first key across the wrap;
-// before the first key it uses a negative factor measured from k0.
+// After the last key MV blends towards the first key across the wrap;
+// before the first key it uses a negative factor measured from k0
+// (docs/rendering.md#evaluation-and-wrap).
 func TestFloatWrapAndNegativeFactor(t *testing.T) {
 	m := seqModel([2]uint32{0, 1000})
 	tr := ftrack(mdx.Linear, 200, 0, 800, 10)
@@ -266,6 +269,31 @@ func TestDanglingParentAndCycle(t *testing.T) {
 		if !contains(err.Error(), n) {
 			t.Fatalf("cycle error %q does not name %s", err, n)
 		}
+	}
+}
+
+// TestLongCycleMessage is the hostile-input table's 1,000-node parent
+// cycle: the error names a few nodes at each end and how many it leaves
+// out, and cuts long names, instead of a 22 KB line.
+func TestLongCycleMessage(t *testing.T) {
+	m := seqModel([2]uint32{0, 100})
+	const n = 1000
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("node%d", i)
+		if i == 1 {
+			name = strings.Repeat("x", 5000)
+		}
+		m.Bones = append(m.Bones, bone(name, int32(i), int32((i+1)%n), 0))
+	}
+	_, err := New(m)
+	var ce *CycleError
+	if !errors.As(err, &ce) || len(ce.Nodes) != n+1 {
+		t.Fatalf("got %v", err)
+	}
+	msg := err.Error()
+	if len(msg) > 400 || !strings.Contains(msg, "cycle of 1000 nodes") || !strings.Contains(msg, "... 995 more ...") ||
+		!strings.Contains(msg, `"node0" (object 0) -> "xxxx`) || !strings.Contains(msg, `"node999" (object 999) -> "node0" (object 0)`) {
+		t.Errorf("%d bytes: %s", len(msg), msg)
 	}
 }
 
@@ -619,5 +647,23 @@ func TestTangentFrames(t *testing.T) {
 		if _, _, ok := p.TangentFrames(0); ok {
 			t.Error("a tangent frame for a geoset without TANG")
 		}
+	}
+}
+
+// A crafted hierarchy of a thousand nodes in one parent cycle gives a
+// one-line error that names a few of them, not all.
+func TestCycleErrorIsBounded(t *testing.T) {
+	m := seqModel([2]uint32{0, 100})
+	const n = 1000
+	for i := 0; i < n; i++ {
+		m.Bones = append(m.Bones, bone(strings.Repeat("n", 300), int32(i), int32((i+1)%n), 0))
+	}
+	_, err := New(m)
+	var ce *CycleError
+	if !errors.As(err, &ce) || len(ce.Nodes) != n+1 {
+		t.Fatalf("cycle: %v", err)
+	}
+	if msg := err.Error(); len(msg) > 2000 || !strings.Contains(msg, "cycle of 1000 nodes") || !strings.Contains(msg, "995 more") {
+		t.Errorf("cycle message is %d bytes: %.300s", len(msg), msg)
 	}
 }

@@ -10,7 +10,7 @@ import (
 type Clock struct {
 	// Sequence indexes Model.Sequences; -1 (or any index out of range) means
 	// no sequence: tracks that follow the sequences give the object's static
-	// value (RENDERING.md §1.2, last paragraph).
+	// value (docs/rendering.md#per-sequence-key-lists, last paragraph).
 	Sequence int
 	// Frame is the absolute animation frame in ms (sequence start + time).
 	Frame float64
@@ -39,7 +39,7 @@ func spanFor(m *mdx.Model, c Clock, gs int32) span {
 		}
 		d := float64(m.GlobalSequences[gs])
 		f := 0.0
-		if d > 0 { // deliberate deviation: duration 0 is time 0 (§1.3)
+		if d > 0 { // deliberate deviation: duration 0 is time 0 (docs/rendering.md#evaluation-and-wrap)
 			f = math.Mod(c.Global, d)
 			if f < 0 {
 				f += d
@@ -66,7 +66,7 @@ type keyPair struct {
 	none bool // no key in range: the per-tag default applies
 }
 
-// locate reproduces mdx-m3-viewer's SdSequence (RENDERING.md §1.2-§1.3)
+// locate reproduces mdx-m3-viewer's SdSequence (docs/rendering.md#evaluation-and-wrap)
 // without building the per-sequence list: a key belongs to the list when its
 // frame lies in [start, end] (for a global sequence also the very first key
 // when it lies after end). eq reports whether two keys hold the same value.
@@ -121,7 +121,7 @@ func locate[T mdx.TrackValue](keys []mdx.Key[T], s span, eq func(a, b T) bool) k
 	}
 	// After the last key, or before the first one: interpolate from the last
 	// key towards the first, wrapping round the sequence length. Before the
-	// first key MV measures from k0, which gives a negative factor (§1.3).
+	// first key MV measures from k0, which gives a negative factor (docs/rendering.md#evaluation-and-wrap).
 	wrap := (k0 - kN) + (s.end - s.start)
 	from := kN
 	if f < k0 {
@@ -161,7 +161,7 @@ func interp1(kind mdx.Interpolation, a, o, i, b, t float64) float64 {
 
 // Float samples a scalar track. def is the per-tag default used when the
 // sequence has no key in range; static is returned when there is no track or
-// no sequence. step forces DontInterp (visibility tracks, §1.4).
+// no sequence. step forces DontInterp (visibility tracks, docs/rendering.md#interpolation).
 func Float(m *mdx.Model, tr *mdx.Track[float32], c Clock, static, def float32, step bool) float32 {
 	if tr == nil {
 		return static
@@ -187,7 +187,7 @@ func Float(m *mdx.Model, tr *mdx.Track[float32], c Clock, static, def float32, s
 }
 
 // Uint samples an integer track (KMTF flipbook, KRTX) as a step track: the
-// key in force, whatever the file's interpolation type (§1.4 recommendation).
+// key in force, whatever the file's interpolation type (docs/rendering.md#interpolation).
 func Uint(m *mdx.Model, tr *mdx.Track[uint32], c Clock, static, def uint32) uint32 {
 	if tr == nil {
 		return static
@@ -229,7 +229,7 @@ func Vec3(m *mdx.Model, tr *mdx.Track[mdx.Vec3], c Clock, static, def mdx.Vec3) 
 }
 
 // Quat samples a rotation track: slerp for Linear, sqlerp for Hermite and
-// Bezier (§1.4), the start key for DontInterp.
+// Bezier (docs/rendering.md#interpolation), the start key for DontInterp.
 func Quat(m *mdx.Model, tr *mdx.Track[mdx.Quat], c Clock, static, def mdx.Quat) mdx.Quat {
 	if tr == nil {
 		return static

@@ -34,6 +34,14 @@
 // how a caller draws materials the fixed rule cannot express, such as
 // several texture slots and a normal map.
 //
+// # Bounded work
+//
+// A frame's cost is the pixels its triangles cover, which a small file can
+// make huge (thousands of full-screen particle quads). DrawContext stops
+// when its context is done, polling between triangles, and
+// DrawOptions.MaxFragments leaves out the triangles past a bound on the
+// estimated coverage before anything is drawn; DrawStats reports both.
+//
 // # Determinism
 //
 // Draw splits the frame into row bands; each band is drawn by one worker

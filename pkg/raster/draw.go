@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -19,7 +20,7 @@ type Sampler interface {
 	Height() int
 	// Sample returns the filtered texel at (u, v) as STRAIGHT (not
 	// premultiplied) RGBA in 0..1. (0, 0) is the first (top) row of the
-	// image, with no V flip (RENDERING.md §0); wrapping or clamping is the
+	// image, with no V flip (docs/rendering.md#conventions); wrapping or clamping is the
 	// sampler's business. lod is GL's λ: log2 of the pixel footprint in
 	// level-0 texels, already including any bias; λ ≤ 0 means magnification.
 	Sample(u, v, lod float32) [4]float32
@@ -63,7 +64,8 @@ type Batch struct {
 }
 
 // DrawOptions tunes Draw; the zero value is a good default. No option
-// changes the output bytes except LODBias.
+// changes the output bytes except LODBias and a MaxFragments that is
+// reached.
 type DrawOptions struct {
 	// Workers is the number of band workers; 0 means GOMAXPROCS.
 	Workers int
@@ -71,6 +73,12 @@ type DrawOptions struct {
 	// the rasteriser pick mip levels log2(k) sharper than a 1× render; a
 	// bias of log2(k) mimics the 1× reference's texture blur instead.
 	LODBias float32
+	// MaxFragments bounds the work of one Draw: the fragments its
+	// triangles cover on the target, estimated from each triangle's area
+	// (at most its on-screen bounding box) after clipping and culling,
+	// before any is drawn. The triangles past the bound, in submission
+	// order, are left out, and DrawStats says how many. 0 means no bound.
+	MaxFragments int64
 }
 
 // LightDir is the unit vector from a world-space position to a point light,
@@ -144,28 +152,62 @@ type cvert struct {
 // returns an error, drawing nothing, if an index is out of range or a
 // *Texture's level is too short for its size. A Target
 // is not safe for concurrent Draw calls; render frames in parallel with one
-// Target each.
+// Target each. It is DrawContext without a context, ignoring the stats.
 func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
+	_, err := t.DrawContext(context.Background(), batches, opt)
+	return err
+}
+
+// DrawContext is Draw stopped when ctx is done: it returns ctx's error
+// within a few dozen triangles of each band, leaving the target partly
+// drawn. It also applies opt.MaxFragments and says what was drawn.
+func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptions) (DrawStats, error) {
+	var st DrawStats
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
 	for bi := range batches {
 		b := &batches[bi]
 		n := uint32(len(b.Vertices))
 		for i, ix := range b.Indices[:len(b.Indices)/3*3] {
 			if ix >= n {
-				return fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
+				return st, fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
 			}
 		}
 		if tex, ok := b.Texture.(*Texture); ok {
 			if err := tex.check(); err != nil {
-				return fmt.Errorf("raster: batch %d: %w", bi, err)
+				return st, fmt.Errorf("raster: batch %d: %w", bi, err)
 			}
 		}
 	}
-	t.setup(batches, opt.LODBias)
+	t.setup(batches)
 	// Do not keep the caller's textures reachable after the call.
 	defer clear(t.batches)
 	defer clear(t.mipLevels)
+	st = t.budget(opt.MaxFragments)
+	if st.SkippedTriangles > 0 {
+		t.rebound()
+	}
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	// Lazy samplers decode their levels here, for the triangles the
+	// budget kept only, and not at all once ctx is done.
+	t.prepare(opt.LODBias)
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
 	if len(t.tris) == 0 {
-		return nil
+		return st, nil
+	}
+	// stop is set once ctx is done; band workers poll it between
+	// triangles, which costs an atomic load instead of ctx.Err's lock. A
+	// context that is never done costs nothing (no allocation). Each Draw
+	// has its own flag, so a late callback cannot stop a later Draw.
+	stop := &neverStop
+	if ctx.Done() != nil {
+		stop = new(atomic.Bool)
+		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
 	workers := opt.Workers
 	if workers <= 0 {
@@ -175,31 +217,35 @@ func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
 	nBands := (t.Height + bandH - 1) / bandH
 	workers = min(workers, nBands)
 	if workers == 1 {
-		for band := 0; band < nBands; band++ {
-			t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias)
+		for band := 0; band < nBands && !stop.Load(); band++ {
+			t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
 		}
-		return nil
-	}
-	// Bands are handed out dynamically for load balance; that cannot change
-	// the output because each band is drawn entirely by one worker, walking
-	// all triangles in order, and bands do not share pixels.
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				band := int(next.Add(1)) - 1
-				if band >= nBands {
-					return
+	} else {
+		// Bands are handed out dynamically for load balance; that cannot
+		// change the output because each band is drawn entirely by one
+		// worker, walking all triangles in order, and bands do not share
+		// pixels.
+		var next atomic.Int32
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for !stop.Load() {
+					band := int(next.Add(1)) - 1
+					if band >= nBands {
+						return
+					}
+					t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
 				}
-				t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias)
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
-	return nil
+	if stop.Load() {
+		return st, ctx.Err()
+	}
+	return st, nil
 }
 
 // pvert is a vertex projected to the screen: fixed-point position, window
@@ -214,7 +260,7 @@ type pvert struct {
 }
 
 // setup clips, projects, culls and sets up every triangle into t.tris.
-func (t *Target) setup(batches []Batch, lodBias float32) {
+func (t *Target) setup(batches []Batch) {
 	t.tris = t.tris[:0]
 	t.batches = t.batches[:0]
 	var buf [2][maxPoly]cvert
@@ -273,7 +319,6 @@ func (t *Target) setup(batches []Batch, lodBias float32) {
 			}
 		}
 	}
-	t.prepare(lodBias)
 }
 
 // prepare hands every lazy sampler and shader that has a triangle to draw
@@ -493,15 +538,32 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		tr.dq = grad(q[0], q[1], q[2])
 		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
 		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
-		if info.lazy {
-			sx, sy := 1.0, 1.0
-			if info.shader == nil {
-				sx, sy = float64(info.texW), float64(info.texH)
-			}
-			info.rho2 = min(info.rho2, triLOD(tr, sx, sy))
+	}
+	info.bound(tr)
+}
+
+// bound adds a set-up triangle of the batch to its LODBound.
+func (info *batchInfo) bound(tr *tri) {
+	if info.lazy && (info.tex != nil || info.shader != nil) {
+		sx, sy := 1.0, 1.0
+		if info.shader == nil {
+			sx, sy = float64(info.texW), float64(info.texH)
 		}
+		info.rho2 = min(info.rho2, triLOD(tr, sx, sy))
 	}
 	info.drawn = true
+}
+
+// rebound recomputes every batch's LODBound and drawn from the triangles
+// MaxFragments kept, so that a lazy sampler decodes only what they sample
+// and nothing for a batch left out whole.
+func (t *Target) rebound() {
+	for bi := range t.batches {
+		t.batches[bi].drawn, t.batches[bi].rho2 = false, math.Inf(1)
+	}
+	for i := range t.tris {
+		t.batches[t.tris[i].batch].bound(&t.tris[i])
+	}
 }
 
 func floorDiv(a, b int64) int64 {
@@ -514,12 +576,16 @@ func floorDiv(a, b int64) int64 {
 
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
-// rasterBand draws every triangle, in order, clipped to rows [y0, y1).
-func (t *Target) rasterBand(y0, y1 int, lodBias float32) {
+// rasterBand draws every triangle, in order, clipped to rows [y0, y1),
+// giving up when stop is set (looked at every stopEvery triangles).
+func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	sp := t.getSpan()
 	defer t.putSpan(sp)
 	for i := range t.tris {
+		if i%stopEvery == 0 && stop.Load() {
+			return
+		}
 		tr := &t.tris[i]
 		if int(tr.maxY) < y0 || int(tr.minY) >= y1 {
 			continue

@@ -14,7 +14,7 @@ var white = [4]float32{1, 1, 1, 1}
 
 // TestBlendModes draws one full-screen layer of each filter mode over a known
 // opaque destination and checks the premultiplied result against values
-// worked out by hand from the GL blend functions of RENDERING.md §6.1.
+// worked out by hand from the GL blend functions of docs/rendering.md#filter-modes.
 func TestBlendModes(t *testing.T) {
 	dst := [4]float32{0.2, 0.4, 0.6, 1}
 	src := [4]float32{1, 0.5, 0, 0.5} // straight
@@ -311,7 +311,7 @@ func TestPerspectiveUV(t *testing.T) {
 	}
 }
 
-// TestLighting checks the §7 factor per fragment: clamp(clamp(N·L)+0.7).
+// TestLighting checks the docs/rendering.md#lighting factor per fragment: clamp(clamp(N·L)+0.7).
 func TestLighting(t *testing.T) {
 	up := [3]float32{0, 0, 1}
 	side := [3]float32{1, 0, 0}

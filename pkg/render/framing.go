@@ -13,16 +13,22 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/raster"
 )
 
-// The automatic orbit camera (docs/rendering.md#camera-and-framing): +Z
-// up, yaw 0 looks at the model's front from +X, positive yaw turns the
-// camera counter-clockwise seen from above, pitch is elevation, the field
-// of view is vertical, and the distance keeps the fit box's bounding
-// sphere in frame. It is the reference harness's convention, so that our pictures
-// can be compared with the reference viewer's pixel for pixel.
+// The orbit camera (docs/rendering.md#camera-and-framing): +Z up, yaw 0
+// looks at the model's front from +X, positive yaw turns the camera
+// counter-clockwise seen from above, pitch is elevation, and the field of
+// view is vertical. It is the reference harness's convention, so that our
+// pictures can be compared with the reference viewer's pixel for pixel.
+//
+// Two rules place it. The automatic camera fits the projected silhouette
+// of what is drawn (fit, below), so that a model fills its picture but for
+// the View's margin. When a View gives the distance or the target, the
+// reference harness's rule applies instead (framing): the distance keeps
+// the fit box's bounding sphere, scaled by sphereMargin, in frame; the
+// reference renders are made with it.
 const (
-	defaultFov    = 45.0
-	defaultMargin = 1.1
-	maxPitch      = 89.9
+	defaultFov   = 45.0
+	sphereMargin = 1.1
+	maxPitch     = 89.9
 )
 
 // defaultFitBox is the box the convention falls back to for a model with no
@@ -51,7 +57,7 @@ type framing struct {
 	box        fauxgl.Box
 	yaw, pitch float64 // degrees; pitch clamped to ±maxPitch
 	fov        float64 // vertical, degrees; 0 means defaultFov
-	margin     float64 // scales the fit radius; 0 means defaultMargin
+	margin     float64 // scales the fit radius; 0 means sphereMargin
 	// distance from target to eye; 0 means margin·R / sin(fov/2), which
 	// keeps the box's bounding sphere (radius R) in frame.
 	distance float64
@@ -82,7 +88,7 @@ func (f framing) camera() (raster.Camera, error) {
 		fov = defaultFov
 	}
 	if margin == 0 {
-		margin = defaultMargin
+		margin = sphereMargin
 	}
 	if !(fov > 0 && fov < 180) {
 		return raster.Camera{}, fmt.Errorf("render: field of view %g° outside (0, 180)", fov)
@@ -190,72 +196,330 @@ func (f Frame) apply(v *View) {
 	}
 }
 
-// sharedCamera frames every frame of a run with one orbit camera, so a
-// sheet or an animation does not jump and nothing leaves the picture: it
-// poses each frame (billboards facing that frame's camera) and fits the
-// union of the geometry drawn in it, using the default field of view and
-// margin and clip planes for the union's radius; a model that draws no
-// geometry in any frame is fitted on the union of its visible particles.
-// ok is false when neither gives a box; the frames then fall back to the
-// declared extent.
-func (a *Animator) sharedCamera(opt View, frames []Frame) (target [3]float64, dist, radius float64, ok bool, err error) {
-	p, perr := pose.New(a.m)
-	if perr == nil {
-		var acc boxAcc
-		for _, f := range frames {
-			// billboards face the camera, so pose with this frame's view
-			dir := orbitDir(f.Yaw, opt.Pitch)
-			p.Update(pose.ClockAt(a.m, f.Sequence, f.Time), pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})})
-			for gi := range a.m.Geosets {
-				if !drawn(&a.m.Geosets[gi]) || !drawnNow(a.m, p, gi) {
-					continue // hidden in this frame: framing it would only shrink the model
+// explicit reports whether v places the orbit camera itself (a distance
+// or a target), which selects the reference harness's sphere rule.
+func (v *View) explicit() bool { return v.Distance != 0 || v.Target != nil }
+
+// fill is the share of the picture's width and height the automatic
+// camera gives the silhouette: what the margins leave, times the zoom.
+func (v *View) fill() float64 {
+	m, z := v.Margin, v.Zoom
+	switch {
+	case m == 0:
+		m = DefaultMargin
+	case m < 0:
+		m = 0
+	}
+	if z == 0 {
+		z = 1
+	}
+	return (1 - 2*m) * z
+}
+
+// silhouetteFit gathers what the frames of a run draw, seen from each of
+// their view directions, as the few numbers the camera fit needs: per
+// direction and per screen axis and side, the largest value of a linear
+// function of the points. Points themselves are not kept, so a sheet of
+// hundreds of frames costs no memory.
+//
+// The fit keeps every point p inside the part of the picture the fill
+// share leaves: with the eye at E, screen axes a (right, up), the viewing
+// direction f and k = fill·tan(half field of view along a), a point is in
+// when |a·(p−E)| ≤ k·f·(p−E). For each axis and sign σ that is
+// σa·p − k·f·p ≤ (σa − k·f)·E, so only the largest left side matters.
+// An orthographic camera has k = 0 and a half-height instead.
+type silhouetteFit struct {
+	kx, ky float64 // perspective slopes; 0 for orthographic
+	aspect float64 // width / height
+	fill   float64
+	ortho  bool
+	views  []*viewFit
+	last   *viewFit
+	box    boxAcc
+}
+
+// viewFit is the silhouette seen from one direction.
+type viewFit struct {
+	dir            [3]float64 // from the target to the eye
+	right, up, fwd fauxgl.Vector
+	// m holds, for x+, x−, y+ and y−, the largest σa·p − k·f·p.
+	m          [4]float64
+	minF, maxF float64 // nearest and farthest f·p
+}
+
+// newSilhouette prepares the fit of a picture of v's size, field of view,
+// projection, margin and zoom.
+func newSilhouette(v *View) *silhouetteFit {
+	fov := v.Fov
+	if fov == 0 {
+		fov = defaultFov
+	}
+	s := &silhouetteFit{aspect: float64(v.Width) / float64(v.Height), fill: v.fill(), ortho: v.Ortho}
+	if !s.ortho {
+		t := math.Tan(fov * math.Pi / 360)
+		s.kx, s.ky = s.fill*t*s.aspect, s.fill*t
+	}
+	return s
+}
+
+// view returns the silhouette seen along dir, adding it when new.
+func (s *silhouetteFit) view(dir [3]float64) *viewFit {
+	if s.last != nil && s.last.dir == dir {
+		return s.last
+	}
+	for _, v := range s.views {
+		if v.dir == dir {
+			s.last = v
+			return v
+		}
+	}
+	// The basis of a look-at camera with up +Z, as raster.Camera builds it.
+	fwd := fauxgl.V(-dir[0], -dir[1], -dir[2]).Normalize()
+	right := fwd.Cross(fauxgl.V(0, 0, 1)).Normalize()
+	v := &viewFit{dir: dir, fwd: fwd, right: right, up: right.Cross(fwd),
+		m: [4]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)}, minF: math.Inf(1), maxF: math.Inf(-1)}
+	s.views = append(s.views, v)
+	s.last = v
+	return v
+}
+
+// add adds a drawn point seen along dir; non-finite points are left out.
+func (s *silhouetteFit) add(dir [3]float64, p [3]float32) {
+	x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
+	if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
+		return
+	}
+	s.box.add(p)
+	v := s.view(dir)
+	pt := fauxgl.V(x, y, z)
+	a, b, f := v.right.Dot(pt), v.up.Dot(pt), v.fwd.Dot(pt)
+	v.m[0] = max(v.m[0], a-s.kx*f)
+	v.m[1] = max(v.m[1], -a-s.kx*f)
+	v.m[2] = max(v.m[2], b-s.ky*f)
+	v.m[3] = max(v.m[3], -b-s.ky*f)
+	v.minF, v.maxF = min(v.minF, f), max(v.maxF, f)
+}
+
+// fit is an orbit camera shared by the frames of a run: each frame looks
+// at target from dist along its own direction.
+type fit struct {
+	target          fauxgl.Vector
+	dist, near, far float64
+	fov             float64
+	ortho           bool
+	orthoHalf       float64
+}
+
+// camera is the fit's camera for a frame seen along dir.
+func (f *fit) camera(dir [3]float64) raster.Camera {
+	return raster.Camera{
+		Eye:    f.target.Add(fauxgl.V(dir[0], dir[1], dir[2]).MulScalar(f.dist)),
+		Target: f.target, Up: fauxgl.V(0, 0, 1),
+		Fov: f.fov, Ortho: f.ortho, OrthoHalfHeight: f.orthoHalf,
+		Near: f.near, Far: f.far,
+	}
+}
+
+// solve places the camera. Seen along one direction the fit is exact:
+// the eye is as close as the constraints allow and the silhouette is
+// centred, so it spans the fill share of the limiting side. Several
+// directions (the yaws of a sheet) share the target and the distance: the
+// target is the point nearest, in least squares, to every direction's
+// exact line of sight, and the distance the smallest that keeps every
+// frame's silhouette inside its picture. ok is false when nothing with an
+// extent was added.
+func (s *silhouetteFit) solve(v *View) (f fit, ok bool) {
+	b, ok := s.box.box()
+	if !ok || len(s.views) == 0 || !(s.fill > 0) {
+		return f, false
+	}
+	r := b.Max.Sub(b.Min).Length() / 2
+	// Each direction's line of sight: a point on it and its direction.
+	var a [3][3]float64
+	var rhs [3]float64
+	addLine := func(p, d fauxgl.Vector, w float64) {
+		dv := [3]float64{d.X, d.Y, d.Z}
+		pv := [3]float64{p.X, p.Y, p.Z}
+		for i := range 3 {
+			for j := range 3 {
+				m := -dv[i] * dv[j]
+				if i == j {
+					m++
 				}
-				pos, _ := p.Vertices(gi)
-				for _, v := range pos {
-					acc.add(v)
-				}
+				a[i][j] += w * m
+				rhs[i] += w * m * pv[j]
 			}
 		}
-		if acc.ok {
-			target, dist, radius, ok = frameOn(acc.b)
-			return target, dist, radius, ok, nil
+	}
+	for _, vf := range s.views {
+		m := vf.m
+		ex, ey := (m[0]-m[1])/2, (m[2]-m[3])/2
+		p := vf.right.MulScalar(ex).Add(vf.up.MulScalar(ey))
+		if !s.ortho {
+			ez := min(-(m[0]+m[1])/(2*s.kx), -(m[2]+m[3])/(2*s.ky))
+			p = p.Add(vf.fwd.MulScalar(ez))
 		}
+		addLine(p, vf.fwd, 1)
 	}
-	if opt.Particles.Off {
-		return target, 0, 0, false, nil
+	// A light pull towards the box centre settles what the lines leave
+	// open: the depth, when every frame looks the same way.
+	c := b.Center()
+	eps := 1e-6 * float64(len(s.views))
+	for i, cv := range [3]float64{c.X, c.Y, c.Z} {
+		a[i][i] += eps
+		rhs[i] += eps * cv
 	}
-	// The simulation runs through the frames in a separate Animator, so
-	// the drawing pass starts afresh.
+	t, ok := solve3(a, rhs)
+	if !ok {
+		return f, false
+	}
+	target := fauxgl.V(t[0], t[1], t[2])
+	f = fit{target: target, fov: v.Fov, ortho: s.ortho}
+	if f.fov == 0 {
+		f.fov = defaultFov
+	}
+	if s.ortho {
+		hh := 0.0
+		for _, vf := range s.views {
+			x, y := vf.right.Dot(target), vf.up.Dot(target)
+			hh = max(hh, (vf.m[0]-x)/s.aspect, (vf.m[1]+x)/s.aspect, vf.m[2]-y, vf.m[3]+y)
+		}
+		f.orthoHalf = hh / s.fill
+		if !(f.orthoHalf > 1e-9*max(r, 1)) || math.IsInf(f.orthoHalf, 0) {
+			return f, false
+		}
+		f.dist = autoDistance(r, f.fov, sphereMargin)
+		for _, vf := range s.views {
+			f.dist = max(f.dist, vf.fwd.Dot(target)-vf.minF+0.1*r+1)
+		}
+	} else {
+		d := math.Inf(-1)
+		for _, vf := range s.views {
+			for i, k := range [4]float64{s.kx, s.kx, s.ky, s.ky} {
+				ax := vf.right
+				if i >= 2 {
+					ax = vf.up
+				}
+				if i%2 == 1 {
+					ax = ax.Negate()
+				}
+				w := ax.Sub(vf.fwd.MulScalar(k))
+				d = max(d, (vf.m[i]-w.Dot(target))/k)
+			}
+		}
+		if !(d > 1e-6*max(r, 1)) || math.IsInf(d, 0) {
+			return f, false
+		}
+		f.dist = d
+	}
+	// Clip planes around what is drawn: the reference rule's, unless the
+	// fit brought the camera so close that its near plane would cut.
+	nearest, farthest := math.Inf(1), math.Inf(-1)
+	for _, vf := range s.views {
+		base := f.dist - vf.fwd.Dot(target)
+		nearest, farthest = min(nearest, vf.minF+base), max(farthest, vf.maxF+base)
+	}
+	f.near = f.dist / 100
+	if nearest > 0 && nearest/2 < f.near {
+		f.near = max(nearest/2, f.dist/1e4)
+	}
+	f.far = max(f.dist+4*r+10, farthest*1.01+1)
+	if v.Near > 0 {
+		f.near = v.Near
+	}
+	if v.Far > 0 {
+		f.far = v.Far
+	}
+	return f, f.far > f.near
+}
+
+// solve3 solves a·x = b for a 3×3 matrix by Cramer's rule; ok is false for
+// a singular matrix.
+func solve3(a [3][3]float64, b [3]float64) (x [3]float64, ok bool) {
+	det := func(m [3][3]float64) float64 {
+		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) -
+			m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
+			m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+	}
+	d := det(a)
+	if d == 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+		return x, false
+	}
+	for c := range 3 {
+		m := a
+		for r := range 3 {
+			m[r][c] = b[r]
+		}
+		x[c] = det(m) / d
+	}
+	return x, !math.IsNaN(x[0]+x[1]+x[2]) && !math.IsInf(x[0]+x[1]+x[2], 0)
+}
+
+// runCamera is the camera of a frame of a run, given its view direction
+// and its (possibly adjusted) yaw and pitch.
+type runCamera func(dir [3]float64, yaw, pitch float64) (raster.Camera, error)
+
+// runCamera frames every frame of a run with one orbit camera, so a sheet
+// or an animation does not jump and nothing leaves the picture: it poses
+// each frame (billboards facing that frame's camera), simulates its
+// particles in a separate Animator, so that the drawing pass starts
+// afresh, and fits what all the frames draw (silhouette). A View that
+// gives the distance or the target gets the sphere rule on the union of
+// the frames' boxes instead.
+func (a *Animator) runCamera(ctx context.Context, opt View, frames []Frame) (runCamera, error) {
 	pa := NewAnimator(a.m, a.name, a.tex)
-	var acc boxAcc
+	pa.Limits = a.Limits
+	fo := opt
+	frames[0].apply(&fo)
+	r, err := pa.newFrame(ctx, &fo)
+	if err != nil {
+		return nil, err
+	}
+	s := newSilhouette(&fo)
+	var box boxAcc
 	for _, f := range frames {
 		fo := opt
 		f.apply(&fo)
-		lo, hi, got, err := pa.particleBounds(fo)
+		r.opt, r.sim = &fo, nil
+		seq, err := fo.Sequence.Index(a.m)
 		if err != nil {
-			return target, 0, 0, false, err
+			return nil, err
 		}
-		if got {
-			acc.addBox(fauxgl.Box{Min: fauxgl.V(lo[0], lo[1], lo[2]), Max: fauxgl.V(hi[0], hi[1], hi[2])})
+		dir, err := r.pose(seq)
+		if err != nil {
+			return nil, err
 		}
+		if opt.explicit() {
+			box.addBox(r.fitBox(seq, dir))
+			continue
+		}
+		r.fitPoints(seq, dir, func(p [3]float32) { s.add(dir, p) })
 	}
-	if !acc.ok {
-		return target, 0, 0, false, nil
+	if opt.explicit() {
+		b, _ := box.box()
+		return func(dir [3]float64, yaw, pitch float64) (raster.Camera, error) {
+			return opt.sphere(b, yaw, pitch).camera()
+		}, nil
 	}
-	target, dist, radius, ok = frameOn(acc.b)
-	return target, dist, radius, ok, nil
+	ft, ok := s.solve(&fo)
+	if !ok {
+		return func(dir [3]float64, yaw, pitch float64) (raster.Camera, error) {
+			return opt.sphere(defaultFitBox, yaw, pitch).camera()
+		}, nil
+	}
+	return func(dir [3]float64, yaw, pitch float64) (raster.Camera, error) { return ft.camera(dir), nil }, nil
 }
 
-// frameOn returns the centre of box b, the camera distance the default
-// field of view and margin give for it, and its radius; ok is false for a
-// box too small to frame.
-func frameOn(b fauxgl.Box) (target [3]float64, dist, radius float64, ok bool) {
-	r := b.Max.Sub(b.Min).Length() / 2
-	if !(r > 1e-6) || math.IsInf(r, 0) {
-		return target, 0, 0, false
+// sphere is the reference harness's framing of box with v's camera
+// options.
+func (v *View) sphere(box fauxgl.Box, yaw, pitch float64) framing {
+	f := framing{box: box, yaw: yaw, pitch: pitch, fov: v.Fov,
+		distance: v.Distance, near: v.Near, far: v.Far, ortho: v.Ortho}
+	if v.Target != nil {
+		t := fauxgl.V(v.Target[0], v.Target[1], v.Target[2])
+		f.target = &t
 	}
-	c := b.Center()
-	return [3]float64{c.X, c.Y, c.Z}, autoDistance(r, defaultFov, defaultMargin), r, true
+	return f
 }
 
 // drawnNow reports whether geoset gi is drawn at p's current clock: some
@@ -275,6 +539,15 @@ func drawnNow(m *mdx.Model, p *pose.Pose, gi int) bool {
 	return false
 }
 
+// Picture is one rendered frame: the image, and where the model's origin
+// (the ground point under a unit) lands in it, in pixels from the image's
+// top-left corner. The origin may lie outside the image; it is NaN when
+// it is behind the camera.
+type Picture struct {
+	Image  *image.NRGBA
+	Origin [2]float64
+}
+
 // RenderFrames draws a run of frames with one camera (see Frame). With the
 // model's own camera (Options.Camera) or a single frame, each frame is
 // framed as Render frames a still. The particle simulation of a sequence
@@ -282,29 +555,39 @@ func drawnNow(m *mdx.Model, p *pose.Pose, gi int) bool {
 // frames should be given in time order per sequence and yaw. A cancelled
 // ctx stops it between frames with ctx's error.
 func (a *Animator) RenderFrames(ctx context.Context, opt View, frames []Frame) ([]*image.NRGBA, []Warning, error) {
+	pics, warns, err := a.RenderPictures(ctx, opt, frames)
+	if err != nil {
+		return nil, warns, err
+	}
+	out := make([]*image.NRGBA, len(pics))
+	for i, p := range pics {
+		out[i] = p.Image
+	}
+	return out, warns, nil
+}
+
+// RenderPictures is RenderFrames that also says where the model's origin
+// lands in every frame: the pivot of a sprite-sheet frame.
+func (a *Animator) RenderPictures(ctx context.Context, opt View, frames []Frame) ([]Picture, []Warning, error) {
+	var cam runCamera
 	if len(frames) > 1 && opt.Camera == "" {
-		target, dist, r, ok, err := a.sharedCamera(opt, frames)
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		if ok {
-			opt.Target, opt.Distance = &target, dist
-			// the default clip planes, for the union's radius (the
-			// defaults would follow each frame's own box)
-			opt.Near, opt.Far = dist/100, dist+4*r+10
-		} else {
-			opt.Fit = FitExtent
+		var err error
+		if cam, err = a.runCamera(ctx, opt, frames); err != nil {
+			return nil, nil, err
 		}
 	}
 	var warns []Warning
 	seen := map[Warning]bool{}
-	out := make([]*image.NRGBA, 0, len(frames))
+	out := make([]Picture, 0, len(frames))
 	for _, f := range frames {
 		if err := ctx.Err(); err != nil {
 			return nil, warns, err
 		}
 		f.apply(&opt)
-		img, ws, err := a.frame(ctx, opt)
+		pic, ws, err := a.picture(ctx, opt, cam)
 		for _, w := range ws {
 			if !seen[w] {
 				seen[w] = true
@@ -314,7 +597,16 @@ func (a *Animator) RenderFrames(ctx context.Context, opt View, frames []Frame) (
 		if err != nil {
 			return nil, warns, err
 		}
-		out = append(out, img)
+		out = append(out, pic)
 	}
 	return out, warns, nil
+}
+
+// origin projects the model's origin with camera c into a w×h picture.
+func origin(c raster.Camera, w, h int) [2]float64 {
+	q := c.ViewProjection(float64(w) / float64(h)).MulPositionW(fauxgl.Vector{})
+	if !(q.W > 0) {
+		return [2]float64{math.NaN(), math.NaN()}
+	}
+	return [2]float64{(q.X/q.W + 1) / 2 * float64(w), (1 - q.Y/q.W) / 2 * float64(h)}
 }

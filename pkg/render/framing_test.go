@@ -228,3 +228,119 @@ func TestFramingBasics(t *testing.T) {
 		t.Error("degenerateBox")
 	}
 }
+
+// The automatic camera fits the projected silhouette exactly: a box seen
+// from any direction spans the fill share of the picture's limiting side,
+// centred, for perspective and orthographic projections and any aspect;
+// margin and zoom scale it.
+func TestSilhouetteFit(t *testing.T) {
+	corners := func(lo, hi fauxgl.Vector) (out [][3]float32) {
+		for i := range 8 {
+			c := lo
+			if i&1 != 0 {
+				c.X = hi.X
+			}
+			if i&2 != 0 {
+				c.Y = hi.Y
+			}
+			if i&4 != 0 {
+				c.Z = hi.Z
+			}
+			out = append(out, [3]float32{float32(c.X), float32(c.Y), float32(c.Z)})
+		}
+		return out
+	}
+	pts := corners(fauxgl.V(-20, -35, 0), fauxgl.V(30, 35, 140))
+	for _, tc := range []struct {
+		v    View
+		fill float64
+	}{
+		{View{Width: 100, Height: 100}, 0.9},
+		{View{Width: 160, Height: 90, Yaw: 40, Pitch: 30}, 0.9},
+		{View{Width: 90, Height: 160, Yaw: -70, Pitch: -10, Margin: 0.2}, 0.6},
+		{View{Width: 100, Height: 100, Margin: NoMargin, Zoom: 0.5}, 0.5},
+		{View{Width: 120, Height: 100, Yaw: 200, Pitch: 60, Ortho: true}, 0.9},
+	} {
+		dir := orbitDir(tc.v.Yaw, tc.v.Pitch)
+		s := newSilhouette(&tc.v)
+		for _, p := range pts {
+			s.add(dir, p)
+		}
+		f, ok := s.solve(&tc.v)
+		if !ok {
+			t.Fatalf("%+v: no fit", tc.v)
+		}
+		cam := f.camera(dir)
+		vp := cam.ViewProjection(float64(tc.v.Width) / float64(tc.v.Height))
+		lo, hi := [2]float64{9, 9}, [2]float64{-9, -9}
+		for _, p := range pts {
+			q := vp.MulPositionW(fauxgl.V(float64(p[0]), float64(p[1]), float64(p[2])))
+			if q.W <= 0 || q.Z/q.W < -1 || q.Z/q.W > 1 {
+				t.Errorf("%+v: corner %v clipped by the near or far plane", tc.v, p)
+			}
+			for k, c := range [2]float64{q.X / q.W, q.Y / q.W} {
+				lo[k], hi[k] = min(lo[k], c), max(hi[k], c)
+			}
+		}
+		// The limiting axis spans exactly the fill share; the other at most.
+		spanX, spanY := (hi[0]-lo[0])/2, (hi[1]-lo[1])/2
+		if got := max(spanX, spanY); math.Abs(got-tc.fill) > 1e-6 {
+			t.Errorf("%+v: silhouette spans %.6f of the picture, want %.2f", tc.v, got, tc.fill)
+		}
+		if spanX > tc.fill+1e-6 || spanY > tc.fill+1e-6 {
+			t.Errorf("%+v: spans %.4f x %.4f, more than %.2f", tc.v, spanX, spanY, tc.fill)
+		}
+		// The limiting axis is centred exactly; the other one balances the
+		// room left on each side in depth, not in the picture, which in
+		// perspective is off centre by a little.
+		for k, slack := range [2]float64{1e-6, 1e-6} {
+			if (k == 0) != (spanX > spanY) {
+				slack = 0.03
+			}
+			if math.Abs(lo[k]+hi[k]) > slack {
+				t.Errorf("%+v: not centred: x %.4f..%.4f y %.4f..%.4f", tc.v, lo[0], hi[0], lo[1], hi[1])
+			}
+		}
+	}
+
+	// Several yaws share one target and distance, and every one keeps the
+	// silhouette inside the fill share.
+	v := View{Width: 64, Height: 64, Pitch: 25}
+	s := newSilhouette(&v)
+	yaws := []float64{0, 45, 90, 135, 180, 225, 270, 315}
+	for _, y := range yaws {
+		for _, p := range pts {
+			s.add(orbitDir(y, v.Pitch), p)
+		}
+	}
+	f, ok := s.solve(&v)
+	if !ok {
+		t.Fatal("no shared fit")
+	}
+	widest := 0.0
+	for _, y := range yaws {
+		vp := f.camera(orbitDir(y, v.Pitch)).ViewProjection(1)
+		for _, p := range pts {
+			q := vp.MulPositionW(fauxgl.V(float64(p[0]), float64(p[1]), float64(p[2])))
+			e := max(math.Abs(q.X/q.W), math.Abs(q.Y/q.W))
+			widest = max(widest, e)
+		}
+	}
+	if widest > 0.9+1e-6 || widest < 0.85 {
+		t.Errorf("shared fit: the widest frame reaches %.4f of the half-picture, want 0.85 to 0.9", widest)
+	}
+
+	// Nothing to fit.
+	if _, ok := newSilhouette(&View{Width: 8, Height: 8}).solve(&View{Width: 8, Height: 8}); ok {
+		t.Error("fitted nothing")
+	}
+}
+
+func TestMarginAndZoomChecked(t *testing.T) {
+	m := cubeModel()
+	for _, v := range []View{{Margin: 0.5}, {Margin: math.NaN()}, {Zoom: -1}, {Zoom: math.Inf(1)}} {
+		if _, _, err := NewAnimator(m, "cube", Textures{}).Render(v); err == nil {
+			t.Errorf("%+v accepted", v)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"image"
@@ -115,7 +116,7 @@ func TestHDCorpusJobs(t *testing.T) {
 			v.Background = color.NRGBA{0, 0, 0, 255}
 			v.Particles.Off = true
 			a := NewAnimator(m, mpath, Textures{Local: local, Resolver: res})
-			r, err := a.newFrame(&v)
+			r, err := a.newFrame(context.Background(), &v)
 			if err != nil {
 				t.Fatal(err)
 			}

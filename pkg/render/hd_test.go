@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -71,7 +72,7 @@ func hdPeerJobs(t *testing.T) string {
 			continue
 		}
 		opt := f.opt
-		r, err := NewAnimator(f.m, f.name, Textures{}).newFrame(&opt)
+		r, err := NewAnimator(f.m, f.name, Textures{}).newFrame(context.Background(), &opt)
 		if err != nil {
 			t.Fatal(err)
 		}

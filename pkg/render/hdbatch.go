@@ -190,6 +190,9 @@ func (a *Animator) uniformColor(src *texSampler, t *texture.Texture) ([4]float32
 			u.c[i] = float32(first[i]) / 255
 		}
 	}
+	if src.r.ctx.Err() != nil {
+		return u.c, u.ok // levels of an abandoned decode: not remembered
+	}
 	if a.uniform == nil {
 		a.uniform = map[*texture.Lazy]uniformTex{}
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"path/filepath"
@@ -57,7 +58,7 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 		t.Errorf("particles cover only %v of the 96x96 picture: framed on something bigger than them", lit)
 	}
 
-	lo, hi, ok, err := NewAnimator(m, path, besideModel(path, nil)).particleBounds(opt)
+	lo, hi, ok, err := NewAnimator(m, path, besideModel(path, nil)).particleBounds(context.Background(), opt)
 	if err != nil || !ok {
 		t.Fatalf("particleBounds: ok %v, %v", ok, err)
 	}
@@ -77,7 +78,7 @@ func TestEmitterOnlyFramedOnParticles(t *testing.T) {
 	if !litBounds(bare, bg).Empty() {
 		t.Error("the model has no geometry, yet something was drawn without particles")
 	}
-	if _, _, ok, _ := NewAnimator(m, path, besideModel(path, nil)).particleBounds(opt); ok {
+	if _, _, ok, _ := NewAnimator(m, path, besideModel(path, nil)).particleBounds(context.Background(), opt); ok {
 		t.Error("particleBounds with particles off reports a box")
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // particleCamera returns the world-space camera axes particle quads are
-// built from: the columns of the look-at rotation (RENDERING.md §9.5).
+// built from: the columns of the look-at rotation (docs/particles.md#drawing-particles).
 func particleCamera(c raster.Camera) particles.Camera {
 	f := c.Target.Sub(c.Eye).Normalize()
 	right := f.Cross(c.Up).Normalize()
@@ -80,7 +80,7 @@ func (r *frame) replaceable(id uint32) *texSampler {
 		return smp
 	}
 	req := texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team}
-	l, ws := r.res.LoadLazy(req)
+	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	smp := newTexSampler(r, l, 0, req.Name())
 	r.tex[key] = smp
@@ -154,7 +154,7 @@ func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) *te
 	}
 	t := &m.Textures[id]
 	req := texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team}
-	l, ws := r.res.LoadLazy(req)
+	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	return newTexSampler(r, l, texture.Wrap(t.Flags), req.Name())
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// compareRef measures b against the reference a as ../shared/tools/imgdiff
+// compareRef measures b against the reference a as docs/fidelity.md#the-measure
 // does: mismatch is the percentage of pixels with a channel off by more
 // than 16; IoU compares the pixels that differ from the background bg by
 // more than 16 in each image.
@@ -57,7 +57,7 @@ func compareRef(a image.Image, b *image.NRGBA, bg color.NRGBA) (mismatchPct, iou
 // TestParticleFixturesMatchReferenceViewer compares every particle golden
 // view with the reference viewer's render of the same fixture, view, time
 // and seed (testdata/golden/peer-particles, made with the harness in
-// ../shared/tools/peer; see its README): the simulation must follow the
+// docs/fidelity.md#regenerating-references): the simulation must follow the
 // viewer closely enough that under 1% of the pixels differ and the
 // silhouettes agree (measured: at most 0.4%).
 func TestParticleFixturesMatchReferenceViewer(t *testing.T) {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 
 // TestPeerFixtureJobs writes, when PEER_FIXTURE_OUT names a folder, our
 // render of every fixture (PNG) and a --list file for the reference
-// harness (../shared/tools/peer/render.mjs) with the exact camera we used,
+// harness (docs/fidelity.md#regenerating-references) with the exact camera we used,
 // so scripts/fidelity-fixtures.sh can compare the two. Fixtures the
 // harness cannot express (a portrait camera, a non-square size) are left
 // out of the list.
@@ -30,7 +31,7 @@ func TestPeerFixtureJobs(t *testing.T) {
 		}
 		m := f.m
 		opt := f.opt
-		r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(&opt)
+		r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(context.Background(), &opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,6 +50,10 @@ type Textures struct {
 // identical to those of separate Animators. An Animator is not safe for
 // concurrent use; use one per goroutine.
 type Animator struct {
+	// Limits bound the work of every picture (see Limits); the zero
+	// Limits is DefaultLimits(). Set it before the first picture.
+	Limits Limits
+
 	m    *mdx.Model
 	name string
 	tex  Textures
@@ -65,6 +69,13 @@ type Animator struct {
 	// uniformColor per decoded texture.
 	draws   [][]matDraw
 	uniform map[*texture.Lazy]uniformTex
+	// uvRects caches visibleUV per texture and blend class.
+	uvRects map[uvKey]uvRect
+	// ownResolver is set when NewAnimator made tex.Resolver, which then
+	// takes its texture budgets from Limits at the first picture.
+	ownResolver bool
+	// stats are the rasteriser's of the last picture drawn.
+	stats raster.DrawStats
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -80,10 +91,11 @@ type simKey struct {
 // NewAnimator prepares pictures of model m; name (usually its file path)
 // prefixes errors.
 func NewAnimator(m *mdx.Model, name string, tex Textures) *Animator {
-	if tex.Resolver == nil {
+	own := tex.Resolver == nil
+	if own {
 		tex.Resolver = &texture.Resolver{Cache: texture.NewCache(0)}
 	}
-	return &Animator{m: m, name: name, tex: tex, sims: map[simKey]*particles.Sim{}, spawned: map[string]texture.File{}}
+	return &Animator{m: m, name: name, tex: tex, sims: map[simKey]*particles.Sim{}, spawned: map[string]texture.File{}, ownResolver: own}
 }
 
 // Render draws one still; warnings say what it went on without (a blank
@@ -93,10 +105,12 @@ func (a *Animator) Render(v View) (*image.NRGBA, []Warning, error) {
 	return a.RenderContext(context.Background(), v)
 }
 
-// RenderContext is Render with a context: a cancelled ctx stops the work
-// with ctx's error.
+// RenderContext is Render with a context: a cancelled ctx (or one past
+// its deadline) stops the work with ctx's error within milliseconds,
+// whether it is simulating particles, loading textures or drawing.
 func (a *Animator) RenderContext(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
-	img, warns, err := a.frame(ctx, v)
+	pic, warns, err := a.picture(ctx, v, nil)
+	img := pic.Image
 	if err == nil && Blank(img) {
 		warns = append(warns, Warning{Code: BlankPicture, Message: fmt.Sprintf(
 			"the picture shows nothing (at %s the model may be hidden or not yet emitting, or the camera misses it; a later time, such as 50%% of the sequence, may show it)",
@@ -112,18 +126,20 @@ func (a *Animator) moment(v View) string {
 		return "the bind pose"
 	}
 	s := &a.m.Sequences[seq]
-	return fmt.Sprintf("%s %g ms", s.Name, v.Time.MsIn(seqLength(s)))
+	return fmt.Sprintf("%s %g ms", clipped(s.Name, 80), v.Time.MsIn(seqLength(s)))
 }
 
-// frame draws one picture.
-func (a *Animator) frame(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
+// picture draws one picture; cam, when not nil, is the camera of the run
+// it belongs to.
+func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture, []Warning, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return Picture{}, nil, err
 	}
-	r, err := a.newFrame(&v)
+	r, err := a.newFrame(ctx, &v)
 	if err != nil {
-		return nil, nil, err
+		return Picture{}, nil, err
 	}
+	r.fixed = cam
 	if !a.validated {
 		a.validated, a.invalid = true, a.m.Validate()
 	}
@@ -133,7 +149,10 @@ func (a *Animator) frame(ctx context.Context, v View) (*image.NRGBA, []Warning, 
 		r.warn(InvalidModel, "%v (drawing what is consistent)", a.invalid)
 	}
 	img, err := r.draw()
-	return img, r.warns, err
+	if err != nil {
+		return Picture{}, r.warns, err
+	}
+	return Picture{Image: img, Origin: origin(r.cam, v.Width, v.Height)}, r.warns, nil
 }
 
 // sim returns the simulation for seq and r's view, advanced to the
@@ -144,7 +163,7 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 	if opt.Particles.Off {
 		return nil, nil
 	}
-	k := simKey{seq: seq, camera: opt.Camera, opt: opt.Particles.options()}
+	k := simKey{seq: seq, camera: opt.Camera, opt: a.Limits.particles(opt.Particles.options())}
 	if opt.Camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
@@ -160,19 +179,25 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 		} else {
 			// PREM emitters spawn models found like textures: the model's
 			// folder, then the texture sources.
-			s.LoadSpawnedModels(particles.FileModelLoader(spawnFinder{a, a.tex.Local}))
-			s.Start(seq, view)
+			s.LoadSpawnedModels(particles.FileModelLoaderQuotas(spawnFinder{a, a.tex.Local}, a.Limits.Quotas()))
+			if err := s.StartContext(r.ctx, seq, view); err != nil {
+				// Not kept: an interrupted pre-roll starts over next time.
+				return nil, fmt.Errorf("render %s: %w", a.name, err)
+			}
 		}
 		a.sims[k] = s
 	}
 	if s == nil {
 		return nil, nil
 	}
+	s.SetView(view)
+	err := s.AdvanceToContext(r.ctx, ms)
+	// Read after advancing, so that a budget reached by this frame is
+	// reported with it.
 	for _, w := range s.Warnings() {
 		r.warn(ParticleProblem, "%s", w)
 	}
-	s.SetView(view)
-	if err := s.AdvanceTo(ms); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
 	return s, nil
@@ -196,6 +221,7 @@ func (f spawnFinder) ReadFile(p string, limit int64) ([]byte, string, []string, 
 
 // frame is the state of drawing one picture.
 type frame struct {
+	ctx   context.Context
 	m     *mdx.Model
 	opt   *View
 	local []texture.Source // the model's own sources
@@ -206,6 +232,7 @@ type frame struct {
 	cam   raster.Camera // the camera of the last draw
 	anim  *Animator
 	sim   *particles.Sim // nil: no particles drawn
+	fixed runCamera      // the camera of the run the frame is part of, or nil
 	// warnedShader marks materials whose shader was already warned
 	// about this frame; hdLight caches hdLightPosition.
 	warnedShader map[int]bool
@@ -218,8 +245,8 @@ type texKey struct {
 }
 
 // newFrame fills v's defaults in and checks what the renderer cannot
-// draw.
-func (a *Animator) newFrame(v *View) (*frame, error) {
+// draw or the Limits do not allow.
+func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 	if v.Width == 0 {
 		v.Width = DefaultSize
 	}
@@ -232,15 +259,29 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 	if v.Width < 1 || v.Height < 1 || v.SSAA < 1 || v.Width*v.SSAA > raster.MaxSide || v.Height*v.SSAA > raster.MaxSide {
 		return nil, fmt.Errorf("render: size %dx%d at ssaa %d is out of range (max side %d)", v.Width, v.Height, v.SSAA, raster.MaxSide)
 	}
+	if err := a.Limits.checkSize(v.Width, v.Height, v.SSAA); err != nil {
+		return nil, fmt.Errorf("render %s: %w", a.name, err)
+	}
 	if v.Fov < 0 || v.Fov >= 180 {
 		return nil, fmt.Errorf("render: field of view %v is out of range", v.Fov)
+	}
+	if !(v.Margin < 0.5) {
+		return nil, fmt.Errorf("render: margin %v is out of range (a share of the picture on each side, below 0.5)", v.Margin)
+	}
+	if !(v.Zoom >= 0) || math.IsInf(v.Zoom, 0) {
+		return nil, fmt.Errorf("render: zoom %v is out of range", v.Zoom)
 	}
 	p, err := pose.New(a.m)
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", a.name, err)
 	}
+	if a.ownResolver {
+		// Once: a load abandoned by a cancelled frame may still read them.
+		a.tex.Resolver.Options = a.Limits.TextureOptions()
+		a.ownResolver = false
+	}
 	return &frame{
-		m: a.m, opt: v, local: a.tex.Local, p: p,
+		ctx: ctx, m: a.m, opt: v, local: a.tex.Local, p: p,
 		res:  a.tex.Resolver,
 		tex:  map[texKey]*texSampler{},
 		anim: a,
@@ -248,7 +289,11 @@ func (a *Animator) newFrame(v *View) (*frame, error) {
 }
 
 func (r *frame) warn(code WarningCode, format string, args ...any) {
-	r.warns = append(r.warns, Warning{Code: code, Message: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	// Messages quote what the model's author wrote; a hostile model's
+	// megabyte of text ends here.
+	msg = clipped(msg, 2048)
+	r.warns = append(r.warns, Warning{Code: code, Message: msg})
 }
 
 // textureWarnings passes on what the resolver went on without.
@@ -350,21 +395,25 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		r.p.Update(clock, view)
 	} else {
 		// Billboards depend only on the view direction, which yaw and
-		// pitch fix before the fit box is known.
-		dir, view := r.orbitView()
-		if clock, err = r.simulate(seq, ms, clock, view); err != nil {
+		// pitch fix before the camera is placed.
+		dir, err := r.pose(seq)
+		if err != nil {
 			return nil, err
 		}
-		r.p.Update(clock, view)
-		f := framing{
-			box: r.fitBox(seq, dir), yaw: opt.Yaw, pitch: opt.Pitch, fov: opt.Fov,
-			distance: opt.Distance, near: opt.Near, far: opt.Far, ortho: opt.Ortho,
+		switch {
+		case r.fixed != nil:
+			cam, err = r.fixed(dir, opt.Yaw, opt.Pitch)
+		case opt.explicit():
+			cam, err = opt.sphere(r.fitBox(seq, dir), opt.Yaw, opt.Pitch).camera()
+		default:
+			s := newSilhouette(opt)
+			r.fitPoints(seq, dir, func(p [3]float32) { s.add(dir, p) })
+			if f, ok := s.solve(opt); ok {
+				cam = f.camera(dir)
+			} else {
+				cam, err = opt.sphere(defaultFitBox, opt.Yaw, opt.Pitch).camera()
+			}
 		}
-		if opt.Target != nil {
-			t := fauxgl.V(opt.Target[0], opt.Target[1], opt.Target[2])
-			f.target = &t
-		}
-		cam, err = f.camera()
 		if err != nil {
 			return nil, err
 		}
@@ -379,6 +428,10 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Textures were loaded for the batches, one by one.
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
 	k := opt.SSAA
 	tg, err := r.target(opt.Width*k, opt.Height*k)
 	if err != nil {
@@ -388,8 +441,18 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	if bg != nil {
 		tg.Clear([4]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255, 1})
 	}
-	if err := tg.Draw(batches, raster.DrawOptions{Workers: opt.Workers, LODBias: float32(math.Log2(float64(k)))}); err != nil {
+	samples := int64(tg.Width) * int64(tg.Height)
+	overdraw := int64(r.anim.Limits.WithDefaults().MaxOverdraw)
+	st, err := tg.DrawContext(r.ctx, batches, raster.DrawOptions{
+		Workers: opt.Workers, LODBias: float32(math.Log2(float64(k))), MaxFragments: overdraw * samples,
+	})
+	if err != nil {
 		return nil, err
+	}
+	r.anim.stats = st
+	if st.SkippedTriangles > 0 {
+		r.warn(CappedPicture, "%d of %d triangles left out: drawn, they would cover %d times the picture's %d pixels, more than the MaxOverdraw budget of %d",
+			st.SkippedTriangles, st.Triangles+st.SkippedTriangles, (st.Fragments+st.SkippedFragments)/samples, samples, overdraw)
 	}
 	return tg.Resolve(k, bg)
 }
@@ -419,6 +482,74 @@ func (r *frame) orbitView() ([3]float64, pose.View) {
 	return dir, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
 }
 
+// pose runs the particle simulation up to the frame's time and poses the
+// model for the orbit camera, billboards facing it; it returns the
+// direction from the target to the eye.
+func (r *frame) pose(seq int) ([3]float64, error) {
+	ms := r.timeMs(seq)
+	dir, view := r.orbitView()
+	clock, err := r.simulate(seq, ms, pose.ClockAt(r.m, seq, ms), view)
+	if err != nil {
+		return dir, err
+	}
+	r.p.Update(clock, view)
+	return dir, nil
+}
+
+// fitPoints calls add with every point the automatic camera frames in the
+// posed frame: the corners of the declared extent when the View's Fit
+// asks for one and it is usable; else what the frame draws, the vertices
+// of the visible geosets and of the visible particles, ribbons and model
+// particles (seen along dir), each only where its texture shows; else, when nothing is visible, the vertices
+// of every geoset, hidden ones included.
+func (r *frame) fitPoints(seq int, dir [3]float64, add func([3]float32)) {
+	var box fauxgl.Box
+	switch r.opt.Fit {
+	case FitExtent:
+		box = boxOf(r.m.Extent)
+	case FitSequence:
+		if seq >= 0 {
+			box = boxOf(r.m.Sequences[seq].Extent)
+		}
+	}
+	if r.opt.Fit != FitVertices && !degenerateBox(box) {
+		for i := range 8 {
+			c := box.Min
+			if i&1 != 0 {
+				c.X = box.Max.X
+			}
+			if i&2 != 0 {
+				c.Y = box.Max.Y
+			}
+			if i&4 != 0 {
+				c.Z = box.Max.Z
+			}
+			add([3]float32{float32(c.X), float32(c.Y), float32(c.Z)})
+		}
+		return
+	}
+	n := 0
+	for gi := range r.m.Geosets {
+		if drawn(&r.m.Geosets[gi]) && drawnNow(r.m, r.p, gi) {
+			n += r.addGeoset(gi, add)
+		}
+	}
+	if r.sim != nil {
+		n += r.addParticles(particleCamera(raster.Camera{Eye: fauxgl.V(dir[0], dir[1], dir[2]), Up: fauxgl.V(0, 0, 1)}), add)
+	}
+	if n > 0 {
+		return
+	}
+	for gi := range r.m.Geosets {
+		if drawn(&r.m.Geosets[gi]) {
+			pos, _ := r.p.Vertices(gi)
+			for _, v := range pos {
+				add(v)
+			}
+		}
+	}
+}
+
 // particleBounds returns the box of what the particle simulation draws at
 // opt's sequence and time, seen from opt's yaw and pitch: the box a
 // still of a model without geometry is framed on. ok is false when
@@ -426,11 +557,11 @@ func (r *frame) orbitView() ([3]float64, pose.View) {
 // or nothing visible is alive. It advances the Animator's simulation as
 // Render does, so a caller that frames several frames before drawing them
 // uses a separate Animator for this.
-func (a *Animator) particleBounds(opt View) (min, max [3]float64, ok bool, err error) {
+func (a *Animator) particleBounds(ctx context.Context, opt View) (min, max [3]float64, ok bool, err error) {
 	if opt.Camera != "" || opt.Particles.Off {
 		return min, max, false, nil
 	}
-	r, err := a.newFrame(&opt)
+	r, err := a.newFrame(ctx, &opt)
 	if err != nil {
 		return min, max, false, err
 	}
@@ -563,11 +694,55 @@ func (r *frame) texture(id int, wrap uint32) *texSampler {
 		return smp
 	}
 	req := texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team}
-	l, ws := r.res.LoadLazy(req)
+	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	smp := newTexSampler(r, l, texture.Wrap(t.Flags|wrap), req.Name())
 	r.tex[key] = smp
 	return smp
+}
+
+// load opens a texture through the resolver (finds it, reads it and
+// checks its header and levels; decoding the levels waits for Draw, see
+// texSampler) unless the frame's context is done first. A TGA, PNG or
+// JPEG file is decoded whole here. See beside for the context.
+func (r *frame) load(req texture.Request) (*texture.Lazy, []texture.Warning) {
+	type loaded struct {
+		l     *texture.Lazy
+		warns []texture.Warning
+	}
+	got := beside(r.ctx, func() loaded {
+		l, warns := r.res.LoadLazy(req)
+		return loaded{l, warns}
+	})
+	if got == nil {
+		return texture.LazyOf(texture.WhiteTexture()), nil
+	}
+	return got.l, got.warns
+}
+
+// beside runs f unless ctx is done, and returns nil when ctx ends first.
+// Reading and decoding one texture is bounded by the texture budgets but
+// can take seconds (a large PNG), and the decoders do not watch a
+// context; so with a context that can end, f runs beside the frame, which
+// stops waiting when the context ends (draw() then returns its error) and
+// leaves f to finish into the resolver's cache. What f makes is the same
+// either way.
+func beside[T any](ctx context.Context, f func() T) *T {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if ctx.Done() == nil {
+		v := f()
+		return &v
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return &v
+	case <-ctx.Done():
+		return nil
+	}
 }
 
 // materialDraws returns how material mi is drawn (see materialDraws in

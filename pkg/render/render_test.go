@@ -227,7 +227,7 @@ func TestDeterminism(t *testing.T) {
 
 // A few reference-viewer views, rendered with their exact cameras, must
 // stay under 1% mismatched pixels (channel difference > 16, over black),
-// the measure of ../shared/tools/imgdiff. scripts/fidelity.sh runs all.
+// the measure of docs/fidelity.md#the-measure. scripts/fidelity.sh runs all.
 func TestAgainstReferenceViewer(t *testing.T) {
 	shared := sharedDir(t)
 	f, err := os.Open(filepath.Join(shared, "reference", "peer", "jobs.tsv"))

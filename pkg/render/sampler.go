@@ -79,7 +79,18 @@ func (s *texSampler) levels(finest int, warn bool) glSampler {
 	if t := s.l.Decoded(); t != nil {
 		return newGLSampler(withGLMipmaps(t.WithWrap(s.wrap)))
 	}
-	t, err := s.l.Texture(finest)
+	type decoded struct {
+		t   *texture.Texture
+		err error
+	}
+	got := beside(s.r.ctx, func() decoded {
+		t, err := s.l.Texture(finest)
+		return decoded{t, err}
+	})
+	if got == nil { // the frame is abandoned; Draw stops before shading
+		return newGLSampler(texture.WhiteTexture())
+	}
+	t, err := got.t, got.err
 	var w *texture.Warning
 	switch {
 	case err != nil:

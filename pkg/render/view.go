@@ -28,6 +28,13 @@ const (
 	DefaultSeed = particles.DefaultSeed
 	// DefaultStepMs is the particle simulation's fixed step, 1/60 s.
 	DefaultStepMs = particles.DefaultStepMs
+	// DefaultMargin is the share of the picture's width and height the
+	// automatic camera leaves free on each side of the model: the
+	// silhouette fills 90% of the picture's limiting side.
+	DefaultMargin = 0.05
+	// NoMargin (any negative Margin) lets the silhouette touch the
+	// picture's edges.
+	NoMargin = -1.0
 )
 
 // DefaultLight is the position of the reference viewer's point light.
@@ -47,9 +54,11 @@ type View struct {
 	// The orbit camera (docs/rendering.md#camera-and-framing): Yaw and
 	// Pitch in degrees (yaw 0 looks at the model's front from +X, pitch is
 	// elevation), Fov the vertical field of view in degrees (0: 45),
-	// Distance from the target (0: fit the box), Target the point looked
-	// at (nil: the fit box's centre), Near and Far the clip distances (0:
-	// automatic), Fit the box framed, Ortho an orthographic projection.
+	// Distance from the target and Target the point looked at (both unset:
+	// fit the silhouette of what is drawn; either set: the reference
+	// harness's rule, which fits the bounding sphere of the Fit box and
+	// looks at its centre), Near and Far the clip distances (0:
+	// automatic), Fit what is framed, Ortho an orthographic projection.
 	Yaw, Pitch float64
 	Fov        float64
 	Distance   float64
@@ -57,6 +66,12 @@ type View struct {
 	Near, Far  float64
 	Fit        Fit
 	Ortho      bool
+	// Margin and Zoom size the model when the automatic camera places
+	// itself (no Distance, Target or Camera): the projected silhouette of
+	// what is drawn fills the picture but for Margin, a share of its width
+	// and height on each side (0: DefaultMargin; NoMargin: none, below
+	// 0.5), then Zoom scales it (0: 1; 2 is twice as large and crops).
+	Margin, Zoom float64
 	// Camera selects one of the model's own cameras (portrait cameras),
 	// by name or index, instead of the orbit camera; Fov, Near and Far
 	// still override its values when set.
@@ -83,13 +98,14 @@ type View struct {
 }
 
 // DefaultView returns the View every zero field stands for: 256×256, no
-// supersampling, the orbit camera at yaw 0 and pitch 0 framing the posed
-// geometry, the first sequence at its start, player 0's colour (red), a
+// supersampling, the orbit camera at yaw 0 and pitch 0 fitting what is
+// drawn with a margin of 5%, the Stand sequence (StandSequence) at its
+// start, player 0's colour (red), a
 // transparent background and particles simulated with the reference
 // harness's seed and step.
 func DefaultView() View {
 	return View{
-		Width: DefaultSize, Height: DefaultSize, SSAA: DefaultSSAA,
+		Width: DefaultSize, Height: DefaultSize, SSAA: DefaultSSAA, Margin: DefaultMargin, Zoom: 1,
 		Particles: Particles{Seed: DefaultSeed, StepMs: DefaultStepMs},
 	}
 }
@@ -155,9 +171,9 @@ type Fit uint8
 
 // Fit boxes.
 const (
-	// FitVertices frames the posed geometry (the default), because
-	// declared extents often lie. A model with no geometry (an
-	// emitter-only effect) is framed on its visible particles.
+	// FitVertices frames what is drawn (the default): the posed
+	// geometry and the visible particles, because declared extents often
+	// lie.
 	FitVertices Fit = iota
 	// FitExtent frames the model's declared extent.
 	FitExtent
@@ -185,7 +201,7 @@ func ParseFit(s string) (Fit, error) {
 }
 
 // Sequence chooses an animation of a model: by index, by name, the bind
-// pose, or (the zero Sequence) the default.
+// pose, or (the zero Sequence) the default, Stand (see StandSequence).
 type Sequence struct {
 	kind  seqKind
 	index int
@@ -241,7 +257,7 @@ func (s Sequence) String() string {
 
 // Index resolves s against model m: an index into m.Sequences, or -1 for
 // the bind pose (also the default of a model without sequences). The
-// default is the first sequence.
+// default is StandSequence's choice.
 func (s Sequence) Index(m *mdx.Model) (int, error) {
 	switch s.kind {
 	case seqBind:
@@ -264,10 +280,31 @@ func (s Sequence) Index(m *mdx.Model) (int, error) {
 		}
 		return 0, fmt.Errorf("render: no sequence named %q (%s)", s.name, sequenceList(m))
 	}
-	if len(m.Sequences) == 0 {
-		return -1, nil
+	return StandSequence(len(m.Sequences), func(i int) string { return m.Sequences[i].Name }), nil
+}
+
+// StandSequence is the rule that picks the sequence a picture shows when
+// none is named, for the library, every command and the batch alike: the
+// sequence named "Stand" (ignoring case and surrounding spaces), else the
+// first whose name starts with "stand" ("Stand Ready"), else the first;
+// -1 (the bind pose) when there are none. A model's first sequence is
+// often Walk or Birth, which makes a poor thumbnail. name returns the
+// name of sequence i of n.
+func StandSequence(n int, name func(i int) string) int {
+	for i := 0; i < n; i++ {
+		if strings.EqualFold(strings.TrimSpace(name(i)), "stand") {
+			return i
+		}
 	}
-	return 0, nil
+	for i := 0; i < n; i++ {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name(i))), "stand") {
+			return i
+		}
+	}
+	if n > 0 {
+		return 0
+	}
+	return -1
 }
 
 // sequenceList names a model's sequences for an error message, a few at
@@ -287,7 +324,7 @@ func sequenceList(m *mdx.Model) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%d %q", i, m.Sequences[i].Name)
+		fmt.Fprintf(&b, "%d %q", i, clipped(m.Sequences[i].Name, 40))
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 )
 
@@ -46,11 +47,24 @@ const (
 	// TeamColor: the team colour asked for cannot be drawn; another is
 	// used.
 	TeamColor WarningCode = "team-colour"
+	// CappedPicture: a budget of Limits left part of the picture out
+	// (MaxOverdraw: the triangles drawn last).
+	CappedPicture WarningCode = "capped"
 	// BlankPicture: every pixel of the picture is the background: the
 	// model is hidden at that moment, has not emitted yet, or the camera
 	// misses it.
 	BlankPicture WarningCode = "blank"
 )
+
+// clipped cuts s, which quotes what a model's author wrote, to at most
+// n bytes for a message, so that a hostile model's megabyte of text does
+// not end up in one.
+func clipped(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return fmt.Sprintf("%s... (%d bytes)", s[:n], len(s))
+}
 
 // Blank reports whether every pixel of img has the same colour: nothing
 // but the background was drawn (whatever the background is).

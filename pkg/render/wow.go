@@ -35,7 +35,7 @@ func (r *frame) wowReplaceable(t *mdx.Texture) (*texSampler, bool) {
 	return standInSampler(r, texture.WhiteTexture()), true
 }
 
-// WoW layer flag bits (seed 004, MDLGEO) with no Warcraft III shading
+// WoW layer flag bits (MDLGEO; docs/rendering.md#world-of-warcraft-models) with no Warcraft III shading
 // meaning: 0x4/0x8 wrap the texture (v1500) and 0x100 is "no
 // fallback" (v1500), where Warcraft III has Unlit.
 const wowLayerOnly = mdx.WoWLayerWrapWidth | mdx.WoWLayerWrapHeight | mdx.WoWLayerNoFallback

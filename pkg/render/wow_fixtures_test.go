@@ -20,7 +20,7 @@ import (
 // m2_*.m2 (UPDATE_FIXTURES=1 go test -run TestWoWFixtureFiles ./pkg/render
 // rewrites them). The golden test loads the files as checked in through
 // pkg/model, as the CLI does, so the bytes pass through the real WoW MDX
-// and M2 decoders. The M2 files are written from the seed 003 layout by
+// and M2 decoders. The M2 files are written from the layout of docs/formats.md#m2 by
 // m2File below, not by a pkg/m2 encoder (there is none), so decoder and
 // fixture do not share code.
 

@@ -12,11 +12,21 @@
 //     an isometric game), inside it one row per sequence, wrapped after a
 //     number of columns. Every cell gets a stable frame name and the name
 //     of the animation it belongs to.
-//  3. Layout.Frames lists what to draw in cell order, and Layout.Assemble
-//     copies the drawn frames onto the sheet image.
-//  4. Layout.TexturePackerJSON and Layout.PlainJSON describe the sheet:
-//     TexturePacker's "JSON hash" layout, which Phaser (load.atlas) and
-//     PixiJS (Spritesheet) read, and a plain layout of this project's own.
+//  3. Layout.Frames lists what to draw in cell order; the caller draws
+//     them and may set each cell's Pivot (the point an engine places the
+//     sprite by: for a model, its origin, the ground point under a unit).
+//     Layout.Pack puts the drawn frames on the sheet: as the grid, or
+//     trimmed to their pixels and packed in rows, split into pages of at
+//     most a given size (TexturePacker's multipack) with every animation
+//     on one page. Layout.Assemble is Pack as the plain grid.
+//  4. The metadata, one format per file of this package:
+//     TexturePackerPage (TexturePacker's "JSON hash", which Phaser's
+//     load.atlas and PixiJS's Assets.load read, trim, pivot and anchor
+//     included), AsepriteJSON (Aseprite's JSON with one frame tag per
+//     animation, for Phaser's load.aseprite and
+//     anims.createFromAseprite), GodotSpriteFrames (a Godot 4
+//     SpriteFrames .tres for AnimatedSprite2D) and PlainJSON (this
+//     project's own, with pixels throughout).
 //
 // The package does not render: the caller draws the frames, so the same
 // layout serves any renderer. Output is deterministic.

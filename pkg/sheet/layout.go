@@ -3,7 +3,6 @@ package sheet
 import (
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 	"strconv"
 )
@@ -27,7 +26,22 @@ type Cell struct {
 	Strip     int    // index into Layout.Strips
 	Yaw       float64
 	Sample    Sample
-	Rect      image.Rectangle
+	// Page is the sheet image holding the frame: 0 unless Pack split the
+	// sheet into pages.
+	Page int
+	// Rect is where the frame's pixels are on its page.
+	Rect image.Rectangle
+	// Source is the part of the frame (FrameW x FrameH, origin at its top
+	// left) that Rect holds: the whole frame, or, once Pack has trimmed
+	// it, the bounds of its pixels. Engines put a trimmed frame back at
+	// Source.Min, so every frame keeps its place.
+	Source image.Rectangle
+	// Pivot is the point of the frame an engine places a sprite by, in
+	// pixels from the frame's top-left corner: the frame's centre unless
+	// the caller sets it (a renderer sets the model's origin, the ground
+	// point under a unit). It may lie outside the frame. The metadata
+	// rounds it to whole pixels.
+	Pivot [2]float64
 }
 
 // Layout places frames: one block of rows per yaw; inside it one row per
@@ -39,6 +53,11 @@ type Layout struct {
 	Strips         []Strip
 	// Cells are in order: yaw, then strip, then sample.
 	Cells []Cell
+	// Pages are the sizes of the sheet images: one, the grid, until Pack
+	// trims frames or splits the sheet.
+	Pages []image.Point
+	// Trimmed says Pack cropped the frames to their pixels.
+	Trimmed bool
 }
 
 // MaxSide bounds a sheet's width and height in pixels.
@@ -96,6 +115,8 @@ func NewLayout(strips []Strip, yaws []float64, frameW, frameH, cols int) (*Layou
 					Yaw:       yaw,
 					Sample:    sm,
 					Rect:      image.Rect(c*frameW, r*frameH, (c+1)*frameW, (r+1)*frameH),
+					Source:    image.Rect(0, 0, frameW, frameH),
+					Pivot:     [2]float64{float64(frameW) / 2, float64(frameH) / 2},
 				})
 			}
 			row += (len(s.Samples) + cols - 1) / cols
@@ -107,6 +128,7 @@ func NewLayout(strips []Strip, yaws []float64, frameW, frameH, cols int) (*Layou
 		return nil, fmt.Errorf("sheet: %dx%d frames of %dx%d make a %dx%d image, larger than %d; use fewer frames, yaws or a smaller size",
 			cols, row, frameW, frameH, cols*frameW, row*frameH, MaxSide)
 	}
+	l.Pages = []image.Point{{cols * frameW, row * frameH}}
 	return l, nil
 }
 
@@ -117,9 +139,25 @@ func yawName(y float64) string {
 	return strconv.FormatFloat(y, 'f', -1, 64)
 }
 
-// Bounds is the sheet image's rectangle.
+// pivot is c's pivot as the metadata gives it: rounded to whole pixels,
+// so that a sprite placed by its pivot on a whole pixel is drawn on whole
+// pixels rather than resampled (blurred); one that is not finite (behind
+// the camera) is the frame's centre.
+func (l *Layout) pivot(c *Cell) [2]float64 {
+	x, y := c.Pivot[0], c.Pivot[1]
+	if math.IsNaN(x+y) || math.IsInf(x+y, 0) || math.Abs(x)+math.Abs(y) > 1e9 {
+		return [2]float64{math.Round(float64(l.FrameW) / 2), math.Round(float64(l.FrameH) / 2)}
+	}
+	return [2]float64{math.Round(x), math.Round(y)}
+}
+
+// Bounds is the rectangle of the sheet image (of its first page, when
+// Pack split it).
 func (l *Layout) Bounds() image.Rectangle {
-	return image.Rect(0, 0, l.Cols*l.FrameW, l.Rows*l.FrameH)
+	if len(l.Pages) == 0 {
+		return image.Rect(0, 0, l.Cols*l.FrameW, l.Rows*l.FrameH)
+	}
+	return image.Rectangle{Max: l.Pages[0]}
 }
 
 // Frame is one picture to draw for a cell.
@@ -142,21 +180,12 @@ func (l *Layout) Frames() []Frame {
 }
 
 // Assemble copies frames (in cell order, each FrameW x FrameH) onto a
-// transparent sheet.
+// transparent sheet laid out as the grid NewLayout made. It is Pack
+// without trimming or size limit.
 func (l *Layout) Assemble(frames []*image.NRGBA) (*image.NRGBA, error) {
-	if len(frames) != len(l.Cells) {
-		return nil, fmt.Errorf("sheet: %d frames for %d cells", len(frames), len(l.Cells))
+	pages, err := l.Pack(frames, PackOptions{})
+	if err != nil {
+		return nil, err
 	}
-	dst := image.NewNRGBA(l.Bounds())
-	for i, c := range l.Cells {
-		f := frames[i]
-		if f == nil {
-			return nil, fmt.Errorf("sheet: frame %s is missing", c.Name)
-		}
-		if f.Bounds().Dx() != l.FrameW || f.Bounds().Dy() != l.FrameH {
-			return nil, fmt.Errorf("sheet: frame %s is %v, want %dx%d", c.Name, f.Bounds().Size(), l.FrameW, l.FrameH)
-		}
-		draw.Draw(dst, c.Rect, f, f.Bounds().Min, draw.Src)
-	}
-	return dst, nil
+	return pages[0], nil
 }

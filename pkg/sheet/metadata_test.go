@@ -2,6 +2,10 @@ package sheet
 
 import (
 	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,26 +38,74 @@ func goldenLayout(t *testing.T) *Layout {
 	return l
 }
 
-// The metadata files are byte for byte what earlier releases wrote (the
-// files in testdata were written by the code before it became this
-// package), so game projects that commit them see no churn.
-func TestMetadataBytes(t *testing.T) {
+// goldenFrames draws a frame per cell of l whose pixels are a rectangle
+// that moves from cell to cell (and one cell stays empty), so that
+// trimming gives every frame another size and offset.
+func goldenFrames(l *Layout) []*image.NRGBA {
+	frames := make([]*image.NRGBA, len(l.Cells))
+	for i := range frames {
+		f := image.NewNRGBA(image.Rect(0, 0, l.FrameW, l.FrameH))
+		if i != 5 {
+			x, y := i%5, i%4
+			r := image.Rect(x, y, x+4+i%7, y+3+i%5).Intersect(f.Rect)
+			draw.Draw(f, r, image.NewUniform(color.NRGBA{uint8(40 * i), 200, uint8(i), 255}), image.Point{}, draw.Src)
+		}
+		frames[i] = f
+	}
+	return frames
+}
+
+// The metadata of every format, for a trimmed sheet split into two pages
+// with pivots set, is what testdata holds (UPDATE_GOLDEN=1 rewrites it):
+// a change in any of them shows up in review.
+func TestMetadataGolden(t *testing.T) {
 	l := goldenLayout(t)
-	tp, err := l.TexturePackerJSON("unit-sheet.png", "v1.2.3")
+	for i := range l.Cells {
+		l.Cells[i].Pivot = [2]float64{8, 10.5 + float64(i%3)}
+	}
+	pages, err := l.Pack(goldenFrames(l), PackOptions{Trim: true, Padding: 2, MaxSize: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := l.PlainJSON("unit-sheet.png")
-	if err != nil {
-		t.Fatal(err)
+	if len(pages) < 2 {
+		t.Fatalf("%d pages; the golden wants a split sheet", len(pages))
 	}
-	for name, got := range map[string][]byte{"texturepacker.json": tp, "plain.json": plain} {
-		want, err := os.ReadFile(filepath.Join("testdata", name))
+	var images, jsons []string
+	for p := range pages {
+		images = append(images, fmt.Sprintf("unit-sheet-%d.png", p))
+		jsons = append(jsons, fmt.Sprintf("unit-sheet-%d.json", p))
+	}
+	got := map[string][]byte{}
+	for p := range pages {
+		b, err := l.TexturePackerPage(p, images, jsons, "v1.2.3")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from testdata (%d bytes, want %d)", name, len(got), len(want))
+		got[fmt.Sprintf("texturepacker-%d.json", p)] = b
+	}
+	if got["aseprite.json"], err = l.AsepriteJSON(0, images[0], "v1.2.3"); err != nil {
+		t.Fatal(err)
+	}
+	if got["plain.json"], err = l.PlainJSON(images...); err != nil {
+		t.Fatal(err)
+	}
+	if got["spriteframes.tres"], err = l.GodotSpriteFrames(images); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range got {
+		path := filepath.Join("testdata", name)
+		if os.Getenv("UPDATE_GOLDEN") != "" {
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
+		}
+		if !bytes.Equal(b, want) {
+			t.Errorf("%s differs from testdata (%d bytes, want %d; UPDATE_GOLDEN=1 rewrites it)", name, len(b), len(want))
 		}
 	}
 }

@@ -104,7 +104,7 @@ var referenceExceptions = map[string]string{
 // the reference viewer's decode, channel by channel. JPEG decoders differ
 // by a level or two, so 2 levels are allowed. For JPEG files with
 // alphaBits 0 the reference keeps the fourth plane as alpha while we
-// decode them as opaque (RENDERING.md §10.3), so alpha is compared only
+// decode them as opaque (docs/formats.md#blp1-jpeg), so alpha is compared only
 // when the file declares alpha.
 func TestBLPReference(t *testing.T) {
 	shared := sharedDir(t)

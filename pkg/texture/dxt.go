@@ -7,7 +7,7 @@ import (
 
 // Block decoders for S3TC/BCn. Written here rather than imported: the Go
 // package that was evaluated reads DXT5 alpha indices from the wrong bytes
-// and ignores DXT1's punch-through mode (GO-LIBRARIES.md §5.3).
+// and ignores DXT1's punch-through mode (docs/formats.md#dds).
 
 // blockBytes returns the size of one 4×4 block for a BCn variant
 // (1 = BC1/DXT1, 2 = BC2/DXT3, 3 = BC3/DXT5, 4 = BC4, 5 = BC5).

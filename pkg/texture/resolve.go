@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // Warning describes a texture a render went on without: the path the
@@ -38,18 +40,30 @@ const (
 	Substituted
 )
 
+// A model's path is its author's: String quotes at most 200 bytes of it
+// and of each place looked in, and names at most eight places, so that a
+// hostile path of a megabyte makes a message of a few kilobytes.
 func (w Warning) String() string {
-	s := fmt.Sprintf("texture %q: %s", w.Path, w.Reason)
+	s := fmt.Sprintf("texture %s: %s", clip.Quote(w.Path), w.Reason)
 	if len(w.Searched) > 0 {
-		s += " (looked for " + strings.Join(w.Searched, ", ") + ")"
+		const most = 8
+		var tried []string
+		for i, p := range w.Searched {
+			if i == most {
+				tried = append(tried, fmt.Sprintf("and %d more", len(w.Searched)-most))
+				break
+			}
+			tried = append(tried, clip.String(p, clip.MaxQuote))
+		}
+		s += " (looked for " + strings.Join(tried, ", ") + ")"
 	}
 	return s
 }
 
 // Request names one texture of a model.
 type Request struct {
-	// Local are searched before the Resolver's sources (after them with
-	// RootsFirst): the model's own folder and, for a model inside a map,
+	// Local are searched after the Resolver's sources (before them with
+	// LocalFirst): the model's own folder and, for a model inside a map,
 	// the map's root.
 	Local []Source
 	// Path is the TEXS file name, e.g. `Textures\Footman.blp`.
@@ -64,12 +78,16 @@ type Request struct {
 	Team Team
 }
 
-// Resolver finds and loads the textures models refer to. The model's own
-// sources (Request.Local) are searched first, so a texture shipped beside
-// a model wins over a shared library of the same name; then Sources in
-// order. RootsFirst reverses this to the order of the reference harness,
-// for pixel comparisons with it. Each source is tried as <path> then
-// <basename>, with case-insensitive matching and extension substitution:
+// Resolver finds and loads the textures models refer to. Sources are
+// searched first, in order, then the model's own sources (Request.Local),
+// then Fallback: a texture folder given to a program is where a modder
+// puts a reskin, so it must win over the file shipped beside the model
+// (the reference harness searches in this order too), while the game's own
+// files (Fallback) only fill in what neither has, as the game lets a map's
+// files replace its own. LocalFirst searches the model's sources before
+// Sources, for a shared library that should only fill in what a model
+// lacks. Each source is tried as <path> then <basename>, with
+// case-insensitive matching and extension substitution:
 // where the named file (.blp, .dds, .tga, .tif, .png or .jpg) is absent,
 // the same name with .dds, then .blp, then .tga, .png and .jpg stands in.
 // Load reports a .dds or .blp standing in for another name (a Reforged
@@ -83,12 +101,14 @@ type Request struct {
 // lifetime (a batch over thousands of models reads each folder once), so
 // files added later are seen by a new Resolver.
 type Resolver struct {
-	// Sources are searched after a request's own, in order: texture
-	// folders, maps and archives, then game data.
+	// Sources are searched before a request's own, in order: texture
+	// folders, maps and archives.
 	Sources []Source
-	// RootsFirst searches Sources before the request's Local sources, as
-	// the reference harness does.
-	RootsFirst bool
+	// LocalFirst searches the request's Local sources before Sources.
+	LocalFirst bool
+	// Fallback is searched last, after the request's own sources: the
+	// game's data.
+	Fallback []Source
 	// Cache, when set, shares decoded textures between loads.
 	Cache *Cache
 	// Options bound decoding.
@@ -144,15 +164,15 @@ func splitModelPath(p string) ([]string, error) {
 
 // sources returns the sources to search for a request, in order.
 func (r *Resolver) sources(local []Source) []Source {
-	out := make([]Source, 0, len(local)+len(r.Sources))
-	if !r.RootsFirst {
+	out := make([]Source, 0, len(local)+len(r.Sources)+len(r.Fallback))
+	if r.LocalFirst {
 		out = append(out, local...)
 	}
 	out = append(out, r.Sources...)
-	if r.RootsFirst {
+	if !r.LocalFirst {
 		out = append(out, local...)
 	}
-	return out
+	return append(out, r.Fallback...)
 }
 
 // nameVariants lists the file names to try for a last component: itself,

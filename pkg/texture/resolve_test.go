@@ -37,7 +37,7 @@ func TestResolverOrder(t *testing.T) {
 	writeTGA(t, filepath.Join(lib, "TEXTURES", "footman.TGA"), [3]uint8{1, 0, 0})
 	writeTGA(t, filepath.Join(model, "Footman.tga"), [3]uint8{2, 0, 0})
 	writeTGA(t, filepath.Join(model, "Textures", "Only.blp"), [3]uint8{3, 0, 0}) // a TGA named .blp: sniffed
-	r := &Resolver{Sources: []Source{Folder(lib)}, RootsFirst: true}
+	r := &Resolver{Sources: []Source{Folder(lib)}}
 	cases := []struct {
 		path  string
 		want  uint8
@@ -65,14 +65,15 @@ func TestResolverOrder(t *testing.T) {
 			t.Errorf("%s: warnings %v (substituted: %v)", c.path, warns, c.subst)
 		}
 	}
-	// By default the model's folder comes first: its basename match beats
-	// the library's full-path match, and a full-path match there beats both.
-	r2 := &Resolver{Sources: []Source{Folder(lib)}}
+	// With LocalFirst the model's folder comes first: its basename match
+	// beats the library's full-path match, and a full-path match there
+	// beats both.
+	r2 := &Resolver{Sources: []Source{Folder(lib)}, LocalFirst: true}
 	if tex, _ := r2.Load(Request{Local: []Source{Folder(model)}, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 2 {
 		t.Errorf("model folder first (basename): got %v", colourOf(t, tex))
 	}
 	writeTGA(t, filepath.Join(model, "Textures", "Footman.tga"), [3]uint8{4, 0, 0})
-	r3 := &Resolver{Sources: []Source{Folder(lib)}} // a new Resolver: listings are remembered
+	r3 := &Resolver{Sources: []Source{Folder(lib)}, LocalFirst: true} // a new Resolver: listings are remembered
 	if tex, _ := r3.Load(Request{Local: []Source{Folder(model)}, Path: `Textures\Footman.blp`}); colourOf(t, tex)[0] != 4 {
 		t.Errorf("model folder first (full path): got %v", colourOf(t, tex))
 	}
@@ -311,6 +312,27 @@ func TestResolverTriesEveryCaseVariant(t *testing.T) {
 		tex, warns := r.Load(Request{Path: p})
 		if len(warns) != 0 || colourOf(t, tex)[0] != want {
 			t.Errorf("%s: %v %v", p, colourOf(t, tex), warns)
+		}
+	}
+}
+
+// The order of the searched places: the Resolver's sources (a reskin),
+// then the model's own, then Fallback (the game's data), which fills in
+// only what neither has.
+func TestResolverFallbackComesLast(t *testing.T) {
+	base := t.TempDir()
+	skin, model, game := filepath.Join(base, "skin"), filepath.Join(base, "model"), filepath.Join(base, "game")
+	writeTGA(t, filepath.Join(skin, "a.tga"), [3]uint8{1, 0, 0})
+	writeTGA(t, filepath.Join(model, "a.tga"), [3]uint8{2, 0, 0})
+	writeTGA(t, filepath.Join(model, "b.tga"), [3]uint8{2, 0, 0})
+	writeTGA(t, filepath.Join(game, "a.tga"), [3]uint8{3, 0, 0})
+	writeTGA(t, filepath.Join(game, "b.tga"), [3]uint8{3, 0, 0})
+	writeTGA(t, filepath.Join(game, "c.tga"), [3]uint8{3, 0, 0})
+	r := &Resolver{Sources: []Source{Folder(skin)}, Fallback: []Source{Folder(game)}}
+	for p, want := range map[string]uint8{"a.tga": 1, "b.tga": 2, "c.tga": 3} {
+		tex, _ := r.Load(Request{Local: []Source{Folder(model)}, Path: p})
+		if got := colourOf(t, tex)[0]; got != want {
+			t.Errorf("%s: from source %d, want %d", p, got, want)
 		}
 	}
 }

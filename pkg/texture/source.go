@@ -169,12 +169,16 @@ type ptrKey struct {
 }
 
 // folderFS is a folder on disk whose every operation is confined to it:
-// a path is resolved, symbolic links included, and checked to lie below
-// the folder (itself resolved) before anything is opened, listed or
-// statted, so no link can make it touch a place outside. (os.Root would
-// also refuse absolute links that point back inside the folder, which
-// texture libraries made with links use.)
+// a path is resolved one component at a time, each symbolic link's target
+// checked to lie below the folder (itself resolved) before it is looked
+// at, so no link can make it open, list or even stat a place outside.
+// (os.Root would also refuse absolute links that point back inside the
+// folder, which texture libraries made with links use.)
 type folderFS string
+
+// maxLinks bounds the symbolic links followed in resolving one path, as
+// the operating system's own limit does (a loop of links ends there).
+const maxLinks = 40
 
 // resolve returns the real path of name below d, or an error wrapping
 // errOutside when it leads elsewhere.
@@ -186,19 +190,74 @@ func (d folderFS) resolve(op, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(string(d), filepath.FromSlash(name)))
-	if err != nil {
+	fail := func(err error) (string, error) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
 		return "", &fs.PathError{Op: op, Path: name, Err: err}
 	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", &fs.PathError{Op: op, Path: name, Err: errOutside}
+	// cur is a real path below root (no links in it); todo are the
+	// components left, a link's target's spliced in front of the rest.
+	cur := root
+	todo := strings.Split(name, "/")
+	links := 0
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			// Only reached through a link's target: name is a valid path.
+			if cur == root {
+				return fail(errOutside)
+			}
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		st, err := os.Lstat(next)
+		if err != nil {
+			return fail(err)
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return fail(errors.New("too many levels of symbolic links"))
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return fail(err)
+		}
+		if filepath.IsAbs(target) || filepath.VolumeName(target) != "" {
+			// An absolute link is followed only when it names a place
+			// below the folder, as the folder's real path or as d spells
+			// it.
+			rel, ok := below(root, filepath.Clean(target))
+			if !ok {
+				if rel, ok = below(filepath.Clean(string(d)), filepath.Clean(target)); !ok {
+					return fail(errOutside)
+				}
+			}
+			cur = root
+			target = rel
+		}
+		todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
 	}
-	return real, nil
+	return cur, nil
+}
+
+// below returns p relative to dir when p is dir or lies below it,
+// lexically.
+func below(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
 }
 
 // Open opens a regular file or a folder; it refuses other kinds of files

@@ -2,6 +2,7 @@ package texture
 
 import (
 	"fmt"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"image"
 	"math"
 	"strconv"
@@ -110,7 +111,7 @@ func ParseTeam(s string) (Team, error) {
 			return Player(i), nil
 		}
 	}
-	return Team{}, fmt.Errorf("team %q: want a team number 0-%d, a colour name (red, blue, ..., peanut, neutral, neutralpassive) or #rrggbb", s, Teams-1)
+	return Team{}, fmt.Errorf("team %s: want a team number 0-%d, a colour name (red, blue, ..., peanut, neutral, neutralpassive) or #rrggbb", clip.Quote(s), Teams-1)
 }
 
 // Player returns the player index and whether t is a player's colour.

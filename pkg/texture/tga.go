@@ -13,7 +13,7 @@ import (
 // github.com/ftrvxmtrx/tga without that package's init, which registers a
 // catch-all format with image.RegisterFormat and so breaks image.Decode
 // for PNG in any program linking it. The guards below cover the defects
-// found in that code (GO-LIBRARIES.md §2): it allocates whatever the header
+// found in that code (docs/formats.md#tga): it allocates whatever the header
 // asks for, it fails on files under 26 bytes, it misreads colour maps that
 // do not start at entry 0 and decodes 15-bit colour maps as white.
 

@@ -1,22 +1,28 @@
 //go:build ignore
 
-// Command gen writes the full-size hostile-input corpus that concerns the
-// decoders and the particle simulation (textures, MDL text, particle
-// storms) into a folder, for scripts/hostile.sh:
+// Command gen writes the full-size hostile-input corpus of files and
+// renders (textures, MDL text, particle storms, a parent cycle, special
+// files as models, a texture root with a link leading out of it) into a
+// folder, for scripts/hostile.sh:
 //
 //	go run ./testdata/hostile/gen.go -o /tmp/hostile
 //
 // The files are large (the biggest is a 100 MB line of MDL vertices) and
 // made in a few seconds, so they are not kept in the repository. The unit
 // tests build the same cases small, with the same code (internal/hostile).
+// The special files (a FIFO, links to /dev/zero and /dev/urandom) need a
+// Unix system.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 )
@@ -28,7 +34,11 @@ func main() {
 		log.Fatal(err)
 	}
 	write := func(name string, data []byte) {
-		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+		p := filepath.Join(*out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			log.Fatal(err)
 		}
 		fmt.Printf("%-34s %11d bytes\n", name, len(data))
@@ -51,6 +61,10 @@ func main() {
 	// The largest PNG the default budget lets through: 8-bit RGBA
 	// 8192×8192, decoded straight to its final picture (256 MiB).
 	texture("png8_rgba_8192.png", hostile.PNG(8192, 8192, 8, hostile.PNGRGBA))
+	// Every one of a BLP's 16 level slots filled with a full 8192² frame.
+	texture("blp_8192_16_full_frames.blp", hostile.BLP1Streams(8192, 8192, hostile.Repeat(hostile.BaselineJPEG(8192, 8192, 4), 16)...))
+	// A plain model for `render --size 8192 --ssaa 2`.
+	write("quad.mdl", hostile.MDLTextured(""))
 
 	// Geometry: one 100 MB line of 6.5 million vertices, and a model at
 	// the default quotas (1 Mi vertices, 2 Mi triangles).
@@ -71,6 +85,42 @@ func main() {
 	// 100 PREM emitters spawning a 2,000-vertex model.
 	write("prem_many_spawned.mdl", hostile.MDLSpawned(2000))
 	write("prem_many.mdl", hostile.MDLEmitters("prem_many", hostile.Emitters{PREM: 100, Rate: 1000, Life: 10, SpawnPath: "prem_many_spawned.mdl"}))
+
+	// A parent cycle through 1,000 bones.
+	write("mdl_cycle_1000.mdl", hostile.MDLCycle(1000))
+	// A texture path, a sequence name and a bone name of 1 MB each.
+	write("mdl_long_strings.mdl", hostile.MDLLongStrings(1<<20))
+
+	// Special files where a model or a texture is expected: a FIFO
+	// (opening it blocks until a writer comes) and links to endless
+	// devices.
+	special := func(name string, make func(string) error) {
+		p := filepath.Join(*out, name)
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			log.Fatal(err)
+		}
+		if err := make(p); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-34s %s\n", name, "special")
+	}
+	special("fifo.mdx", func(p string) error { return syscall.Mkfifo(p, 0o644) })
+	special("dev_zero.mdx", func(p string) error { return os.Symlink("/dev/zero", p) })
+	special("dev_urandom.mdx", func(p string) error { return os.Symlink("/dev/urandom", p) })
+
+	// A texture root whose folder "sub" is a link to a folder outside it,
+	// and a model (in a folder of its own) naming a texture through it:
+	// the outside folder must not be opened or listed, nor named.
+	write("outside/secret.blp", hostile.BLP1Streams(64, 64, hostile.BaselineJPEG(64, 64, 4)))
+	write("linkuser/uses_link.mdl", hostile.MDLTextured(`sub\secret.blp`))
+	if err := os.MkdirAll(filepath.Join(*out, "texroot"), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	outside, err := filepath.Abs(filepath.Join(*out, "outside"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	special("texroot/sub", func(p string) error { return os.Symlink(outside, p) })
 }
 
 // blpChain is a BLP1 JPEG of size×size with n levels, each a JPEG frame

@@ -1,0 +1,206 @@
+//go:build unix
+
+package batch
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runYAML runs a batch from a config text in dir; a model that does not
+// stop is left behind after 100 ms.
+func runYAML(t *testing.T, ctx context.Context, dir, text string) (*Manifest, error) {
+	t.Helper()
+	return (&Runner{Config: loadYAML(t, dir, text), Renderer: &fakeRenderer{}, Version: "test", StopGrace: 100 * time.Millisecond}).Run(ctx)
+}
+
+func byRel(m *Manifest) map[string]*ModelResult {
+	out := map[string]*ModelResult{}
+	for i := range m.Models {
+		out[m.Models[i].Rel] = &m.Models[i]
+	}
+	return out
+}
+
+// A model past model_timeout fails with a message that says so and how to
+// give it more; the batch goes on, also past a renderer that does not
+// watch its context (left behind after StopGrace).
+func TestModelTimeout(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100\nhang", "m/b.mdx": "seq Stand 0 100\nstuck 3000", "m/c.mdx": "seq Stand 0 100"})
+	start := time.Now()
+	m, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nmodel_timeout: 0.2\njobs: 1\nrender: {size: 16}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the batch took %v: a stuck model held it", d)
+	}
+	r := byRel(m)
+	for _, rel := range []string{"a.mdx", "b.mdx"} {
+		res := r[rel]
+		if res.Status != StatusFailed || !strings.HasPrefix(res.Errors[0], "timed out after 200ms (model_timeout 0.2 s; raise it with --model-timeout") {
+			t.Errorf("%s: %+v", rel, res)
+		}
+	}
+	if !strings.Contains(strings.Join(r["b.mdx"].Errors, ";"), "did not stop within") {
+		t.Errorf("stuck renderer: %v", r["b.mdx"].Errors)
+	}
+	if r["c.mdx"].Status != StatusOK {
+		t.Errorf("the next model: %+v", r["c.mdx"])
+	}
+}
+
+// Cancelling the batch (what SIGTERM does) with a model stuck in a
+// renderer that ignores its context: Run returns within StopGrace or so,
+// with the manifest of what finished.
+func TestInterruptWithStuckModel(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100", "m/b.mdx": "seq Stand 0 100\nstuck 5000", "m/c.mdx": "seq Stand 0 100"})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "out", "a-default.png")); err == nil {
+				time.Sleep(50 * time.Millisecond)
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	m, err := runYAML(t, ctx, dir, "inputs: {dirs: [m]}\njobs: 1\nrender: {size: 16}\n")
+	if d := time.Since(start); !errors.Is(err, context.Canceled) || d > 3*time.Second {
+		t.Fatalf("interrupted run: %v after %v", err, d)
+	}
+	if len(m.Models) != 1 || m.Models[0].Rel != "a.mdx" || !m.Interrupted {
+		t.Errorf("manifest of an interrupted run: %+v", m)
+	}
+}
+
+// A folder holding a FIFO, a socket, a dangling link and a link loop:
+// the batch does not hang on them, says what it skipped, and renders the
+// rest. A linked input folder is followed, not silently empty.
+func TestFolderWithSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"real/ok.mdx": "seq Stand 0 100", "real/sub/deep.mdx": "seq Stand 0 100"})
+	real := filepath.Join(dir, "real")
+	if err := syscall.Mkfifo(filepath.Join(real, "pipe.mdx"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if l, err := net.Listen("unix", filepath.Join(real, "sock.mdx")); err == nil {
+		defer l.Close()
+	}
+	os.Symlink(filepath.Join(dir, "nowhere.mdx"), filepath.Join(real, "dangling.mdx"))
+	os.Symlink(real, filepath.Join(real, "sub", "loop"))
+	os.Symlink(real, filepath.Join(dir, "linked"))
+	done := make(chan struct{})
+	var m *Manifest
+	var err error
+	go func() {
+		defer close(done)
+		m, err = runYAML(t, context.Background(), dir, "inputs: {dirs: [linked]}\nrender: {size: 16}\n")
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the batch hangs on a folder with special files")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Summary.OK != 2 {
+		t.Errorf("rendered %+v, want ok.mdx and sub/deep.mdx", m.Summary)
+	}
+	skipped := strings.Join(m.Skipped, "\n")
+	for _, want := range []string{"pipe.mdx: not a regular file (a FIFO); skipped", "dangling.mdx: a symbolic link that leads nowhere", "loop: a link back to a folder above it"} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("skipped lacks %q:\n%s", want, skipped)
+		}
+	}
+}
+
+// Two batches into one output folder: the second refuses to start and
+// says why; shards of one batch do not exclude each other.
+func TestOutputLock(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100"})
+	out := filepath.Join(dir, "out")
+	unlock, err := lockOutput(out, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n")
+	var le *LockError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "another batch is writing into") || !strings.Contains(err.Error(), "pid ") {
+		t.Fatalf("second batch: %v", err)
+	}
+	if _, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\nshard: 1/2\n"); err != nil {
+		t.Errorf("a shard beside an unsharded run: %v", err)
+	}
+	unlock()
+	if _, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n"); err != nil {
+		t.Errorf("after the first finished: %v", err)
+	}
+}
+
+// Errors and warnings kept in the manifest are bounded.
+func TestLongErrorsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100\nlongerr 1000000"})
+	m, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.Models[0].Errors; len(e) != 1 || len(e[0]) > maxMessage+100 || !strings.Contains(e[0], "more bytes") {
+		t.Errorf("error of %d bytes", len(e[0]))
+	}
+}
+
+// --prune removes what earlier runs wrote for models no longer in the
+// inputs (and outputs a model no longer has), never other files.
+func TestPrune(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100", "m/sub/b.mdx": "seq Stand 0 100"})
+	const y = "inputs: {dirs: [m]}\nrender: {size: 16}\noutput: {formats: [%s]}\nprune: true\n"
+	if _, err := runYAML(t, context.Background(), dir, strings.Replace(y, "%s", "png, sheet", 1)); err != nil {
+		t.Fatal(err)
+	}
+	fixture(t, dir, map[string]string{"out/notes.txt": "mine", "out/sub/b-default-keep.png": "not written by a batch"})
+	os.Remove(filepath.Join(dir, "m", "sub", "b.mdx"))
+	m, err := runYAML(t, context.Background(), dir, strings.Replace(y, "%s", "png", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pruned := strings.Join(m.Pruned, " ")
+	for _, want := range []string{"a-default-sheet.png", "sub/b-default.png", "sub/b-default-sheet.json"} {
+		if !strings.Contains(pruned, want) {
+			t.Errorf("not pruned: %s (pruned: %s)", want, pruned)
+		}
+	}
+	for _, keep := range []string{"a-default.png", "notes.txt", "sub/b-default-keep.png"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", keep)); err != nil {
+			t.Errorf("pruned %s: %v", keep, err)
+		}
+	}
+	recs, _ := filepath.Glob(filepath.Join(dir, "out", CacheDir, "*.json"))
+	if len(recs) != 1 {
+		t.Errorf("%d cache records left, want 1 (a.mdx)", len(recs))
+	}
+	// Without prune nothing is removed.
+	os.Remove(filepath.Join(dir, "m", "a.mdx"))
+	fixture(t, dir, map[string]string{"m/c.mdx": "seq Stand 0 100"})
+	if m, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n"); err != nil || len(m.Pruned) != 0 {
+		t.Errorf("pruned without --prune: %v %v", err, m.Pruned)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "a-default.png")); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,43 @@
+//go:build unix
+
+package model
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestReadRefusesSpecialFiles: a FIFO and a link to /dev/zero are refused
+// before they are opened (opening the FIFO would block), and a file over
+// the limit before it is read, each error naming the file.
+func TestReadRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.mdx")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	zero := filepath.Join(dir, "zero.mdx")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, p := range []string{fifo, zero} {
+		if _, err := LoadFile(p); err == nil || !strings.Contains(err.Error(), p+": not a regular file") {
+			t.Errorf("%s: %v", p, err)
+		}
+		if _, err := (Loader{}).LoadFS(os.DirFS(dir), filepath.Base(p)); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("LoadFS %s: %v", p, err)
+		}
+	}
+	big := filepath.Join(dir, "big.mdl")
+	if err := os.WriteFile(big, make([]byte, 2000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var tl *TooLargeError
+	if _, err := (Loader{Quotas: mdxQuotas(1000)}).LoadFile(big); !errors.As(err, &tl) || tl.Size != 2000 || tl.Limit != 1000 || tl.Name != big {
+		t.Errorf("over the file size quota: %v", err)
+	}
+}

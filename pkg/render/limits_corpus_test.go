@@ -1,0 +1,81 @@
+package render
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/model"
+)
+
+// corpusModels lists the model files of the shared corpus manifest.
+func corpusModels(t *testing.T) []string {
+	dir := filepath.Join(sharedRoot(), "corpus")
+	f, err := os.Open(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		t.Skipf("shared corpus not found (%v)", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		c := strings.Split(sc.Text(), "\t")
+		if len(c) > 5 && (c[5] == "MDLX" || c[5] == "MDL-text" || c[5] == "MD20") {
+			out = append(out, filepath.Join(dir, c[0]))
+		}
+	}
+	return out
+}
+
+func TestDefaultMaxFileSize(t *testing.T) {
+	if DefaultMaxFileSize != model.DefaultMaxFileSize {
+		t.Errorf("render's %d, the loader's %d", DefaultMaxFileSize, model.DefaultMaxFileSize)
+	}
+}
+
+// TestCorpusOverdraw draws every corpus model at the default view,
+// halfway through each of its first two sequences (the bind pose if it
+// has none), with a quarter of the default MaxOverdraw: no real model
+// comes near the default. It logs the largest coverage found, which
+// docs/hostile-input.md quotes.
+func TestCorpusOverdraw(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws the whole corpus")
+	}
+	files := corpusModels(t)
+	worst, worstAt := 0.0, ""
+	for _, path := range files {
+		f, err := model.LoadFile(path)
+		if err != nil {
+			continue // malformed on purpose; the decoders' tests cover them
+		}
+		m := f.Model
+		seqs := []Sequence{BindPose}
+		if len(m.Sequences) > 0 {
+			seqs = []Sequence{SequenceAt(0)}
+			if len(m.Sequences) > 1 {
+				seqs = append(seqs, SequenceAt(1))
+			}
+		}
+		a := NewAnimator(m, path, besideModel(path, nil))
+		a.Limits.MaxOverdraw = DefaultMaxOverdraw / 4
+		for _, s := range seqs {
+			_, warns, err := a.Render(View{Sequence: s, Time: Share(0.5)})
+			if err != nil {
+				continue // sequences out of range and the like
+			}
+			for _, w := range warns {
+				if w.Code == CappedPicture {
+					t.Errorf("%s %v: %s", path, s, w)
+				}
+			}
+			st := a.stats
+			if r := float64(st.Fragments+st.SkippedFragments) / (DefaultSize * DefaultSize); r > worst {
+				worst, worstAt = r, path+" sequence "+s.String()
+			}
+		}
+	}
+	t.Logf("%d models; the most coverage is %.1f times the picture (%s)", len(files), worst, worstAt)
+}

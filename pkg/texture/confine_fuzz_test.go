@@ -1,0 +1,87 @@
+package texture
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzFolderResolve checks a Folder's link-by-link resolution against the
+// operating system's on trees of links the fuzzer makes up: whatever it
+// resolves, the system resolves to the same place; whatever the system
+// resolves to outside the folder, it refuses. (It may refuse more: a link
+// that leaves the folder and comes back is refused, never followed.)
+func FuzzFolderResolve(f *testing.F) {
+	for _, s := range []string{"\x00\x01\x02", "\x05\x06\x03\x07", "\x08\x00\x09\x01\x02\x04", "\x0a\x0b\x00\x0c\x03\x02\x01"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 24 {
+			return
+		}
+		base := t.TempDir()
+		root, outside := filepath.Join(base, "root"), filepath.Join(base, "out")
+		for _, d := range []string{filepath.Join(root, "a", "b"), filepath.Join(outside, "a")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range []string{filepath.Join(root, "f"), filepath.Join(root, "a", "g"), filepath.Join(outside, "f"), filepath.Join(outside, "a", "g")} {
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Path pieces: names, "..", and absolute starts inside and out.
+		pieces := []string{"a", "b", "f", "g", "..", "l0", "l1", "l2", "x", root, outside, filepath.Join(base, "root", "a")}
+		piece := func(c byte) string { return pieces[int(c)%len(pieces)] }
+		// Bytes come in groups: a link's folder (root or a), its target
+		// of up to three pieces ending at a byte ≥ 0x80, and last the path
+		// looked up.
+		var links int
+		i := 0
+		for i+1 < len(b) && links < 3 {
+			dir := root
+			if b[i]&1 == 1 {
+				dir = filepath.Join(root, "a")
+			}
+			i++
+			var parts []string
+			for i < len(b) && len(parts) < 3 {
+				parts = append(parts, piece(b[i]&0x7f))
+				i++
+				if b[i-1] >= 0x80 {
+					break
+				}
+			}
+			target := filepath.Join(parts...)
+			_ = os.Symlink(target, filepath.Join(dir, "l"+string(rune('0'+links))))
+			links++
+		}
+		var name []string
+		for ; i < len(b); i++ {
+			if p := piece(b[i]); !filepath.IsAbs(p) && p != ".." {
+				name = append(name, p)
+			}
+		}
+		if len(name) == 0 {
+			name = []string{"l0"}
+		}
+		rel := strings.Join(name, "/")
+		got, err := folderFS(root).resolve("open", rel)
+		want, werr := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+		realRoot, _ := filepath.EvalSymlinks(root)
+		if err == nil {
+			if werr != nil || got != want {
+				t.Fatalf("%s: resolved to %s, the system to %s (%v)", rel, got, want, werr)
+			}
+			if _, ok := below(realRoot, got); !ok {
+				t.Fatalf("%s: resolved outside the folder: %s", rel, got)
+			}
+		} else if werr == nil {
+			if _, ok := below(realRoot, want); !ok && !strings.Contains(err.Error(), errOutside.Error()) {
+				t.Fatalf("%s: leads outside (%s) but refused with %v", rel, want, err)
+			}
+		}
+	})
+}
