@@ -33,9 +33,9 @@ func EncodeAPNG(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
 			return fmt.Errorf("apng: frame %d is %v, frame 0 is %v", i, f.Bounds().Size(), b.Size())
 		}
 		var buf bytes.Buffer
-		// A fully opaque frame would be encoded as RGB by image/png; every
-		// frame must share the IHDR colour type, so force alpha through.
-		if err := pngenc.Encode(&buf, withAlphaChannel(f)); err != nil {
+		// Every frame must share the IHDR colour type, so even a fully
+		// opaque frame is written with its alpha channel.
+		if err := pngenc.EncodeRGBA(&buf, f); err != nil {
 			return fmt.Errorf("apng: frame %d: %w", i, err)
 		}
 		chunks, err := readChunks(buf.Bytes())
@@ -91,17 +91,6 @@ func EncodeAPNG(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
 	_, err := w.Write(out.Bytes())
 	return err
 }
-
-// withAlphaChannel returns an image image/png encodes as 8-bit RGBA even if
-// it is opaque: image/png picks RGB for opaque images, which would change
-// the colour type between frames.
-func withAlphaChannel(f *image.NRGBA) image.Image {
-	return nonOpaque{f}
-}
-
-type nonOpaque struct{ *image.NRGBA }
-
-func (nonOpaque) Opaque() bool { return false }
 
 type pngChunk struct {
 	typ  string

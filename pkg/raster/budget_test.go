@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -96,5 +97,38 @@ func TestDrawContextCancel(t *testing.T) {
 	stop()
 	if _, err := b.DrawContext(done, small, DrawOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a context done before the call: %v", err)
+	}
+}
+
+// TestMaxFragmentsLazy: a lazy sampler whose batch MaxFragments leaves
+// out whole is not asked for its levels (nothing would sample them),
+// while one with triangles kept is.
+func TestMaxFragmentsLazy(t *testing.T) {
+	const w, h = 64, 48
+	var mu sync.Mutex
+	var low, n int
+	var slack float32
+	kept := boundSampler{w: 64, h: 64, mu: &mu, got: new([]LODBound), low: &low, gap: &slack, n: &n}
+	cut := boundSampler{w: 64, h: 64, mu: &mu, got: new([]LODBound), low: &low, gap: &slack, n: &n}
+	vs, is := fullQuad(0.5)
+	for i := range vs {
+		vs[i].UV = [2]float32{vs[i].Position[0], vs[i].Position[1]}
+	}
+	bs := []Batch{
+		{State: twoSided(add), Texture: kept, Color: white, Vertices: vs, Indices: is},
+		{State: twoSided(add), Texture: cut, Color: white, Vertices: vs, Indices: is},
+	}
+	st, err := newTarget(t, w, h).DrawContext(context.Background(), bs, DrawOptions{MaxFragments: w * h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Triangles != 2 || st.SkippedTriangles != 2 {
+		t.Fatalf("%+v, want the first quad drawn and the second left out", st)
+	}
+	if len(*kept.got) != 1 || len(*cut.got) != 0 {
+		t.Errorf("ForLOD calls: %d for the batch drawn (want 1), %d for the batch left out (want 0)", len(*kept.got), len(*cut.got))
+	}
+	if low != 0 {
+		t.Errorf("%d fragments sampled below their bound", low)
 	}
 }

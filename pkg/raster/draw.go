@@ -129,6 +129,15 @@ type batchInfo struct {
 	color       [4]float32
 	vertexColor bool
 	shader      Shader
+	// lazy: tex or shader prepares its levels per Draw (LazySampler,
+	// LazyShader); rho2 is the batch's LODBound so far, drawn whether a
+	// triangle was set up.
+	lazy  bool
+	drawn bool
+	rho2  float64
+	// mip is 1 + the index in Target.mips of tex prepared for the
+	// fragment loop, when it is a *Texture; 0 otherwise.
+	mip int32
 }
 
 type cvert struct {
@@ -140,7 +149,8 @@ type cvert struct {
 // the triangles in submission order (batch by batch, index order within a
 // batch), whatever the number of workers, so the output is deterministic.
 // The vertex and index slices are only read, and only during the call. It
-// returns an error, drawing nothing, if an index is out of range. A Target
+// returns an error, drawing nothing, if an index is out of range or a
+// *Texture's level is too short for its size. A Target
 // is not safe for concurrent Draw calls; render frames in parallel with one
 // Target each. It is DrawContext without a context, ignoring the stats.
 func (t *Target) Draw(batches []Batch, opt DrawOptions) error {
@@ -164,11 +174,26 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 				return st, fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
 			}
 		}
+		if tex, ok := b.Texture.(*Texture); ok {
+			if err := tex.check(); err != nil {
+				return st, fmt.Errorf("raster: batch %d: %w", bi, err)
+			}
+		}
 	}
 	t.setup(batches)
 	// Do not keep the caller's textures reachable after the call.
 	defer clear(t.batches)
+	defer clear(t.mipLevels)
 	st = t.budget(opt.MaxFragments)
+	if st.SkippedTriangles > 0 {
+		t.rebound()
+	}
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	// Lazy samplers decode their levels here, for the triangles the
+	// budget kept only, and not at all once ctx is done.
+	t.prepare(opt.LODBias)
 	if err := ctx.Err(); err != nil {
 		return st, err
 	}
@@ -242,11 +267,16 @@ func (t *Target) setup(batches []Batch) {
 	var prev []Vertex
 	for bi := range batches {
 		b := &batches[bi]
-		info := batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor, shader: b.Shader}
+		t.batches = append(t.batches, batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor, shader: b.Shader})
+		info := &t.batches[len(t.batches)-1]
 		if b.Texture != nil {
 			info.texW, info.texH = float32(max(b.Texture.Width(), 1)), float32(max(b.Texture.Height(), 1))
+			_, info.lazy = b.Texture.(LazySampler)
 		}
-		t.batches = append(t.batches, info)
+		if b.Shader != nil {
+			_, info.lazy = b.Shader.(LazyShader)
+		}
+		info.rho2 = math.Inf(1)
 		if len(b.Indices) < 3 {
 			continue
 		}
@@ -263,7 +293,7 @@ func (t *Target) setup(batches []Batch) {
 			}
 			all := c0 | c1 | c2
 			if all == 0 {
-				t.setupTri(&pv[i0], &pv[i1], &pv[i2], int32(bi), &info)
+				t.setupTri(&pv[i0], &pv[i1], &pv[i2], int32(bi), info)
 				continue
 			}
 			for k, ix := range [3]uint32{i0, i1, i2} {
@@ -285,8 +315,39 @@ func (t *Target) setup(batches []Batch) {
 				fan[k].a = poly[k].a
 			}
 			for k := 1; k+1 < n; k++ {
-				t.setupTri(&fan[0], &fan[k], &fan[k+1], int32(bi), &info)
+				t.setupTri(&fan[0], &fan[k], &fan[k+1], int32(bi), info)
 			}
+		}
+	}
+}
+
+// prepare hands every lazy sampler and shader that has a triangle to draw
+// the bound on its batch's level of detail, and keeps what it returns.
+func (t *Target) prepare(lodBias float32) {
+	for bi := range t.batches {
+		info := &t.batches[bi]
+		if !info.lazy || !info.drawn {
+			continue
+		}
+		b := LODBound{rho2: info.rho2, sx: 1, sy: 1, bias: lodBias}
+		if math.IsInf(b.rho2, 0) {
+			b.rho2 = 0
+		}
+		if info.shader != nil {
+			info.shader = info.shader.(LazyShader).ForLOD(b)
+			continue
+		}
+		b.sx, b.sy = float64(info.texW), float64(info.texH)
+		info.tex = info.tex.(LazySampler).ForLOD(b)
+	}
+	// Textures the fragment loop reads directly; the level arena is
+	// filled first, as appending may move it.
+	t.mipLevels, t.mips = t.mipLevels[:0], t.mips[:0]
+	for bi := range t.batches {
+		info := &t.batches[bi]
+		if tex, ok := info.tex.(*Texture); ok && info.drawn && info.shader == nil {
+			t.mips = append(t.mips, t.prepareTexture(tex))
+			info.mip = int32(len(t.mips))
 		}
 	}
 }
@@ -478,6 +539,31 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
 		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
 	}
+	info.bound(tr)
+}
+
+// bound adds a set-up triangle of the batch to its LODBound.
+func (info *batchInfo) bound(tr *tri) {
+	if info.lazy && (info.tex != nil || info.shader != nil) {
+		sx, sy := 1.0, 1.0
+		if info.shader == nil {
+			sx, sy = float64(info.texW), float64(info.texH)
+		}
+		info.rho2 = min(info.rho2, triLOD(tr, sx, sy))
+	}
+	info.drawn = true
+}
+
+// rebound recomputes every batch's LODBound and drawn from the triangles
+// MaxFragments kept, so that a lazy sampler decodes only what they sample
+// and nothing for a batch left out whole.
+func (t *Target) rebound() {
+	for bi := range t.batches {
+		t.batches[bi].drawn, t.batches[bi].rho2 = false, math.Inf(1)
+	}
+	for i := range t.tris {
+		t.batches[t.tris[i].batch].bound(&t.tris[i])
+	}
 }
 
 func floorDiv(a, b int64) int64 {
@@ -494,6 +580,8 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 // giving up when stop is set (looked at every stopEvery triangles).
 func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
+	sp := t.getSpan()
+	defer t.putSpan(sp)
 	for i := range t.tris {
 		if i%stopEvery == 0 && stop.Load() {
 			return
@@ -510,119 +598,7 @@ func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
 			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag)
 			continue
 		}
-		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias)
-	}
-}
-
-func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32) {
-	st := &b.st
-	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
-	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
-	inv := tr.invArea
-	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
-	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
-	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	depth, color := t.Depth, t.Color
-	W := t.Width
-	for y := ys; y <= ye; y++ {
-		py := int64(y)*subOne + subOne/2
-		// The exact span of pixel centres inside all three edges on this
-		// row, solved in integers, so no pixel outside is visited.
-		xl, xr := int64(tr.minX), int64(tr.maxX)
-		for k := range tr.e {
-			e := &tr.e[k]
-			// Inside: a·(x·256+128) + r ≥ 0, with the fill-rule bias in r.
-			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
-			switch {
-			case e.a > 0:
-				xl = max(xl, ceilDiv(-r, e.a*subOne))
-			case e.a < 0:
-				xr = min(xr, floorDiv(-r, e.a*subOne))
-			case r < 0:
-				xr = -1
-			}
-		}
-		if xl > xr {
-			continue
-		}
-		pxl := xl*subOne + subOne/2
-		w0 := e0.a*pxl + e0.b*py + e0.c
-		w1 := e1.a*pxl + e1.b*py + e1.c
-		w2 := e2.a*pxl + e2.b*py + e2.c
-		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
-			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
-			z := l0*z0 + l1*z1 + l2*z2
-			idx := y*W + x
-			if st.DepthTest && z > depth[idx] {
-				continue
-			}
-			q := l0*q0 + l1*q1 + l2*q2
-			iq := 1 / q
-			p0, p1, p2 := l0*q0*iq, l1*q1*iq, l2*q2*iq
-			r, g, bl, a := b.color[0], b.color[1], b.color[2], b.color[3]
-			if b.vertexColor {
-				r *= p0*a0[2] + p1*a1[2] + p2*a2[2]
-				g *= p0*a0[3] + p1*a1[3] + p2*a2[3]
-				bl *= p0*a0[4] + p1*a1[4] + p2*a2[4]
-				a *= p0*a0[5] + p1*a1[5] + p2*a2[5]
-			}
-			if b.tex != nil {
-				u := p0*a0[0] + p1*a1[0] + p2*a2[0]
-				v := p0*a0[1] + p1*a1[1] + p2*a2[1]
-				// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
-				dux := (tr.du[0] - u*tr.dq[0]) * iq * b.texW
-				dvx := (tr.dv[0] - v*tr.dq[0]) * iq * b.texH
-				duy := (tr.du[1] - u*tr.dq[1]) * iq * b.texW
-				dvy := (tr.dv[1] - v*tr.dq[1]) * iq * b.texH
-				rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
-				lod := float32(-32)
-				if rho2 > 0 {
-					lod = 0.5*log2f(rho2) + lodBias
-				}
-				tx := b.tex.Sample(u, v, lod)
-				r, g, bl, a = r*tx[0], g*tx[1], bl*tx[2], a*tx[3]
-			}
-			if st.Lit {
-				nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
-				ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
-				nz := p0*a0[8] + p1*a1[8] + p2*a2[8]
-				lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
-				ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
-				lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
-				f := min(max(nx*lx+ny*ly+nz*lz, 0)+st.Ambient, 1)
-				r, g, bl = r*f, g*f, bl*f
-			}
-			r, g, bl, a = clamp01(r), clamp01(g), clamp01(bl), clamp01(a)
-			if st.AlphaTest && a < st.AlphaRef {
-				continue
-			}
-			c := color[idx*4 : idx*4+4 : idx*4+4]
-			switch st.Blend {
-			case BlendReplace:
-				c[0], c[1], c[2], c[3] = r, g, bl, 1
-			case BlendOver:
-				k := 1 - a
-				c[0] = clamp01(r*a + c[0]*k)
-				c[1] = clamp01(g*a + c[1]*k)
-				c[2] = clamp01(bl*a + c[2]*k)
-				c[3] = clamp01(a + c[3]*k)
-			case BlendAdd:
-				c[0] = clamp01(c[0] + r*a)
-				c[1] = clamp01(c[1] + g*a)
-				c[2] = clamp01(c[2] + bl*a)
-			case BlendModulate:
-				m := (r + g + bl) / 3
-				c[0], c[1], c[2] = c[0]*r, c[1]*g, c[2]*bl
-				c[3] = 1 - (1-c[3])*m
-			case BlendModulate2x:
-				m := min(1, 2*(r+g+bl)/3)
-				c[0], c[1], c[2] = clamp01(2*c[0]*r), clamp01(2*c[1]*g), clamp01(2*c[2]*bl)
-				c[3] = 1 - (1-c[3])*m
-			}
-			if st.DepthWrite {
-				depth[idx] = z
-			}
-		}
+		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, sp)
 	}
 }
 

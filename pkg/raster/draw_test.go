@@ -443,6 +443,16 @@ func TestDrawErrors(t *testing.T) {
 			t.Fatal("a failed Draw drew something")
 		}
 	}
+	short := mipChecker(8, 2, white, white)
+	short.Levels[1].Pix = short.Levels[1].Pix[:len(short.Levels[1].Pix)-1]
+	if err := tg.Draw([]Batch{{State: replace, Texture: short, Color: white, Vertices: vs, Indices: []uint32{0, 1, 2}}}, DrawOptions{}); err == nil {
+		t.Error("a texture level too short for its size accepted")
+	}
+	for _, c := range tg.Color {
+		if c != 0 {
+			t.Fatal("a failed Draw drew something")
+		}
+	}
 	if _, err := NewTarget(0, 4); err == nil {
 		t.Error("zero-width target accepted")
 	}

@@ -151,6 +151,39 @@ func checker(n, cells int, a, b [4]float32) *imageSampler {
 	return s
 }
 
+// mipChecker is checker as a repeating raster.Texture of 8-bit texels
+// with a full mip chain (2×2 box filter), as the renderer's textures are.
+func mipChecker(n, cells int, a, b [4]float32) *Texture {
+	src := checker(n, cells, a, b)
+	t := &Texture{W: n, H: n, RepeatU: true, RepeatV: true}
+	l := Level{Width: n, Height: n, Stride: 4 * n, Pix: make([]uint8, 4*n*n)}
+	for i, c := range src.pix {
+		for k := range 4 {
+			l.Pix[4*i+k] = uint8(c[k]*255 + 0.5)
+		}
+	}
+	t.Levels = append(t.Levels, l)
+	for l.Width > 1 || l.Height > 1 {
+		nw, nh := max(l.Width/2, 1), max(l.Height/2, 1)
+		next := Level{Width: nw, Height: nh, Stride: 4 * nw, Pix: make([]uint8, 4*nw*nh)}
+		for y := range nh {
+			for x := range nw {
+				for k := range 4 {
+					sum := 0
+					for _, d := range [4][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+						sx, sy := min(2*x+d[0], l.Width-1), min(2*y+d[1], l.Height-1)
+						sum += int(l.Pix[sy*l.Stride+4*sx+k])
+					}
+					next.Pix[y*next.Stride+4*x+k] = uint8((sum + 2) / 4)
+				}
+			}
+		}
+		t.Levels = append(t.Levels, next)
+		l = next
+	}
+	return t
+}
+
 // mesh is a world-space triangle mesh.
 type mesh struct {
 	pos, normal [][3]float32

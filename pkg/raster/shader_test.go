@@ -53,8 +53,15 @@ func TestShaderMatchesFixedRule(t *testing.T) {
 		vs[i].Color = [4]float32{float32(i%7) / 6, 0.5, 1, float32(i%5) / 4}
 	}
 	rng := rand.New(rand.NewSource(3))
-	texs := []Sampler{nil, checker(64, 8, [4]float32{0.9, 0.8, 0.6, 1}, [4]float32{0.3, 0.4, 0.7, 0.3}), lodSampler{128, 32}}
-	for round := 0; round < 40; round++ {
+	// The *Texture ones take the fragment loop's direct path; the Shader
+	// reaches them through Sample: both must give the same bits, repeated
+	// over a power of two, over another size, and clamped.
+	odd := mipChecker(48, 6, [4]float32{0.2, 0.9, 0.1, 0.8}, [4]float32{1, 0.4, 0.7, 0.2})
+	clamped := *odd
+	clamped.RepeatU, clamped.RepeatV = false, false
+	texs := []Sampler{nil, checker(64, 8, [4]float32{0.9, 0.8, 0.6, 1}, [4]float32{0.3, 0.4, 0.7, 0.3}), lodSampler{128, 32},
+		mipChecker(64, 8, [4]float32{0.9, 0.8, 0.6, 1}, [4]float32{0.3, 0.4, 0.7, 0.3}), odd, &clamped}
+	for round := 0; round < 80; round++ {
 		var fixed, shaded []Batch
 		for k := 0; k < 3; k++ {
 			st := randomState(rng.Intn(8), rng.Intn(2) == 0, rng.Intn(2) == 0)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"sync"
 )
 
 // MaxSide is the largest target width or height. It keeps the fixed-point
@@ -23,9 +24,13 @@ type Target struct {
 	Depth []float32
 
 	// Reused between Draw calls so that steady-state frames do not allocate.
-	tris    []tri
-	batches []batchInfo
-	pverts  []pvert
+	tris      []tri
+	batches   []batchInfo
+	pverts    []pvert
+	mips      []mipTex
+	mipLevels []mipLevel
+	spanMu    sync.Mutex
+	spans     []*spanBuf
 }
 
 // NewTarget allocates a width×height target cleared to transparent black
@@ -84,10 +89,13 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
 	// Sum k source rows into one row of output sums, reading memory in order.
-	sums := make([]float32, 4*w)
+	var sums []float32
+	if k > 1 {
+		sums = make([]float32, 4*w)
+	}
 	for y := 0; y < h; y++ {
 		if k == 1 {
-			copy(sums, t.Color[y*t.Width*4:(y+1)*t.Width*4])
+			sums = t.Color[y*t.Width*4 : (y+1)*t.Width*4]
 		} else {
 			clear(sums)
 			for sy := 0; sy < k; sy++ {
@@ -108,24 +116,31 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			}
 		}
 		pix := img.Pix[y*img.Stride : y*img.Stride+4*w]
-		for x := 0; x < w; x++ {
-			s := sums[4*x : 4*x+4 : 4*x+4]
-			p := pix[4*x : 4*x+4 : 4*x+4]
-			if bg != nil {
+		if bg != nil {
+			for x := 0; x < w; x++ {
+				s := sums[4*x : 4*x+4 : 4*x+4]
+				p := pix[4*x : 4*x+4 : 4*x+4]
 				k := 1 - clamp01(s[3])
 				p[0], p[1], p[2], p[3] = to8(s[0]+k*bgc[0]), to8(s[1]+k*bgc[1]), to8(s[2]+k*bgc[2]), 255
-				continue
 			}
+			continue
+		}
+		for x := 0; x < w; x++ {
+			s := sums[4*x : 4*x+4 : 4*x+4]
 			a := s[3]
-			for c := 0; c < 3; c++ {
-				if s[c] > a {
-					a = s[c]
-				}
+			if s[0] > a {
+				a = s[0]
+			}
+			if s[1] > a {
+				a = s[1]
+			}
+			if s[2] > a {
+				a = s[2]
 			}
 			if !(a > 0) {
-				p[0], p[1], p[2], p[3] = 0, 0, 0, 0
-				continue
+				continue // transparent black: NewNRGBA's zeros
 			}
+			p := pix[4*x : 4*x+4 : 4*x+4]
 			ia := 1 / a
 			p[0], p[1], p[2], p[3] = to8(s[0]*ia), to8(s[1]*ia), to8(s[2]*ia), to8(a)
 		}

@@ -421,7 +421,7 @@ func TestHDFootprintMatchesSampler(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, wrap := range []texture.Wrap{0, texture.WrapWidth, texture.WrapWidth | texture.WrapHeight} {
 		tex := withGLMipmaps(base.WithWrap(wrap))
-		s := glSampler{tex}
+		s := newGLSampler(tex)
 		for range 20000 {
 			u, v := rng.Float32()*3-1, rng.Float32()*3-1
 			lod := rng.Float32()*10 - 2

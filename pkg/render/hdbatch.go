@@ -67,12 +67,11 @@ func (r *frame) hdBatch(gi int, mi int, hp *HDPass, idx []uint32, vp fauxgl.Matr
 		vs[v].Light = unit([3]float32{dot3(L, t), dot3(L, b), ln})
 	}
 
-	sh := &hdShader{flatNormal: !hasFrame, unshaded: l.Flags&mdx.LayerUnshaded != 0}
+	sh := &hdShader{flatNormal: !hasFrame, unshaded: l.Flags&mdx.LayerUnshaded != 0, anim: r.anim}
 	sh.emissiveGain = r.p.EmissiveGain(l)
 	for s := SlotDiffuse; s <= SlotTeamColor; s++ {
 		sh.slots[s] = r.hdSlot(mat, hp, s)
 	}
-	sh.prepare()
 	mode := normalizeFilter(l.FilterMode)
 	st := layerState(mode, r.layerFlags(l))
 	st.Lit = false // the shader lights
@@ -108,7 +107,7 @@ func (r *frame) hdSlot(mat *mdx.Material, hp *HDPass, s Slot) hdTexture {
 	if id < 0 {
 		return hdTexture{c: hdNeutral[s]}
 	}
-	var smp raster.Sampler
+	var smp *texSampler
 	if s == SlotTeamColor && id < len(r.m.Textures) {
 		if rid := r.m.Textures[id].ReplaceableID; rid == texture.ReplaceableTeamColor || rid == texture.ReplaceableTeamGlow {
 			smp = r.replaceable(texture.ReplaceableTeamColor)
@@ -117,21 +116,38 @@ func (r *frame) hdSlot(mat *mdx.Material, hp *HDPass, s Slot) hdTexture {
 	if smp == nil {
 		smp = r.texture(id, 0)
 	}
-	gs, ok := smp.(glSampler)
-	if !ok || texture.IsStandIn(gs.t) {
+	if t := smp.l.Decoded(); t != nil && texture.IsStandIn(t) {
 		return hdTexture{c: hdNeutral[s]}
 	}
-	return r.wrapHD(gs)
+	return hdTexture{src: smp, w: smp.Width(), h: smp.Height()}
 }
 
-// wrapHD wraps a loaded texture for the HD shader; a texture of one
-// colour at every level (a team colour, a black emissive map) becomes that
-// constant, which samples the same and costs nothing per fragment.
-func (r *frame) wrapHD(gs glSampler) hdTexture {
-	if c, ok := r.anim.uniformColor(gs.t); ok {
-		return hdTexture{c: c}
+// ForLOD implements raster.LazyShader: it decodes the levels of every
+// slot's texture that the batch can sample and returns the shader ready
+// to shade. A slot whose texture turns out not to decode takes its
+// neutral value; a texture of one colour at every level (a team colour, a
+// black emissive map) becomes that constant, which samples the same and
+// costs nothing per fragment.
+func (s *hdShader) ForLOD(b raster.LODBound) raster.Shader {
+	p := *s
+	for k := range p.slots {
+		t := &p.slots[k]
+		if t.src == nil {
+			continue
+		}
+		gs := t.src.from(b.Level(t.w, t.h))
+		if texture.IsStandIn(gs.t) {
+			*t = hdTexture{c: hdNeutral[k]}
+			continue
+		}
+		if c, ok := s.anim.uniformColor(t.src, gs.t); ok {
+			*t = hdTexture{c: c}
+			continue
+		}
+		t.smp, t.ok = gs, true
 	}
-	return hdTexture{smp: gs, w: gs.Width(), h: gs.Height(), ok: true}
+	p.prepare()
+	return &p
 }
 
 // hdLightPosition is the world position of the HD light. The reference
@@ -153,35 +169,51 @@ func (r *frame) hdLightPosition() [3]float32 {
 	return l
 }
 
-// uniformColor reports whether every texel of every level of t is the
-// same colour, remembering the answer per decoded texture.
-func (a *Animator) uniformColor(t *texture.Texture) ([4]float32, bool) {
-	key := t.Levels[0]
+// uniformColor reports whether every texel of every level of the texture
+// src samples is the same colour, remembering the answer per texture. t
+// holds the levels a batch samples; only when they are all one colour
+// are the finer levels decoded to settle it, which happens for the small
+// one-colour maps this is for.
+func (a *Animator) uniformColor(src *texSampler, t *texture.Texture) ([4]float32, bool) {
+	key := src.l
 	if u, ok := a.uniform[key]; ok {
 		return u.c, u.ok
 	}
 	var u uniformTex
-	first := t.Levels[0].Pix[:4]
-	u.ok = true
-	for _, lv := range t.Levels {
-		pix := lv.Pix
-		for i := 0; i+4 <= len(pix) && u.ok; i += 4 {
-			u.ok = pix[i] == first[0] && pix[i+1] == first[1] && pix[i+2] == first[2] && pix[i+3] == first[3]
-		}
-		if !u.ok {
-			break
-		}
+	first := t.Levels[t.First()].Pix[:4]
+	u.ok = uniformLevels(t, first)
+	if u.ok && t.First() > 0 {
+		u.ok = uniformLevels(src.from(0).t, first)
 	}
 	if u.ok {
 		for i := range 4 {
 			u.c[i] = float32(first[i]) / 255
 		}
 	}
+	if src.r.ctx.Err() != nil {
+		return u.c, u.ok // levels of an abandoned decode: not remembered
+	}
 	if a.uniform == nil {
-		a.uniform = map[any]uniformTex{}
+		a.uniform = map[*texture.Lazy]uniformTex{}
 	}
 	a.uniform[key] = u
 	return u.c, u.ok
+}
+
+// uniformLevels reports whether every texel of t's levels is c.
+func uniformLevels(t *texture.Texture, c []uint8) bool {
+	for _, lv := range t.Levels {
+		if lv == nil {
+			continue
+		}
+		pix := lv.Pix
+		for i := 0; i+4 <= len(pix); i += 4 {
+			if pix[i] != c[0] || pix[i+1] != c[1] || pix[i+2] != c[2] || pix[i+3] != c[3] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 type uniformTex struct {
@@ -205,6 +237,7 @@ func unit(v [3]float32) [3]float32 {
 // the shader's base texture (same level sizes and wrapping), which reuses
 // the base's footprint (see hdFootprint).
 type hdTexture struct {
+	src    *texSampler // the texture, until ForLOD decodes it into smp
 	smp    glSampler
 	w, h   int
 	ok     bool
@@ -225,6 +258,7 @@ type hdTexture struct {
 // tangent-space light direction of the vertices. Shade is the whole rule,
 // so a rewritten raster loop can call it as it is.
 type hdShader struct {
+	anim         *Animator // its uniformColor answers
 	slots        [SlotTeamColor + 1]hdTexture
 	base         *texture.Texture // the first textured slot's texture: shared slots use its footprint
 	flatNormal   bool             // no tangents: the normal map is not used
@@ -263,6 +297,12 @@ func sameLayout(a, b *texture.Texture) bool {
 	}
 	for i, l := range a.Levels {
 		m := b.Levels[i]
+		if l == nil || m == nil {
+			if l != m {
+				return false
+			}
+			continue
+		}
 		if l.Rect != m.Rect || l.Stride != m.Stride || len(l.Pix) != len(m.Pix) {
 			return false
 		}

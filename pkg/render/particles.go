@@ -74,14 +74,15 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 
 // replaceable returns the team colour (1), team glow (2) or
 // ReplaceableTextures table texture (> 2) a PRE2 emitter names by id.
-func (r *frame) replaceable(id uint32) raster.Sampler {
+func (r *frame) replaceable(id uint32) *texSampler {
 	key := texKey{id: -1 - int(id&math.MaxInt32), wrap: 0}
 	if smp, ok := r.tex[key]; ok {
 		return smp
 	}
-	tx, ws := r.load(texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team})
+	req := texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team}
+	l, ws := r.load(req)
 	r.textureWarnings(ws)
-	smp := glSampler{withGLMipmaps(tx)}
+	smp := newTexSampler(r, l, 0, req.Name())
 	r.tex[key] = smp
 	return smp
 }
@@ -147,12 +148,13 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 // foreignTexture loads texture id of another model (a PREM spawned
 // model), relative to that model's folder. Not cached per frame: spawned
 // models are rare and the decoded texture is cached by the resolver.
-func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) raster.Sampler {
+func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) *texSampler {
 	if id < 0 || id >= len(m.Textures) {
-		return glSampler{texture.WhiteTexture()}
+		return standInSampler(r, texture.WhiteTexture())
 	}
 	t := &m.Textures[id]
-	tx, ws := r.load(texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team})
+	req := texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team}
+	l, ws := r.load(req)
 	r.textureWarnings(ws)
-	return glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap(t.Flags & 3)))}
+	return newTexSampler(r, l, texture.Wrap(t.Flags), req.Name())
 }

@@ -68,7 +68,7 @@ type Animator struct {
 	// draws caches materialDraws per material; uniform caches
 	// uniformColor per decoded texture.
 	draws   [][]matDraw
-	uniform map[any]uniformTex
+	uniform map[*texture.Lazy]uniformTex
 	// uvRects caches visibleUV per texture and blend class.
 	uvRects map[uvKey]uvRect
 	// ownResolver is set when NewAnimator made tex.Resolver, which then
@@ -228,7 +228,7 @@ type frame struct {
 	p     *pose.Pose
 	warns []Warning
 	res   *texture.Resolver
-	tex   map[texKey]raster.Sampler
+	tex   map[texKey]*texSampler
 	cam   raster.Camera // the camera of the last draw
 	anim  *Animator
 	sim   *particles.Sim // nil: no particles drawn
@@ -283,7 +283,7 @@ func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 	return &frame{
 		ctx: ctx, m: a.m, opt: v, local: a.tex.Local, p: p,
 		res:  a.tex.Resolver,
-		tex:  map[texKey]raster.Sampler{},
+		tex:  map[texKey]*texSampler{},
 		anim: a,
 	}, nil
 }
@@ -679,10 +679,10 @@ func (r *frame) particleBox(dir [3]float64) (fauxgl.Box, bool) {
 
 // texture returns the sampler for TEXS index id, loading it once. wrap
 // adds texture.Wrap bits to the texture's own (WoW v1500 layer flags).
-func (r *frame) texture(id int, wrap uint32) raster.Sampler {
+func (r *frame) texture(id int, wrap uint32) *texSampler {
 	if id < 0 || id >= len(r.m.Textures) {
 		r.warn(MissingTexture, "texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
-		return glSampler{texture.WhiteTexture()}
+		return standInSampler(r, texture.WhiteTexture())
 	}
 	t := &r.m.Textures[id]
 	key := texKey{id, t.Flags | wrap}
@@ -693,41 +693,55 @@ func (r *frame) texture(id int, wrap uint32) raster.Sampler {
 		r.tex[key] = smp
 		return smp
 	}
-	tx, ws := r.load(texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team})
+	req := texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team}
+	l, ws := r.load(req)
 	r.textureWarnings(ws)
-	smp := glSampler{withGLMipmaps(tx.WithWrap(texture.Wrap((t.Flags | wrap) & 3)))}
+	smp := newTexSampler(r, l, texture.Wrap(t.Flags|wrap), req.Name())
 	r.tex[key] = smp
 	return smp
 }
 
-// load loads a texture through the resolver unless the frame's context
-// is done first. Decoding one texture is bounded by the texture budgets
-// but can take seconds (a large PNG), and the decoders do not watch a
-// context; so with a context that can end, the load runs beside the frame,
-// which stops waiting when the context ends (draw() then returns its
-// error) and leaves the load to finish into the resolver's cache. The
-// texture is the same either way.
-func (r *frame) load(req texture.Request) (*texture.Texture, []texture.Warning) {
-	if r.ctx.Err() != nil {
-		return texture.WhiteTexture(), nil
-	}
-	if r.ctx.Done() == nil {
-		return r.res.Load(req)
-	}
+// load opens a texture through the resolver (finds it, reads it and
+// checks its header and levels; decoding the levels waits for Draw, see
+// texSampler) unless the frame's context is done first. A TGA, PNG or
+// JPEG file is decoded whole here. See beside for the context.
+func (r *frame) load(req texture.Request) (*texture.Lazy, []texture.Warning) {
 	type loaded struct {
-		tex   *texture.Texture
+		l     *texture.Lazy
 		warns []texture.Warning
 	}
-	done := make(chan loaded, 1)
-	go func() {
-		tex, warns := r.res.Load(req)
-		done <- loaded{tex, warns}
-	}()
+	got := beside(r.ctx, func() loaded {
+		l, warns := r.res.LoadLazy(req)
+		return loaded{l, warns}
+	})
+	if got == nil {
+		return texture.LazyOf(texture.WhiteTexture()), nil
+	}
+	return got.l, got.warns
+}
+
+// beside runs f unless ctx is done, and returns nil when ctx ends first.
+// Reading and decoding one texture is bounded by the texture budgets but
+// can take seconds (a large PNG), and the decoders do not watch a
+// context; so with a context that can end, f runs beside the frame, which
+// stops waiting when the context ends (draw() then returns its error) and
+// leaves f to finish into the resolver's cache. What f makes is the same
+// either way.
+func beside[T any](ctx context.Context, f func() T) *T {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if ctx.Done() == nil {
+		v := f()
+		return &v
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
 	select {
-	case l := <-done:
-		return l.tex, l.warns
-	case <-r.ctx.Done():
-		return texture.WhiteTexture(), nil
+	case v := <-done:
+		return &v
+	case <-ctx.Done():
+		return nil
 	}
 }
 

@@ -2,46 +2,137 @@ package render
 
 import (
 	"image"
+	"sync"
 
+	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
+// texSampler is a texture a frame has found and checked but not decoded:
+// when Draw has set up the triangles of a batch that uses it, ForLOD
+// decodes the levels the batch can sample (texture.Lazy) and the batch is
+// drawn with the glSampler of those levels. A thumbnail thus decodes the
+// small levels of a large texture only, and a texture whose geometry is
+// all off-screen or culled is not decoded at all. The pixels are those of
+// a glSampler of the whole chain: Draw's bound is never above the λ of a
+// fragment, and glSampler reads level ⌊λ⌋ and coarser only.
+//
+// A texSampler belongs to one frame (its warnings go there); ForLOD runs
+// on the goroutine that called Draw.
+type texSampler struct {
+	l    *texture.Lazy
+	wrap texture.Wrap
+	r    *frame
+	path string // for warnings
+	// at caches ForLOD's samplers by finest level; warned marks a decoding
+	// problem already reported this frame.
+	at     map[int]glSampler
+	warned bool
+	// all is the whole chain, for Sample calls made without ForLOD.
+	once sync.Once
+	all  glSampler
+}
+
+func newTexSampler(r *frame, l *texture.Lazy, wrap texture.Wrap, path string) *texSampler {
+	return &texSampler{l: l, wrap: wrap & (texture.WrapWidth | texture.WrapHeight), r: r, path: path}
+}
+
+// standInSampler is a texSampler of a texture decoded already (a stand-in).
+func standInSampler(r *frame, t *texture.Texture) *texSampler {
+	return newTexSampler(r, texture.LazyOf(t), 0, "")
+}
+
+func (s *texSampler) Width() int  { return s.l.Width() }
+func (s *texSampler) Height() int { return s.l.Height() }
+
+// Sample samples the whole chain; Draw samples through ForLOD instead.
+func (s *texSampler) Sample(u, v, lod float32) [4]float32 {
+	s.once.Do(func() { s.all = s.levels(0, false) })
+	return s.all.Sample(u, v, lod)
+}
+
+// ForLOD implements raster.LazySampler: Draw samples the levels the
+// bound reaches through a raster.Texture.
+func (s *texSampler) ForLOD(b raster.LODBound) raster.Sampler {
+	return s.from(b.Level(s.Width(), s.Height())).rt
+}
+
+// from returns the glSampler of levels finest and coarser.
+func (s *texSampler) from(finest int) glSampler {
+	if s.l.Decoded() != nil {
+		finest = 0
+	}
+	if g, ok := s.at[finest]; ok {
+		return g
+	}
+	g := s.levels(finest, true)
+	if s.at == nil {
+		s.at = map[int]glSampler{}
+	}
+	s.at[finest] = g
+	return g
+}
+
+// levels decodes levels finest and coarser; warn reports problems to the
+// frame (once).
+func (s *texSampler) levels(finest int, warn bool) glSampler {
+	if t := s.l.Decoded(); t != nil {
+		return newGLSampler(withGLMipmaps(t.WithWrap(s.wrap)))
+	}
+	type decoded struct {
+		t   *texture.Texture
+		err error
+	}
+	got := beside(s.r.ctx, func() decoded {
+		t, err := s.l.Texture(finest)
+		return decoded{t, err}
+	})
+	if got == nil { // the frame is abandoned; Draw stops before shading
+		return newGLSampler(texture.WhiteTexture())
+	}
+	t, err := got.t, got.err
+	var w *texture.Warning
+	switch {
+	case err != nil:
+		w = &texture.Warning{Kind: texture.Damaged, Path: s.path, Reason: "cannot decode: " + err.Error()}
+		t = texture.WhiteTexture()
+	case t.LevelErr != nil && t.LevelErr != s.l.LevelErr():
+		w = &texture.Warning{Kind: texture.Damaged, Path: s.path, Reason: "mip chain cut short: " + t.LevelErr.Error()}
+	}
+	if w != nil && warn && !s.warned {
+		s.warned = true
+		s.r.textureWarnings([]texture.Warning{*w})
+	}
+	return newGLSampler(t.WithWrap(s.wrap))
+}
+
 // glSampler filters a texture the way the reference viewer's GL does:
 // bilinear on the straight (not premultiplied) texels, linear between mip
-// levels. texture.Texture.Sample weights texels by alpha instead, which is
-// better for cut-outs but gives a different colour wherever alpha is 0,
-// and a layer with FilterMode None ignores alpha and shows that colour (a
-// TeamGlow texture on a None layer is a solid square in the game and in
-// the reference viewer, not a disc).
+// levels (raster.Texture). texture.Texture.Sample weights texels by alpha
+// instead, which is better for cut-outs but gives a different colour
+// wherever alpha is 0, and a layer with FilterMode None ignores alpha and
+// shows that colour (a TeamGlow texture on a None layer is a solid square
+// in the game and in the reference viewer, not a disc). rt is t as the
+// rasteriser reads it (sharing its pixels), which is what Draw samples.
 type glSampler struct {
-	t *texture.Texture
+	t  *texture.Texture
+	rt *raster.Texture
 }
 
-func (s glSampler) Width() int  { return s.t.Width() }
-func (s glSampler) Height() int { return s.t.Height() }
-
-func (s glSampler) Sample(u, v, lod float32) [4]float32 {
-	levels := s.t.Levels
-	n := len(levels)
-	if n == 1 || lod <= 0 {
-		return s.level(0, u, v)
+func newGLSampler(t *texture.Texture) glSampler {
+	rt := &raster.Texture{W: t.Width(), H: t.Height(), Levels: make([]raster.Level, len(t.Levels)),
+		RepeatU: t.Wrap&texture.WrapWidth != 0, RepeatV: t.Wrap&texture.WrapHeight != 0}
+	for i, l := range t.Levels {
+		if l != nil {
+			rt.Levels[i] = raster.Level{Width: l.Rect.Dx(), Height: l.Rect.Dy(), Stride: l.Stride, Pix: l.Pix}
+		}
 	}
-	maxL := float32(n - 1)
-	if lod >= maxL {
-		return s.level(n-1, u, v)
-	}
-	l0 := int(lod)
-	f := lod - float32(l0)
-	a := s.level(l0, u, v)
-	if f == 0 {
-		return a
-	}
-	b := s.level(l0+1, u, v)
-	for i := range a {
-		a[i] += (b[i] - a[i]) * f
-	}
-	return a
+	return glSampler{t, rt}
 }
+
+func (s glSampler) Width() int                          { return s.t.Width() }
+func (s glSampler) Height() int                         { return s.t.Height() }
+func (s glSampler) Sample(u, v, lod float32) [4]float32 { return s.rt.Sample(u, v, lod) }
 
 func wrapIndex(i, n int, repeat bool) int {
 	if repeat {
@@ -58,54 +149,6 @@ func wrapIndex(i, n int, repeat bool) int {
 		return n - 1
 	}
 	return i
-}
-
-func (s glSampler) level(l int, u, v float32) [4]float32 {
-	img := s.t.Levels[l]
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	if w == 0 || h == 0 || u != u || v != v {
-		return [4]float32{1, 1, 1, 1}
-	}
-	x := u*float32(w) - 0.5
-	y := v*float32(h) - 0.5
-	// Keep huge coordinates in int range; repeat is periodic anyway.
-	if x < -1e8 {
-		x = -1e8
-	} else if x > 1e8 {
-		x = 1e8
-	}
-	if y < -1e8 {
-		y = -1e8
-	} else if y > 1e8 {
-		y = 1e8
-	}
-	ix, iy := int(x), int(y)
-	if float32(ix) > x {
-		ix--
-	}
-	if float32(iy) > y {
-		iy--
-	}
-	ax, ay := x-float32(ix), y-float32(iy)
-	rx := s.t.Wrap&texture.WrapWidth != 0
-	ry := s.t.Wrap&texture.WrapHeight != 0
-	x0, y0 := wrapIndex(ix, w, rx), wrapIndex(iy, h, ry)
-	x1, y1 := wrapIndex(ix+1, w, rx), wrapIndex(iy+1, h, ry)
-	pix := img.Pix
-	r0, r1 := y0*img.Stride, y1*img.Stride
-	p00 := pix[r0+x0*4 : r0+x0*4+4 : r0+x0*4+4]
-	p10 := pix[r0+x1*4 : r0+x1*4+4 : r0+x1*4+4]
-	p01 := pix[r1+x0*4 : r1+x0*4+4 : r1+x0*4+4]
-	p11 := pix[r1+x1*4 : r1+x1*4+4 : r1+x1*4+4]
-	w00 := (1 - ax) * (1 - ay) / 255
-	w10 := ax * (1 - ay) / 255
-	w01 := (1 - ax) * ay / 255
-	w11 := ax * ay / 255
-	var out [4]float32
-	for i := 0; i < 4; i++ {
-		out[i] = float32(p00[i])*w00 + float32(p10[i])*w10 + float32(p01[i])*w01 + float32(p11[i])*w11
-	}
-	return out
 }
 
 // withGLMipmaps gives a single-level power-of-two texture decoded from an

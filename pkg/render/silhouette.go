@@ -1,12 +1,12 @@
 package render
 
 import (
-	"image"
 	"math"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/raster"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // What the automatic camera frames is what shows, not every vertex: a
@@ -73,7 +73,7 @@ type uvRect struct {
 var fullUV = uvRect{0, 0, 1, 1, false}
 
 type uvKey struct {
-	img   *image.NRGBA // a texture's level 0, shared by its wrap variants
+	tex   *texture.Lazy // shared by the texture's wrap variants
 	c     visClass
 	alpha uint8 // the alpha the texture is drawn with, in 64ths
 }
@@ -81,16 +81,26 @@ type uvKey struct {
 // visibleUV returns the rectangle of texture coordinates holding the
 // texels of s that show under class c when drawn with opacity alpha
 // (layer and geoset alpha, or a particle's), computed once per texture
-// and opacity (in 64ths, rounded up).
+// and opacity (in 64ths, rounded up). It reads level 0, which it decodes
+// when the picture itself samples only coarser levels: the rectangle is
+// exact in level-0 texels, so the framing does not depend on the
+// picture's size.
 func (a *Animator) visibleUV(s raster.Sampler, c visClass, alpha float32) uvRect {
-	g, ok := s.(glSampler)
-	if !ok || c == visAll || g.t == nil || len(g.t.Levels) == 0 {
+	ts, ok := s.(*texSampler)
+	if !ok || c == visAll {
 		return fullUV
 	}
 	q := uint8(min(64, max(1, math.Ceil(float64(alpha)*64))))
-	k := uvKey{g.t.Levels[0], c, q}
+	k := uvKey{ts.l, c, q}
 	if r, ok := a.uvRects[k]; ok {
 		return r
+	}
+	g := ts.from(0)
+	if ts.r.ctx.Err() != nil {
+		return fullUV // a stand-in for an abandoned decode: not remembered
+	}
+	if g.t == nil || len(g.t.Levels) == 0 || g.t.Levels[0] == nil {
+		return fullUV
 	}
 	// A texel shows when its own opacity times the drawing's reaches
 	// framingAlpha.

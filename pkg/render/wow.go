@@ -26,13 +26,13 @@ func hdTextures(m *mdx.Model) bool { return m.Version > 800 && !isWoW(m) }
 // the file comes from the game's databases (CreatureDisplayInfo, item and
 // character textures), not from the model, so there is nothing to look up:
 // the texture is drawn white and the warning says which slot it was.
-func (r *frame) wowReplaceable(t *mdx.Texture) (raster.Sampler, bool) {
+func (r *frame) wowReplaceable(t *mdx.Texture) (*texSampler, bool) {
 	if !isWoW(r.m) || t.Path != "" || t.ReplaceableID == 0 {
 		return nil, false
 	}
 	r.warn(MissingTexture, "texture: WoW replaceable texture %d (%s) is chosen by the game at run time, not named in the model; drawn white",
 		t.ReplaceableID, mdx.WoWReplaceableName(t.ReplaceableID))
-	return glSampler{texture.WhiteTexture()}, true
+	return standInSampler(r, texture.WhiteTexture()), true
 }
 
 // WoW layer flag bits (MDLGEO; docs/rendering.md#world-of-warcraft-models) with no Warcraft III shading
@@ -86,6 +86,14 @@ func (s opaqueSampler) Sample(u, v, lod float32) [4]float32 {
 	c := s.Sampler.Sample(u, v, lod)
 	c[3] = 1
 	return c
+}
+
+// ForLOD implements raster.LazySampler for a lazy sampler inside.
+func (s opaqueSampler) ForLOD(b raster.LODBound) raster.Sampler {
+	if l, ok := s.Sampler.(raster.LazySampler); ok {
+		return opaqueSampler{l.ForLOD(b)}
+	}
+	return s
 }
 
 // flatFraming reports whether the automatic camera should look down on the

@@ -198,6 +198,18 @@ func DecodeBLPConfig(data []byte) (Config, error) {
 // DecodeBLP decodes a BLP1 (JPEG or palettised) or BLP2 (JPEG, palette,
 // DXT1/3/5, raw BGRA) texture with all of its mip levels.
 func DecodeBLP(data []byte, o *Options) (*Texture, error) {
+	mf, err := openBLP(data, o)
+	if err != nil {
+		return nil, err
+	}
+	return mf.decodeAll(o)
+}
+
+// openBLP checks a BLP's header, the layout of every mip level (for JPEG,
+// each level's frame and scans) and the pixel budget, without decoding a
+// pixel. A level after the first that fails the checks cuts the chain
+// there (mipFile.levelErr) unless Options.Strict.
+func openBLP(data []byte, o *Options) (*mipFile, error) {
 	h, err := parseBLPHeader(data, o)
 	if err != nil {
 		return nil, err
@@ -206,34 +218,56 @@ func DecodeBLP(data []byte, o *Options) (*Texture, error) {
 	if err := budget.chargeLevels(h.w, h.h, h.levels); err != nil {
 		return nil, err
 	}
-	t := &Texture{Format: h.format(), Levels: make([]*image.NRGBA, 0, h.levels)}
-	var (
-		streams [][]byte // JPEG levels, checked
-		palette []byte
-	)
-	switch {
-	case h.content == blpJPEG:
-		streams, t.LevelErr, err = h.jpegStreams(data, budget, o)
+	mf := &mipFile{format: h.format(), w: h.w, h: h.h, n: h.levels}
+	if h.content == blpJPEG {
+		streams, lerr, err := h.jpegStreams(data, budget, o)
 		if err != nil {
 			return nil, err
 		}
-	case h.version == 1 || h.compression == blp2Pal:
+		mf.n, mf.levelErr = len(streams), lerr
+		alpha := h.alphaBits != 0
+		mf.decode = func(i int) (*image.NRGBA, error) {
+			w, hh := mipSize(h.w, h.h, i)
+			img, err := decodeBLPJPEG(streams[i], w, hh, alpha)
+			return img, h.decodeError(err, i)
+		}
+		return mf, nil
+	}
+	var palette []byte
+	if h.version == 1 || h.compression == blp2Pal {
 		if len(data) < h.dataAt+blpPalette {
 			return nil, errAt(h.name(), -1, int64(h.dataAt), "file ends inside the 256-colour palette")
 		}
 		palette = data[h.dataAt : h.dataAt+blpPalette]
 	}
+	// Every level's size is checked now, so that decoding a level later
+	// fails only where the data itself is bad.
 	for i := range h.levels {
-		if h.content == blpJPEG && i >= len(streams) {
-			break // the chain was cut at a damaged level (t.LevelErr)
+		w, hh := mipSize(h.w, h.h, i)
+		var err error
+		switch {
+		case palette != nil:
+			err = checkBLPPalette(data, int(h.offsets[i]), w, hh, h.alphaBits)
+		case h.compression == blp2Raw:
+			err = checkSize("raw level", int(h.sizes[i]), w*hh*4)
+		default:
+			err = checkSize("block data truncated: level", int(h.sizes[i]), bcLevelSize(dxtBC(h.dxt()), w, hh))
 		}
+		if err != nil {
+			fe := h.levelError(err, i)
+			if i == 0 || o.strict() {
+				return nil, fe
+			}
+			mf.n, mf.levelErr = i, fe
+			break
+		}
+	}
+	mf.decode = func(i int) (*image.NRGBA, error) {
 		w, hh := mipSize(h.w, h.h, i)
 		mip := data[h.offsets[i] : h.offsets[i]+h.sizes[i]]
 		var img *image.NRGBA
 		var err error
 		switch {
-		case h.content == blpJPEG:
-			img, err = decodeBLPJPEG(streams[i], w, hh, h.alphaBits != 0)
 		case palette != nil:
 			img, err = decodeBLPPalette(palette, data, int(h.offsets[i]), w, hh, h.alphaBits)
 		case h.compression == blp2Raw:
@@ -241,21 +275,29 @@ func DecodeBLP(data []byte, o *Options) (*Texture, error) {
 		default:
 			img, err = decodeDXT(h.dxt(), mip, w, hh, h.alphaBits == 0)
 		}
-		if err != nil {
-			if ue, isU := err.(*UnsupportedError); isU {
-				ue.Format = h.name()
-				return nil, ue
-			}
-			fe := h.levelError(err, i)
-			if i == 0 || o.strict() {
-				return nil, fe
-			}
-			t.LevelErr = fe
-			break
-		}
-		t.Levels = append(t.Levels, img)
+		return img, h.decodeError(err, i)
 	}
-	return t, nil
+	return mf, nil
+}
+
+// checkSize fails when a level of need bytes has only have.
+func checkSize(what string, have, need int) error {
+	if have < need {
+		return errAt("", -1, -1, "%s needs %d bytes, has %d", what, need, have)
+	}
+	return nil
+}
+
+// decodeError names the format and level in a level decoder's error.
+func (h *blpHeader) decodeError(err error, i int) error {
+	if err == nil {
+		return nil
+	}
+	if ue, isU := err.(*UnsupportedError); isU {
+		ue.Format = h.name()
+		return ue
+	}
+	return h.levelError(err, i)
 }
 
 // levelError turns a decoder's error at level i into a *FormatError naming
@@ -354,6 +396,12 @@ func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o 
 	if err := budget.add(i, (f.decodeBytes()+3)/4, "with its %dx%d JPEG frame decoded", f.width, f.height); err != nil {
 		return nil, err
 	}
+	// A level cut off before its end cannot decode; saying so now lets a
+	// picture that never samples the levels before it keep the same chain
+	// as one that decodes them all.
+	if !f.eoi {
+		return nil, errAt("", -1, -1, "JPEG data ends before its end-of-image marker")
+	}
 	return stream, nil
 }
 
@@ -430,12 +478,12 @@ func decodeBLPJPEG(stream []byte, w, h int, hasAlpha bool) (*image.NRGBA, error)
 // decodeBLPPalette decodes w×h palette indices at off, followed by an alpha
 // plane of alphaBits per pixel packed least-significant bit first.
 func decodeBLPPalette(pal, data []byte, off, w, h int, alphaBits uint32) (*image.NRGBA, error) {
+	if err := checkBLPPalette(data, off, w, h, alphaBits); err != nil {
+		return nil, err
+	}
 	n := w * h
 	bits := int(min(alphaBits, 8)) // the reference viewer caps it at 8
 	need := n + (n*bits+7)/8
-	if len(data)-off < need {
-		return nil, errAt("", -1, int64(off), "palette level needs %d bytes, the file has %d", need, len(data)-off)
-	}
 	idx := data[off : off+n]
 	alpha := data[off+n : off+need]
 	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
@@ -471,6 +519,17 @@ func decodeBLPPalette(pal, data []byte, off, w, h int, alphaBits uint32) (*image
 		}
 	}
 	return dst, nil
+}
+
+// checkBLPPalette checks that the file holds a palette level of w×h at off.
+func checkBLPPalette(data []byte, off, w, h int, alphaBits uint32) error {
+	n := w * h
+	bits := int(min(alphaBits, 8))
+	need := n + (n*bits+7)/8
+	if len(data)-off < need {
+		return errAt("", -1, int64(off), "palette level needs %d bytes, the file has %d", need, len(data)-off)
+	}
+	return nil
 }
 
 // decodeBGRA decodes w×h 4-byte B,G,R,A pixels.

@@ -8,10 +8,14 @@ import (
 // DefaultCacheBytes is the decoded-size budget NewCache uses for 0.
 const DefaultCacheBytes = 256 << 20
 
-// Cache keeps decoded textures, least recently used first out, within a
-// budget of decoded bytes. It is keyed by file system, path, the file's
-// size and modification time (so an edited file is decoded again) and the
-// decode options. Concurrent requests for the same file decode it once. A Cache
+// Cache keeps opened texture files and the mip levels decoded from them,
+// least recently used first out, within a budget of bytes: the decoded
+// levels, and the file data kept to decode further levels. It holds
+// levels, not whole textures: a file whose thumbnails only ever sample its
+// small levels never has its large ones decoded or kept. It is keyed by
+// file system, path, the file's size and modification time (so an edited
+// file is read again) and the decode options. Concurrent requests for the
+// same file read and check it once, and a level is decoded once. A Cache
 // is safe for concurrent use; the textures it returns are shared and must
 // not be modified.
 type Cache struct {
@@ -24,10 +28,11 @@ type Cache struct {
 	stats    CacheStats
 }
 
-// CacheStats counts what a Cache did.
+// CacheStats counts what a Cache did. Hits and Misses count files asked
+// for; Evictions, files dropped with their levels.
 type CacheStats struct {
 	Hits, Misses, Evictions int64
-	Bytes                   int64 // decoded bytes held now
+	Bytes                   int64 // bytes held now
 	Entries                 int
 }
 
@@ -37,19 +42,22 @@ type cacheKey struct {
 }
 
 type cacheEntry struct {
-	key cacheKey
-	tex *Texture
+	key     cacheKey
+	lazy    *Lazy
+	el      *list.Element
+	size    int64 // bytes counted for this file now
+	removed bool
 }
 
 type cacheCall struct {
 	done chan struct{}
-	tex  *Texture
+	lazy *Lazy
 	err  error
 }
 
-// NewCache returns a cache holding at most maxBytes of decoded pixels
-// (DefaultCacheBytes when maxBytes <= 0). A texture larger than the whole
-// budget is returned but not kept.
+// NewCache returns a cache holding at most maxBytes (DefaultCacheBytes
+// when maxBytes <= 0). A texture larger than the whole budget is returned
+// but not kept.
 func NewCache(maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheBytes
@@ -57,13 +65,24 @@ func NewCache(maxBytes int64) *Cache {
 	return &Cache{max: maxBytes, order: list.New(), entries: map[cacheKey]*list.Element{}, inflight: map[cacheKey]*cacheCall{}}
 }
 
-// Load returns the decoded texture f, from the cache when the file has not
-// changed since it was decoded. o may be nil. A file whose file system
-// cannot be told apart from others is decoded without the cache.
+// Load returns the decoded texture f with all of its levels, from the
+// cache when the file has not changed since it was decoded. o may be nil.
 func (c *Cache) Load(f File, o *Options) (*Texture, error) {
+	l, err := c.Open(f, o)
+	if err != nil {
+		return nil, err
+	}
+	return l.Texture(0)
+}
+
+// Open returns file f read and checked, from the cache when the file has
+// not changed since; its levels are decoded as its Texture method is asked
+// for them, and kept in the cache. o may be nil. A file whose file system
+// cannot be told apart from others is opened without the cache.
+func (c *Cache) Open(f File, o *Options) (*Lazy, error) {
 	fk, ok := f.stamp()
 	if !ok {
-		return f.Decode(o)
+		return f.Open(o)
 	}
 	key := cacheKey{file: fk}
 	if o != nil {
@@ -74,46 +93,98 @@ func (c *Cache) Load(f File, o *Options) (*Texture, error) {
 		c.order.MoveToFront(el)
 		c.stats.Hits++
 		c.mu.Unlock()
-		return el.Value.(*cacheEntry).tex, nil
+		return el.Value.(*cacheEntry).lazy, nil
 	}
 	if call, ok := c.inflight[key]; ok {
 		c.stats.Hits++
 		c.mu.Unlock()
 		<-call.done
-		return call.tex, call.err
+		return call.lazy, call.err
 	}
 	call := &cacheCall{done: make(chan struct{})}
 	c.inflight[key] = call
 	c.stats.Misses++
 	c.mu.Unlock()
 
-	call.tex, call.err = f.Decode(o)
+	data, err := f.read()
+	if err == nil {
+		call.lazy, err = OpenLazy(data, f.String(), o)
+	}
+	call.err = err
 
 	c.mu.Lock()
 	delete(c.inflight, key)
-	if call.err == nil {
-		c.insert(key, call.tex)
+	if err == nil {
+		kept := int64(len(data))
+		if call.lazy.mf.tex != nil {
+			kept = call.lazy.mf.tex.Bytes() // decoded whole; the data is not kept
+		}
+		c.insert(key, call.lazy, kept)
 	}
 	c.mu.Unlock()
 	close(call.done)
-	return call.tex, call.err
+	return call.lazy, call.err
 }
 
-// insert adds a texture and evicts the least recently used ones beyond
-// the budget. c.mu must be held.
-func (c *Cache) insert(key cacheKey, t *Texture) {
-	n := t.Bytes()
-	if n > c.max {
+// Open reads f and checks it as Decode would, without decoding its levels.
+func (f File) Open(o *Options) (*Lazy, error) {
+	data, err := f.read()
+	if err != nil {
+		return nil, err
+	}
+	return OpenLazy(data, f.String(), o)
+}
+
+// insert adds an opened file of size bytes and evicts the least recently
+// used ones beyond the budget. c.mu must be held.
+func (c *Cache) insert(key cacheKey, l *Lazy, size int64) {
+	if size > c.max {
 		return
 	}
-	c.entries[key] = c.order.PushFront(&cacheEntry{key: key, tex: t})
+	e := &cacheEntry{key: key, lazy: l, size: size}
+	e.el = c.order.PushFront(e)
+	c.entries[key] = e.el
+	c.used += size
+	l.mu.Lock()
+	l.cache, l.el = c, e
+	l.mu.Unlock()
+	c.evict()
+}
+
+// grow counts n more bytes of decoded levels for e and evicts beyond the
+// budget, e itself last.
+func (c *Cache) grow(e *cacheEntry, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.removed {
+		return
+	}
+	e.size += n
 	c.used += n
+	c.order.MoveToFront(e.el)
+	c.evict()
+}
+
+// touch marks e as just used.
+func (c *Cache) touch(e *cacheEntry) {
+	c.mu.Lock()
+	if !e.removed {
+		c.order.MoveToFront(e.el)
+	}
+	c.mu.Unlock()
+}
+
+// evict drops least recently used files, with their levels, until the
+// budget is kept. c.mu must be held.
+func (c *Cache) evict() {
 	for c.used > c.max {
 		el := c.order.Back()
 		e := el.Value.(*cacheEntry)
 		c.order.Remove(el)
 		delete(c.entries, e.key)
-		c.used -= e.tex.Bytes()
+		c.used -= e.size
+		e.removed = true
+		e.lazy.release()
 		c.stats.Evictions++
 	}
 }

@@ -195,6 +195,16 @@ func DecodeDDSConfig(data []byte) (Config, error) {
 // luminance and alpha, with or without a DX10 header. For cube maps only
 // the first face is decoded.
 func DecodeDDS(data []byte, o *Options) (*Texture, error) {
+	mf, err := openDDS(data, o)
+	if err != nil {
+		return nil, err
+	}
+	return mf.decodeAll(o)
+}
+
+// openDDS checks a DDS header, that the file holds every level, and the
+// pixel budget, without decoding a pixel.
+func openDDS(data []byte, o *Options) (*mipFile, error) {
 	l, err := parseDDS(data, o)
 	if err != nil {
 		return nil, err
@@ -202,24 +212,21 @@ func DecodeDDS(data []byte, o *Options) (*Texture, error) {
 	if err := newPixelBudget("DDS", o).chargeLevels(l.w, l.h, l.levels); err != nil {
 		return nil, err
 	}
-	t := &Texture{Format: FormatDDS, Levels: make([]*image.NRGBA, 0, l.levels)}
-	off := l.dataAt
+	offs := make([]int, l.levels+1)
+	offs[0] = l.dataAt
 	for i := range l.levels {
-		w, h := mipSize(l.w, l.h, i)
-		n := l.levelSize(i)
-		var img *image.NRGBA
-		if l.bc != 0 {
-			img, err = decodeBC(l.bc, data[off:off+n], w, h)
-			if err != nil {
-				return nil, err
-			}
-		} else {
-			img = l.decodeMasked(data[off:off+n], w, h)
-		}
-		t.Levels = append(t.Levels, img)
-		off += n
+		offs[i+1] = offs[i] + l.levelSize(i)
 	}
-	return t, nil
+	mf := &mipFile{format: FormatDDS, w: l.w, h: l.h, n: l.levels}
+	mf.decode = func(i int) (*image.NRGBA, error) {
+		w, h := mipSize(l.w, l.h, i)
+		src := data[offs[i]:offs[i+1]]
+		if l.bc != 0 {
+			return decodeBC(l.bc, src, w, h)
+		}
+		return l.decodeMasked(src, w, h), nil
+	}
+	return mf, nil
 }
 
 // decodeMasked decodes uncompressed pixels described by bit masks.

@@ -26,8 +26,7 @@ func bcLevelSize(bc, w, h int) int {
 // decodeDXT decodes one BLP2 DXT level; variant is 1, 3 or 5. opaque
 // forces alpha to 255, for DXT1 data in a file that declares no alpha.
 func decodeDXT(variant int, src []byte, w, h int, opaque bool) (*image.NRGBA, error) {
-	bc := map[int]int{1: 1, 3: 2, 5: 3}[variant]
-	img, err := decodeBC(bc, src, w, h)
+	img, err := decodeBC(dxtBC(variant), src, w, h)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +36,17 @@ func decodeDXT(variant int, src []byte, w, h int, opaque bool) (*image.NRGBA, er
 		}
 	}
 	return img, nil
+}
+
+// dxtBC maps a DXT variant (1, 3, 5) to its BCn number.
+func dxtBC(variant int) int {
+	switch variant {
+	case 1:
+		return 1
+	case 3:
+		return 2
+	}
+	return 3
 }
 
 // decodeBC decodes a w×h BCn level from src.

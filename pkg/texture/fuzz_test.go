@@ -1,6 +1,7 @@
 package texture
 
 import (
+	"bytes"
 	"image"
 	"testing"
 
@@ -33,6 +34,56 @@ func checkDecoded(t *testing.T, data []byte, tex *Texture, config func([]byte) (
 	tex.WithWrap(WrapWidth).Sample(0.3, 1.7, 0.6)
 }
 
+// checkLazy asserts that a Lazy agrees with the eager decoder: opening
+// fails when decoding does for a reason the checks can see, Texture(0) is
+// the decoded texture, and Texture(k) holds the decoded levels k and
+// coarser wherever the eager chain has them.
+func checkLazy(t *testing.T, data []byte, tex *Texture, decErr error) {
+	l, err := OpenLazy(data, "fuzz", fuzzOptions)
+	if err != nil {
+		if decErr == nil {
+			t.Fatalf("Decode succeeded, OpenLazy failed: %v", err)
+		}
+		return
+	}
+	if l.Width() != tex0Width(tex, l) || l.Levels() < 1 {
+		t.Fatalf("lazy %dx%d with %d levels", l.Width(), l.Height(), l.Levels())
+	}
+	all, err := l.Texture(0)
+	if (err == nil) != (decErr == nil) {
+		t.Fatalf("Texture(0) error %v, Decode error %v", err, decErr)
+	}
+	if err != nil {
+		return
+	}
+	if len(all.Levels) != len(tex.Levels) {
+		t.Fatalf("Texture(0) has %d levels, Decode %d", len(all.Levels), len(tex.Levels))
+	}
+	for k := range l.Levels() + 1 {
+		part, err := l.Texture(k)
+		if err != nil {
+			t.Fatalf("Texture(%d) failed after Texture(0) succeeded: %v", k, err)
+		}
+		first := part.First()
+		if first > k || first >= len(part.Levels) {
+			t.Fatalf("Texture(%d) starts at level %d of %d", k, first, len(part.Levels))
+		}
+		for i := first; i < min(len(part.Levels), len(tex.Levels)); i++ {
+			if !bytes.Equal(part.Levels[i].Pix, tex.Levels[i].Pix) {
+				t.Fatalf("Texture(%d) level %d differs from Decode's", k, i)
+			}
+		}
+		part.Sample(0.3, 0.7, float32(k))
+	}
+}
+
+func tex0Width(tex *Texture, l *Lazy) int {
+	if tex == nil {
+		return l.Width()
+	}
+	return tex.Width()
+}
+
 func FuzzBLP(f *testing.F) {
 	pal := testPalette()
 	f.Add(blp1Palette(4, 2, 8, pal, [][]byte{make([]byte, 16), make([]byte, 4)}))
@@ -47,6 +98,7 @@ func FuzzBLP(f *testing.F) {
 	f.Add(blp2(2, 1, 1, 4, 0, make([]byte, 1024), [][]byte{make([]byte, 3)}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tex, err := DecodeBLP(data, fuzzOptions)
+		checkLazy(t, data, tex, err)
 		if err != nil {
 			return
 		}
@@ -66,6 +118,7 @@ func FuzzDDS(f *testing.F) {
 	f.Add(dds(2, 1, 1, "", 0, 16, [4]uint32{0xf800, 0x07e0, 0x1f, 0}, make([]byte, 4)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tex, err := DecodeDDS(data, fuzzOptions)
+		checkLazy(t, data, tex, err)
 		if err != nil {
 			return
 		}

@@ -16,6 +16,9 @@ type jpegFrame struct {
 	ids           [4]byte
 	progressive   bool
 	scans         int
+	// eoi: the stream has its end-of-image marker. image/jpeg reads
+	// markers until it finds one, so a stream without it cannot decode.
+	eoi bool
 	// blockVisits is the number of 8×8 blocks image/jpeg walks over all
 	// scans: it walks every MCU of the frame once per scan, whatever
 	// the scan's data says, so a stream of a few kilobytes with many
@@ -65,6 +68,7 @@ func parseJPEGFrame(b []byte) (jpegFrame, *FormatError) {
 		i++
 		switch {
 		case m == jpegEOI:
+			f.eoi = true
 			return f, nil
 		case m == 0 || m == 0x01 || m == jpegSOI || (m >= 0xd0 && m <= 0xd7):
 			continue // stuffing, TEM, SOI, RSTn: no length

@@ -341,57 +341,87 @@ func readDirNames(fsys fs.FS, dir string) []string {
 	return names
 }
 
-// Load finds and decodes the texture a model asks for. It never fails:
-// anything missing or unreadable becomes a stand-in texture (2×2 white; a
-// generated colour or glow for team colour and glow without files) and,
-// where the model's data was at fault, a warning.
+// Load finds and decodes the texture a model asks for, with all of its
+// levels. It never fails: anything missing or unreadable becomes a
+// stand-in texture (2×2 white; a generated colour or glow for team colour
+// and glow without files) and, where the model's data was at fault, a
+// warning.
 func (r *Resolver) Load(req Request) (*Texture, []Warning) {
+	l, warns := r.LoadLazy(req)
+	t, err := l.Texture(0)
+	if err != nil {
+		return WhiteTexture(), append(warns, Warning{Kind: Damaged, Path: req.Name(), Reason: "cannot decode: " + err.Error()})
+	}
+	if t.LevelErr != nil && t.LevelErr != l.levelErr {
+		warns = append(warns, Warning{Kind: Damaged, Path: req.Name(), Reason: "mip chain cut short: " + t.LevelErr.Error()})
+	}
+	return t, warns
+}
+
+// Name is the path warnings about the request name: Path, or the file a
+// replaceable id stands for.
+func (req Request) Name() string {
+	if req.Path != "" {
+		return req.Path
+	}
+	p, _ := ReplaceablePath(req.ReplaceableID, req.Team.player, req.HD)
+	return p
+}
+
+// LoadLazy is Load without decoding: it finds the file, reads and checks
+// it, and returns it as a Lazy whose levels are decoded when asked for
+// (through the Resolver's Cache, when it has one). Levels found damaged
+// by the checks are warned about here; a level that turns out damaged
+// when decoded is reported by Lazy.Texture.
+func (r *Resolver) LoadLazy(req Request) (*Lazy, []Warning) {
 	path := req.Path
 	if path == "" {
 		switch req.ReplaceableID {
 		case 0:
-			return WhiteTexture(), []Warning{{Reason: "texture has neither a path nor a replaceable id"}}
+			return LazyOf(WhiteTexture()), []Warning{{Reason: "texture has neither a path nor a replaceable id"}}
 		case 21: // cursor models: no texture by design
-			return WhiteTexture(), nil
+			return LazyOf(WhiteTexture()), nil
 		}
 		if _, player := req.Team.Player(); !player && (req.ReplaceableID == ReplaceableTeamColor || req.ReplaceableID == ReplaceableTeamGlow) {
-			return teamStandIn(req.ReplaceableID, req.Team) // no file has a custom colour
+			return lazyStandIn(teamStandIn(req.ReplaceableID, req.Team)) // no file has a custom colour
 		}
 		rp, ok := ReplaceablePath(req.ReplaceableID, req.Team.player, req.HD)
 		if !ok {
-			return WhiteTexture(), []Warning{{Reason: fmt.Sprintf("unknown replaceable id %d", req.ReplaceableID)}}
+			return LazyOf(WhiteTexture()), []Warning{{Reason: fmt.Sprintf("unknown replaceable id %d", req.ReplaceableID)}}
 		}
 		path = rp
 	}
 	file, tried, err := r.Find(req.Local, path)
 	if err != nil {
 		if req.Path == "" && (req.ReplaceableID == ReplaceableTeamColor || req.ReplaceableID == ReplaceableTeamGlow) {
-			return teamStandIn(req.ReplaceableID, req.Team)
+			return lazyStandIn(teamStandIn(req.ReplaceableID, req.Team))
 		}
 		reason := "not found"
 		if !errors.Is(err, fs.ErrNotExist) {
 			reason = err.Error()
 		}
-		return WhiteTexture(), []Warning{{Path: path, Searched: tried, Reason: reason}}
+		return LazyOf(WhiteTexture()), []Warning{{Path: path, Searched: tried, Reason: reason}}
 	}
-	var tex *Texture
+	var l *Lazy
 	if r.Cache != nil {
-		tex, err = r.Cache.Load(file, &r.Options)
+		l, err = r.Cache.Open(file, &r.Options)
 	} else {
-		tex, err = file.Decode(&r.Options)
+		l, err = file.Open(&r.Options)
 	}
 	if err != nil {
-		return WhiteTexture(), []Warning{{Kind: Damaged, Path: path, Reason: "cannot decode: " + err.Error()}}
+		return LazyOf(WhiteTexture()), []Warning{{Kind: Damaged, Path: path, Reason: "cannot decode: " + err.Error()}}
 	}
 	var warns []Warning
 	if req.Path != "" && substituted(req.Path, file.Name) {
 		warns = append(warns, Warning{Kind: Substituted, Path: path, Reason: "not found; using " + file.String()})
 	}
-	if tex.LevelErr != nil {
-		warns = append(warns, Warning{Kind: Damaged, Path: path, Reason: "mip chain cut short: " + tex.LevelErr.Error()})
+	if l.levelErr != nil {
+		warns = append(warns, Warning{Kind: Damaged, Path: path, Reason: "mip chain cut short: " + l.levelErr.Error()})
 	}
-	return tex, warns
+	return l, warns
 }
+
+func lazyStandIn(t *Texture, ws []Warning) (*Lazy, []Warning) { return LazyOf(t), ws }
 
 func teamStandIn(id uint32, team Team) (*Texture, []Warning) {
 	rgb := team.RGB()

@@ -32,6 +32,15 @@ func (t *Texture) SamplePremultiplied(u, v, lod float32) [4]float32 {
 	if n == 0 {
 		return [4]float32{}
 	}
+	if t.Levels[0] == nil { // a partly decoded texture: its finest level
+		first := t.First()
+		if first >= n {
+			return [4]float32{}
+		}
+		if !(lod > float32(first)) {
+			return t.bilinear(first, u, v)
+		}
+	}
 	if !(lod > 0) { // also catches NaN
 		return t.bilinear(0, u, v)
 	}

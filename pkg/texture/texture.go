@@ -113,6 +113,10 @@ const (
 // and carries straight (non-premultiplied) alpha. A Texture returned by a
 // decoder or a Cache is shared: treat its pixels as read-only and use
 // WithWrap to get a copy with other addressing.
+//
+// A Texture from Lazy.Texture(k) holds only the levels asked for:
+// Levels[:k] are nil (Width and Height still give level 0's size), and
+// Sample reads level k where a finer one would be due.
 type Texture struct {
 	Levels []*image.NRGBA
 	// Wrap is the addressing Sample uses. Decoders leave it 0 (clamp both).
@@ -124,13 +128,36 @@ type Texture struct {
 	// level and LevelErr, a *FormatError, names the file and level. Level 0
 	// is always complete; a damaged level 0 fails the decode.
 	LevelErr error
+
+	w, h int // level 0's size when it is not decoded (Lazy.Texture)
 }
 
 // Width returns the width of level 0.
-func (t *Texture) Width() int { return t.Levels[0].Rect.Dx() }
+func (t *Texture) Width() int {
+	if t.w > 0 {
+		return t.w
+	}
+	return t.Levels[0].Rect.Dx()
+}
 
 // Height returns the height of level 0.
-func (t *Texture) Height() int { return t.Levels[0].Rect.Dy() }
+func (t *Texture) Height() int {
+	if t.h > 0 {
+		return t.h
+	}
+	return t.Levels[0].Rect.Dy()
+}
+
+// First returns the index of the finest level held: 0 unless the texture
+// came from Lazy.Texture with a coarser level asked for.
+func (t *Texture) First() int {
+	for i, l := range t.Levels {
+		if l != nil {
+			return i
+		}
+	}
+	return len(t.Levels)
+}
 
 // WithWrap returns a copy of t that shares its pixels but samples with the
 // given addressing; the same cached texture is used by layers with
@@ -146,7 +173,9 @@ func (t *Texture) WithWrap(w Wrap) *Texture {
 func (t *Texture) Bytes() int64 {
 	var n int64
 	for _, l := range t.Levels {
-		n += int64(len(l.Pix))
+		if l != nil {
+			n += int64(len(l.Pix))
+		}
 	}
 	return n
 }

@@ -1,0 +1,101 @@
+package pngenc
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"testing"
+)
+
+// Pictures read back exactly with image/png: opaque ones as RGB, others as
+// RGBA (straight alpha, every channel kept), sub-images, a size that
+// needs several IDAT chunks; the same picture always gives the same bytes.
+func TestRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	picture := func(w, h int, opaque bool) *image.NRGBA {
+		img := image.NewNRGBA(image.Rect(0, 0, w, h))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(rng.IntN(4) * 60) // runs and changes
+			if opaque && i%4 == 3 {
+				img.Pix[i] = 255
+			}
+		}
+		return img
+	}
+	big := picture(700, 300, false)
+	for name, n := range map[string]*image.NRGBA{
+		"opaque":       picture(13, 7, true),
+		"alpha":        picture(9, 17, false),
+		"one pixel":    picture(1, 1, false),
+		"several IDAT": big,
+		"sub-image":    big.SubImage(image.Rect(101, 33, 350, 290)).(*image.NRGBA),
+	} {
+		b, err := Bytes(n)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		back, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		w, h := n.Rect.Dx(), n.Rect.Dy()
+		if back.Bounds() != image.Rect(0, 0, w, h) {
+			t.Fatalf("%s: bounds %v, want %dx%d", name, back.Bounds(), w, h)
+		}
+		for y := range h {
+			for x := range w {
+				want := n.NRGBAAt(n.Rect.Min.X+x, n.Rect.Min.Y+y)
+				var got [4]uint8
+				switch bk := back.(type) {
+				case *image.NRGBA: // RGBA
+					c := bk.NRGBAAt(x, y)
+					got = [4]uint8{c.R, c.G, c.B, c.A}
+				case *image.RGBA: // RGB
+					c := bk.RGBAAt(x, y)
+					got = [4]uint8{c.R, c.G, c.B, c.A}
+				default:
+					t.Fatalf("%s: decoded as %T", name, back)
+				}
+				if got != [4]uint8{want.R, want.G, want.B, want.A} {
+					t.Fatalf("%s: pixel (%d, %d) is %v, want %v", name, x, y, got, want)
+				}
+			}
+		}
+		if _, rgb := back.(*image.RGBA); rgb != n.Opaque() {
+			t.Errorf("%s: opaque %v, decoded as %T", name, n.Opaque(), back)
+		}
+		if again, _ := Bytes(n); !bytes.Equal(again, b) {
+			t.Errorf("%s: a second encoding differs", name)
+		}
+	}
+	// EncodeRGBA keeps the alpha channel of an opaque picture.
+	var buf bytes.Buffer
+	if err := EncodeRGBA(&buf, picture(4, 4, true)); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := png.Decode(&buf); err != nil {
+		t.Fatal(err)
+	} else if _, ok := back.(*image.NRGBA); !ok {
+		t.Errorf("EncodeRGBA wrote %T", back)
+	}
+}
+
+// BenchmarkEncode encodes a 256² thumbnail: a picture over a transparent
+// background, a third of it covered.
+func BenchmarkEncode(b *testing.B) {
+	img := image.NewNRGBA(image.Rect(0, 0, 256, 256))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for y := 80; y < 200; y++ {
+		for x := 60; x < 190; x++ {
+			i := img.PixOffset(x, y)
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = uint8(x), uint8(y), uint8(rng.IntN(16)), 255
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Bytes(img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

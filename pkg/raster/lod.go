@@ -1,0 +1,151 @@
+package raster
+
+import "math"
+
+// LODBound is what Draw knows, before it shades a fragment, about the
+// levels of detail a batch samples at: a lower bound on λ over every
+// fragment of the batch, worked out per triangle when the triangles are
+// set up. A texture whose levels are costly to get ready (decoded from a
+// file, say) uses it to prepare only the levels a picture can reach: a
+// 2048² texture on a model drawn 200 pixels wide is never read finer than
+// level 3.
+type LODBound struct {
+	// rho2 bounds GL's ρ² (the larger squared length of the UV
+	// derivatives along x and y, in texels of a sx×sy texture) from below
+	// over every fragment; 0 when nothing is known.
+	rho2   float64
+	sx, sy float64
+	bias   float32
+}
+
+// lodMargin absorbs the float32 rounding of the per-fragment λ (its
+// log2, the bias) that the bound, worked out in float64, does not share.
+const lodMargin = 1.0 / 1024
+
+// Min returns a λ that no fragment of the batch samples a w×h texture
+// below (DrawOptions.LODBias included), or −Inf when none is known.
+func (b LODBound) Min(w, h int) float32 {
+	if !(b.rho2 > 0) || b.sx <= 0 || b.sy <= 0 {
+		return float32(math.Inf(-1))
+	}
+	// Scaling a texture by (kx, ky) scales every derivative by at least
+	// min(kx, ky).
+	k := min(float64(max(w, 1))/b.sx, float64(max(h, 1))/b.sy)
+	return float32(0.5*math.Log2(b.rho2*k*k) + float64(b.bias) - lodMargin)
+}
+
+// Level returns the finest mip level of a w×h texture that a sampler
+// filtering linearly between the two levels around λ (and reading level 0
+// for λ ≤ 0, as GL does) can read for the batch: ⌊Min(w, h)⌋, at least 0.
+// The caller clamps it to the levels it has.
+func (b LODBound) Level(w, h int) int {
+	l := b.Min(w, h)
+	if !(l > 0) {
+		return 0
+	}
+	return int(min(l, 64))
+}
+
+// LazySampler is a Sampler whose mip levels are made ready per Draw:
+// after setting up the triangles, Draw calls ForLOD once for every batch
+// that has the sampler as its Texture and a triangle to draw, and samples
+// that batch through the Sampler it returns. A batch whose triangles are
+// all culled or off-screen never calls it.
+type LazySampler interface {
+	Sampler
+	// ForLOD returns a Sampler that samples exactly as this one at every
+	// λ ≥ b.Min(Width(), Height()). It is called from the goroutine that
+	// called Draw, before any fragment is shaded.
+	ForLOD(b LODBound) Sampler
+}
+
+// LazyShader is a Shader that prepares its textures per Draw, as a
+// LazySampler does: Draw calls ForLOD once for every batch that has it as
+// its Shader and a triangle to draw, with a bound on the λ that
+// Fragment.LOD returns for every fragment of the batch, and shades the
+// batch with the Shader it returns.
+type LazyShader interface {
+	Shader
+	ForLOD(b LODBound) Shader
+}
+
+// triLOD returns a lower bound on ρ² over the fragments of a set-up
+// triangle, for a texture of sx×sy texels. With the perspective-correct
+// u = U/Q (U and Q affine in the screen), the rasteriser computes
+// ∂u/∂x = (∂U/∂x − u·∂Q/∂x)/Q = (∂U/∂x·Q − U·∂Q/∂x)/Q², whose numerator N
+// is affine in the screen too. So over the triangle |(∂u/∂x, ∂v/∂x)| is
+// at least the distance from the origin to the triangle of the vertices'
+// (N, M), over the largest Q². A slack for float32 rounding (per fragment
+// the numerator is a difference that can cancel) is taken off first.
+func triLOD(tr *tri, sx, sy float64) float64 {
+	var q, u, v [3]float64
+	qmax, umax, vmax := 0.0, 0.0, 0.0
+	for k := range 3 {
+		q[k], u[k], v[k] = float64(tr.q[k]), float64(tr.attr[k][0]), float64(tr.attr[k][1])
+		qmax, umax, vmax = max(qmax, q[k]), max(umax, math.Abs(u[k])), max(vmax, math.Abs(v[k]))
+	}
+	if !(qmax > 0) || math.IsInf(qmax, 0) || !finite(umax) || !finite(vmax) {
+		return 0
+	}
+	for d := range 2 {
+		if !finite(float64(tr.du[d])) || !finite(float64(tr.dv[d])) || !finite(float64(tr.dq[d])) {
+			return 0 // the fragments' λ is NaN or infinite: level 0 or anything
+		}
+	}
+	// ε: 2^-16, some twenty times the error of the float32 interpolation
+	// of u, v and 1/w at a pixel and of the difference above.
+	const eps = 1.0 / (1 << 16)
+	best := 0.0
+	for d := range 2 {
+		du, dv, dq := float64(tr.du[d]), float64(tr.dv[d]), float64(tr.dq[d])
+		var px, py [3]float64
+		for k := range 3 {
+			px[k] = q[k] * (du - u[k]*dq) * sx
+			py[k] = q[k] * (dv - v[k]*dq) * sy
+		}
+		slack := eps * qmax * ((math.Abs(du)+umax*math.Abs(dq))*sx + (math.Abs(dv)+vmax*math.Abs(dq))*sy)
+		dist := math.Sqrt(originDist2(px, py)) - slack
+		if !(dist > 0) {
+			continue // also NaN: nothing known along this axis
+		}
+		best = max(best, dist*dist)
+	}
+	q2 := qmax * qmax * (1 + eps)
+	return best / (q2 * q2)
+}
+
+// originDist2 is the squared distance from the origin to the triangle
+// (x[k], y[k]): 0 when it contains the origin.
+func originDist2(x, y [3]float64) float64 {
+	// Inside when the origin is on the same side of all three edges.
+	var pos, neg bool
+	for k := range 3 {
+		j := (k + 1) % 3
+		c := x[k]*y[j] - y[k]*x[j] // cross((p_k − 0), (p_j − 0)) sign = side of edge k→j
+		pos = pos || c > 0
+		neg = neg || c < 0
+	}
+	if !(pos && neg) {
+		return 0
+	}
+	best := math.Inf(1)
+	for k := range 3 {
+		j := (k + 1) % 3
+		best = min(best, segDist2(x[k], y[k], x[j], y[j]))
+	}
+	return best
+}
+
+// segDist2 is the squared distance from the origin to segment a–b.
+func segDist2(ax, ay, bx, by float64) float64 {
+	dx, dy := bx-ax, by-ay
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = min(max(-(ax*dx+ay*dy)/l2, 0), 1)
+	}
+	px, py := ax+t*dx, ay+t*dy
+	return px*px + py*py
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

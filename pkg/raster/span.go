@@ -1,0 +1,367 @@
+package raster
+
+// The fixed-rule fragment loop works a row span of a triangle at a time,
+// in passes: find the fragments that pass the depth test and their
+// perspective weights, then colour, texture, light and blend them, each
+// pass a short loop over the span's arrays. Each pass keeps only a few
+// values live, so the compiler keeps them in registers, and a texture is
+// read without a call through the Sampler interface. The arithmetic of
+// every fragment is the one rasterTriShaded spells out in one loop, term
+// for term and in the same order, so the pixels are the same bits.
+
+// spanBuf holds one span's fragments; one per band worker, reused.
+type spanBuf struct {
+	x          []int32
+	z, iq      []float32
+	p0, p1, p2 []float32
+	r, g, b, a []float32
+	u, v, lod  []float32
+	width      int
+}
+
+// getSpan and putSpan keep a Target's span buffers between bands and
+// frames, so that steady-state frames do not allocate.
+func (t *Target) getSpan() *spanBuf {
+	t.spanMu.Lock()
+	defer t.spanMu.Unlock()
+	if n := len(t.spans); n > 0 {
+		s := t.spans[n-1]
+		t.spans = t.spans[:n-1]
+		return s
+	}
+	return new(spanBuf)
+}
+
+func (t *Target) putSpan(s *spanBuf) {
+	t.spanMu.Lock()
+	t.spans = append(t.spans, s)
+	t.spanMu.Unlock()
+}
+
+// grow makes room for n fragments.
+func (s *spanBuf) grow(n int) {
+	if s.width >= n {
+		return
+	}
+	s.width = n
+	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod} {
+		*p = make([]float32, n)
+	}
+	s.x = make([]int32, n)
+}
+
+// mipLevel is a Texture level as the fragment loop reads it.
+type mipLevel struct {
+	pix    []uint8
+	stride int
+	w, h   int
+	fw, fh float32
+	// Addressing per axis: texel i maps to i&mask when the axis repeats
+	// over a power of two (pow2), to i mod n when it repeats otherwise,
+	// and is clamped to 0..n−1 when it does not repeat.
+	repU, repV   bool
+	pow2U, pow2V bool
+	ok           bool // has texels; a level without samples white
+}
+
+// mipTex is a Texture prepared for one Draw.
+type mipTex struct {
+	levels []mipLevel
+	n      int
+}
+
+// prepareTexture returns t ready for the fragment loop, its levels in
+// tg's arena. A level that is not valid (Draw has refused a caller's
+// Texture with one) samples as opaque white, as Texture.Sample does.
+func (tg *Target) prepareTexture(t *Texture) mipTex {
+	start := len(tg.mipLevels)
+	for i := range t.Levels {
+		lv := &t.Levels[i]
+		tg.mipLevels = append(tg.mipLevels, mipLevel{w: lv.Width, h: lv.Height, stride: lv.Stride, pix: lv.Pix,
+			fw: float32(lv.Width), fh: float32(lv.Height), repU: t.RepeatU, repV: t.RepeatV,
+			pow2U: lv.Width&(lv.Width-1) == 0, pow2V: lv.Height&(lv.Height-1) == 0,
+			ok: lv.held()})
+	}
+	levels := tg.mipLevels[start:len(tg.mipLevels):len(tg.mipLevels)]
+	return mipTex{levels: levels, n: len(levels)}
+}
+
+// sample is Texture.Sample for a prepared texture.
+func (m *mipTex) sample(u, v, lod float32) (float32, float32, float32, float32) {
+	n := m.n
+	if n == 0 {
+		return 1, 1, 1, 1
+	}
+	if n == 1 || lod <= 0 {
+		return m.levels[0].bilinear(u, v)
+	}
+	if lod >= float32(n-1) {
+		return m.levels[n-1].bilinear(u, v)
+	}
+	l0 := int(lod)
+	f := lod - float32(l0)
+	r, g, b, a := m.levels[l0].bilinear(u, v)
+	if f == 0 {
+		return r, g, b, a
+	}
+	r1, g1, b1, a1 := m.levels[l0+1].bilinear(u, v)
+	r += (r1 - r) * f
+	g += (g1 - g) * f
+	b += (b1 - b) * f
+	a += (a1 - a) * f
+	return r, g, b, a
+}
+
+// bilinear is Texture.level for a prepared level.
+func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
+	if !l.ok || u != u || v != v {
+		return 1, 1, 1, 1
+	}
+	x := u*l.fw - 0.5
+	y := v*l.fh - 0.5
+	if x < -1e8 {
+		x = -1e8
+	} else if x > 1e8 {
+		x = 1e8
+	}
+	if y < -1e8 {
+		y = -1e8
+	} else if y > 1e8 {
+		y = 1e8
+	}
+	ix, iy := int(x), int(y)
+	if float32(ix) > x {
+		ix--
+	}
+	if float32(iy) > y {
+		iy--
+	}
+	ax, ay := x-float32(ix), y-float32(iy)
+	var x0, x1, y0, y1 int
+	switch {
+	case l.repU && l.pow2U:
+		x0, x1 = ix&(l.w-1), (ix+1)&(l.w-1)
+	case l.repU:
+		x0, x1 = wrapPair(ix, l.w, true)
+	default:
+		x0, x1 = clampPair(ix, l.w)
+	}
+	switch {
+	case l.repV && l.pow2V:
+		y0, y1 = iy&(l.h-1), (iy+1)&(l.h-1)
+	case l.repV:
+		y0, y1 = wrapPair(iy, l.h, true)
+	default:
+		y0, y1 = clampPair(iy, l.h)
+	}
+	pix := l.pix
+	r0, r1 := y0*l.stride, y1*l.stride
+	o00, o10, o01, o11 := r0+x0*4, r0+x1*4, r1+x0*4, r1+x1*4
+	p00 := pix[o00 : o00+4 : o00+4]
+	p10 := pix[o10 : o10+4 : o10+4]
+	p01 := pix[o01 : o01+4 : o01+4]
+	p11 := pix[o11 : o11+4 : o11+4]
+	w00 := (1 - ax) * (1 - ay) / 255
+	w10 := ax * (1 - ay) / 255
+	w01 := (1 - ax) * ay / 255
+	w11 := ax * ay / 255
+	return float32(p00[0])*w00 + float32(p10[0])*w10 + float32(p01[0])*w01 + float32(p11[0])*w11,
+		float32(p00[1])*w00 + float32(p10[1])*w10 + float32(p01[1])*w01 + float32(p11[1])*w11,
+		float32(p00[2])*w00 + float32(p10[2])*w10 + float32(p01[2])*w01 + float32(p11[2])*w11,
+		float32(p00[3])*w00 + float32(p10[3])*w10 + float32(p01[3])*w01 + float32(p11[3])*w11
+}
+
+// clampPair returns i and i+1 clamped to 0..n−1.
+func clampPair(i, n int) (int, int) {
+	a, b := i, i+1
+	if a < 0 {
+		a = 0
+	} else if a > n-1 {
+		a = n - 1
+	}
+	if b < 0 {
+		b = 0
+	} else if b > n-1 {
+		b = n - 1
+	}
+	return a, b
+}
+
+// rasterTri draws the rows ys..ye of a triangle of a batch without a
+// Shader.
+func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, sp *spanBuf) {
+	st := &b.st
+	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
+	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
+	inv := tr.invArea
+	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
+	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
+	depth := t.Depth
+	W := t.Width
+	depthTest := st.DepthTest
+	sp.grow(int(tr.maxX) - int(tr.minX) + 1)
+	for y := ys; y <= ye; y++ {
+		xl, xr := tr.span(y)
+		if xl > xr {
+			continue
+		}
+		py := int64(y)*subOne + subOne/2
+		pxl := xl*subOne + subOne/2
+		w0 := e0.a*pxl + e0.b*py + e0.c
+		w1 := e1.a*pxl + e1.b*py + e1.c
+		w2 := e2.a*pxl + e2.b*py + e2.c
+		// Pass 1: depth test and perspective weights.
+		n := 0
+		row := depth[y*W : (y+1)*W]
+		xs, zs, iqs := sp.x, sp.z, sp.iq
+		p0s, p1s, p2s := sp.p0, sp.p1, sp.p2
+		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
+			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
+			z := l0*z0 + l1*z1 + l2*z2
+			if depthTest && z > row[x] {
+				continue
+			}
+			q := l0*q0 + l1*q1 + l2*q2
+			iq := 1 / q
+			xs[n], zs[n], iqs[n] = int32(x), z, iq
+			p0s[n], p1s[n], p2s[n] = l0*q0*iq, l1*q1*iq, l2*q2*iq
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		t.shadeSpan(tr, b, y, n, lodBias, sp)
+	}
+}
+
+// shadeSpan colours, textures, lights and blends the n fragments of row
+// y that rasterTri found.
+func (t *Target) shadeSpan(tr *tri, b *batchInfo, y, n int, lodBias float32, sp *spanBuf) {
+	st := &b.st
+	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
+	p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
+	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
+	// Pass 2: the batch colour, times the vertex colour.
+	c := b.color
+	for i := range rs {
+		rs[i], gs[i], bs[i], as[i] = c[0], c[1], c[2], c[3]
+	}
+	if b.vertexColor {
+		for i := range rs {
+			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
+			rs[i] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
+			gs[i] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
+			bs[i] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
+			as[i] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+		}
+	}
+	// Pass 3: the texel, at the level of detail of the UV derivatives.
+	if b.tex != nil {
+		us, vs, lods, iqs := sp.u[:n], sp.v[:n], sp.lod[:n], sp.iq[:n]
+		du0, du1, dv0, dv1, dq0, dq1 := tr.du[0], tr.du[1], tr.dv[0], tr.dv[1], tr.dq[0], tr.dq[1]
+		texW, texH := b.texW, b.texH
+		for i := range us {
+			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
+			u := p0*a0[0] + p1*a1[0] + p2*a2[0]
+			v := p0*a0[1] + p1*a1[1] + p2*a2[1]
+			iq := iqs[i]
+			// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
+			dux := (du0 - u*dq0) * iq * texW
+			dvx := (dv0 - v*dq0) * iq * texH
+			duy := (du1 - u*dq1) * iq * texW
+			dvy := (dv1 - v*dq1) * iq * texH
+			rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
+			lod := float32(-32)
+			if rho2 > 0 {
+				lod = 0.5*log2f(rho2) + lodBias
+			}
+			us[i], vs[i], lods[i] = u, v, lod
+		}
+		if b.mip > 0 {
+			m := &t.mips[b.mip-1]
+			for i := range us {
+				r, g, bl, a := m.sample(us[i], vs[i], lods[i])
+				rs[i], gs[i], bs[i], as[i] = rs[i]*r, gs[i]*g, bs[i]*bl, as[i]*a
+			}
+		} else {
+			for i := range us {
+				tx := b.tex.Sample(us[i], vs[i], lods[i])
+				rs[i], gs[i], bs[i], as[i] = rs[i]*tx[0], gs[i]*tx[1], bs[i]*tx[2], as[i]*tx[3]
+			}
+		}
+	}
+	// Pass 4: lighting.
+	if st.Lit {
+		amb := st.Ambient
+		for i := range rs {
+			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
+			nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
+			ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
+			nz := p0*a0[8] + p1*a1[8] + p2*a2[8]
+			lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
+			ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
+			lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
+			f := min(max(nx*lx+ny*ly+nz*lz, 0)+amb, 1)
+			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
+		}
+	}
+	// Pass 5: clamp, alpha test, blend, depth write.
+	xs, zs := sp.x[:n], sp.z[:n]
+	color := t.Color[y*t.Width*4 : (y+1)*t.Width*4]
+	depth := t.Depth[y*t.Width : (y+1)*t.Width]
+	alphaTest, ref, dw := st.AlphaTest, st.AlphaRef, st.DepthWrite
+	op := st.Blend
+	for i, x := range xs {
+		r, g, bl, a := clamp01(rs[i]), clamp01(gs[i]), clamp01(bs[i]), clamp01(as[i])
+		if alphaTest && a < ref {
+			continue
+		}
+		c := color[4*x : 4*x+4 : 4*x+4]
+		switch op {
+		case BlendReplace:
+			c[0], c[1], c[2], c[3] = r, g, bl, 1
+		case BlendOver:
+			k := 1 - a
+			c[0] = clamp01(r*a + c[0]*k)
+			c[1] = clamp01(g*a + c[1]*k)
+			c[2] = clamp01(bl*a + c[2]*k)
+			c[3] = clamp01(a + c[3]*k)
+		case BlendAdd:
+			c[0] = clamp01(c[0] + r*a)
+			c[1] = clamp01(c[1] + g*a)
+			c[2] = clamp01(c[2] + bl*a)
+		case BlendModulate:
+			m := (r + g + bl) / 3
+			c[0], c[1], c[2] = c[0]*r, c[1]*g, c[2]*bl
+			c[3] = 1 - (1-c[3])*m
+		case BlendModulate2x:
+			m := min(1, 2*(r+g+bl)/3)
+			c[0], c[1], c[2] = clamp01(2*c[0]*r), clamp01(2*c[1]*g), clamp01(2*c[2]*bl)
+			c[3] = 1 - (1-c[3])*m
+		}
+		if dw {
+			depth[x] = zs[i]
+		}
+	}
+}
+
+// span returns the pixel columns of row y whose centres are inside all
+// three edges, solved in integers, so no pixel outside is visited.
+func (tr *tri) span(y int) (int64, int64) {
+	py := int64(y)*subOne + subOne/2
+	xl, xr := int64(tr.minX), int64(tr.maxX)
+	for k := range tr.e {
+		e := &tr.e[k]
+		// Inside: a·(x·256+128) + r ≥ 0, with the fill-rule bias in r.
+		r := e.b*py + e.c + e.bias + e.a*(subOne/2)
+		switch {
+		case e.a > 0:
+			xl = max(xl, ceilDiv(-r, e.a*subOne))
+		case e.a < 0:
+			xr = min(xr, floorDiv(-r, e.a*subOne))
+		case r < 0:
+			xr = -1
+		}
+	}
+	return xl, xr
+}

@@ -1,0 +1,185 @@
+package raster
+
+import "fmt"
+
+// Texture is a mip-mapped texture of straight (not premultiplied) 8-bit
+// RGBA texels, sampled as GL samples one with LINEAR_MIPMAP_LINEAR
+// filtering: bilinear within a level on the straight texels, linear
+// between the two levels around λ (level 0 for λ ≤ 0, the last level past
+// it). It is a Sampler, and the one Draw reads directly, without a call
+// through the interface per fragment.
+type Texture struct {
+	// W and H are the size of level 0 in texels (Sampler's Width and
+	// Height), whether or not level 0 is held.
+	W, H int
+	// Levels are the mip levels, level 0 first, each half the size of
+	// the one before (never below 1). A level may be left empty (nil Pix)
+	// where nothing samples it: the levels finer than a batch's LODBound.
+	Levels []Level
+	// RepeatU and RepeatV repeat the texture along u and v; it clamps to
+	// the edge texels otherwise.
+	RepeatU, RepeatV bool
+}
+
+// Level is one mip level: Width×Height texels of 4 bytes, R, G, B, A,
+// rows Stride bytes apart (an image.NRGBA's Pix and Stride).
+type Level struct {
+	Width, Height, Stride int
+	Pix                   []uint8
+}
+
+// held reports whether the level has texels to sample, and enough of them
+// for its size.
+func (l *Level) held() bool {
+	return len(l.Pix) > 0 && l.fits()
+}
+
+// fits reports whether Pix holds Width×Height texels at Stride.
+func (l *Level) fits() bool {
+	return l.Width > 0 && l.Height > 0 && l.Width <= MaxTextureSide && l.Height <= MaxTextureSide &&
+		l.Stride >= 4*l.Width && l.Stride <= 4*MaxTextureSide && len(l.Pix) >= (l.Height-1)*l.Stride+4*l.Width
+}
+
+// MaxTextureSide bounds a Texture level's width and height, so that texel
+// offsets cannot overflow.
+const MaxTextureSide = 1 << 16
+
+// Check reports the first level of t whose Pix cannot hold its
+// Width×Height texels at its Stride. An empty level (nil Pix) is valid:
+// nothing samples it.
+func (t *Texture) Check() error {
+	if err := t.check(); err != nil {
+		return fmt.Errorf("raster: %w", err)
+	}
+	return nil
+}
+
+func (t *Texture) check() error {
+	for i := range t.Levels {
+		l := &t.Levels[i]
+		if len(l.Pix) > 0 && !l.fits() {
+			return fmt.Errorf("texture level %d of %d×%d texels, stride %d, has %d bytes", i, l.Width, l.Height, l.Stride, len(l.Pix))
+		}
+	}
+	return nil
+}
+
+// Width implements Sampler.
+func (t *Texture) Width() int { return t.W }
+
+// Height implements Sampler.
+func (t *Texture) Height() int { return t.H }
+
+// Sample implements Sampler. A level without texels, and a NaN
+// coordinate, sample as opaque white.
+//
+// Draw refuses a Texture with a level whose Pix is too short for its
+// size (see Check); Sample called directly on one samples that level as
+// opaque white rather than reading past Pix.
+func (t *Texture) Sample(u, v, lod float32) [4]float32 {
+	n := len(t.Levels)
+	if n == 0 {
+		return [4]float32{1, 1, 1, 1}
+	}
+	if n == 1 || lod <= 0 {
+		return t.level(0, u, v)
+	}
+	if lod >= float32(n-1) {
+		return t.level(n-1, u, v)
+	}
+	l0 := int(lod)
+	f := lod - float32(l0)
+	a := t.level(l0, u, v)
+	if f == 0 {
+		return a
+	}
+	b := t.level(l0+1, u, v)
+	a[0] += (b[0] - a[0]) * f
+	a[1] += (b[1] - a[1]) * f
+	a[2] += (b[2] - a[2]) * f
+	a[3] += (b[3] - a[3]) * f
+	return a
+}
+
+// level filters level l bilinearly. It is the inner loop of every
+// textured fragment, so it is written for the compiler: comparisons
+// instead of the built-in min and max (which spend instructions on NaN
+// and signed zeros that cannot occur here), one bounds check per texel.
+func (t *Texture) level(l int, u, v float32) [4]float32 {
+	lv := &t.Levels[l]
+	w, h := lv.Width, lv.Height
+	if !lv.held() || u != u || v != v {
+		return [4]float32{1, 1, 1, 1}
+	}
+	x := u*float32(w) - 0.5
+	y := v*float32(h) - 0.5
+	// Keep huge coordinates in int range; repeat is periodic anyway.
+	if x < -1e8 {
+		x = -1e8
+	} else if x > 1e8 {
+		x = 1e8
+	}
+	if y < -1e8 {
+		y = -1e8
+	} else if y > 1e8 {
+		y = 1e8
+	}
+	ix, iy := int(x), int(y)
+	if float32(ix) > x {
+		ix--
+	}
+	if float32(iy) > y {
+		iy--
+	}
+	ax, ay := x-float32(ix), y-float32(iy)
+	x0, x1 := wrapPair(ix, w, t.RepeatU)
+	y0, y1 := wrapPair(iy, h, t.RepeatV)
+	r0, r1 := y0*lv.Stride, y1*lv.Stride
+	pix := lv.Pix
+	o00, o10, o01, o11 := r0+x0*4, r0+x1*4, r1+x0*4, r1+x1*4
+	p00 := pix[o00 : o00+4 : o00+4]
+	p10 := pix[o10 : o10+4 : o10+4]
+	p01 := pix[o01 : o01+4 : o01+4]
+	p11 := pix[o11 : o11+4 : o11+4]
+	w00 := (1 - ax) * (1 - ay) / 255
+	w10 := ax * (1 - ay) / 255
+	w01 := (1 - ax) * ay / 255
+	w11 := ax * ay / 255
+	return [4]float32{
+		float32(p00[0])*w00 + float32(p10[0])*w10 + float32(p01[0])*w01 + float32(p11[0])*w11,
+		float32(p00[1])*w00 + float32(p10[1])*w10 + float32(p01[1])*w01 + float32(p11[1])*w11,
+		float32(p00[2])*w00 + float32(p10[2])*w10 + float32(p01[2])*w01 + float32(p11[2])*w11,
+		float32(p00[3])*w00 + float32(p10[3])*w10 + float32(p01[3])*w01 + float32(p11[3])*w11,
+	}
+}
+
+// wrapPair returns the texel indices i and i+1 on an axis of n texels,
+// repeated or clamped to the edge.
+func wrapPair(i, n int, repeat bool) (int, int) {
+	if repeat {
+		if n&(n-1) == 0 { // a power of two: the usual case, without a division
+			return i & (n - 1), (i + 1) & (n - 1)
+		}
+		a := i % n
+		if a < 0 {
+			a += n
+		}
+		b := a + 1
+		if b == n {
+			b = 0
+		}
+		return a, b
+	}
+	a, b := i, i+1
+	if a < 0 {
+		a = 0
+	} else if a > n-1 {
+		a = n - 1
+	}
+	if b < 0 {
+		b = 0
+	} else if b > n-1 {
+		b = n - 1
+	}
+	return a, b
+}
