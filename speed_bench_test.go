@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -35,7 +36,7 @@ func BenchmarkCorpusThumbnails(b *testing.B) {
 			}
 			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: "bench"}
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				// A new renderer per run: textures are decoded again, as in
 				// a new process.
@@ -49,7 +50,7 @@ func BenchmarkCorpusThumbnails(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(len(models)*b.N)/b.Elapsed().Seconds(), "models/s")
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N*len(models)), "cpu-ns/model")
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N*len(models)), "cpu-ns/model")
 		})
 	}
 }

@@ -4,18 +4,20 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/mdxrender/mdxrender/internal/cputime"
 )
 
 func benchDecodeMDL(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := mdlProcessCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		if _, err := DecodeMDL(data); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPUThroughput(b, int64(len(data)), mdlProcessCPU()-cpu0)
+	reportCPUThroughput(b, int64(len(data)), cputime.Process()-cpu0)
 }
 
 // reportCPUThroughput adds "cpuMB/s": bytes per CPU second of the whole
@@ -73,7 +75,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 		b.Logf("%d files, %d bytes", len(files), total)
 		b.SetBytes(int64(total))
 		b.ReportAllocs()
-		cpu0 := mdlProcessCPU()
+		cpu0 := cputime.Process()
 		for b.Loop() {
 			for _, f := range files {
 				if _, err := DecodeMDL(f); err != nil {
@@ -81,7 +83,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 				}
 			}
 		}
-		reportCPUThroughput(b, int64(total), mdlProcessCPU()-cpu0)
+		reportCPUThroughput(b, int64(total), cputime.Process()-cpu0)
 	})
 }
 
@@ -94,11 +96,11 @@ func BenchmarkEncodeMDL(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := mdlProcessCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		if _, err := EncodeMDLBytes(m); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPUThroughput(b, int64(len(data)), mdlProcessCPU()-cpu0)
+	reportCPUThroughput(b, int64(len(data)), cputime.Process()-cpu0)
 }

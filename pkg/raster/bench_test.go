@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/internal/cputime"
 )
 
 // countingSampler counts Sample calls, i.e. shaded textured fragments.
@@ -56,7 +57,7 @@ func benchFrame(b *testing.B, size, ssaa, workers int) {
 	frags := n.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		tg.Clear([4]float32{})
 		if err := tg.Draw(batches, DrawOptions{Workers: workers}); err != nil {
@@ -66,7 +67,7 @@ func benchFrame(b *testing.B, size, ssaa, workers int) {
 			b.Fatal(err)
 		}
 	}
-	cpu := processCPU() - cpu0
+	cpu := cputime.Process() - cpu0
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(frags), "ns/fragment")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(frags), "cpu-ns/fragment")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
@@ -92,12 +93,12 @@ func BenchmarkFillFragment(b *testing.B) {
 	tg, _ := NewTarget(256, 256)
 	batch := []Batch{{State: lit(over), Texture: tex, Color: [4]float32{1, 1, 1, 0.5}, Vertices: vs, Indices: is}}
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		if err := tg.Draw(batch, DrawOptions{Workers: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(256*256), "ns/fragment")
-	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N)/(256*256), "cpu-ns/fragment")
+	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N)/(256*256), "cpu-ns/fragment")
 }

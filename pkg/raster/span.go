@@ -117,26 +117,8 @@ func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
 	if !l.ok || u != u || v != v {
 		return 1, 1, 1, 1
 	}
-	x := u*l.fw - 0.5
-	y := v*l.fh - 0.5
-	if x < -1e8 {
-		x = -1e8
-	} else if x > 1e8 {
-		x = 1e8
-	}
-	if y < -1e8 {
-		y = -1e8
-	} else if y > 1e8 {
-		y = 1e8
-	}
-	ix, iy := int(x), int(y)
-	if float32(ix) > x {
-		ix--
-	}
-	if float32(iy) > y {
-		iy--
-	}
-	ax, ay := x-float32(ix), y-float32(iy)
+	ix, ax := texelPos(u, l.fw)
+	iy, ay := texelPos(v, l.fh)
 	var x0, x1, y0, y1 int
 	switch {
 	case l.repU && l.pow2U:

@@ -111,27 +111,8 @@ func (t *Texture) level(l int, u, v float32) [4]float32 {
 	if !lv.held() || u != u || v != v {
 		return [4]float32{1, 1, 1, 1}
 	}
-	x := u*float32(w) - 0.5
-	y := v*float32(h) - 0.5
-	// Keep huge coordinates in int range; repeat is periodic anyway.
-	if x < -1e8 {
-		x = -1e8
-	} else if x > 1e8 {
-		x = 1e8
-	}
-	if y < -1e8 {
-		y = -1e8
-	} else if y > 1e8 {
-		y = 1e8
-	}
-	ix, iy := int(x), int(y)
-	if float32(ix) > x {
-		ix--
-	}
-	if float32(iy) > y {
-		iy--
-	}
-	ax, ay := x-float32(ix), y-float32(iy)
+	ix, ax := texelPos(u, float32(w))
+	iy, ay := texelPos(v, float32(h))
 	x0, x1 := wrapPair(ix, w, t.RepeatU)
 	y0, y1 := wrapPair(iy, h, t.RepeatV)
 	r0, r1 := y0*lv.Stride, y1*lv.Stride
@@ -151,6 +132,19 @@ func (t *Texture) level(l int, u, v float32) [4]float32 {
 		float32(p00[2])*w00 + float32(p10[2])*w10 + float32(p01[2])*w01 + float32(p11[2])*w11,
 		float32(p00[3])*w00 + float32(p10[3])*w10 + float32(p01[3])*w01 + float32(p11[3])*w11,
 	}
+}
+
+// texelPos places texture coordinate u (not NaN) on an axis of size
+// texels for bilinear filtering: the texel left of the sample point and
+// the weight of the one after it. Huge coordinates are held in int range;
+// repeat is periodic anyway.
+func texelPos(u, size float32) (int, float32) {
+	x := min(max(u*size-0.5, -1e8), 1e8)
+	i := int(x)
+	if float32(i) > x {
+		i--
+	}
+	return i, x - float32(i)
 }
 
 // wrapPair returns the texel indices i and i+1 on an axis of n texels,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -41,13 +42,13 @@ func BenchmarkRender(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					if _, _, err := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache})).Render(opt); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
@@ -64,8 +65,8 @@ func BenchmarkRenderCold(b *testing.B) {
 		b.Skipf("corpus model not found: %v", err)
 	}
 	b.ReportAllocs()
-	cpu := processCPU()
-	defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
+	cpu := cputime.Process()
+	defer func() { b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
 		m, err := mdx.DecodeAny(data)
 		if err != nil {

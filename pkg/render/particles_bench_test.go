@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -49,11 +50,11 @@ func benchSheet(b *testing.B, m *mdx.Model, path string, opt View) {
 	sheet()
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		sheet()
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkParticleSheet simulates and renders 2-second sheets: the
@@ -86,12 +87,12 @@ func BenchmarkParticleSimulation(b *testing.B) {
 	m := heavyEmitterModel()
 	opt := View{Width: 8, Time: Ms(2000), Workers: 1, Particles: Particles{Seed: 6, Preroll: NoPreroll}}
 	b.ReportAllocs()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		a := NewAnimator(m, "heavy.mdl", besideModel("heavy.mdl", nil))
 		if _, _, err := a.Render(opt); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 }
