@@ -57,7 +57,7 @@ try {
     console.log(`${r.ok ? "ok  " : "FAIL"} ${r.engine.padEnd(16)} ${r.check.padEnd(24)} ${r.detail}`)
   }
   for (const [engine, e] of Object.entries(byEngine)) {
-    console.log(`${e.ok === e.n ? "ok  " : "FAIL"} ${engine.padEnd(16)} ${"pixels+pivot".padEnd(24)} ${e.frames} frames placed by their pivots on one point, at most ${e.worst} pixels off`)
+    console.log(`${e.ok === e.n ? "ok  " : "FAIL"} ${engine.padEnd(16)} ${"pixels+pivot".padEnd(24)} ${e.frames} frames placed by their pivots on one point, at most ${e.worst} pixels of a frame differing`)
   }
   for (const e of errors) {
     console.log(`FAIL page error: ${e}`)
