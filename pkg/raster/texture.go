@@ -164,16 +164,5 @@ func wrapPair(i, n int, repeat bool) (int, int) {
 		}
 		return a, b
 	}
-	a, b := i, i+1
-	if a < 0 {
-		a = 0
-	} else if a > n-1 {
-		a = n - 1
-	}
-	if b < 0 {
-		b = 0
-	} else if b > n-1 {
-		b = n - 1
-	}
-	return a, b
+	return clampPair(i, n)
 }
