@@ -595,7 +595,7 @@ func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
 			if frag == nil {
 				frag = new(Fragment)
 			}
-			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag)
+			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag, sp)
 			continue
 		}
 		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, sp)

@@ -54,11 +54,11 @@ func (f *Fragment) LOD(w, h int) float32 {
 // rasterTriShaded is rasterTri for a batch with a Shader: the same span
 // walk, depth test and interpolation, then Shader.Shade in place of the
 // fixed texture and lighting rule, then the same clamp, alpha test, blend
-// and depth write. It is kept apart from rasterTri so that batches without
+// and depth write (blendSpan, per row). It is kept apart from rasterTri so that batches without
 // a Shader run exactly the fixed-rule loop; a rewrite of that loop has to
 // carry these steps over (interpolate every attribute into a Fragment, the
 // UV derivatives of the LOD, the call).
-func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment) {
+func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	st := &b.st
 	sh := b.shader
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
@@ -67,36 +67,26 @@ func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias floa
 	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
 	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	depth, color := t.Depth, t.Color
+	depth := t.Depth
 	W := t.Width
 	*f = Fragment{lodBias: lodBias}
+	sp.grow(int(tr.maxX) - int(tr.minX) + 1)
 	for y := ys; y <= ye; y++ {
-		py := int64(y)*subOne + subOne/2
-		xl, xr := int64(tr.minX), int64(tr.maxX)
-		for k := range tr.e {
-			e := &tr.e[k]
-			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
-			switch {
-			case e.a > 0:
-				xl = max(xl, ceilDiv(-r, e.a*subOne))
-			case e.a < 0:
-				xr = min(xr, floorDiv(-r, e.a*subOne))
-			case r < 0:
-				xr = -1
-			}
-		}
+		xl, xr := tr.span(y)
 		if xl > xr {
 			continue
 		}
+		py := int64(y)*subOne + subOne/2
 		pxl := xl*subOne + subOne/2
 		w0 := e0.a*pxl + e0.b*py + e0.c
 		w1 := e1.a*pxl + e1.b*py + e1.c
 		w2 := e2.a*pxl + e2.b*py + e2.c
+		row := depth[y*W : (y+1)*W]
+		n := 0
 		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
 			z := l0*z0 + l1*z1 + l2*z2
-			idx := y*W + x
-			if st.DepthTest && z > depth[idx] {
+			if st.DepthTest && z > row[x] {
 				continue
 			}
 			q := l0*q0 + l1*q1 + l2*q2
@@ -127,41 +117,12 @@ func (t *Target) rasterTriShaded(tr *tri, b *batchInfo, ys, ye int, lodBias floa
 				p0*a0[10] + p1*a1[10] + p2*a2[10],
 				p0*a0[11] + p1*a1[11] + p2*a2[11]}
 			c := sh.Shade(f)
-			r, g, bl, a := clamp01(c[0]), clamp01(c[1]), clamp01(c[2]), clamp01(c[3])
-			if st.AlphaTest && a < st.AlphaRef {
-				continue
-			}
-			blendPixel(color[idx*4:idx*4+4:idx*4+4], st.Blend, r, g, bl, a)
-			if st.DepthWrite {
-				depth[idx] = z
-			}
+			sp.x[n], sp.z[n] = int32(x), z
+			sp.r[n], sp.g[n], sp.b[n], sp.a[n] = c[0], c[1], c[2], c[3]
+			n++
 		}
-	}
-}
-
-// blendPixel combines one clamped straight fragment with the premultiplied
-// pixel c, as the switch at the end of rasterTri does (see BlendOp).
-func blendPixel(c []float32, op BlendOp, r, g, bl, a float32) {
-	switch op {
-	case BlendReplace:
-		c[0], c[1], c[2], c[3] = r, g, bl, 1
-	case BlendOver:
-		k := 1 - a
-		c[0] = clamp01(r*a + c[0]*k)
-		c[1] = clamp01(g*a + c[1]*k)
-		c[2] = clamp01(bl*a + c[2]*k)
-		c[3] = clamp01(a + c[3]*k)
-	case BlendAdd:
-		c[0] = clamp01(c[0] + r*a)
-		c[1] = clamp01(c[1] + g*a)
-		c[2] = clamp01(c[2] + bl*a)
-	case BlendModulate:
-		m := (r + g + bl) / 3
-		c[0], c[1], c[2] = c[0]*r, c[1]*g, c[2]*bl
-		c[3] = 1 - (1-c[3])*m
-	case BlendModulate2x:
-		m := min(1, 2*(r+g+bl)/3)
-		c[0], c[1], c[2] = clamp01(2*c[0]*r), clamp01(2*c[1]*g), clamp01(2*c[2]*bl)
-		c[3] = 1 - (1-c[3])*m
+		if n > 0 {
+			t.blendSpan(st, y, n, sp)
+		}
 	}
 }

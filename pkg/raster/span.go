@@ -287,8 +287,17 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, y, n int, lodBias float32, sp 
 			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
 		}
 	}
-	// Pass 5: clamp, alpha test, blend, depth write.
+	t.blendSpan(st, y, n, sp)
+}
+
+// blendSpan clamps the n fragments of row y held in sp (x, z and the
+// colour r, g, b, a), alpha-tests them, blends them into the colour
+// buffer and writes their depth, as st says: the last step of both the
+// fixed rule and a Shader's. A triangle covers a pixel of a row once, so
+// deferring these writes to the end of the row changes nothing.
+func (t *Target) blendSpan(st *State, y, n int, sp *spanBuf) {
 	xs, zs := sp.x[:n], sp.z[:n]
+	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
 	color := t.Color[y*t.Width*4 : (y+1)*t.Width*4]
 	depth := t.Depth[y*t.Width : (y+1)*t.Width]
 	alphaTest, ref, dw := st.AlphaTest, st.AlphaRef, st.DepthWrite
