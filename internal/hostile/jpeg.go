@@ -153,22 +153,22 @@ func BLP1Streams(width, height int, streams ...[]byte) []byte {
 	for i, s := range streams {
 		h, rest := SplitJPEG(s)
 		if !bytes.Equal(h, header) {
-			return BLP1JPEG(width, height, nil, streams)
+			return BLP1JPEG(width, height, 8, nil, streams)
 		}
 		levels[i] = rest
 	}
-	return BLP1JPEG(width, height, header, levels)
+	return BLP1JPEG(width, height, 8, header, levels)
 }
 
 // BLP1JPEG wraps a shared JPEG header and per-level JPEG data in a BLP1
-// whose header declares width×height (and mip levels when there is more
-// than one level), alpha bits 8.
-func BLP1JPEG(width, height int, header []byte, levels [][]byte) []byte {
+// whose header declares width×height, alphaBits and (when there is more
+// than one level) mip levels.
+func BLP1JPEG(width, height int, alphaBits uint32, header []byte, levels [][]byte) []byte {
 	le := binary.LittleEndian
 	hdr := make([]byte, 156)
 	copy(hdr, "BLP1")
 	le.PutUint32(hdr[4:], 0) // JPEG content
-	le.PutUint32(hdr[8:], 8)
+	le.PutUint32(hdr[8:], alphaBits)
 	le.PutUint32(hdr[12:], uint32(width))
 	le.PutUint32(hdr[16:], uint32(height))
 	le.PutUint32(hdr[20:], 5)

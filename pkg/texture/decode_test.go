@@ -6,6 +6,8 @@ import (
 	"image"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
 func px(t *testing.T, im *image.NRGBA, x, y int) [4]uint8 {
@@ -71,7 +73,7 @@ func TestBLP1JPEGPlanes(t *testing.T) {
 	// Level 1 (8×4) is one block.
 	_, scan1 := splitJPEG(flatJPEG(8, 4, [4][]uint8{{1}, {2}, {3}, {4}}))
 	for _, alphaBits := range []uint32{0, 8} {
-		data := blp1JPEG(16, 8, alphaBits, header, [][]byte{scan, scan1})
+		data := hostile.BLP1JPEG(16, 8, alphaBits, header, [][]byte{scan, scan1})
 		tex, err := DecodeBLP(data, nil)
 		if err != nil {
 			t.Fatalf("alphaBits %d: %v", alphaBits, err)
@@ -102,7 +104,7 @@ func TestBLP1JPEGTruncated(t *testing.T) {
 	header, scan := splitJPEG(flatJPEG(16, 8, planes))
 	_, scan1 := splitJPEG(flatJPEG(8, 4, [4][]uint8{{1}, {2}, {3}, {4}}))
 	// Damage level 1: the texture keeps level 0 and says why.
-	data := blp1JPEG(16, 8, 8, header, [][]byte{scan, scan1[:2]})
+	data := hostile.BLP1JPEG(16, 8, 8, header, [][]byte{scan, scan1[:2]})
 	tex, err := DecodeBLP(data, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +117,7 @@ func TestBLP1JPEGTruncated(t *testing.T) {
 		t.Errorf("strict: %v", err)
 	}
 	// Damage level 0: an error naming the level.
-	data = blp1JPEG(16, 8, 8, header, [][]byte{scan[:3]})
+	data = hostile.BLP1JPEG(16, 8, 8, header, [][]byte{scan[:3]})
 	_, err = DecodeBLP(data, nil)
 	if !errors.As(err, &fe) || fe.Mip != 0 || !strings.Contains(err.Error(), "mip 0") {
 		t.Errorf("truncated level 0: %v", err)
@@ -287,7 +289,7 @@ func TestBadInput(t *testing.T) {
 	sof := bytesIndex(bomb, []byte{0xff, 0xc0})
 	binary.BigEndian.PutUint16(bomb[sof+5:], 4096)
 	binary.BigEndian.PutUint16(bomb[sof+7:], 4096)
-	if _, err := Decode(blp1JPEG(4096, 4096, 8, jh, [][]byte{bomb}), nil); err == nil || !strings.Contains(err.Error(), "cannot be stored") {
+	if _, err := Decode(hostile.BLP1JPEG(4096, 4096, 8, jh, [][]byte{bomb}), nil); err == nil || !strings.Contains(err.Error(), "cannot be stored") {
 		t.Errorf("JPEG frame bomb: %v", err)
 	}
 	var ue *UnsupportedError

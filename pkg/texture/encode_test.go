@@ -143,33 +143,6 @@ func (b *bitWriter) flush() {
 	}
 }
 
-// blp1JPEG wraps JPEG levels (scan data after a shared header) in a BLP1.
-func blp1JPEG(w, h int, alphaBits uint32, header []byte, levels [][]byte) []byte {
-	le := binary.LittleEndian
-	hdr := make([]byte, 156)
-	copy(hdr, "BLP1")
-	le.PutUint32(hdr[4:], blpJPEG)
-	le.PutUint32(hdr[8:], alphaBits)
-	le.PutUint32(hdr[12:], uint32(w))
-	le.PutUint32(hdr[16:], uint32(h))
-	if len(levels) > 1 {
-		le.PutUint32(hdr[24:], 1)
-	}
-	off := 156 + 4 + len(header)
-	for i, l := range levels {
-		le.PutUint32(hdr[28+4*i:], uint32(off))
-		le.PutUint32(hdr[92+4*i:], uint32(len(l)))
-		off += len(l)
-	}
-	out := append(hdr, 0, 0, 0, 0)
-	le.PutUint32(out[156:], uint32(len(header)))
-	out = append(out, header...)
-	for _, l := range levels {
-		out = append(out, l...)
-	}
-	return out
-}
-
 // blp2 builds a BLP2 with the given compression byte, alpha fields and
 // level payloads; palette is written when non-nil.
 func blp2(w, h int, compression, alphaBits, alphaType uint8, palette []byte, levels [][]byte) []byte {

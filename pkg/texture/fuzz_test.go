@@ -91,7 +91,7 @@ func FuzzBLP(f *testing.F) {
 	f.Add(blp1Palette(2, 2, 4, pal, [][]byte{make([]byte, 6), make([]byte, 2)}))
 	header, scan := splitJPEG(flatJPEG(16, 8, [4][]uint8{{10, 200}, {20, 100}, {30, 50}, {40, 255}}))
 	_, scan1 := splitJPEG(flatJPEG(8, 4, [4][]uint8{{1}, {2}, {3}, {4}}))
-	f.Add(blp1JPEG(16, 8, 8, header, [][]byte{scan, scan1}))
+	f.Add(hostile.BLP1JPEG(16, 8, 8, header, [][]byte{scan, scan1}))
 	f.Add(blp2(4, 4, 2, 8, 7, nil, [][]byte{make([]byte, 16)}))
 	f.Add(blp2(4, 4, 2, 1, 0, nil, [][]byte{make([]byte, 8)}))
 	f.Add(blp2(2, 1, 3, 8, 8, nil, [][]byte{make([]byte, 8)}))

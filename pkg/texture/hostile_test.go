@@ -65,7 +65,7 @@ func TestPixelBudgetIsExact(t *testing.T) {
 // blp1JPEGOneLevel is a 16×8 BLP1 JPEG with one level.
 func blp1JPEGOneLevel() []byte {
 	header, scan := splitJPEG(flatJPEG(16, 8, [4][]uint8{{10, 200}, {20, 100}, {30, 50}, {40, 255}}))
-	return blp1JPEG(16, 8, 8, header, [][]byte{scan})
+	return hostile.BLP1JPEG(16, 8, 8, header, [][]byte{scan})
 }
 
 // TestBudgetsCanBeRaised decodes what the default budgets refuse once the
