@@ -13,6 +13,13 @@ func mdlHeader(w *bytes.Buffer, name string) {
 	fmt.Fprintf(w, "Version {\n\tFormatVersion 800,\n}\nModel %q {\n\tBlendTime 150,\n}\n", name)
 }
 
+// rootBone is the bone, object 0, every case's geoset hangs on, and
+// onePivot its pivot point when it is the only node.
+const (
+	rootBone = "Bone \"Root\" {\n\tObjectId 0,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n"
+	onePivot = "PivotPoints 1 {\n\t{ 0, 0, 0 },\n}\n"
+)
+
 // MDLGeometry returns an MDL model with one geoset of the given numbers
 // of vertices and triangles, each list written on a single line (a 100 MB
 // line holds about 6.5 million vertices). Every triangle names vertices
@@ -41,8 +48,7 @@ func MDLGeometry(vertices, triangles int) []byte {
 	}
 	w.WriteString(" },\n\t\t}\n\t}\n")
 	w.WriteString("\tGroups 1 1 {\n\t\tMatrices { 0 },\n\t}\n\tMaterialID 0,\n}\n")
-	w.WriteString("Bone \"Root\" {\n\tObjectId 0,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n")
-	w.WriteString("PivotPoints 1 {\n\t{ 0, 0, 0 },\n}\n")
+	w.WriteString(rootBone + onePivot)
 	return w.Bytes()
 }
 
@@ -68,7 +74,7 @@ func MDLEmitters(name string, e Emitters) []byte {
 	w.WriteString("Textures 1 {\n\tBitmap {\n\t\tImage \"\",\n\t\tReplaceableId 1,\n\t}\n}\n")
 	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode None,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
 	w.WriteString(quadGeoset)
-	w.WriteString("Bone \"Root\" {\n\tObjectId 0,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n")
+	w.WriteString(rootBone)
 	id := 1
 	for i := range e.PREM {
 		fmt.Fprintf(&w, "ParticleEmitter \"Spawner%d\" {\n\tObjectId %d,\n\tParent 0,\n\tEmitterUsesMDL,\n", i, id)
@@ -121,8 +127,7 @@ func MDLSpawned(vertices int) []byte {
 		fmt.Fprintf(&w, " %d, %d, %d,", i, i+1, i+2)
 	}
 	w.WriteString(" },\n\t\t}\n\t}\n\tGroups 1 1 {\n\t\tMatrices { 0 },\n\t}\n\tMaterialID 0,\n}\n")
-	w.WriteString("Bone \"Root\" {\n\tObjectId 0,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n")
-	w.WriteString("PivotPoints 1 {\n\t{ 0, 0, 0 },\n}\n")
+	w.WriteString(rootBone + onePivot)
 	return w.Bytes()
 }
 
@@ -136,8 +141,7 @@ func MDLTextured(texPath string) []byte {
 	fmt.Fprintf(&w, "Textures 1 {\n\tBitmap {\n\t\tImage \"%s\",\n\t}\n}\n", texPath)
 	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode None,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
 	w.WriteString(quadGeoset)
-	w.WriteString("Bone \"Root\" {\n\tObjectId 0,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n")
-	w.WriteString("PivotPoints 1 {\n\t{ 0, 0, 0 },\n}\n")
+	w.WriteString(rootBone + onePivot)
 	return w.Bytes()
 }
 
