@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -148,27 +149,18 @@ func portraitCamera(name string, m *mdx.Model) string {
 // ends (a deadline, or a batch cancelled by a signal); the abandoned
 // decode finishes on its own.
 func decodeContext(ctx context.Context, decode func() (*model.File, error)) (*model.File, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if ctx.Done() == nil {
-		return decode()
-	}
 	type decoded struct {
 		f   *model.File
 		err error
 	}
-	done := make(chan decoded, 1)
-	go func() {
+	d := beside.Run(ctx, func() decoded {
 		f, err := decode()
-		done <- decoded{f, err}
-	}()
-	select {
-	case d := <-done:
-		return d.f, d.err
-	case <-ctx.Done():
+		return decoded{f, err}
+	})
+	if d == nil {
 		return nil, ctx.Err()
 	}
+	return d.f, d.err
 }
 
 func (bm *batchModel) Info() batch.ModelInfo { return bm.info }

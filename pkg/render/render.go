@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -704,13 +705,17 @@ func (r *frame) texture(id int, wrap uint32) *texSampler {
 // load opens a texture through the resolver (finds it, reads it and
 // checks its header and levels; decoding the levels waits for Draw, see
 // texSampler) unless the frame's context is done first. A TGA, PNG or
-// JPEG file is decoded whole here. See beside for the context.
+// JPEG file is decoded whole here. Loading is bounded by the texture
+// budgets but can take seconds (a large PNG) and does not watch a context,
+// so it runs beside the frame (beside.Run): a frame whose context ends
+// stops waiting (draw then returns the context's error) and the load
+// finishes into the resolver's cache.
 func (r *frame) load(req texture.Request) (*texture.Lazy, []texture.Warning) {
 	type loaded struct {
 		l     *texture.Lazy
 		warns []texture.Warning
 	}
-	got := beside(r.ctx, func() loaded {
+	got := beside.Run(r.ctx, func() loaded {
 		l, warns := r.res.LoadLazy(req)
 		return loaded{l, warns}
 	})
@@ -718,31 +723,6 @@ func (r *frame) load(req texture.Request) (*texture.Lazy, []texture.Warning) {
 		return texture.LazyOf(texture.WhiteTexture()), nil
 	}
 	return got.l, got.warns
-}
-
-// beside runs f unless ctx is done, and returns nil when ctx ends first.
-// Reading and decoding one texture is bounded by the texture budgets but
-// can take seconds (a large PNG), and the decoders do not watch a
-// context; so with a context that can end, f runs beside the frame, which
-// stops waiting when the context ends (draw() then returns its error) and
-// leaves f to finish into the resolver's cache. What f makes is the same
-// either way.
-func beside[T any](ctx context.Context, f func() T) *T {
-	if ctx.Err() != nil {
-		return nil
-	}
-	if ctx.Done() == nil {
-		v := f()
-		return &v
-	}
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	select {
-	case v := <-done:
-		return &v
-	case <-ctx.Done():
-		return nil
-	}
 }
 
 // materialDraws returns how material mi is drawn (see materialDraws in

@@ -4,6 +4,7 @@ import (
 	"image"
 	"sync"
 
+	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -83,7 +84,7 @@ func (s *texSampler) levels(finest int, warn bool) glSampler {
 		t   *texture.Texture
 		err error
 	}
-	got := beside(s.r.ctx, func() decoded {
+	got := beside.Run(s.r.ctx, func() decoded {
 		t, err := s.l.Texture(finest)
 		return decoded{t, err}
 	})
