@@ -81,7 +81,7 @@ joins the shards' manifests.
 
 ` + batchStatus,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBatchCmd(cmd, cfgFile, args, check)
+			return runBatchCmd(cmd, cfgFile, args, check, &common.limits)
 		},
 	}
 	if check {
@@ -117,7 +117,7 @@ writes the whole batch's). --update rewrites the goldens instead.
 	return cmd
 }
 
-func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) error {
+func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, limits *limitFlags) error {
 	keys := map[string]string{}
 	for flag, key := range batchFlagKeys {
 		if cmd.Flags().Lookup(flag) != nil {
@@ -128,7 +128,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool) 
 	if err != nil {
 		return err
 	}
-	if err := applyLimitFlag(cmd, &cfg.Limits); err != nil {
+	if err := limits.apply(&cfg.Limits); err != nil {
 		return err
 	}
 	if check && cfg.Check.Golden == "" {

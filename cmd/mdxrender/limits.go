@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/mdxrender/mdxrender"
@@ -60,16 +59,6 @@ func (l *limitFlags) apply(c *batch.LimitsConfig) error {
 		v.Field(i).SetInt(n)
 	}
 	return nil
-}
-
-// applyLimitFlag applies a batch-like command's --limit flags to the
-// configuration it loaded.
-func applyLimitFlag(cmd *cobra.Command, c *batch.LimitsConfig) error {
-	vals, err := cmd.Flags().GetStringArray("limit")
-	if err != nil {
-		return err
-	}
-	return (&limitFlags{vals: vals}).apply(c)
 }
 
 // limitNames are the budgets' names, the limits.* keys, in field order.
