@@ -31,6 +31,9 @@ type BatchRenderer struct {
 
 	mu      sync.Mutex
 	sources map[string]*jobSources // by the job's roots and game data
+
+	// fbs lends every model's Animator its framebuffer.
+	fbs render.Framebuffers
 }
 
 // jobSources are a job's texture roots and game data, opened.
@@ -171,5 +174,7 @@ func (bm *batchModel) Info() batch.ModelInfo { return bm.info }
 func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]render.Picture, []batch.Warning, error) {
 	v := req.View
 	v.Workers = bm.r.bandWorkers
-	return bm.m.animator().RenderPictures(ctx, v, req.Frames)
+	a := bm.m.animator()
+	a.Framebuffers = &bm.r.fbs
+	return a.RenderPictures(ctx, v, req.Frames)
 }

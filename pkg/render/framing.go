@@ -569,6 +569,7 @@ func (a *Animator) RenderFrames(ctx context.Context, opt View, frames []Frame) (
 // RenderPictures is RenderFrames that also says where the model's origin
 // lands in every frame: the pivot of a sprite-sheet frame.
 func (a *Animator) RenderPictures(ctx context.Context, opt View, frames []Frame) ([]Picture, []Warning, error) {
+	defer a.returnTarget()
 	var cam runCamera
 	if len(frames) > 1 && opt.Camera == "" {
 		if err := ctx.Err(); err != nil {

@@ -54,6 +54,10 @@ type Animator struct {
 	// Limits bound the work of every picture (see Limits); the zero
 	// Limits is DefaultLimits(). Set it before the first picture.
 	Limits Limits
+	// Framebuffers, when set, lends the framebuffers pictures are drawn
+	// in; each call that draws gives its buffer back before it returns.
+	// Set it before the first picture.
+	Framebuffers *Framebuffers
 
 	m    *mdx.Model
 	name string
@@ -110,6 +114,7 @@ func (a *Animator) Render(v View) (*image.NRGBA, []Warning, error) {
 // its deadline) stops the work with ctx's error within milliseconds,
 // whether it is simulating particles, loading textures or drawing.
 func (a *Animator) RenderContext(ctx context.Context, v View) (*image.NRGBA, []Warning, error) {
+	defer a.returnTarget()
 	pic, warns, err := a.picture(ctx, v, nil)
 	img := pic.Image
 	if err == nil && Blank(img) {
@@ -583,15 +588,32 @@ func (a *Animator) particleBounds(ctx context.Context, opt View) (min, max [3]fl
 // one, so the frames of a sheet reuse its buffers (the rasteriser's
 // per-triangle setup grows into them once instead of every frame).
 func (r *frame) target(w, h int) (*raster.Target, error) {
-	if a := r.anim; a != nil && a.target != nil && a.target.Width == w && a.target.Height == h {
+	a := r.anim
+	if a != nil && a.target != nil && a.target.Width == w && a.target.Height == h {
 		a.target.Clear([4]float32{})
 		return a.target, nil
 	}
+	if a != nil && a.Framebuffers != nil {
+		a.returnTarget()
+		tg, err := a.Framebuffers.get(w, h)
+		a.target = tg
+		return tg, err
+	}
 	tg, err := raster.NewTarget(w, h)
-	if err == nil && r.anim != nil {
-		r.anim.target = tg
+	if err == nil && a != nil {
+		a.target = tg
 	}
 	return tg, err
+}
+
+// returnTarget gives the Animator's framebuffer back to its Framebuffers,
+// if it borrowed one: at the end of every call that draws, so that
+// Animators made one per model do not keep a buffer each.
+func (a *Animator) returnTarget() {
+	if a.Framebuffers != nil && a.target != nil {
+		a.Framebuffers.put(a.target)
+		a.target = nil
+	}
 }
 
 // simulate runs the particle simulation (when asked for) up to the

@@ -1,0 +1,54 @@
+package render
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/mdx"
+)
+
+// TestFramebuffersReuse draws every golden fixture twice, in turn, with
+// Animators that share one Framebuffers (so each picture is drawn in a
+// buffer a different model, often of another size, drew in last), and
+// compares the pixels with those of an Animator of its own. Round 1 is
+// over transparency, so a buffer that is not cleared shows.
+func TestFramebuffersReuse(t *testing.T) {
+	var fbs Framebuffers
+	for round := range 2 {
+		for _, f := range fixtures() {
+			if round == 1 {
+				f.opt.Background = nil
+			}
+			path := filepath.Join(modelsDir, f.name+".mdl")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := mdx.DecodeAny(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := renderAt(m, path, f.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewAnimator(m, path, besideModel(path, nil))
+			a.Framebuffers = &fbs
+			img, _, err := a.Render(f.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.target != nil {
+				t.Fatalf("%s: the Animator kept its borrowed framebuffer", f.name)
+			}
+			if !bytes.Equal(img.Pix, want.Pix) {
+				t.Errorf("%s (round %d): pixels differ from a fresh framebuffer's", f.name, round)
+			}
+		}
+	}
+	if len(fbs.free) == 0 || len(fbs.free) > maxFreeFramebuffers {
+		t.Errorf("%d idle framebuffers, want 1..%d", len(fbs.free), maxFreeFramebuffers)
+	}
+}
