@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/mdxrender/mdxrender/internal/readlimit"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -214,7 +215,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(path, f, limit)
+	return readLimited(path, f, st.Size(), limit)
 }
 
 // ReadFS is ReadFile for a file inside fsys.
@@ -231,7 +232,7 @@ func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(name, f, limit)
+	return readLimited(name, f, st.Size(), limit)
 }
 
 func checkFile(name string, st fs.FileInfo, limit int64) error {
@@ -261,12 +262,12 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s: %d bytes is larger than the %d-byte limit", e.Name, e.Size, e.Limit)
 }
 
-func readLimited(name string, r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+func readLimited(name string, r io.Reader, size, limit int64) ([]byte, error) {
+	b, over, err := readlimit.Read(r, size, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if int64(len(b)) > limit {
+	if over {
 		return nil, &TooLargeError{Name: name, Size: -1, Limit: limit}
 	}
 	return b, nil

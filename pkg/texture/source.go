@@ -3,13 +3,14 @@ package texture
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/readlimit"
 )
 
 // Source is a tree of files that textures (and the models particle
@@ -102,11 +103,11 @@ func (f File) ReadFile(limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", f, err)
 	}
 	defer h.Close()
-	b, err := io.ReadAll(io.LimitReader(h, limit+1))
+	b, over, err := readlimit.Read(h, st.Size(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f, err)
 	}
-	if int64(len(b)) > limit {
+	if over {
 		return nil, fmt.Errorf("%s: more than the %d-byte limit", f, limit)
 	}
 	return b, nil
