@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // marker is part of every temporary file name and of no name a program of
@@ -97,8 +98,10 @@ func replace(ctx context.Context, name string, write func(io.Writer) error, sync
 // flushes them to disk together in Sync instead of one by one: a flush per
 // file is what makes extracting thousands of small files slow. Until Sync
 // has returned, a crash may leave some of them empty or truncated under
-// their final names. A Group is not safe for concurrent use.
+// their final names. A Group is safe for concurrent use; the zero value is
+// ready.
 type Group struct {
+	mu    sync.Mutex
 	names []string
 }
 
@@ -108,15 +111,19 @@ func (g *Group) Write(ctx context.Context, name string, write func(io.Writer) er
 	if err := replace(ctx, name, write, false); err != nil {
 		return err
 	}
+	g.mu.Lock()
 	g.names = append(g.names, name)
+	g.mu.Unlock()
 	return nil
 }
 
-// Sync flushes every file written so far to disk.
+// Sync flushes every file whose Write returned before it was called.
 func (g *Group) Sync() error {
-	err := syncAll(g.names)
-	g.names = g.names[:0]
-	return err
+	g.mu.Lock()
+	names := g.names
+	g.names = nil
+	g.mu.Unlock()
+	return syncAll(names)
 }
 
 // syncFiles flushes the files one by one; syncAll uses it where the

@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -76,12 +75,4 @@ func lookupCache(outDir, inputKey, key string) (*ModelResult, bool) {
 		}
 	}
 	return &rec.Result, true
-}
-
-func storeCache(ctx context.Context, outDir string, r *ModelResult) error {
-	b, err := json.Marshal(cacheRecord{Key: r.CacheKey, Result: *r})
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomic(ctx, cachePath(outDir, r.Input), b)
 }

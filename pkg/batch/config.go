@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"io/fs"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/sheet"

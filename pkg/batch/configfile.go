@@ -3,11 +3,12 @@ package batch
 import (
 	"errors"
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 
 	"github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v3"

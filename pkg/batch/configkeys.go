@@ -4,10 +4,11 @@ import (
 	"encoding"
 
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // ConfigKey is a configuration key whose value is a scalar or a list of

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"image"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 
 	"github.com/mdxrender/mdxrender/internal/pngenc"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -55,6 +56,8 @@ type Runner struct {
 	// that a renderer that does not watch its context cannot hold the
 	// batch; 0 means DefaultStopGrace.
 	StopGrace time.Duration
+
+	out *durable // the current Run's outputs and cache records
 }
 
 // DefaultStopGrace is Runner.StopGrace's default.
@@ -98,6 +101,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	if err := SweepTemp(out); err != nil {
 		return nil, fmt.Errorf("batch: removing leftovers of an interrupted run: %w", err)
 	}
+	r.out = newDurable(out)
 	var earlier *earlierFiles
 	if c.Prune {
 		// What earlier runs wrote, read before this run replaces the
@@ -175,6 +179,11 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 			m.Models = append(m.Models, results[i])
 		}
 	}
+	// The finished models' records, before the manifest that lists them.
+	flushErr := r.out.close()
+	if flushErr != nil {
+		flushErr = fmt.Errorf("batch: %w", flushErr)
+	}
 	if err := ctx.Err(); err != nil {
 		// Write what there is, however the run was stopped: the writes
 		// must not be cancelled with it.
@@ -195,7 +204,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	if _, err := m.WriteReports(ctx, out, ManifestName(m)); err != nil {
 		return m, err
 	}
-	return m, nil
+	return m, flushErr
 }
 
 func mustIndent(m *Manifest) []byte {
@@ -370,8 +379,9 @@ func (jr *jobRun) produce() error {
 	if err := jr.ctx.Err(); err != nil {
 		return err
 	}
-	// The record goes last: its presence means every output is complete.
-	if err := storeCache(jr.ctx, c.outDir(), res); err != nil {
+	// The record goes last, once the outputs are on disk: its presence
+	// means every output is complete.
+	if err := jr.r.out.finished(res); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
@@ -447,7 +457,7 @@ func (jr *jobRun) frame(seq int, ms uint32, yaw float64) render.Frame {
 
 func (jr *jobRun) write(rel string, data []byte, of OutputFile) error {
 	of.Path = rel
-	if err := WriteFileAtomic(jr.ctx, filepath.Join(jr.r.Config.outDir(), filepath.FromSlash(rel)), data); err != nil {
+	if err := jr.r.out.write(jr.ctx, filepath.Join(jr.r.Config.outDir(), filepath.FromSlash(rel)), data); err != nil {
 		return err
 	}
 	jr.res.Outputs = append(jr.res.Outputs, of)

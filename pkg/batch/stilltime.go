@@ -2,9 +2,10 @@ package batch
 
 import (
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
 )

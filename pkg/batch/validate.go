@@ -3,11 +3,12 @@ package batch
 import (
 	"errors"
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"math"
 	"os"
 	"path"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
