@@ -139,7 +139,14 @@ func (t *Texture) level(l int, u, v float32) [4]float32 {
 // the weight of the one after it. Huge coordinates are held in int range;
 // repeat is periodic anyway.
 func texelPos(u, size float32) (int, float32) {
-	x := min(max(u*size-0.5, -1e8), 1e8)
+	// Comparisons rather than the built-in min and max, as in level: the
+	// same value for every u that is not NaN, in fewer instructions.
+	x := u*size - 0.5
+	if x < -1e8 {
+		x = -1e8
+	} else if x > 1e8 {
+		x = 1e8
+	}
 	i := int(x)
 	if float32(i) > x {
 		i--
