@@ -111,10 +111,7 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 				cur[3*x], cur[3*x+1], cur[3*x+2] = p[0], p[1], p[2]
 			}
 		}
-		d := out[1:]
-		for i := range d {
-			d[i] = cur[i] - prev[i]
-		}
+		upFilter(out[1:], cur, prev)
 		sum.Write(out)
 		if _, err := s.fw.Write(out); err != nil {
 			return err
@@ -169,4 +166,22 @@ func writeChunk(w *bufio.Writer, typ string, data []byte) {
 	crc.Write(data)
 	binary.BigEndian.PutUint32(h[:4], crc.Sum32())
 	w.Write(h[:4])
+}
+
+// upFilter sets d[i] = cur[i] − prev[i] (mod 256), eight bytes at a time:
+// the per-byte loop was a third of the encoder's own time.
+func upFilter(d, cur, prev []byte) {
+	const hi = 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(d) && i+8 <= len(cur) && i+8 <= len(prev); i += 8 {
+		a := binary.LittleEndian.Uint64(cur[i:])
+		b := binary.LittleEndian.Uint64(prev[i:])
+		// Subtract the low seven bits of every byte with its top bit set
+		// in a, so that no borrow crosses into the next byte, then put
+		// the top bits right.
+		binary.LittleEndian.PutUint64(d[i:], ((a|hi)-(b&^hi))^((a^^b)&hi))
+	}
+	for ; i < len(d); i++ {
+		d[i] = cur[i] - prev[i]
+	}
 }

@@ -99,3 +99,24 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	}
 }
+
+func TestUpFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 40 {
+		cur, prev, got := make([]byte, n), make([]byte, n), make([]byte, n)
+		for trial := range 50 {
+			for i := range cur {
+				cur[i], prev[i] = byte(rng.Uint32()), byte(rng.Uint32())
+				if trial%5 == 0 { // the edge cases of the borrow
+					cur[i], prev[i] = []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)], []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)]
+				}
+			}
+			upFilter(got, cur, prev)
+			for i := range got {
+				if want := cur[i] - prev[i]; got[i] != want {
+					t.Fatalf("n=%d: byte %d: %#x − %#x gave %#x, want %#x", n, i, cur[i], prev[i], got[i], want)
+				}
+			}
+		}
+	}
+}
