@@ -88,6 +88,7 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	if bg != nil {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
+	bg8 := [3]uint8{to8(bgc[0]), to8(bgc[1]), to8(bgc[2])}
 	// Sum k source rows into one row of output sums, reading memory in order.
 	var sums []float32
 	if k > 1 {
@@ -120,6 +121,12 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			for x := 0; x < w; x++ {
 				s := sums[4*x : 4*x+4 : 4*x+4]
 				p := pix[4*x : 4*x+4 : 4*x+4]
+				if s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0 {
+					// Nothing drawn here, as in most of a thumbnail: the
+					// sum below comes to the background, 0 + 1·c = c.
+					p[0], p[1], p[2], p[3] = bg8[0], bg8[1], bg8[2], 255
+					continue
+				}
 				k := 1 - clamp01(s[3])
 				p[0], p[1], p[2], p[3] = to8(s[0]+k*bgc[0]), to8(s[1]+k*bgc[1]), to8(s[2]+k*bgc[2]), 255
 			}
