@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/fogleman/fauxgl"
 )
@@ -684,5 +685,22 @@ func TestSpanMatchesEdgeFunctions(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTargetBytes checks that Bytes counts the buffers and what a Draw
+// grows, so that a pool of Targets can bound what it keeps.
+func TestTargetBytes(t *testing.T) {
+	tg, batches := unitScene(t, 64, 1)
+	before := tg.Bytes()
+	if before < 64*64*20 {
+		t.Fatalf("a new 64×64 target holds %d bytes, less than its buffers' %d", before, 64*64*20)
+	}
+	if err := tg.Draw(batches, DrawOptions{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// The unit scene sets up a few thousand triangles.
+	if after := tg.Bytes(); after < before+1000*int64(unsafe.Sizeof(tri{})) {
+		t.Errorf("after drawing %d bytes, before %d: the triangle storage is not counted", after, before)
 	}
 }

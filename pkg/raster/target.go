@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"sync"
+	"unsafe"
 )
 
 // MaxSide is the largest target width or height. It keeps the fixed-point
@@ -47,6 +48,21 @@ func NewTarget(width, height int) (*Target, error) {
 	}
 	t.Clear([4]float32{})
 	return t, nil
+}
+
+// Bytes is the memory t holds: its buffers and the storage its Draw calls
+// grew and keep for the next (per triangle, per vertex, per row span).
+func (t *Target) Bytes() int64 {
+	n := 4 * int64(cap(t.Color)+cap(t.Depth))
+	n += int64(cap(t.tris))*int64(unsafe.Sizeof(tri{})) + int64(cap(t.batches))*int64(unsafe.Sizeof(batchInfo{}))
+	n += int64(cap(t.pverts))*int64(unsafe.Sizeof(pvert{})) + int64(cap(t.mips))*int64(unsafe.Sizeof(mipTex{}))
+	n += int64(cap(t.mipLevels)) * int64(unsafe.Sizeof(mipLevel{}))
+	t.spanMu.Lock()
+	for _, s := range t.spans {
+		n += 4 * int64(s.width) * 13 // twelve float32 arrays and one int32
+	}
+	t.spanMu.Unlock()
+	return n
 }
 
 // Clear sets every pixel to c (premultiplied RGBA) and every depth to 1.

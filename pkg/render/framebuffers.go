@@ -6,10 +6,11 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/raster"
 )
 
-// maxFreeFramebuffers bounds how many idle framebuffers a Framebuffers
-// keeps: enough for every worker of a batch on a large machine, few
-// enough that a batch of mixed sizes does not hoard memory.
-const maxFreeFramebuffers = 16
+// maxIdleBytes bounds the memory a Framebuffers keeps idle: room for
+// the buffers of a few workers at the usual sizes (a 1024² supersampled
+// thumbnail takes 20 MiB), little next to a batch's texture cache; a
+// buffer larger than that alone is not kept at all.
+const maxIdleBytes = 64 << 20
 
 // Framebuffers lends framebuffers to Animators. A batch draws every
 // model with an Animator of its own; when they share one Framebuffers, a
@@ -18,8 +19,9 @@ const maxFreeFramebuffers = 16
 // leaving to the collector a new one. It is safe for concurrent use; the
 // zero value is ready.
 type Framebuffers struct {
-	mu   sync.Mutex
-	free []*raster.Target
+	mu    sync.Mutex
+	free  []*raster.Target
+	bytes int64 // of free
 }
 
 // get returns a cleared w×h framebuffer, an idle one when there is one.
@@ -28,6 +30,7 @@ func (f *Framebuffers) get(w, h int) (*raster.Target, error) {
 	for i := len(f.free) - 1; i >= 0; i-- {
 		if t := f.free[i]; t.Width == w && t.Height == h {
 			f.free = append(f.free[:i], f.free[i+1:]...)
+			f.bytes -= t.Bytes()
 			f.mu.Unlock()
 			t.Clear([4]float32{})
 			return t, nil
@@ -37,14 +40,20 @@ func (f *Framebuffers) get(w, h int) (*raster.Target, error) {
 	return raster.NewTarget(w, h)
 }
 
-// put gives t back for later pictures; the oldest idle one is dropped
-// when too many are idle.
+// put gives t back for later pictures; the oldest idle buffers are
+// dropped to keep within maxIdleBytes.
 func (f *Framebuffers) put(t *raster.Target) {
+	n := t.Bytes()
+	if n > maxIdleBytes {
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.free) == maxFreeFramebuffers {
-		copy(f.free, f.free[1:])
-		f.free = f.free[:len(f.free)-1]
+	for len(f.free) > 0 && f.bytes+n > maxIdleBytes {
+		f.bytes -= f.free[0].Bytes()
+		f.free[0] = nil
+		f.free = f.free[1:]
 	}
 	f.free = append(f.free, t)
+	f.bytes += n
 }

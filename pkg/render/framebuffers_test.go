@@ -48,7 +48,11 @@ func TestFramebuffersReuse(t *testing.T) {
 			}
 		}
 	}
-	if len(fbs.free) == 0 || len(fbs.free) > maxFreeFramebuffers {
-		t.Errorf("%d idle framebuffers, want 1..%d", len(fbs.free), maxFreeFramebuffers)
+	var idle int64
+	for _, tg := range fbs.free {
+		idle += tg.Bytes()
+	}
+	if len(fbs.free) == 0 || idle != fbs.bytes || idle > maxIdleBytes {
+		t.Errorf("%d idle framebuffers of %d bytes (counted %d), want 1 or more within %d", len(fbs.free), idle, fbs.bytes, maxIdleBytes)
 	}
 }
