@@ -2,11 +2,8 @@ package render
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 // TestFramebuffersReuse draws every golden fixture twice, in turn, with
@@ -22,14 +19,7 @@ func TestFramebuffersReuse(t *testing.T) {
 				f.opt.Background = nil
 			}
 			path := filepath.Join(modelsDir, f.name+".mdl")
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := mdx.DecodeAny(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := loadFixture(t, path)
 			want, _, err := renderAt(m, path, f.opt)
 			if err != nil {
 				t.Fatal(err)
