@@ -36,7 +36,7 @@ func (e *testJPEG) pixels() [][]uint8 {
 		for py := range e.h {
 			for px := range e.w {
 				x = x*1664525 + 1013904223
-				v := 128 + 70*math.Sin(float64(px)*0.21+float64(c)) * math.Cos(float64(py)*0.13-float64(c))
+				v := 128 + 70*math.Sin(float64(px)*0.21+float64(c))*math.Cos(float64(py)*0.13-float64(c))
 				v += float64(int(x>>24)%41 - 20)
 				if (px/11+py/7+c)%5 == 0 {
 					v = 255
