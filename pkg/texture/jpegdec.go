@@ -3,6 +3,7 @@ package texture
 import (
 	"encoding/binary"
 	"image"
+	"math/bits"
 )
 
 // The fast path for BLP JPEG levels. BLP1 textures store their levels as
@@ -44,8 +45,9 @@ const (
 )
 
 // zigzag[k] is the natural (row-major) index of the k-th coefficient in
-// zig-zag order; rowBits[k] has bit r set when that coefficient lies in
-// row r and is not the row's first.
+// zig-zag order. rowBits[k] is the block row mask bit of that coefficient:
+// bit 8+r says row r has a non-zero coefficient, bit r that it has one
+// past its first column.
 var zigzag, rowBits = makeZigzag()
 
 func makeZigzag() (zz [64]uint8, rb [64]uint32) {
@@ -61,8 +63,9 @@ func makeZigzag() (zz [64]uint8, rb [64]uint32) {
 			x := d - y
 			if x < 8 && y < 8 {
 				zz[k] = uint8(8*y + x)
+				rb[k] = 1 << (8 + y)
 				if x != 0 {
-					rb[k] = 1 << y
+					rb[k] |= 1 << y
 				}
 				k++
 			}
@@ -394,7 +397,7 @@ func (d *fastJPEG) scan(seg []byte, pos int, dst *image.NRGBA) (int, error) {
 				if c.ch >= 0 && 8*bx < cw && 8*by < ch {
 					d.store(dst, c, rows, bx, by, cw, ch)
 				}
-				d.clearBlock()
+				d.clearBlock(rows)
 			}
 			mcu++
 			if d.ri > 0 && mcu%d.ri == 0 && mcu < bw*bh {
@@ -449,52 +452,91 @@ func (d *fastJPEG) restart(rst int) (int, bool) {
 // block decodes one block into d.blk, dequantised, in natural order, and
 // returns false where image/jpeg would fail (or where it would act on
 // symbols a baseline stream cannot hold). rows is the mask idctRows
-// wants.
+// wants. The bit reader's state lives in locals here: this loop is most
+// of the decode.
 func (d *fastJPEG) block(dcT, acT *huffTable, q *[64]int32, pred *int32) (rows uint32, ok bool) {
 	br := &d.br
-	if br.n < 32 {
-		br.refill()
+	acc, n := br.acc, br.n
+	if n < 32 {
+		acc, n = br.fill(acc, n)
 	}
-	s := br.decode(dcT)
+	// DC: a category (0-16) and that many bits of difference.
+	var s int32
+	if e := dcT.look[acc>>(64-huffLookBits)]; e != 0 {
+		l := e & 15
+		acc <<= uint(l)
+		n -= int(l)
+		s = (e >> 8) & 0xff
+	} else {
+		br.acc, br.n = acc, n
+		s = br.decodeSlow(dcT)
+		acc, n = br.acc, br.n
+	}
 	if s < 0 || s > 16 {
 		return 0, false
 	}
 	if s > 0 {
-		*pred += br.receive(s)
+		v := int32(acc >> (64 - s))
+		acc <<= uint(s)
+		n -= int(s)
+		*pred += extend(v, s)
 	}
 	blk := &d.blk
 	blk[0] = *pred * q[0]
+	look := &acT.look
+	data := br.data
 	for k := 1; k < 64; {
-		if br.n < 32 {
-			br.refill()
+		if n < 32 {
+			// fill's common case, written out: the call costs more
+			// than the work.
+			p := br.pos
+			if p+8 <= len(data) && !br.end {
+				w := binary.BigEndian.Uint64(data[p:])
+				if x := ^w; (x-lowBits)&^x&highBits == 0 {
+					m := (64 - n) >> 3
+					br.pos = p + m
+					acc |= w >> n
+					n += m << 3
+					acc &^= ^uint64(0) >> n
+				} else {
+					acc, n = br.fill(acc, n)
+				}
+			} else {
+				acc, n = br.fill(acc, n)
+			}
 		}
-		e := acT.look[br.acc>>(64-huffLookBits)]
+		e := look[acc>>(64-huffLookBits)]
 		if e&huffWhole != 0 {
 			k += int(e>>12) & 15
 			if k > 63 {
 				// A run past the block's end ends it; the value's
 				// bits are not read.
 				l := (e >> 4) & 15
-				br.acc <<= uint(l)
-				br.n -= int(l)
+				acc <<= uint(l)
+				n -= int(l)
 				break
 			}
 			l := e & 15
-			br.acc <<= uint(l)
-			br.n -= int(l)
-			blk[zigzag[k]] = (e >> huffValShift) * q[k]
-			rows |= rowBits[k]
+			acc <<= uint(l)
+			n -= int(l)
+			blk[zigzag[k&63]&63] = (e >> huffValShift) * q[k&63]
+			rows |= rowBits[k&63]
 			k++
 			continue
 		}
 		var sym int32
 		if e != 0 {
 			l := e & 15
-			br.acc <<= uint(l)
-			br.n -= int(l)
+			acc <<= uint(l)
+			n -= int(l)
 			sym = (e >> 8) & 0xff
-		} else if sym = br.decodeSlow(acT); sym < 0 {
-			return 0, false
+		} else {
+			br.acc, br.n = acc, n
+			sym = br.decodeSlow(acT)
+			acc, n = br.acc, br.n
+			if sym < 0 {
+				return 0, false
+			}
 		}
 		run, size := int(sym>>4), sym&15
 		if size == 0 {
@@ -511,44 +553,84 @@ func (d *fastJPEG) block(dcT, acT *huffTable, q *[64]int32, pred *int32) (rows u
 		if k > 63 {
 			break
 		}
-		blk[zigzag[k]] = br.receive(size) * q[k]
-		rows |= rowBits[k]
+		v := int32(acc >> (64 - size))
+		acc <<= uint(size)
+		n -= int(size)
+		blk[zigzag[k&63]&63] = extend(v, size) * q[k&63]
+		rows |= rowBits[k&63]
 		k++
 	}
+	br.acc, br.n = acc, n
 	return rows, !br.overrun()
 }
 
-// clearBlock zeroes d.blk for the next block.
-func (d *fastJPEG) clearBlock() {
-	d.blk = [64]int32{}
+// clearBlock zeroes d.blk for the next block: the rows that rows (the
+// block's rowBits mask) says hold a coefficient, and the DC.
+func (d *fastJPEG) clearBlock(rows uint32) {
+	b := &d.blk
+	b[0] = 0
+	for r := rows >> 8 & 0xff; r != 0; r &= r - 1 {
+		i := 8 * (bits.TrailingZeros32(r) & 7)
+		clear(b[i : i+8])
+	}
 }
 
 // store transforms d.blk and writes it at block (bx, by) of component c,
-// clipped to the cw×ch corner of dst that the frame covers.
+// clipped to the cw×ch corner of dst that the frame covers. rows is the
+// block's row mask (rowBits).
 func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw, ch int) {
-	var px [8][8]uint8 // px[x][y]
-	if rows == 0 && d.onlyDC() {
-		v := flatSample(d.blk[0])
-		for x := range px {
-			px[x] = [8]uint8{v, v, v, v, v, v, v, v}
-		}
-	} else {
-		idctRows(&d.blk, &d.tmp, rows)
-		for x := range 8 {
-			idctCol(&d.tmp, x, &px[x])
-		}
-	}
 	x0, y0 := 8*bx, 8*by
 	nx, ny := min(8, cw-x0), min(8, ch-y0)
 	stride := dst.Stride
-	for y := range ny {
-		row := dst.Pix[(y0+y)*stride+4*x0 : (y0+y)*stride+4*(x0+nx)]
-		for x := range nx {
-			v := px[x][y]
-			if c.gray {
+	o := y0*stride + 4*x0
+	if rows&0xfe00 == 0 && rows&1 == 0 && !c.gray {
+		// Only the DC term (rows covers the first row's others; the
+		// first column below it has no bit of its own yet).
+		if d.onlyDC() {
+			v := clampSample(flatSample(d.blk[0]))
+			o += c.ch
+			for y := range ny {
+				row := dst.Pix[o+y*stride : o+y*stride+4*nx-3]
+				for x := 0; x < len(row); x += 4 {
+					row[x] = v
+				}
+			}
+			return
+		}
+	}
+	tmp := &d.tmp
+	idctRows(&d.blk, tmp, rows)
+	switch {
+	case rows&0xfe00 == 0:
+		idctColsFlat(tmp)
+	case rows&0xf000 == 0:
+		idctColsTop(tmp)
+	default:
+		idctCols(tmp)
+	}
+	switch {
+	case c.gray:
+		for y := range ny {
+			row := dst.Pix[o+y*stride : o+y*stride+4*nx]
+			for x := range nx {
+				v := clampSample(tmp[8*y+x])
 				row[4*x], row[4*x+1], row[4*x+2] = v, v, v
-			} else {
-				row[4*x+c.ch] = v
+			}
+		}
+	case nx == 8:
+		o += c.ch
+		for y := range ny {
+			r := dst.Pix[o+y*stride : o+y*stride+29 : o+y*stride+29]
+			t := tmp[8*y : 8*y+8 : 8*y+8]
+			r[0], r[4], r[8], r[12] = clampSample(t[0]), clampSample(t[1]), clampSample(t[2]), clampSample(t[3])
+			r[16], r[20], r[24], r[28] = clampSample(t[4]), clampSample(t[5]), clampSample(t[6]), clampSample(t[7])
+		}
+	default:
+		o += c.ch
+		for y := range ny {
+			row := dst.Pix[o+y*stride : o+y*stride+4*nx-3]
+			for x := range nx {
+				row[4*x] = clampSample(tmp[8*y+x])
 			}
 		}
 	}

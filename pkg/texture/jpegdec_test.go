@@ -252,11 +252,13 @@ func benchJPEGLevel(b *testing.B, n int, dec func([]byte, int, int, bool) (*imag
 	}
 	b.SetBytes(int64(len(s)))
 	b.ResetTimer()
+	cpu := processCPU()
 	for b.Loop() {
 		if _, err := dec(s, n, n, true); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu, n*n)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n*n), "ns/pixel")
 }
 
@@ -266,5 +268,42 @@ func BenchmarkBLPJPEGLevel(b *testing.B) {
 	for _, n := range []int{256, 512} {
 		b.Run(fmt.Sprintf("std/%d", n), func(b *testing.B) { benchJPEGLevel(b, n, decodeBLPJPEGStd) })
 		b.Run(fmt.Sprintf("fast/%d", n), func(b *testing.B) { benchJPEGLevel(b, n, decodeBLPJPEGFast) })
+	}
+}
+
+// BenchmarkBLPJPEGCorpus decodes every level of the benchmark BLP1 JPEG
+// from the shared corpus both ways (per pixel over all its levels).
+func BenchmarkBLPJPEGCorpus(b *testing.B) {
+	data := benchFile(b, benchBLP1JPEG)
+	h, err := parseBLPHeader(data, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	streams, _, err := h.jpegStreams(data, newPixelBudget("BLP1", nil), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pixels := 0
+	for i := range streams {
+		w, hh := mipSize(h.w, h.h, i)
+		pixels += w * hh
+	}
+	for _, dec := range []struct {
+		name string
+		f    func([]byte, int, int, bool) (*image.NRGBA, error)
+	}{{"std", decodeBLPJPEGStd}, {"fast", decodeBLPJPEGFast}} {
+		b.Run(dec.name, func(b *testing.B) {
+			cpu := processCPU()
+			for b.Loop() {
+				for i, s := range streams {
+					w, hh := mipSize(h.w, h.h, i)
+					if _, err := dec.f(s, w, hh, h.alphaBits != 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reportCPU(b, cpu, pixels)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(pixels), "ns/pixel")
+		})
 	}
 }

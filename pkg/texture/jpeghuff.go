@@ -1,5 +1,7 @@
 package texture
 
+import "encoding/binary"
+
 // The entropy-coded side of the fast BLP JPEG decoder (jpegdec.go): the
 // bit reader and the Huffman tables.
 
@@ -116,24 +118,34 @@ func (br *bitReader) reset(data []byte, pos int) {
 // n counts every bit fed (real and padding) minus those consumed.
 func (br *bitReader) overrun() bool { return br.n < br.pad }
 
-// refill tops acc up to at least 57 bits.
-func (br *bitReader) refill() {
-	// Eight bytes at once when none of them is 0xFF.
-	if !br.end && br.pos+8 <= len(br.data) {
-		b := br.data[br.pos : br.pos+8]
-		w := uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
-			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
-		// A byte is 0xFF exactly when its complement is zero.
-		x := ^w
-		if (x-0x0101010101010101)&^x&0x8080808080808080 == 0 {
-			k := (64 - br.n) >> 3 // whole bytes that fit
-			br.acc |= w >> br.n
-			br.n += k << 3
-			br.pos += k
-			br.acc &^= ^uint64(0) >> br.n // drop the bits of the bytes not taken
-			return
+// Byte masks for finding a 0xFF among eight bytes.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// fill is refill for callers that keep acc and n in locals. Its common
+// case, eight bytes ahead none of which is 0xFF, is small enough to be
+// inlined.
+func (br *bitReader) fill(acc uint64, n int) (uint64, int) {
+	if p := br.pos; p+8 <= len(br.data) && !br.end {
+		w := binary.BigEndian.Uint64(br.data[p:])
+		// A byte of w is 0xFF exactly when the same byte of ^w is zero.
+		if x := ^w; (x-lowBits)&^x&highBits == 0 {
+			k := (64 - n) >> 3 // whole bytes that fit
+			br.pos = p + k
+			acc |= w >> n
+			n += k << 3
+			return acc &^ (^uint64(0) >> n), n // drop the bytes not taken
 		}
 	}
+	br.acc, br.n = acc, n
+	br.refill()
+	return br.acc, br.n
+}
+
+// refill tops acc up to at least 57 bits, a byte at a time.
+func (br *bitReader) refill() {
 	for br.n <= 56 {
 		var c byte
 		switch {
@@ -157,18 +169,8 @@ func (br *bitReader) refill() {
 	}
 }
 
-// decode returns the next symbol of t, or -1 for a bit pattern that is no
-// code. It needs at least 16 bits in acc.
-func (br *bitReader) decode(t *huffTable) int32 {
-	if e := t.look[br.acc>>(64-huffLookBits)]; e != 0 {
-		l := e & 15
-		br.acc <<= uint(l)
-		br.n -= int(l)
-		return (e >> 8) & 0xff
-	}
-	return br.decodeSlow(t)
-}
-
+// decodeSlow decodes a code longer than huffLookBits, or returns -1 for a
+// bit pattern that is no code. It needs at least 16 bits in acc.
 func (br *bitReader) decodeSlow(t *huffTable) int32 {
 	for l := huffLookBits + 1; l <= 16; l++ {
 		code := int32(br.acc >> (64 - l))
@@ -179,13 +181,4 @@ func (br *bitReader) decodeSlow(t *huffTable) int32 {
 		}
 	}
 	return -1
-}
-
-// receive reads a size-bit value (size 1-16) and extends it. It needs
-// size bits in acc.
-func (br *bitReader) receive(size int32) int32 {
-	v := int32(br.acc >> (64 - size))
-	br.acc <<= uint(size)
-	br.n -= int(size)
-	return extend(v, size)
 }

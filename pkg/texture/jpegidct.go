@@ -38,7 +38,8 @@ func rotate(a, b, c, s int32) (int32, int32) {
 
 // idctRows runs the 1-D transform over the rows of blk into tmp. rows has
 // bit r set when row r has a non-zero coefficient other than its first
-// one; rows without are spread (or zeroed) without the transform.
+// one (rowBits); rows without are spread (or zeroed) without the
+// transform.
 func idctRows(blk, tmp *[64]int32, rows uint32) {
 	for r := 0; r < 8; r++ {
 		in := blk[8*r : 8*r+8 : 8*r+8]
@@ -69,32 +70,64 @@ func idctRows(blk, tmp *[64]int32, rows uint32) {
 	}
 }
 
-// idctCol runs the 1-D transform down column x of tmp and returns the
-// eight samples, level-shifted and clamped, in px.
-func idctCol(tmp *[64]int32, x int, px *[8]uint8) {
-	g0, g1, g2, g3 := tmp[x], tmp[8+x], tmp[16+x], tmp[24+x]
-	g4, g5, g6, g7 := tmp[32+x], tmp[40+x], tmp[48+x], tmp[56+x]
-	b := g0 + idctColBias
-	s, d := (b+g4)>>2, (b-g4)>>2
-	y2, y6 := rotate(g2>>13, g6>>13, idctRC6x12, idctRS6x12)
-	q0, q3 := s+y6, s-y6
-	q1, q2 := d+y2, d-y2
-	u7, u4 := g1+g7, g1-g7
-	m3, m5 := (g3>>13)*idctR14, (g5>>13)*idctR14
-	p7, p5 := u7+m3, u7-m3
-	p4, p6 := u4+m5, u4-m5
-	v4, v7 := rotate(p4>>14, p7>>14, idctC3, idctS3)
-	v5, v6 := rotate(p5>>14, p6>>14, idctC1, idctS1)
-	px[0], px[7] = clampSample((q0+v7)>>18), clampSample((q0-v7)>>18)
-	px[1], px[6] = clampSample((q1+v6)>>18), clampSample((q1-v6)>>18)
-	px[2], px[5] = clampSample((q2+v5)>>18), clampSample((q2-v5)>>18)
-	px[3], px[4] = clampSample((q3+v4)>>18), clampSample((q3-v4)>>18)
+// idctCols runs the 1-D transform down the columns of tmp, in place,
+// leaving the samples before the level shift.
+func idctCols(tmp *[64]int32) {
+	for x := 0; x < 8; x++ {
+		g0, g1, g2, g3 := tmp[x], tmp[8+x], tmp[16+x], tmp[24+x]
+		g4, g5, g6, g7 := tmp[32+x], tmp[40+x], tmp[48+x], tmp[56+x]
+		b := g0 + idctColBias
+		s, d := (b+g4)>>2, (b-g4)>>2
+		y2, y6 := rotate(g2>>13, g6>>13, idctRC6x12, idctRS6x12)
+		q0, q3 := s+y6, s-y6
+		q1, q2 := d+y2, d-y2
+		u7, u4 := g1+g7, g1-g7
+		m3, m5 := (g3>>13)*idctR14, (g5>>13)*idctR14
+		p7, p5 := u7+m3, u7-m3
+		p4, p6 := u4+m5, u4-m5
+		v4, v7 := rotate(p4>>14, p7>>14, idctC3, idctS3)
+		v5, v6 := rotate(p5>>14, p6>>14, idctC1, idctS1)
+		tmp[x], tmp[56+x] = (q0+v7)>>18, (q0-v7)>>18
+		tmp[8+x], tmp[48+x] = (q1+v6)>>18, (q1-v6)>>18
+		tmp[16+x], tmp[40+x] = (q2+v5)>>18, (q2-v5)>>18
+		tmp[24+x], tmp[32+x] = (q3+v4)>>18, (q3-v4)>>18
+	}
 }
 
-// flatSample is the one sample of a block whose only non-zero
-// coefficient is the (dequantised) DC dc: what the two passes make of it.
-func flatSample(dc int32) uint8 {
-	return clampSample((dc<<17 + idctColBias) >> 20)
+// idctColsTop is idctCols for a block whose rows 4-7 are zero.
+func idctColsTop(tmp *[64]int32) {
+	for x := 0; x < 8; x++ {
+		g0, g1, g2, g3 := tmp[x], tmp[8+x], tmp[16+x], tmp[24+x]
+		b := (g0 + idctColBias) >> 2
+		y2, y6 := rotate(g2>>13, 0, idctRC6x12, idctRS6x12)
+		q0, q3 := b+y6, b-y6
+		q1, q2 := b+y2, b-y2
+		m3 := (g3 >> 13) * idctR14
+		p7, p5 := g1+m3, g1-m3
+		v4, v7 := rotate(g1>>14, p7>>14, idctC3, idctS3)
+		v5, v6 := rotate(p5>>14, g1>>14, idctC1, idctS1)
+		tmp[x], tmp[56+x] = (q0+v7)>>18, (q0-v7)>>18
+		tmp[8+x], tmp[48+x] = (q1+v6)>>18, (q1-v6)>>18
+		tmp[16+x], tmp[40+x] = (q2+v5)>>18, (q2-v5)>>18
+		tmp[24+x], tmp[32+x] = (q3+v4)>>18, (q3-v4)>>18
+	}
+}
+
+// idctColsFlat is idctCols for a block whose rows 1-7 are zero: each
+// column is one value.
+func idctColsFlat(tmp *[64]int32) {
+	for x := 0; x < 8; x++ {
+		v := (tmp[x] + idctColBias) >> 20
+		tmp[x], tmp[8+x], tmp[16+x], tmp[24+x] = v, v, v, v
+		tmp[32+x], tmp[40+x], tmp[48+x], tmp[56+x] = v, v, v, v
+	}
+}
+
+// flatSample is the one sample (before the level shift) of a block whose
+// only non-zero coefficient is the dequantised DC dc: what the two passes
+// make of it.
+func flatSample(dc int32) int32 {
+	return (dc<<17 + idctColBias) >> 20
 }
 
 // clampSample level-shifts an IDCT output by 128 and clamps it to a byte.
