@@ -47,7 +47,7 @@ const (
 // zigzag[k] is the natural (row-major) index of the k-th coefficient in
 // zig-zag order. rowBits[k] is the block row mask bit of that coefficient:
 // bit 8+r says row r has a non-zero coefficient, bit r that it has one
-// past its first column.
+// past its first column, bit 16+r that it has one in columns 4-7.
 var zigzag, rowBits = makeZigzag()
 
 func makeZigzag() (zz [64]uint8, rb [64]uint32) {
@@ -66,6 +66,9 @@ func makeZigzag() (zz [64]uint8, rb [64]uint32) {
 				rb[k] = 1 << (8 + y)
 				if x != 0 {
 					rb[k] |= 1 << y
+				}
+				if x >= 4 {
+					rb[k] |= 1 << (16 + y)
 				}
 				k++
 			}
@@ -590,6 +593,11 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 			v := clampSample(flatSample(d.blk[0]))
 			o += c.ch
 			for y := range ny {
+				if nx == 8 {
+					r := dst.Pix[o+y*stride : o+y*stride+29 : o+y*stride+29]
+					r[0], r[4], r[8], r[12], r[16], r[20], r[24], r[28] = v, v, v, v, v, v, v, v
+					continue
+				}
 				row := dst.Pix[o+y*stride : o+y*stride+4*nx-3]
 				for x := 0; x < len(row); x += 4 {
 					row[x] = v

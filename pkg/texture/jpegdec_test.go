@@ -307,3 +307,17 @@ func BenchmarkBLPJPEGCorpus(b *testing.B) {
 		})
 	}
 }
+
+// TestJPEGFastAllocs checks that a level costs the fast decoder one
+// allocation: the level itself.
+func TestJPEGFastAllocs(t *testing.T) {
+	s := benchLevel(64)
+	n := testing.AllocsPerRun(5, func() {
+		if _, err := decodeBLPJPEGFast(s, 64, 64, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 2 {
+		t.Errorf("%v allocations per level, want at most 2 (the image and its pixels)", n)
+	}
+}

@@ -38,8 +38,8 @@ func rotate(a, b, c, s int32) (int32, int32) {
 
 // idctRows runs the 1-D transform over the rows of blk into tmp. rows has
 // bit r set when row r has a non-zero coefficient other than its first
-// one (rowBits); rows without are spread (or zeroed) without the
-// transform.
+// one and bit 16+r when one is in columns 4-7 (rowBits); rows without are
+// spread (or zeroed) without the transform, or go through idctRowLeft.
 func idctRows(blk, tmp *[64]int32, rows uint32) {
 	for r := 0; r < 8; r++ {
 		in := blk[8*r : 8*r+8 : 8*r+8]
@@ -48,6 +48,10 @@ func idctRows(blk, tmp *[64]int32, rows uint32) {
 			v := in[0] << 17
 			out[0], out[1], out[2], out[3] = v, v, v, v
 			out[4], out[5], out[6], out[7] = v, v, v, v
+			continue
+		}
+		if rows&(1<<(16+r)) == 0 {
+			idctRowLeft(in, out)
 			continue
 		}
 		// Even half: frequencies 0, 4, 2, 6.
@@ -68,6 +72,25 @@ func idctRows(blk, tmp *[64]int32, rows uint32) {
 		out[2], out[5] = q2+v5, q2-v5
 		out[3], out[4] = q3+v4, q3-v4
 	}
+}
+
+// idctRowLeft is one row of idctRows for a row whose frequencies 4-7
+// are zero.
+func idctRowLeft(in, out []int32) {
+	in, out = in[:8:8], out[:8:8]
+	e0 := in[0] << 17
+	y2, y6 := idctRC6x18*in[2], idctRS6x18*in[2]
+	q0, q3 := e0+y6, e0-y6
+	q1, q2 := e0+y2, e0-y2
+	u := in[1] << 7
+	m3 := in[3] * idctR8
+	p7, p5 := u+m3, u-m3
+	v4, v7 := rotate(u>>2, p7>>2, idctC3, idctS3)
+	v5, v6 := rotate(p5>>2, u>>2, idctC1, idctS1)
+	out[0], out[7] = q0+v7, q0-v7
+	out[1], out[6] = q1+v6, q1-v6
+	out[2], out[5] = q2+v5, q2-v5
+	out[3], out[4] = q3+v4, q3-v4
 }
 
 // idctCols runs the 1-D transform down the columns of tmp, in place,
