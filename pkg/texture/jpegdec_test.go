@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+	"time"
 
+	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
@@ -252,7 +254,7 @@ func benchJPEGLevel(b *testing.B, n int, dec func([]byte, int, int, bool) (*imag
 	}
 	b.SetBytes(int64(len(s)))
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if _, err := dec(s, n, n, true); err != nil {
 			b.Fatal(err)
@@ -260,6 +262,13 @@ func benchJPEGLevel(b *testing.B, n int, dec func([]byte, int, int, bool) (*imag
 	}
 	reportCPU(b, cpu, n*n)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n*n), "ns/pixel")
+}
+
+// reportCPU reports the process CPU time per pixel since start, for a
+// benchmark of pixels pixels per op: on the shared machine it is steadier
+// than the wall clock.
+func reportCPU(b *testing.B, start time.Duration, pixels int) {
+	b.ReportMetric(float64((cputime.Process()-start).Nanoseconds())/float64(b.N)/float64(pixels), "cpu-ns/pixel")
 }
 
 // BenchmarkBLPJPEGLevel times one level's decode by image/jpeg and the
@@ -293,7 +302,7 @@ func BenchmarkBLPJPEGCorpus(b *testing.B) {
 		f    func([]byte, int, int, bool) (*image.NRGBA, error)
 	}{{"std", decodeBLPJPEGStd}, {"fast", decodeBLPJPEGFast}} {
 		b.Run(dec.name, func(b *testing.B) {
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for b.Loop() {
 				for i, s := range streams {
 					w, hh := mipSize(h.w, h.h, i)
