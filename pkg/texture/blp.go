@@ -420,8 +420,18 @@ func checkScans(f *jpegFrame, format string, mip int, o *Options) error {
 }
 
 // decodeBLPJPEG decodes one JPEG mip level whose stream jpegLevel built and
-// checked. The four components are stored B, G, R, A.
+// checked. The four components are stored B, G, R, A. The fast decoder
+// (jpegdec.go) takes the streams it is sure to decode exactly as
+// decodeBLPJPEGStd does; image/jpeg decodes the rest.
 func decodeBLPJPEG(stream []byte, w, h int, hasAlpha bool) (*image.NRGBA, error) {
+	if img, err := decodeBLPJPEGFast(stream, w, h, hasAlpha); err == nil {
+		return img, nil
+	}
+	return decodeBLPJPEGStd(stream, w, h, hasAlpha)
+}
+
+// decodeBLPJPEGStd decodes a level with image/jpeg.
+func decodeBLPJPEGStd(stream []byte, w, h int, hasAlpha bool) (*image.NRGBA, error) {
 	im, err := jpeg.Decode(bytes.NewReader(stream))
 	if err != nil {
 		return nil, &FormatError{Mip: -1, Offset: -1, Reason: "bad JPEG data", Err: err}
