@@ -439,7 +439,19 @@ func TestBatchCommandSIGINT(t *testing.T) {
 		_, _, code := run(t, args...)
 		done <- code
 	}()
-	// Interrupt once the first model is complete (its cache record exists).
+	// Interrupt once the first model is complete: with one worker, the
+	// second model's first picture (each model writes two) says so. Its
+	// cache record may still wait for the batch's next flush to disk.
+	pngs := func() int {
+		n := 0
+		filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && strings.HasSuffix(p, ".png") {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
 	var code int
 	deadline := time.After(60 * time.Second)
 wait:
@@ -450,7 +462,7 @@ wait:
 		case <-deadline:
 			t.Fatal("no output after 60 s")
 		case <-time.After(5 * time.Millisecond):
-			if m, _ := filepath.Glob(filepath.Join(out, batch.CacheDir, "*.json")); len(m) > 0 {
+			if pngs() >= 3 {
 				syscall.Kill(os.Getpid(), syscall.SIGINT)
 				code = <-done
 				break wait
