@@ -704,3 +704,42 @@ func TestTargetBytes(t *testing.T) {
 		t.Errorf("after drawing %d bytes, before %d: the triangle storage is not counted", after, before)
 	}
 }
+
+// TestResolveBackgroundRuns checks Resolve over a background against the
+// compositing formula pixel by pixel, on rows with runs of equal colours
+// (which Resolve reuses), lone pixels, signed zeros and NaN.
+func TestResolveBackgroundRuns(t *testing.T) {
+	const w, h = 37, 5
+	tg, err := NewTarget(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(34))
+	special := []float32{0, float32(math.Copysign(0, -1)), 1, 0.5, float32(math.NaN()), 1.5}
+	var c [4]float32
+	for i := 0; i < w*h; i++ {
+		if rng.Intn(3) == 0 { // else repeat the last pixel
+			for k := range c {
+				c[k] = rng.Float32()
+				if rng.Intn(4) == 0 {
+					c[k] = special[rng.Intn(len(special))]
+				}
+			}
+		}
+		copy(tg.Color[4*i:], c[:])
+	}
+	bg := &color.NRGBA{40, 90, 200, 255}
+	img, err := tg.Resolve(1, bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bgc := [3]float32{40.0 / 255, 90.0 / 255, 200.0 / 255}
+	for i := 0; i < w*h; i++ {
+		s := tg.Color[4*i : 4*i+4]
+		k := 1 - clamp01(s[3])
+		want := [4]uint8{to8(s[0] + k*bgc[0]), to8(s[1] + k*bgc[1]), to8(s[2] + k*bgc[2]), 255}
+		if got := [4]uint8(img.Pix[4*i : 4*i+4]); got != want {
+			t.Fatalf("pixel %d (%v): %v, want %v", i, s, got, want)
+		}
+	}
+}

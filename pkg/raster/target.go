@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"sync"
 	"unsafe"
 )
@@ -104,7 +105,6 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	if bg != nil {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
-	bg8 := [3]uint8{to8(bgc[0]), to8(bgc[1]), to8(bgc[2])}
 	// Sum k source rows into one row of output sums, reading memory in order.
 	var sums []float32
 	if k > 1 {
@@ -134,17 +134,22 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 		}
 		pix := img.Pix[y*img.Stride : y*img.Stride+4*w]
 		if bg != nil {
+			// Most of a thumbnail is runs of one colour (the background,
+			// cleared into the target or not drawn over at all): a pixel
+			// equal to the last one composites to the same bytes.
+			nan := float32(math.NaN()) // equal to nothing: the first pixel is computed
+			last := [4]float32{nan, nan, nan, nan}
+			var lastP [3]uint8
 			for x := 0; x < w; x++ {
 				s := sums[4*x : 4*x+4 : 4*x+4]
 				p := pix[4*x : 4*x+4 : 4*x+4]
-				if s[0] == 0 && s[1] == 0 && s[2] == 0 && s[3] == 0 {
-					// Nothing drawn here, as in most of a thumbnail: the
-					// sum below comes to the background, 0 + 1·c = c.
-					p[0], p[1], p[2], p[3] = bg8[0], bg8[1], bg8[2], 255
+				if s[0] == last[0] && s[1] == last[1] && s[2] == last[2] && s[3] == last[3] {
+					p[0], p[1], p[2], p[3] = lastP[0], lastP[1], lastP[2], 255
 					continue
 				}
 				k := 1 - clamp01(s[3])
 				p[0], p[1], p[2], p[3] = to8(s[0]+k*bgc[0]), to8(s[1]+k*bgc[1]), to8(s[2]+k*bgc[2]), 255
+				last, lastP = [4]float32{s[0], s[1], s[2], s[3]}, [3]uint8{p[0], p[1], p[2]}
 			}
 			continue
 		}
