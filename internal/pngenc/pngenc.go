@@ -106,10 +106,7 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 		if alpha {
 			copy(cur, row[:n])
 		} else {
-			for x := range width {
-				p := row[4*x : 4*x+3 : 4*x+3]
-				cur[3*x], cur[3*x+1], cur[3*x+2] = p[0], p[1], p[2]
-			}
+			packRGB(cur, row[:4*width])
 		}
 		upFilter(out[1:], cur, prev)
 		sum.Write(out)
@@ -184,4 +181,20 @@ func upFilter(d, cur, prev []byte) {
 	for ; i < len(d); i++ {
 		d[i] = cur[i] - prev[i]
 	}
+}
+
+// packRGB copies the R, G, B of every RGBA pixel of src to dst, three
+// bytes per pixel: a four-byte store per pixel whose fourth byte the next
+// pixel overwrites, the last pixel byte by byte.
+func packRGB(dst, src []byte) {
+	n := len(src) / 4
+	if n == 0 {
+		return
+	}
+	dst = dst[:3*n]
+	for x := 0; x < n-1; x++ {
+		binary.LittleEndian.PutUint32(dst[3*x:], binary.LittleEndian.Uint32(src[4*x:]))
+	}
+	x := n - 1
+	dst[3*x], dst[3*x+1], dst[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
 }

@@ -120,3 +120,21 @@ func TestUpFilter(t *testing.T) {
 		}
 	}
 }
+
+func TestPackRGB(t *testing.T) {
+	for n := range 12 {
+		src := make([]byte, 4*n)
+		for i := range src {
+			src[i] = byte(i*7 + 1)
+		}
+		dst := make([]byte, 3*n)
+		packRGB(dst, src)
+		for x := range n {
+			for c := range 3 {
+				if dst[3*x+c] != src[4*x+c] {
+					t.Fatalf("n=%d: pixel %d channel %d is %d, want %d", n, x, c, dst[3*x+c], src[4*x+c])
+				}
+			}
+		}
+	}
+}
