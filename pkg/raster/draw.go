@@ -591,14 +591,10 @@ func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
 			continue
 		}
 		b := &t.batches[tr.batch]
-		if b.shader != nil {
-			if frag == nil {
-				frag = new(Fragment)
-			}
-			t.rasterTriShaded(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag, sp)
-			continue
+		if b.shader != nil && frag == nil {
+			frag = new(Fragment)
 		}
-		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, sp)
+		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag, sp)
 	}
 }
 

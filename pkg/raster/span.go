@@ -1,13 +1,14 @@
 package raster
 
-// The fixed-rule fragment loop works a row span of a triangle at a time,
-// in passes: find the fragments that pass the depth test and their
-// perspective weights, then colour, texture, light and blend them, each
-// pass a short loop over the span's arrays. Each pass keeps only a few
-// values live, so the compiler keeps them in registers, and a texture is
-// read without a call through the Sampler interface. The arithmetic of
-// every fragment is the one rasterTriShaded spells out in one loop, term
-// for term and in the same order, so the pixels are the same bits.
+// The fragment loop works a row span of a triangle at a time, in passes:
+// find the fragments that pass the depth test and their perspective
+// weights, then colour, texture, light and blend them (or shade them with
+// the batch's Shader), each pass a short loop over the span's arrays. Each
+// pass keeps only a few values live, so the compiler keeps them in
+// registers, and a texture is read without a call through the Sampler
+// interface. The fixed rule's arithmetic is the one shadeSpanShader hands
+// a Shader, term for term and in the same order, so a Shader that follows
+// the fixed rule gets the same bits.
 
 // spanBuf holds one span's fragments; one per band worker, reused.
 type spanBuf struct {
@@ -169,9 +170,9 @@ func clampPair(i, n int) (int, int) {
 	return a, b
 }
 
-// rasterTri draws the rows ys..ye of a triangle of a batch without a
-// Shader.
-func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, sp *spanBuf) {
+// rasterTri draws the rows ys..ye of a triangle of a batch; f is the
+// Fragment a batch with a Shader is shaded through.
+func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	st := &b.st
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
 	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
@@ -209,10 +210,13 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, s
 			p0s[n], p1s[n], p2s[n] = l0*q0*iq, l1*q1*iq, l2*q2*iq
 			n++
 		}
-		if n == 0 {
-			continue
+		switch {
+		case n == 0:
+		case b.shader != nil:
+			t.shadeSpanShader(tr, b, y, n, lodBias, f, sp)
+		default:
+			t.shadeSpan(tr, b, y, n, lodBias, sp)
 		}
-		t.shadeSpan(tr, b, y, n, lodBias, sp)
 	}
 }
 
