@@ -743,3 +743,13 @@ func TestResolveBackgroundRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestTextureSampleNaNLOD: a NaN level of detail samples level 0, as λ ≤ 0
+// does, instead of indexing the chain with int(NaN).
+func TestTextureSampleNaNLOD(t *testing.T) {
+	tex := mipChecker(16, 4, [4]float32{1, 0, 0, 1}, [4]float32{0, 1, 0, 1})
+	got, want := tex.Sample(0.3, 0.3, float32(math.NaN())), tex.Sample(0.3, 0.3, 0)
+	if got != want {
+		t.Errorf("Sample at a NaN lod = %v, want level 0's %v", got, want)
+	}
+}

@@ -77,35 +77,51 @@ type mipTex struct {
 func (tg *Target) prepareTexture(t *Texture) mipTex {
 	start := len(tg.mipLevels)
 	for i := range t.Levels {
-		lv := &t.Levels[i]
-		tg.mipLevels = append(tg.mipLevels, mipLevel{w: lv.Width, h: lv.Height, stride: lv.Stride, pix: lv.Pix,
-			fw: float32(lv.Width), fh: float32(lv.Height), repU: t.RepeatU, repV: t.RepeatV,
-			pow2U: lv.Width&(lv.Width-1) == 0, pow2V: lv.Height&(lv.Height-1) == 0,
-			ok: lv.held()})
+		tg.mipLevels = append(tg.mipLevels, t.mipLevel(i))
 	}
 	levels := tg.mipLevels[start:len(tg.mipLevels):len(tg.mipLevels)]
 	return mipTex{levels: levels, n: len(levels)}
 }
 
+// mipLevel returns level i of t as the fragment loop reads it.
+func (t *Texture) mipLevel(i int) mipLevel {
+	lv := &t.Levels[i]
+	return mipLevel{w: lv.Width, h: lv.Height, stride: lv.Stride, pix: lv.Pix,
+		fw: float32(lv.Width), fh: float32(lv.Height), repU: t.RepeatU, repV: t.RepeatV,
+		pow2U: lv.Width&(lv.Width-1) == 0, pow2V: lv.Height&(lv.Height-1) == 0,
+		ok: lv.held()}
+}
+
+// mipPick returns the levels of an n-level chain (n ≥ 1) that a
+// LINEAR_MIPMAP_LINEAR lookup at λ = lod reads, and the weight of the
+// second: level 0 for λ ≤ 0 (and for a NaN λ), the last level past the
+// end of the chain, else ⌊λ⌋ and, when λ has a fraction, the level after
+// it; l1 is −1 when one level is read.
+func mipPick(n int, lod float32) (l0, l1 int, f float32) {
+	switch {
+	case n == 1 || !(lod > 0):
+		return 0, -1, 0
+	case lod >= float32(n-1):
+		return n - 1, -1, 0
+	}
+	l0 = int(lod)
+	if f = lod - float32(l0); f == 0 {
+		return l0, -1, 0
+	}
+	return l0, l0 + 1, f
+}
+
 // sample is Texture.Sample for a prepared texture.
 func (m *mipTex) sample(u, v, lod float32) (float32, float32, float32, float32) {
-	n := m.n
-	if n == 0 {
+	if m.n == 0 {
 		return 1, 1, 1, 1
 	}
-	if n == 1 || lod <= 0 {
-		return m.levels[0].bilinear(u, v)
-	}
-	if lod >= float32(n-1) {
-		return m.levels[n-1].bilinear(u, v)
-	}
-	l0 := int(lod)
-	f := lod - float32(l0)
+	l0, l1, f := mipPick(m.n, lod)
 	r, g, b, a := m.levels[l0].bilinear(u, v)
-	if f == 0 {
+	if l1 < 0 {
 		return r, g, b, a
 	}
-	r1, g1, b1, a1 := m.levels[l0+1].bilinear(u, v)
+	r1, g1, b1, a1 := m.levels[l1].bilinear(u, v)
 	r += (r1 - r) * f
 	g += (g1 - g) * f
 	b += (b1 - b) * f
@@ -113,7 +129,10 @@ func (m *mipTex) sample(u, v, lod float32) (float32, float32, float32, float32) 
 	return r, g, b, a
 }
 
-// bilinear is Texture.level for a prepared level.
+// bilinear filters the level at (u, v): the four texels around the
+// sample point, weighted in straight alpha. It is the inner loop of every
+// textured fragment, so it is written for the compiler: the addressing
+// mode is a predictable branch, one bounds check per texel.
 func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
 	if !l.ok || u != u || v != v {
 		return 1, 1, 1, 1
@@ -125,7 +144,7 @@ func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
 	case l.repU && l.pow2U:
 		x0, x1 = ix&(l.w-1), (ix+1)&(l.w-1)
 	case l.repU:
-		x0, x1 = wrapPair(ix, l.w, true)
+		x0, x1 = repeatPair(ix, l.w)
 	default:
 		x0, x1 = clampPair(ix, l.w)
 	}
@@ -133,7 +152,7 @@ func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
 	case l.repV && l.pow2V:
 		y0, y1 = iy&(l.h-1), (iy+1)&(l.h-1)
 	case l.repV:
-		y0, y1 = wrapPair(iy, l.h, true)
+		y0, y1 = repeatPair(iy, l.h)
 	default:
 		y0, y1 = clampPair(iy, l.h)
 	}

@@ -71,7 +71,7 @@ func (t *Texture) Width() int { return t.W }
 func (t *Texture) Height() int { return t.H }
 
 // Sample implements Sampler. A level without texels, and a NaN
-// coordinate, sample as opaque white.
+// coordinate, sample as opaque white; a NaN lod samples level 0.
 //
 // Draw refuses a Texture with a level whose Pix is too short for its
 // size (see Check); Sample called directly on one samples that level as
@@ -81,19 +81,12 @@ func (t *Texture) Sample(u, v, lod float32) [4]float32 {
 	if n == 0 {
 		return [4]float32{1, 1, 1, 1}
 	}
-	if n == 1 || lod <= 0 {
-		return t.level(0, u, v)
-	}
-	if lod >= float32(n-1) {
-		return t.level(n-1, u, v)
-	}
-	l0 := int(lod)
-	f := lod - float32(l0)
+	l0, l1, f := mipPick(n, lod)
 	a := t.level(l0, u, v)
-	if f == 0 {
+	if l1 < 0 {
 		return a
 	}
-	b := t.level(l0+1, u, v)
+	b := t.level(l1, u, v)
 	a[0] += (b[0] - a[0]) * f
 	a[1] += (b[1] - a[1]) * f
 	a[2] += (b[2] - a[2]) * f
@@ -101,37 +94,11 @@ func (t *Texture) Sample(u, v, lod float32) [4]float32 {
 	return a
 }
 
-// level filters level l bilinearly. It is the inner loop of every
-// textured fragment, so it is written for the compiler: comparisons
-// instead of the built-in min and max (which spend instructions on NaN
-// and signed zeros that cannot occur here), one bounds check per texel.
+// level filters level l bilinearly, as the fragment loop does.
 func (t *Texture) level(l int, u, v float32) [4]float32 {
-	lv := &t.Levels[l]
-	w, h := lv.Width, lv.Height
-	if !lv.held() || u != u || v != v {
-		return [4]float32{1, 1, 1, 1}
-	}
-	ix, ax := texelPos(u, float32(w))
-	iy, ay := texelPos(v, float32(h))
-	x0, x1 := wrapPair(ix, w, t.RepeatU)
-	y0, y1 := wrapPair(iy, h, t.RepeatV)
-	r0, r1 := y0*lv.Stride, y1*lv.Stride
-	pix := lv.Pix
-	o00, o10, o01, o11 := r0+x0*4, r0+x1*4, r1+x0*4, r1+x1*4
-	p00 := pix[o00 : o00+4 : o00+4]
-	p10 := pix[o10 : o10+4 : o10+4]
-	p01 := pix[o01 : o01+4 : o01+4]
-	p11 := pix[o11 : o11+4 : o11+4]
-	w00 := (1 - ax) * (1 - ay) / 255
-	w10 := ax * (1 - ay) / 255
-	w01 := (1 - ax) * ay / 255
-	w11 := ax * ay / 255
-	return [4]float32{
-		float32(p00[0])*w00 + float32(p10[0])*w10 + float32(p01[0])*w01 + float32(p11[0])*w11,
-		float32(p00[1])*w00 + float32(p10[1])*w10 + float32(p01[1])*w01 + float32(p11[1])*w11,
-		float32(p00[2])*w00 + float32(p10[2])*w10 + float32(p01[2])*w01 + float32(p11[2])*w11,
-		float32(p00[3])*w00 + float32(p10[3])*w10 + float32(p01[3])*w01 + float32(p11[3])*w11,
-	}
+	lv := t.mipLevel(l)
+	r, g, b, a := lv.bilinear(u, v)
+	return [4]float32{r, g, b, a}
 }
 
 // texelPos places texture coordinate u (not NaN) on an axis of size
@@ -154,22 +121,16 @@ func texelPos(u, size float32) (int, float32) {
 	return i, x - float32(i)
 }
 
-// wrapPair returns the texel indices i and i+1 on an axis of n texels,
-// repeated or clamped to the edge.
-func wrapPair(i, n int, repeat bool) (int, int) {
-	if repeat {
-		if n&(n-1) == 0 { // a power of two: the usual case, without a division
-			return i & (n - 1), (i + 1) & (n - 1)
-		}
-		a := i % n
-		if a < 0 {
-			a += n
-		}
-		b := a + 1
-		if b == n {
-			b = 0
-		}
-		return a, b
+// repeatPair returns the texel indices i and i+1 on a repeating axis of
+// n texels (a power of two is masked by the caller, without a division).
+func repeatPair(i, n int) (int, int) {
+	a := i % n
+	if a < 0 {
+		a += n
 	}
-	return clampPair(i, n)
+	b := a + 1
+	if b == n {
+		b = 0
+	}
+	return a, b
 }
