@@ -38,6 +38,18 @@ func fixtureModel(t *testing.T, dir, fixture, name string) string {
 	return p
 }
 
+// checkModels writes four fixtures as models/t0.mdl … t3.mdl under dir,
+// the inputs of the check and merge tests, and returns the folder.
+func checkModels(t *testing.T, dir string) string {
+	t.Helper()
+	models := filepath.Join(dir, "models")
+	os.MkdirAll(models, 0o755)
+	for i, f := range []string{"hermite_bezier.mdl", "team_color.mdl", "billboards.mdl", "two_sided.mdl"} {
+		fixtureModel(t, models, f, fmt.Sprintf("t%d.mdl", i))
+	}
+	return models
+}
+
 func readManifest(t *testing.T, p string) *batch.Manifest {
 	t.Helper()
 	m, err := batch.ReadManifest(p)
@@ -100,11 +112,7 @@ func TestBatchCommand(t *testing.T) {
 
 func TestCheckAndMergeCommands(t *testing.T) {
 	dir := t.TempDir()
-	models := filepath.Join(dir, "models")
-	os.MkdirAll(models, 0o755)
-	for i, f := range []string{"hermite_bezier.mdl", "team_color.mdl", "billboards.mdl", "two_sided.mdl"} {
-		fixtureModel(t, models, f, fmt.Sprintf("t%d.mdl", i))
-	}
+	checkModels(t, dir)
 	cfg := filepath.Join(dir, "check.yaml")
 	os.WriteFile(cfg, []byte("inputs:\n  dirs: [models]\noutput:\n  dir: out\n  formats: [png, sheet]\nrender:\n  size: 40\nsheet:\n  frames: 2\ncheck:\n  golden: golden\n"), 0o644)
 	if _, stderr, code := run(t, "check", "-c", cfg); code != 1 || !strings.Contains(stderr, "missing") {

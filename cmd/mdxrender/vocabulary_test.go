@@ -283,11 +283,7 @@ func TestConfigProblemsInOnePass(t *testing.T) {
 // --partial; the merged check reports are rebuilt beside the manifest.
 func TestMergeCommandChecksShardsAndRebuildsReports(t *testing.T) {
 	dir := t.TempDir()
-	models := filepath.Join(dir, "models")
-	os.MkdirAll(models, 0o755)
-	for i, f := range []string{"hermite_bezier.mdl", "team_color.mdl", "billboards.mdl", "two_sided.mdl"} {
-		fixtureModel(t, models, f, fmt.Sprintf("t%d.mdl", i))
-	}
+	checkModels(t, dir)
 	cfg := filepath.Join(dir, "check.yaml")
 	os.WriteFile(cfg, []byte("inputs: {dirs: [models]}\noutput: {dir: out}\nrender: {size: 24}\ncheck: {golden: golden}\n"), 0o644)
 	if _, se, code := run(t, "check", "-c", cfg, "--update"); code != 0 {
