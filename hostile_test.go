@@ -20,16 +20,7 @@ import (
 // devices, are cmd/mdxrender's TestSpecialFilesRefused.)
 func TestHostileCorpusSmall(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
 	textured := func(name string, tex []byte) string {
 		write(name, tex)
 		return write("uses_"+name+".mdl", hostile.MDLTextured(name))
@@ -166,4 +157,18 @@ func TestHostileCorpusSmall(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeTestFile writes b to name below dir, making its folders, and
+// returns its path.
+func writeTestFile(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

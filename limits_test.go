@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,13 +17,7 @@ import (
 // decoding the model and its textures, and drawing it.
 func TestOptionsLimits(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
 	grid := write("grid.mdl", hostile.MDLGeometry(300, 10))
 	quad := write("quad.mdl", hostile.MDLTextured("tex.png"))
 	write("tex.png", hostile.PNG(64, 64, 8, hostile.PNGRGBA))
