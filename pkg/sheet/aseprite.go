@@ -32,12 +32,7 @@ type aseLayer struct {
 }
 
 type aseMeta struct {
-	App       string     `json:"app"`
-	Version   string     `json:"version"`
-	Image     string     `json:"image"`
-	Format    string     `json:"format"`
-	Size      tpSize     `json:"size"`
-	Scale     string     `json:"scale"`
+	imageMeta
 	FrameTags []aseTag   `json:"frameTags"`
 	Layers    []aseLayer `json:"layers"`
 	Slices    []struct{} `json:"slices"`
@@ -85,8 +80,7 @@ func (l *Layout) AsepriteJSON(page int, imageName, version string) ([]byte, erro
 	if page < 0 || page >= len(l.Pages) {
 		return nil, fmt.Errorf("sheet: page %d of %d", page, len(l.Pages))
 	}
-	a := asepriteFile{meta: aseMeta{App: "mdxrender", Version: version, Image: imageName, Format: "RGBA8888",
-		Size: tpSize{l.Pages[page].X, l.Pages[page].Y}, Scale: "1",
+	a := asepriteFile{meta: aseMeta{imageMeta: l.imageMeta(page, imageName, version),
 		FrameTags: []aseTag{}, Layers: []aseLayer{{Name: "model", Opacity: 255, BlendMode: "normal"}}, Slices: []struct{}{}}}
 	for i := range l.Cells {
 		c := &l.Cells[i]

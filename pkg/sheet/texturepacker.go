@@ -41,13 +41,26 @@ type tpSequence struct {
 	DurationMS uint32  `json:"durationMs"`
 }
 
+// imageMeta opens the "meta" object of TexturePacker's JSON and of
+// Aseprite's, which follows it: who wrote the sheet and the image it
+// describes.
+type imageMeta struct {
+	App     string `json:"app"`
+	Version string `json:"version"`
+	Image   string `json:"image"`
+	Format  string `json:"format"`
+	Size    tpSize `json:"size"`
+	Scale   string `json:"scale"`
+}
+
+// imageMeta describes page of the layout, saved as image.
+func (l *Layout) imageMeta(page int, image, version string) imageMeta {
+	return imageMeta{App: "mdxrender", Version: version, Image: image, Format: "RGBA8888",
+		Size: tpSize{l.Pages[page].X, l.Pages[page].Y}, Scale: "1"}
+}
+
 type tpMeta struct {
-	App     string       `json:"app"`
-	Version string       `json:"version"`
-	Image   string       `json:"image"`
-	Format  string       `json:"format"`
-	Size    tpSize       `json:"size"`
-	Scale   string       `json:"scale"`
+	imageMeta
 	Related []string     `json:"related_multi_packs,omitempty"`
 	Anims   []tpSequence `json:"mdxrenderSequences"`
 }
@@ -94,8 +107,7 @@ func (l *Layout) TexturePackerPage(page int, images, jsons []string, version str
 	tp := texturePacker{
 		Frames:     map[string]tpFrame{},
 		Animations: map[string][]string{},
-		Meta: tpMeta{App: "mdxrender", Version: version, Image: images[page], Format: "RGBA8888",
-			Size: tpSize{l.Pages[page].X, l.Pages[page].Y}, Scale: "1"},
+		Meta:       tpMeta{imageMeta: l.imageMeta(page, images[page], version)},
 	}
 	if len(l.Pages) > 1 {
 		for i, j := range jsons {
