@@ -97,11 +97,7 @@ func MDLEmitters(name string, e Emitters) []byte {
 		fmt.Fprintf(&w, "\tEmissionRate %d,\n\tLifeSpan %g,\n\tGravity 10,\n\tRows 1,\n\tColumns 1,\n\tMaterialID 0,\n}\n", int64(e.Rate), e.Life)
 		id++
 	}
-	fmt.Fprintf(&w, "PivotPoints %d {\n", id)
-	for range id {
-		w.WriteString("\t{ 0, 0, 0 },\n")
-	}
-	w.WriteString("}\n")
+	originPivots(&w, id)
 	return w.Bytes()
 }
 
@@ -196,11 +192,7 @@ func MDLCycle(n int) []byte {
 	for i := range n {
 		fmt.Fprintf(&w, "Bone \"Link%d\" {\n\tObjectId %d,\n\tParent %d,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n", i, i, (i+1)%n)
 	}
-	fmt.Fprintf(&w, "PivotPoints %d {\n", n)
-	for range n {
-		w.WriteString("\t{ 0, 0, 0 },\n")
-	}
-	w.WriteString("}\n")
+	originPivots(&w, n)
 	return w.Bytes()
 }
 
@@ -213,4 +205,14 @@ func MDLLongStrings(n int) []byte {
 	b = strings.Replace(b, `Anim "Stand"`, `Anim "`+long("s")+`"`, 1)
 	b = strings.Replace(b, `Bone "Root"`, `Bone "`+long("b")+`"`, 1)
 	return []byte(b)
+}
+
+// originPivots writes the PivotPoints block of n objects, all at the
+// origin.
+func originPivots(w *bytes.Buffer, n int) {
+	fmt.Fprintf(w, "PivotPoints %d {\n", n)
+	for range n {
+		w.WriteString("\t{ 0, 0, 0 },\n")
+	}
+	w.WriteString("}\n")
 }
