@@ -4,10 +4,11 @@ import (
 	"encoding"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -132,11 +133,7 @@ func loadConfig(o configLayers) (*batch.Config, error) {
 		v.Set(k.Name, val)
 	}
 	if o.Flags != nil {
-		names := make([]string, 0, len(o.FlagKeys))
-		for n := range o.FlagKeys {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(o.FlagKeys))
 		for _, n := range names {
 			key := o.FlagKeys[n]
 			f := o.Flags.Lookup(n)

@@ -3,9 +3,10 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
@@ -106,11 +107,7 @@ func decodeTOML(data []byte) (map[string]any, error) {
 	}
 	flat := map[string]any{}
 	flattenFolded(flat, "", m)
-	keys := make([]string, 0, len(flat))
-	for k := range flat {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(flat))
 	out := map[string]any{}
 	for _, k := range keys {
 		path := strings.Split(k, ".")
@@ -132,11 +129,7 @@ func decodeTOML(data []byte) (map[string]any, error) {
 // paths; tables inside lists are folded but stay in their lists, and
 // empty tables set nothing.
 func flattenFolded(flat map[string]any, prefix string, m map[string]any) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	for _, k := range keys {
 		key := strings.ToLower(k)
 		if prefix != "" {
@@ -155,11 +148,7 @@ func foldValue(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(v))
 		for _, k := range keys {
 			out[strings.ToLower(k)] = foldValue(v[k])
 		}

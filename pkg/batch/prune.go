@@ -2,9 +2,11 @@ package batch
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -100,11 +102,7 @@ func prune(out string, e *earlierFiles, all map[string]bool, jobs []Job, results
 			removeEmptyDirs(out, filepath.Dir(full))
 		}
 	}
-	paths := make([]string, 0, len(e.outputs))
-	for p := range e.outputs {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(e.outputs))
 	for _, p := range paths {
 		k := e.outputs[p]
 		if produced[p] || all[k] && !(mine[k] && !failed[k]) {
@@ -112,11 +110,7 @@ func prune(out string, e *earlierFiles, all map[string]bool, jobs []Job, results
 		}
 		remove(p)
 	}
-	names := make([]string, 0, len(e.records))
-	for n := range e.records {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(e.records))
 	for _, n := range names {
 		if !all[e.records[n]] {
 			remove(path.Join(CacheDir, n))
