@@ -40,10 +40,15 @@ func IsTemp(name string) bool {
 
 // WriteFile replaces the file name with data (see Write).
 func WriteFile(ctx context.Context, name string, data []byte) error {
-	return Write(ctx, name, func(w io.Writer) error {
+	return Write(ctx, name, writeData(data))
+}
+
+// writeData is a write function that writes data.
+func writeData(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
 		_, err := bytes.NewReader(data).WriteTo(w)
 		return err
-	})
+	}
 }
 
 // Write replaces the file name with what write writes to the buffered
@@ -115,6 +120,12 @@ func (g *Group) Write(ctx context.Context, name string, write func(io.Writer) er
 	g.names = append(g.names, name)
 	g.mu.Unlock()
 	return nil
+}
+
+// WriteFile replaces the file name with data as Write does, without
+// flushing it.
+func (g *Group) WriteFile(ctx context.Context, name string, data []byte) error {
+	return g.Write(ctx, name, writeData(data))
 }
 
 // Sync flushes every file whose Write returned before it was called.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -55,17 +52,7 @@ func newDurable(outDir string) *durable {
 // write writes one output whole, creating its folder, without waiting
 // for the disk.
 func (d *durable) write(ctx context.Context, name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	err := d.files.Write(ctx, name, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
+	return writeOutput(name, func() error { return d.files.WriteFile(ctx, name, data) })
 }
 
 // finished queues the cache record of a model whose outputs are all

@@ -16,10 +16,16 @@ import (
 // temporary file is removed and the target is left as it was; SweepTemp
 // finds the temporary files of a run killed in the middle.
 func WriteFileAtomic(ctx context.Context, name string, data []byte) error {
+	return writeOutput(name, func() error { return atomicfile.WriteFile(ctx, name, data) })
+}
+
+// writeOutput creates the folder of name, then calls write, which
+// replaces name whole, and names the file in its error.
+func writeOutput(name string, write func() error) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(ctx, name, data); err != nil {
+	if err := write(); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
