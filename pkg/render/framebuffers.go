@@ -24,20 +24,19 @@ type Framebuffers struct {
 	bytes int64 // of free
 }
 
-// get returns a cleared w×h framebuffer, an idle one when there is one.
-func (f *Framebuffers) get(w, h int) (*raster.Target, error) {
+// get returns an idle w×h framebuffer, as the last picture left it, or
+// nil when there is none.
+func (f *Framebuffers) get(w, h int) *raster.Target {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	for i := len(f.free) - 1; i >= 0; i-- {
 		if t := f.free[i]; t.Width == w && t.Height == h {
 			f.free = append(f.free[:i], f.free[i+1:]...)
 			f.bytes -= t.Bytes()
-			f.mu.Unlock()
-			t.Clear([4]float32{})
-			return t, nil
+			return t
 		}
 	}
-	f.mu.Unlock()
-	return raster.NewTarget(w, h)
+	return nil
 }
 
 // put gives t back for later pictures; the oldest idle buffers are

@@ -439,13 +439,14 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		return nil, err
 	}
 	k := opt.SSAA
-	tg, err := r.target(opt.Width*k, opt.Height*k)
+	bg := background(opt.Background)
+	var clearTo [4]float32
+	if bg != nil {
+		clearTo = [4]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255, 1}
+	}
+	tg, err := r.target(opt.Width*k, opt.Height*k, clearTo)
 	if err != nil {
 		return nil, err
-	}
-	bg := background(opt.Background)
-	if bg != nil {
-		tg.Clear([4]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255, 1})
 	}
 	samples := int64(tg.Width) * int64(tg.Height)
 	overdraw := int64(r.anim.Limits.WithDefaults().MaxOverdraw)
@@ -584,26 +585,35 @@ func (a *Animator) particleBounds(ctx context.Context, opt View) (min, max [3]fl
 	return [3]float64{b.Min.X, b.Min.Y, b.Min.Z}, [3]float64{b.Max.X, b.Max.Y, b.Max.Z}, ok, nil
 }
 
-// target returns a cleared w×h framebuffer: an Animator keeps its last
-// one, so the frames of a sheet reuse its buffers (the rasteriser's
-// per-triangle setup grows into them once instead of every frame).
-func (r *frame) target(w, h int) (*raster.Target, error) {
+// target returns a w×h framebuffer cleared to c (premultiplied): an
+// Animator keeps its last one, so the frames of a sheet reuse its buffers
+// (the rasteriser's per-triangle setup grows into them once instead of
+// every frame).
+func (r *frame) target(w, h int, c [4]float32) (*raster.Target, error) {
 	a := r.anim
-	if a != nil && a.target != nil && a.target.Width == w && a.target.Height == h {
-		a.target.Clear([4]float32{})
-		return a.target, nil
-	}
-	if a != nil && a.Framebuffers != nil {
+	var tg *raster.Target
+	switch {
+	case a != nil && a.target != nil && a.target.Width == w && a.target.Height == h:
+		tg = a.target
+	case a != nil && a.Framebuffers != nil:
 		a.returnTarget()
-		tg, err := a.Framebuffers.get(w, h)
-		a.target = tg
-		return tg, err
+		tg = a.Framebuffers.get(w, h)
 	}
-	tg, err := raster.NewTarget(w, h)
-	if err == nil && a != nil {
+	if tg == nil {
+		var err error
+		if tg, err = raster.NewTarget(w, h); err != nil {
+			return nil, err
+		}
+		if c != ([4]float32{}) { // a new target is clear to transparent black
+			tg.Clear(c)
+		}
+	} else {
+		tg.Clear(c)
+	}
+	if a != nil {
 		a.target = tg
 	}
-	return tg, err
+	return tg, nil
 }
 
 // returnTarget gives the Animator's framebuffer back to its Framebuffers,
