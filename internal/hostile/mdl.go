@@ -70,9 +70,7 @@ type Emitters struct {
 func MDLEmitters(name string, e Emitters) []byte {
 	var w bytes.Buffer
 	mdlHeader(&w, name)
-	w.WriteString("Sequences 1 {\n\tAnim \"Stand\" {\n\t\tInterval { 0, 1000 },\n\t}\n}\n")
-	w.WriteString("Textures 1 {\n\tBitmap {\n\t\tImage \"\",\n\t\tReplaceableId 1,\n\t}\n}\n")
-	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode None,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
+	teamColourMaterial(&w, "Stand", "None")
 	w.WriteString(quadGeoset)
 	w.WriteString(rootBone)
 	id := 1
@@ -106,9 +104,7 @@ func MDLEmitters(name string, e Emitters) []byte {
 func MDLSpawned(vertices int) []byte {
 	var w bytes.Buffer
 	mdlHeader(&w, "spawned")
-	w.WriteString("Sequences 1 {\n\tAnim \"Birth\" {\n\t\tInterval { 0, 1000 },\n\t}\n}\n")
-	w.WriteString("Textures 1 {\n\tBitmap {\n\t\tImage \"\",\n\t\tReplaceableId 1,\n\t}\n}\n")
-	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode Blend,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
+	teamColourMaterial(&w, "Birth", "Blend")
 	fmt.Fprintf(&w, "Geoset {\n\tVertices %d {\n", vertices)
 	for i := range vertices {
 		fmt.Fprintf(&w, "\t\t{ %d, %d, 0 },\n", i/2, i%2*4)
@@ -185,9 +181,7 @@ const quadGeoset = `Geoset {
 func MDLCycle(n int) []byte {
 	var w bytes.Buffer
 	mdlHeader(&w, "cycle")
-	w.WriteString("Sequences 1 {\n\tAnim \"Stand\" {\n\t\tInterval { 0, 1000 },\n\t}\n}\n")
-	w.WriteString("Textures 1 {\n\tBitmap {\n\t\tImage \"\",\n\t\tReplaceableId 1,\n\t}\n}\n")
-	w.WriteString("Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode None,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n")
+	teamColourMaterial(&w, "Stand", "None")
 	w.WriteString(quadGeoset)
 	for i := range n {
 		fmt.Fprintf(&w, "Bone \"Link%d\" {\n\tObjectId %d,\n\tParent %d,\n\tGeosetId 0,\n\tGeosetAnimId None,\n}\n", i, i, (i+1)%n)
@@ -215,4 +209,14 @@ func originPivots(w *bytes.Buffer, n int) {
 		w.WriteString("\t{ 0, 0, 0 },\n")
 	}
 	w.WriteString("}\n")
+}
+
+// teamColourMaterial writes the blocks every generated model but the
+// textured ones opens with: one sequence of a second named anim, the team
+// colour as the only texture, and one material of one layer drawn with
+// filter mode filter.
+func teamColourMaterial(w *bytes.Buffer, anim, filter string) {
+	fmt.Fprintf(w, "Sequences 1 {\n\tAnim %q {\n\t\tInterval { 0, 1000 },\n\t}\n}\n", anim)
+	w.WriteString("Textures 1 {\n\tBitmap {\n\t\tImage \"\",\n\t\tReplaceableId 1,\n\t}\n}\n")
+	fmt.Fprintf(w, "Materials 1 {\n\tMaterial {\n\t\tLayer {\n\t\t\tFilterMode %s,\n\t\t\tstatic TextureID 0,\n\t\t}\n\t}\n}\n", filter)
 }
