@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"bytes"
 	"image/color"
 	"math"
 	"math/rand"
@@ -751,5 +752,53 @@ func TestTextureSampleNaNLOD(t *testing.T) {
 	got, want := tex.Sample(0.3, 0.3, float32(math.NaN())), tex.Sample(0.3, 0.3, 0)
 	if got != want {
 		t.Errorf("Sample at a NaN lod = %v, want level 0's %v", got, want)
+	}
+}
+
+// TestResolveSupersampled checks Resolve(k) against the box filter written
+// out plainly: each output pixel the sum of its k×k samples, row by row
+// and left to right, times 1/k², then the same conversion as k = 1.
+func TestResolveSupersampled(t *testing.T) {
+	const k, w, h = 3, 7, 4
+	tg, err := NewTarget(w*k, h*k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(35))
+	for i := range tg.Color {
+		tg.Color[i] = rng.Float32() * 1.2
+	}
+	small, err := NewTarget(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var s [4]float32
+			for sy := 0; sy < k; sy++ {
+				for sx := 0; sx < k; sx++ {
+					o := ((y*k+sy)*w*k + x*k + sx) * 4
+					for c := range s {
+						s[c] += tg.Color[o+c]
+					}
+				}
+			}
+			for c := range s {
+				small.Color[(y*w+x)*4+c] = s[c] * (1.0 / (k * k))
+			}
+		}
+	}
+	for _, bg := range []*color.NRGBA{nil, {40, 90, 200, 255}} {
+		got, err := tg.Resolve(k, bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := small.Resolve(1, bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Pix, want.Pix) {
+			t.Errorf("background %v: Resolve(%d) differs from the plain box filter", bg, k)
+		}
 	}
 }

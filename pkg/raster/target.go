@@ -105,31 +105,31 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	if bg != nil {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
-	// Sum k source rows into one row of output sums, reading memory in order.
+	// Sum each output pixel's k×k samples, row by row and left to right
+	// within a row, in locals: through a slice the compiler would store and
+	// reload the sums after every sample.
 	var sums []float32
 	if k > 1 {
 		sums = make([]float32, 4*w)
 	}
+	stride := 4 * t.Width
 	for y := 0; y < h; y++ {
 		if k == 1 {
-			sums = t.Color[y*t.Width*4 : (y+1)*t.Width*4]
+			sums = t.Color[y*stride : (y+1)*stride]
 		} else {
-			clear(sums)
-			for sy := 0; sy < k; sy++ {
-				row := t.Color[(y*k+sy)*t.Width*4 : (y*k+sy+1)*t.Width*4]
-				for x := 0; x < w; x++ {
-					o := sums[4*x : 4*x+4 : 4*x+4]
-					in := row[4*k*x : 4*k*(x+1)]
-					for i := 0; i < len(in); i += 4 {
-						o[0] += in[i]
-						o[1] += in[i+1]
-						o[2] += in[i+2]
-						o[3] += in[i+3]
+			block := t.Color[y*k*stride : (y+1)*k*stride]
+			for x := 0; x < w; x++ {
+				var s0, s1, s2, s3 float32
+				for sy := 0; sy < k; sy++ {
+					for in := block[sy*stride+4*k*x : sy*stride+4*k*(x+1)]; len(in) >= 4; in = in[4:] {
+						s0 += in[0]
+						s1 += in[1]
+						s2 += in[2]
+						s3 += in[3]
 					}
 				}
-			}
-			for i := range sums {
-				sums[i] *= inv
+				o := sums[4*x : 4*x+4 : 4*x+4]
+				o[0], o[1], o[2], o[3] = s0*inv, s1*inv, s2*inv, s3*inv
 			}
 		}
 		pix := img.Pix[y*img.Stride : y*img.Stride+4*w]
