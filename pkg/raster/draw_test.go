@@ -595,18 +595,29 @@ func TestFillRuleClipped(t *testing.T) {
 	}
 }
 
-func TestLog2f(t *testing.T) {
-	worst := 0.0
-	for x := float32(1e-6); x < 1e6; x *= 1.0137 {
-		err := math.Abs(float64(log2f(x)) - math.Log2(float64(x)))
-		worst = math.Max(worst, err)
+// TestLambda: the level of detail is the reference's piecewise-linear
+// log2, never above the exact λ and at most 0.022 below it, exact where
+// ρ² is a power of four, never decreasing as ρ² grows, and the same as
+// the float64 form LODBound uses.
+func TestLambda(t *testing.T) {
+	prev := float32(math.Inf(-1))
+	for x := float32(1e-9); x < 1e9; x *= 1.0137 {
+		got := lambda(x)
+		exact := 0.5 * math.Log2(float64(x))
+		if d := exact - float64(got); d < -1e-6 || d > 0.022 {
+			t.Fatalf("lambda(%g) = %v, exact %v", x, got, exact)
+		}
+		if got < prev {
+			t.Fatalf("lambda(%g) = %v, below %v for a smaller ρ²", x, got, prev)
+		}
+		prev = got
+		if b := plog2(float64(x)*float64(x)) / 4; math.Abs(b-float64(got)) > 1e-5 {
+			t.Fatalf("lambda(%g) = %v, plog2 form %v", x, got, b)
+		}
 	}
-	if worst > 1e-5 {
-		t.Fatalf("log2f max error %g", worst)
-	}
-	for _, x := range []float32{1, 2, 0.5, 1024} {
-		if got, want := log2f(x), float32(math.Log2(float64(x))); math.Abs(float64(got-want)) > 1e-6 {
-			t.Errorf("log2f(%v) = %v", x, got)
+	for _, c := range []struct{ rho2, want float32 }{{1, 0}, {4, 1}, {0.25, -1}, {1 << 20, 10}, {1e30, 32}} {
+		if got := lambda(c.rho2); got != c.want {
+			t.Errorf("lambda(%g) = %v, want %v", c.rho2, got, c.want)
 		}
 	}
 }
@@ -788,7 +799,7 @@ func TestResolveSupersampled(t *testing.T) {
 			}
 		}
 	}
-	for _, bg := range []*color.NRGBA{nil, {40, 90, 200, 255}} {
+	for _, bg := range []*color.NRGBA{nil, {R: 40, G: 90, B: 200, A: 255}} {
 		got, err := tg.Resolve(k, bg)
 		if err != nil {
 			t.Fatal(err)

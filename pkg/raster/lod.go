@@ -18,8 +18,9 @@ type LODBound struct {
 	bias   float32
 }
 
-// lodMargin absorbs the float32 rounding of the per-fragment λ (its
-// log2, the bias) that the bound, worked out in float64, does not share.
+// lodMargin absorbs the float32 rounding of the per-fragment λ (ρ⁴ and
+// its bits, the bias) that the bound, worked out in float64, does not
+// share.
 const lodMargin = 1.0 / 1024
 
 // Min returns a λ that no fragment of the batch samples a w×h texture
@@ -31,7 +32,19 @@ func (b LODBound) Min(w, h int) float32 {
 	// Scaling a texture by (kx, ky) scales every derivative by at least
 	// min(kx, ky).
 	k := min(float64(max(w, 1))/b.sx, float64(max(h, 1))/b.sy)
-	return float32(0.5*math.Log2(b.rho2*k*k) + float64(b.bias) - lodMargin)
+	r2 := b.rho2 * k * k
+	// The fragments' λ is a piecewise-linear log2 of ρ⁴ (see lambda):
+	// increasing, so a bound on ρ² bounds it; it stops at 32 where ρ⁴
+	// leaves the float32 range.
+	l := min(plog2(r2*r2)/4, 32)
+	return float32(l + float64(b.bias) - lodMargin)
+}
+
+// plog2 is the piecewise-linear log2 of lambda: e + (m − 1) for
+// x = m·2^e, 1 ≤ m < 2.
+func plog2(x float64) float64 {
+	frac, exp := math.Frexp(x) // x = frac·2^exp, ½ ≤ frac < 1
+	return float64(exp-1) + 2*frac - 1
 }
 
 // Level returns the finest mip level of a w×h texture that a sampler

@@ -46,7 +46,7 @@ func (f *Fragment) LOD(w, h int) float32 {
 	duy, dvy := f.dudy*fw, f.dvdy*fh
 	rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
 	if rho2 > 0 {
-		return 0.5*log2f(rho2) + f.lodBias
+		return lambda(rho2) + f.lodBias
 	}
 	return -32
 }

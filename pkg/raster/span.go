@@ -278,7 +278,7 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, y, n int, lodBias float32, sp 
 			rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
 			lod := float32(-32)
 			if rho2 > 0 {
-				lod = 0.5*log2f(rho2) + lodBias
+				lod = lambda(rho2) + lodBias
 			}
 			us[i], vs[i], lods[i] = u, v, lod
 		}
