@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/jpeg"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
 // progCase is a progressive stream for the tests: a picture, a script and
@@ -133,4 +135,72 @@ func samePixels(a, b image.Image) bool {
 		return bytes.Equal(a.Pix, b.(*image.Gray).Pix)
 	}
 	return false
+}
+
+// TestJPEGFastProgressive decodes the progressive streams both ways: the
+// fast path must take every one and give image/jpeg's pixels.
+func TestJPEGFastProgressive(t *testing.T) {
+	streams := map[string][]byte{}
+	for _, c := range progCases() {
+		streams[c.name] = blpStream(c.e.encodeProgressive(c.o))
+	}
+	// End-of-band runs longer than the scan: the rest carries over
+	// into the next scan.
+	streams["hostile long runs"] = blpStream(hostile.ProgressiveJPEG(16, 16, 4, 3))
+	streams["hostile long runs 2"] = blpStream(hostile.ProgressiveJPEG(24, 8, 3, 9))
+	for name, s := range streams {
+		t.Run(name, func(t *testing.T) {
+			f, err := parseJPEGFrame(s)
+			if err != nil || !f.progressive {
+				t.Fatalf("not a progressive stream: %v", err)
+			}
+			for _, sz := range [][2]int{{f.width, f.height}, {f.width + 7, f.height + 1}} {
+				for _, alpha := range []bool{true, false} {
+					if ok, err := checkFast(t, s, sz[0], sz[1], alpha); !ok {
+						t.Fatalf("%dx%d alpha %v: fast path declined: %v", sz[0], sz[1], alpha, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestJPEGFastProgressiveFallback checks progressive streams the fast
+// decoder must leave to image/jpeg.
+func TestJPEGFastProgressiveFallback(t *testing.T) {
+	e := testJPEG{w: 24, h: 16, comps: 4, quality: 75, ri: 2, transform: -1, seed: 31}
+	good := blpStream(e.encodeProgressive(progOptions{script: libjpegScript(4)}))
+	if ok, err := checkFast(t, good, 24, 16, true); !ok {
+		t.Fatalf("fast path declined the unmodified stream: %v", err)
+	}
+	// The frame is larger than the level: its coefficients would not be
+	// bounded by the level.
+	for _, sz := range [][2]int{{23, 16}, {24, 15}} {
+		if ok, _ := checkFast(t, good, sz[0], sz[1], true); ok {
+			t.Errorf("%v: fast path took a frame larger than its level", sz)
+		}
+	}
+	sos := bytes.Index(good, []byte{0xff, 0xda})
+	mod := func(f func(b []byte)) []byte {
+		b := append([]byte(nil), good...)
+		f(b)
+		return b
+	}
+	cases := map[string][]byte{
+		// Ss=0 with Se=5 in the first (DC) scan.
+		"bad spectral selection": mod(func(b []byte) { b[sos+4+1+2*4+1] = 5 }),
+		// Ah=3, Al=1.
+		"bad approximation": mod(func(b []byte) { b[sos+4+1+2*4+2] = 0x31 }),
+		"truncated":         append(append([]byte(nil), good[:len(good)-30]...), 0xff, 0xd9),
+		"restart out of order": mod(func(b []byte) {
+			b[bytes.Index(b, []byte{0xff, 0xd1})+1] = 0xd3
+		}),
+	}
+	for name, s := range cases {
+		t.Run(name, func(t *testing.T) {
+			if ok, _ := checkFast(t, s, 24, 16, true); ok {
+				t.Error("fast path took a stream it should leave to image/jpeg")
+			}
+		})
+	}
 }
