@@ -31,8 +31,11 @@ import (
 // progState is what a progressive decode keeps between scans.
 type progState struct {
 	// coef holds each component's blocks, 64 quantised coefficients in
-	// natural order each, component after component.
+	// natural order each, component after component; the DC terms are
+	// kept apart, in dc, so that DC scans touch 4 bytes per block rather
+	// than a cache line (coef[64*i] stays zero).
 	coef []int32
+	dc   []int32
 	// nz has, per block (in the order of coef), bit k set when the k-th
 	// AC coefficient in zig-zag order is non-zero: refinement scans
 	// visit only those. An AC coefficient is only ever set to non-zero
@@ -109,6 +112,7 @@ func (d *fastJPEG) progScan(seg []byte, pos int, dst *image.NRGBA) (int, error) 
 			return 0, jpegFallback("progressive frame larger than its level")
 		}
 		p.coef = make([]int32, d.ncomp*nb*64)
+		p.dc = make([]int32, d.ncomp*nb)
 		p.nz = make([]uint64, d.ncomp*nb)
 	}
 	for i := range ns {
@@ -122,17 +126,16 @@ func (d *fastJPEG) progScan(seg []byte, pos int, dst *image.NRGBA) (int, error) 
 		for i := range ns {
 			k := order[i]
 			o := k*nb + b
-			blk := (*[64]int32)(p.coef[64*o : 64*o+64])
 			var ok bool
 			switch {
 			case ah != 0 && ss == 0:
-				ok = d.refineDC(blk, al)
+				ok = d.refineDC(&p.dc[o], al)
 			case ah != 0:
-				ok = d.refineAC(blk, &p.nz[o], acT[i], ss, se, al)
+				ok = d.refineAC((*[64]int32)(p.coef[64*o:64*o+64]), &p.nz[o], acT[i], ss, se, al)
 			case ss == 0:
-				ok = d.firstDC(blk, dcT[i], &pred[k], al)
+				ok = d.firstDC(&p.dc[o], dcT[i], &pred[k], al)
 			default:
-				ok = d.firstAC(blk, &p.nz[o], acT[i], ss, se, al)
+				ok = d.firstAC((*[64]int32)(p.coef[64*o:64*o+64]), &p.nz[o], acT[i], ss, se, al)
 			}
 			if !ok || br.overrun() {
 				return 0, jpegFallback("bad entropy-coded data")
@@ -198,7 +201,7 @@ func (br *bitReader) bit() bool {
 
 // firstDC decodes a block's DC term in a first DC scan: the difference
 // from the component's last one, shifted up by al.
-func (d *fastJPEG) firstDC(blk *[64]int32, t *huffTable, pred *int32, al uint8) bool {
+func (d *fastJPEG) firstDC(dc *int32, t *huffTable, pred *int32, al uint8) bool {
 	s := d.br.symbol(t)
 	if s < 0 || s > 16 {
 		return false
@@ -206,14 +209,14 @@ func (d *fastJPEG) firstDC(blk *[64]int32, t *huffTable, pred *int32, al uint8) 
 	if s > 0 {
 		*pred += extend(d.br.bits(s), s)
 	}
-	blk[0] = *pred << al
+	*dc = *pred << al
 	return true
 }
 
 // refineDC reads the next bit of a block's DC term.
-func (d *fastJPEG) refineDC(blk *[64]int32, al uint8) bool {
+func (d *fastJPEG) refineDC(dc *int32, al uint8) bool {
 	if d.br.bit() {
-		blk[0] |= 1 << al
+		*dc |= 1 << al
 	}
 	return true
 }
@@ -442,7 +445,11 @@ func (d *fastJPEG) progStore(dst *image.NRGBA) error {
 				// Only the DC and the coefficients nz marks can be
 				// non-zero; d.blk is all zeros between blocks.
 				var rows uint32
-				for m := p.nz[o] | 1; m != 0; m &= m - 1 {
+				if v := p.dc[o] * q[0]; v != 0 {
+					d.blk[0] = v
+					rows = rowBits[0]
+				}
+				for m := p.nz[o]; m != 0; m &= m - 1 {
 					z := bits.TrailingZeros64(m) & 63
 					u := zigzag[z] & 63
 					if v := src[u] * q[z]; v != 0 {
