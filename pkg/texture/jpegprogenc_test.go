@@ -41,6 +41,9 @@ type progOptions struct {
 	// tables as they stand at the end.
 	dqtAfter *[64]int
 	dqtAt    int
+	// coef, when set, are the quantised coefficients to code (per
+	// component and block, natural order) instead of the picture's.
+	coef [][][64]int
 }
 
 // libjpegScript is the script libjpeg writes for progressive colour
@@ -85,15 +88,18 @@ const (
 
 // encodeProgressive returns a whole progressive stream, SOI to EOI.
 func (e *testJPEG) encodeProgressive(o progOptions) []byte {
-	planes := e.pixels()
 	q := e.quant()
 	bw, bh := (e.w+7)/8, (e.h+7)/8
 	nb := bw * bh
-	coef := make([][][64]int, e.comps)
-	for c := range coef {
-		coef[c] = make([][64]int, nb)
-		for b := range nb {
-			coef[c][b] = fdctBlock(planes[c], e.w, e.h, b%bw, b/bw, &q)
+	coef := o.coef
+	if coef == nil {
+		planes := e.pixels()
+		coef = make([][][64]int, e.comps)
+		for c := range coef {
+			coef[c] = make([][64]int, nb)
+			for b := range nb {
+				coef[c][b] = fdctBlock(planes[c], e.w, e.h, b%bw, b/bw, &q)
+			}
 		}
 	}
 	var out bytes.Buffer
