@@ -8,15 +8,16 @@ import (
 
 // The fast path for BLP JPEG levels. BLP1 textures store their levels as
 // baseline JPEG with four unsubsampled components and one interleaved
-// scan; image/jpeg decodes those into planes, interleaves them into an
-// inverted CMYK picture, and decodeBLPJPEG then inverts and swizzles that
-// again. This decoder reads the same streams straight into the NRGBA
-// level, and is only ever used where it gives exactly the pixels of that
-// path: for any stream it is not sure about (progressive, arithmetic or
-// 12-bit coding, subsampling, several scans, an unknown marker, a damaged
-// table or entropy-coded segment, a colour transform) it returns a
-// jpegFallback and the caller decodes with image/jpeg, which then decides
-// the pixels or the error.
+// scan (a few as progressive JPEG); image/jpeg decodes those into planes,
+// interleaves them into an inverted CMYK picture, and decodeBLPJPEG then
+// inverts and swizzles that again. This decoder reads the same streams
+// straight into the NRGBA level, and is only ever used where it gives
+// exactly the pixels of that path: for any stream it is not sure about
+// (arithmetic or 12-bit coding, subsampling, several sequential scans, an
+// unknown marker, a damaged table or entropy-coded segment, a colour
+// transform) it returns a jpegFallback and the caller decodes with
+// image/jpeg, which then decides the pixels or the error. Progressive
+// streams are decoded in jpegprog.go.
 //
 // The stream rules that decide the pixels follow image/jpeg's reading of
 // the format (ITU T.81): a missing or short entropy-coded segment is an
@@ -34,6 +35,7 @@ func (e jpegFallback) Error() string { return "fast JPEG path declined: " + stri
 const (
 	jpegSOF0  = 0xc0
 	jpegSOF1  = 0xc1
+	jpegSOF2  = 0xc2
 	jpegDHT   = 0xc4
 	jpegRST0  = 0xd0
 	jpegDQT   = 0xdb
@@ -96,6 +98,7 @@ type fastJPEG struct {
 	ncomp         int
 	comp          [4]jpegComp
 	baseline      bool
+	progressive   bool
 	quant         [4][64]int32 // zig-zag order, as stored
 	qdef          [4]bool
 	dcT, acT      [4]huffTable
@@ -107,6 +110,7 @@ type fastJPEG struct {
 	hasAlpha      bool
 	br            bitReader
 	blk, tmp      [64]int32
+	prog          progState
 }
 
 // decodeBLPJPEGFast decodes a BLP JPEG level's stream (as jpegLevel built
@@ -148,7 +152,7 @@ func (d *fastJPEG) decode(w, h int) (*image.NRGBA, error) {
 		end := pos + 2 + n
 		var err error
 		switch {
-		case m == jpegSOF0 || m == jpegSOF1:
+		case m == jpegSOF0 || m == jpegSOF1 || m == jpegSOF2:
 			err = d.parseSOF(m, seg)
 		case m == jpegDHT:
 			err = d.parseDHT(seg)
@@ -160,13 +164,18 @@ func (d *fastJPEG) decode(w, h int) (*image.NRGBA, error) {
 			}
 			d.ri = int(binary.BigEndian.Uint16(seg))
 		case m == jpegSOS:
-			if d.scanned || d.ncomp == 0 {
+			if d.scanned && !d.progressive || d.ncomp == 0 {
 				return nil, jpegFallback("second scan or scan before frame")
 			}
 			if dst == nil {
 				dst = d.newLevel(w, h)
+				d.place()
 			}
-			end, err = d.scan(seg, end, dst)
+			if d.progressive {
+				end, err = d.progScan(seg, end, dst)
+			} else {
+				end, err = d.scan(seg, end, dst)
+			}
 			d.scanned = true
 		case m == jpegAPP0:
 			if len(seg) >= 5 {
@@ -204,6 +213,11 @@ func (d *fastJPEG) decode(w, h int) (*image.NRGBA, error) {
 			return nil, jpegFallback("YCCK colour")
 		}
 	}
+	if d.progressive {
+		if err := d.progStore(dst); err != nil {
+			return nil, err
+		}
+	}
 	return dst, nil
 }
 
@@ -227,6 +241,7 @@ func (d *fastJPEG) parseSOF(m byte, seg []byte) error {
 		return jpegFallback("empty frame")
 	}
 	d.baseline = m == jpegSOF0
+	d.progressive = m == jpegSOF2
 	for i := range n {
 		c := seg[6+3*i:]
 		hv, tq := c[1], c[2]
@@ -331,6 +346,21 @@ func (d *fastJPEG) newLevel(w, h int) *image.NRGBA {
 	return dst
 }
 
+// place sets where each component's samples go: B, G, R, A from planes
+// 0-3.
+func (d *fastJPEG) place() {
+	for k := range d.ncomp {
+		c := &d.comp[k]
+		c.ch, c.gray = [4]int{2, 1, 0, 3}[k], d.ncomp == 1
+		if k == 3 && !d.hasAlpha {
+			c.ch = -1
+		}
+		if c.gray {
+			c.ch = 0
+		}
+	}
+}
+
 // scan decodes the one scan whose header is seg and whose entropy-coded
 // data starts at pos, into dst; it returns where the marker after the
 // data starts.
@@ -373,17 +403,6 @@ func (d *fastJPEG) scan(seg []byte, pos int, dst *image.NRGBA) (int, error) {
 			return 0, jpegFallback("missing quantisation table")
 		}
 		order[i], dcT[i], acT[i] = k, &d.dcT[td], &d.acT[ta]
-	}
-	// Where each component's samples go: B, G, R, A from planes 0-3.
-	for k := range d.ncomp {
-		c := &d.comp[k]
-		c.ch, c.gray = [4]int{2, 1, 0, 3}[k], d.ncomp == 1
-		if k == 3 && !d.hasAlpha {
-			c.ch = -1
-		}
-		if c.gray {
-			c.ch = 0
-		}
 	}
 	bw, bh := (d.width+7)/8, (d.height+7)/8
 	cw, ch := min(dst.Rect.Dx(), d.width), min(dst.Rect.Dy(), d.height)

@@ -27,6 +27,14 @@ func FuzzJPEGFast(f *testing.F) {
 	}
 	f.Add(blpStream(hostile.BaselineJPEG(16, 8, 4)), int8(-3), int8(2), false)
 	f.Add(blpStream(hostile.ProgressiveJPEG(8, 8, 4, 2)), int8(0), int8(0), true)
+	// Progressive streams: every kind of scan, restarts, runs carried
+	// over, small enough for the fuzzer to mutate.
+	for i, c := range progCases() {
+		if c.e.w*c.e.h > 64*64 {
+			continue
+		}
+		f.Add(blpStream(c.e.encodeProgressive(c.o)), int8(i%3), int8(i%2), i%2 == 0)
+	}
 	var gray bytes.Buffer
 	g := image.NewGray(image.Rect(0, 0, 10, 7))
 	for i := range g.Pix {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
-	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
 // checkFast decodes stream as a w×h level both ways and fails when the fast
@@ -106,7 +105,6 @@ func TestJPEGFastFallback(t *testing.T) {
 	sos := bytes.Index(enc, []byte{0xff, 0xda})
 	eoi := len(enc) - 2
 	cases := map[string][]byte{
-		"progressive":        blpStream(hostile.ProgressiveJPEG(16, 16, 4, 3)),
 		"4:2:0 colour":       blpStream(rgbJPEG.Bytes()),
 		"YCCK":               blpStream((&testJPEG{w: 8, h: 8, comps: 4, quality: 75, transform: 2}).encode()),
 		"JFIF with three":    blpStream((&testJPEG{w: 8, h: 8, comps: 3, quality: 75, transform: -1, jfif: true}).encode()),
@@ -169,7 +167,7 @@ func TestJPEGFastStdEncoder(t *testing.T) {
 }
 
 // TestJPEGFastCorpus decodes every level of every BLP1 JPEG in the shared
-// corpus both ways. Every level that is not progressive must take the
+// corpus both ways. Every level, baseline or progressive, must take the
 // fast path.
 func TestJPEGFastCorpus(t *testing.T) {
 	shared := sharedDir(t)
@@ -197,26 +195,29 @@ func TestJPEGFastCorpus(t *testing.T) {
 		for i, s := range streams {
 			w, hh := mipSize(h.w, h.h, i)
 			levels++
+			f, _ := parseJPEGFrame(s)
+			if f.progressive {
+				progressive++
+			}
 			ok, why := checkFast(t, s, w, hh, h.alphaBits != 0)
 			if ok {
 				fast++
-				// The other alpha rule, and a level size that crops.
+				// The other alpha rule, and a level size that crops
+				// (progressive frames larger than their level are left
+				// to image/jpeg) or grows.
 				checkFast(t, s, w, hh, h.alphaBits == 0)
 				checkFast(t, s, max(1, w-3), max(1, hh-1), h.alphaBits != 0)
-				continue
-			}
-			if f, _ := parseJPEGFrame(s); f.progressive {
-				progressive++
+				checkFast(t, s, w+5, hh+2, h.alphaBits != 0)
 				continue
 			}
 			reasons[why.Error()]++
-			t.Errorf("%s level %d: %v", r["local_path"], i, why)
+			t.Errorf("%s level %d (progressive %v): %v", r["local_path"], i, f.progressive, why)
 		}
 	}
-	t.Logf("%d BLP1 JPEG files, %d levels: %d took the fast path, %d progressive left to image/jpeg, other fallbacks %v",
-		files, levels, fast, progressive, reasons)
-	if files == 0 {
-		t.Error("no BLP1 JPEG in the corpus")
+	t.Logf("%d BLP1 JPEG files, %d levels (%d progressive): %d took the fast path, fallbacks %v",
+		files, levels, progressive, fast, reasons)
+	if files == 0 || progressive == 0 {
+		t.Error("no BLP1 JPEG, or no progressive one, in the corpus")
 	}
 }
 
@@ -328,5 +329,41 @@ func TestJPEGFastAllocs(t *testing.T) {
 	})
 	if n > 2 {
 		t.Errorf("%v allocations per level, want at most 2 (the image and its pixels)", n)
+	}
+}
+
+// benchBLP1Progressive is the corpus's largest progressive BLP1 JPEG
+// level: the 1024×1024 first level of 001.mdl's texture (18 scans, four
+// components, no alpha bits).
+const benchBLP1Progressive = "corpus/files/War3ModelView/testmodel/wangqishou_base.blp"
+
+// BenchmarkBLPJPEGProgressive decodes that level by image/jpeg and the
+// conversion (std) and by decodeBLPJPEG, which takes the fast path when
+// it can (auto).
+func BenchmarkBLPJPEGProgressive(b *testing.B) {
+	data := benchFile(b, benchBLP1Progressive)
+	h, err := parseBLPHeader(data, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	streams, _, err := h.jpegStreams(data, newPixelBudget("BLP1", nil), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := streams[0]
+	for _, dec := range []struct {
+		name string
+		f    func([]byte, int, int, bool) (*image.NRGBA, error)
+	}{{"std", decodeBLPJPEGStd}, {"auto", decodeBLPJPEG}} {
+		b.Run(dec.name, func(b *testing.B) {
+			cpu := cputime.Process()
+			for b.Loop() {
+				if _, err := dec.f(s, h.w, h.h, h.alphaBits != 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu, h.w*h.h)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(h.w*h.h), "ns/pixel")
+		})
 	}
 }
