@@ -813,3 +813,34 @@ func TestResolveSupersampled(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveUnaligned: a Color slice that is not 8-byte aligned (a
+// caller's own) resolves to the same bytes as an aligned one.
+func TestResolveUnaligned(t *testing.T) {
+	const w, h = 9, 3
+	tg, err := NewTarget(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(36))
+	for i := range tg.Color {
+		tg.Color[i] = rng.Float32()
+	}
+	buf := make([]float32, len(tg.Color)+1)
+	odd := buf[1:]
+	copy(odd, tg.Color)
+	for _, bg := range []*color.NRGBA{nil, {R: 40, G: 90, B: 200, A: 255}} {
+		want, err := tg.Resolve(1, bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &Target{Width: w, Height: h, Color: odd, Depth: tg.Depth}
+		got, err := u.Resolve(1, bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Pix, want.Pix) {
+			t.Errorf("background %v: an unaligned Color resolves differently", bg)
+		}
+	}
+}

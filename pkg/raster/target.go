@@ -1,10 +1,10 @@
 package raster
 
 import (
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
-	"math"
 	"sync"
 	"unsafe"
 )
@@ -109,13 +109,18 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	// within a row, in locals: through a slice the compiler would store and
 	// reload the sums after every sample.
 	var sums []float32
-	if k > 1 {
+	// A Color that is not 8-byte aligned (a caller's own slice) is read
+	// through a copy, for the 64-bit view below.
+	direct := k == 1 && uintptr(unsafe.Pointer(unsafe.SliceData(t.Color)))%8 == 0
+	if !direct {
 		sums = make([]float32, 4*w)
 	}
 	stride := 4 * t.Width
 	for y := 0; y < h; y++ {
-		if k == 1 {
+		if direct {
 			sums = t.Color[y*stride : (y+1)*stride]
+		} else if k == 1 {
+			copy(sums, t.Color[y*stride:(y+1)*stride])
 		} else {
 			block := t.Color[y*k*stride : (y+1)*k*stride]
 			for x := 0; x < w; x++ {
@@ -133,35 +138,36 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			}
 		}
 		pix := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		// The row's pixels as pairs of 64-bit words, to compare and test
+		// them as bits: a few integer instructions where the float
+		// comparisons cost dozens.
+		bits := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(sums))), 2*w)
 		if bg != nil {
 			// Most of a thumbnail is runs of one colour (the background,
 			// cleared into the target or not drawn over at all): a pixel
-			// equal to the last one composites to the same bytes.
-			nan := float32(math.NaN()) // equal to nothing: the first pixel is computed
-			last := [4]float32{nan, nan, nan, nan}
-			var lastP [3]uint8
-			for x := 0; x < w; x++ {
+			// with the bits of the last one composites to the same bytes.
+			for x := 0; x < w; {
 				s := sums[4*x : 4*x+4 : 4*x+4]
-				p := pix[4*x : 4*x+4 : 4*x+4]
-				if s[0] == last[0] && s[1] == last[1] && s[2] == last[2] && s[3] == last[3] {
-					p[0], p[1], p[2], p[3] = lastP[0], lastP[1], lastP[2], 255
-					continue
-				}
 				k := 1 - clamp01(s[3])
-				p[0], p[1], p[2], p[3] = to8(s[0]+k*bgc[0]), to8(s[1]+k*bgc[1]), to8(s[2]+k*bgc[2]), 255
-				last, lastP = [4]float32{s[0], s[1], s[2], s[3]}, [3]uint8{p[0], p[1], p[2]}
+				c := uint32(to8(s[0]+k*bgc[0])) | uint32(to8(s[1]+k*bgc[1]))<<8 | uint32(to8(s[2]+k*bgc[2]))<<16 | 255<<24
+				b0, b1 := bits[2*x], bits[2*x+1]
+				for {
+					binary.LittleEndian.PutUint32(pix[4*x:], c)
+					x++
+					if x == w || bits[2*x] != b0 || bits[2*x+1] != b1 {
+						break
+					}
+				}
 			}
 			continue
 		}
-		row := sums[:4*w]
-		for x := 0; len(row) >= 4; x, row = x+1, row[4:] {
-			s := row[:4:4]
+		for x := range w {
 			// Most pixels of a thumbnail were never drawn: all four
-			// floats +0, which the test below also skips, in a few
-			// integer instructions.
-			if math.Float32bits(s[0])|math.Float32bits(s[1])|math.Float32bits(s[2])|math.Float32bits(s[3]) == 0 {
+			// floats +0, which the test below also skips.
+			if bits[2*x]|bits[2*x+1] == 0 {
 				continue
 			}
+			s := sums[4*x : 4*x+4 : 4*x+4]
 			a := s[3]
 			if s[0] > a {
 				a = s[0]
