@@ -30,9 +30,27 @@ var encoder = png.Encoder{CompressionLevel: png.DefaultCompression}
 // Encode writes img as PNG.
 func Encode(w io.Writer, img image.Image) error {
 	if n, ok := img.(*image.NRGBA); ok {
-		return encodeNRGBA(w, n, !n.Opaque())
+		return encodeNRGBA(w, n, !opaque(n))
 	}
 	return encoder.Encode(w, img)
+}
+
+// opaque is image.NRGBA's Opaque, eight bytes at a time (the alpha bytes
+// of two pixels) rather than one alpha byte per loop.
+func opaque(img *image.NRGBA) bool {
+	r := img.Rect
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):][:4*r.Dx()]
+		for ; len(row) >= 8; row = row[8:] {
+			if binary.LittleEndian.Uint64(row)&0xff000000ff000000 != 0xff000000ff000000 {
+				return false
+			}
+		}
+		if len(row) == 4 && row[3] != 0xff {
+			return false
+		}
+	}
+	return true
 }
 
 // EncodeRGBA writes img as an RGBA PNG even when it is opaque (the frames

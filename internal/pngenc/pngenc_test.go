@@ -138,3 +138,34 @@ func TestPackRGB(t *testing.T) {
 		}
 	}
 }
+
+// TestOpaque: opaque agrees with image.NRGBA.Opaque on whole pictures and
+// sub-pictures of every small width, opaque or with one alpha byte off
+// anywhere, including in the bytes between a sub-picture's rows.
+func TestOpaque(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for w := 1; w <= 9; w++ {
+		for h := 1; h <= 3; h++ {
+			full := image.NewNRGBA(image.Rect(0, 0, w+2, h+1))
+			for i := range full.Pix {
+				full.Pix[i] = byte(rng.Uint32())
+			}
+			for i := 3; i < len(full.Pix); i += 4 {
+				full.Pix[i] = 0xff
+			}
+			for _, img := range []*image.NRGBA{full, full.SubImage(image.Rect(1, 1, w+1, h+1)).(*image.NRGBA)} {
+				for i := -1; i < len(full.Pix)/4; i++ {
+					if i >= 0 {
+						full.Pix[4*i+3] = 0xfe
+					}
+					if got, want := opaque(img), img.Opaque(); got != want {
+						t.Fatalf("%dx%d %v, alpha off at pixel %d: opaque %v, Opaque %v", w, h, img.Rect, i, got, want)
+					}
+					if i >= 0 {
+						full.Pix[4*i+3] = 0xff
+					}
+				}
+			}
+		}
+	}
+}
