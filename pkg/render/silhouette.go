@@ -110,19 +110,24 @@ func (a *Animator) visibleUV(s raster.Sampler, c visClass, alpha float32) uvRect
 	}
 	img := g.t.Levels[0]
 	w, h := img.Rect.Dx(), img.Rect.Dy()
+	// The tests in integers: a texel's alpha (or alpha times its
+	// brightest channel) is a whole number, so it reaches the float
+	// threshold exactly when it reaches the threshold's ceiling.
+	additive := c == visAdditive
+	limit := 255 * need
+	if additive {
+		limit = 255 * 255 * need
+	}
+	least := int(math.Ceil(float64(limit)))
 	x0, y0, x1, y1 := w, h, -1, -1
 	for y := 0; y < h; y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
-		for x := 0; x < w; x++ {
-			p := row[4*x : 4*x+4]
-			var shows bool
-			switch c {
-			case visAlpha, visKey:
-				shows = float32(p[3]) >= 255*need
-			case visAdditive:
-				shows = float32(p[3])*float32(max(p[0], p[1], p[2])) >= 255*255*need
+		for x := 0; len(row) >= 4; x, row = x+1, row[4:] {
+			v := int(row[3])
+			if additive {
+				v *= int(max(row[0], row[1], row[2]))
 			}
-			if shows {
+			if v >= least {
 				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
 			}
 		}
