@@ -202,17 +202,27 @@ func upFilter(d, cur, prev []byte) {
 }
 
 // packRGB copies the R, G, B of every RGBA pixel of src to dst, three
-// bytes per pixel: a four-byte store per pixel whose fourth byte the next
-// pixel overwrites, the last pixel byte by byte.
+// bytes per pixel: four pixels at a time as two 64-bit loads and a 64-bit
+// and a 32-bit store, then a four-byte store per pixel whose fourth byte
+// the next pixel overwrites, the last pixel byte by byte.
 func packRGB(dst, src []byte) {
 	n := len(src) / 4
 	if n == 0 {
 		return
 	}
-	dst = dst[:3*n]
-	for x := 0; x < n-1; x++ {
+	dst, src = dst[:3*n], src[:4*n]
+	x := 0
+	for ; x+4 <= n; x += 4 {
+		s, d := src[4*x:4*x+16], dst[3*x:3*x+12]
+		a := binary.LittleEndian.Uint64(s)     // pixels 0 and 1
+		b := binary.LittleEndian.Uint64(s[8:]) // pixels 2 and 3
+		binary.LittleEndian.PutUint64(d, a&0xffffff|a>>8&0xffffff000000|b<<48)
+		binary.LittleEndian.PutUint32(d[8:], uint32(b>>16&0xff|b>>24&0xffffff00))
+	}
+	for ; x < n-1; x++ {
 		binary.LittleEndian.PutUint32(dst[3*x:], binary.LittleEndian.Uint32(src[4*x:]))
 	}
-	x := n - 1
-	dst[3*x], dst[3*x+1], dst[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
+	if x == n-1 {
+		dst[3*x], dst[3*x+1], dst[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
+	}
 }

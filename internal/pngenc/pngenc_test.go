@@ -122,18 +122,26 @@ func TestUpFilter(t *testing.T) {
 }
 
 func TestPackRGB(t *testing.T) {
-	for n := range 12 {
+	for n := range 20 {
 		src := make([]byte, 4*n)
 		for i := range src {
 			src[i] = byte(i*7 + 1)
 		}
-		dst := make([]byte, 3*n)
+		dst := make([]byte, 3*n+5) // room past the end must stay untouched
+		for i := range dst {
+			dst[i] = 0xee
+		}
 		packRGB(dst, src)
 		for x := range n {
 			for c := range 3 {
 				if dst[3*x+c] != src[4*x+c] {
 					t.Fatalf("n=%d: pixel %d channel %d is %d, want %d", n, x, c, dst[3*x+c], src[4*x+c])
 				}
+			}
+		}
+		for i := 3 * n; i < len(dst); i++ {
+			if dst[i] != 0xee {
+				t.Fatalf("n=%d: byte %d past the pixels written", n, i)
 			}
 		}
 	}
