@@ -346,6 +346,27 @@ func (d *fastJPEG) newLevel(w, h int) *image.NRGBA {
 	return dst
 }
 
+// scanComponent returns the frame component that a scan header's i-th
+// entry names by id cs, refusing an id the frame does not have and a
+// component the scan's entries before it (order[:i]) already named.
+func (d *fastJPEG) scanComponent(cs byte, order *[4]int, i int) (int, error) {
+	k := -1
+	for j := range d.ncomp {
+		if d.comp[j].id == cs {
+			k = j
+		}
+	}
+	if k < 0 {
+		return 0, jpegFallback("unknown scan component")
+	}
+	for j := range i {
+		if order[j] == k {
+			return 0, jpegFallback("repeated scan component")
+		}
+	}
+	return k, nil
+}
+
 // place sets where each component's samples go: B, G, R, A from planes
 // 0-3.
 func (d *fastJPEG) place() {
@@ -380,20 +401,10 @@ func (d *fastJPEG) scan(seg []byte, pos int, dst *image.NRGBA) (int, error) {
 		maxT = 1
 	}
 	for i := range ns {
-		cs, t := seg[1+2*i], seg[2+2*i]
-		k := -1
-		for j := range d.ncomp {
-			if d.comp[j].id == cs {
-				k = j
-			}
-		}
-		if k < 0 {
-			return 0, jpegFallback("unknown scan component")
-		}
-		for j := range i {
-			if order[j] == k {
-				return 0, jpegFallback("repeated scan component")
-			}
+		t := seg[2+2*i]
+		k, err := d.scanComponent(seg[1+2*i], &order, i)
+		if err != nil {
+			return 0, err
 		}
 		td, ta := t>>4, t&15
 		if td > maxT || ta > maxT || !d.dcT[td].defined || !d.acT[ta].defined {

@@ -284,15 +284,7 @@ func BenchmarkBLPJPEGLevel(b *testing.B) {
 // BenchmarkBLPJPEGCorpus decodes every level of the benchmark BLP1 JPEG
 // from the shared corpus both ways (per pixel over all its levels).
 func BenchmarkBLPJPEGCorpus(b *testing.B) {
-	data := benchFile(b, benchBLP1JPEG)
-	h, err := parseBLPHeader(data, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	streams, _, err := h.jpegStreams(data, newPixelBudget("BLP1", nil), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	h, streams := benchJPEGStreams(b, benchBLP1JPEG)
 	pixels := 0
 	for i := range streams {
 		w, hh := mipSize(h.w, h.h, i)
@@ -341,15 +333,7 @@ const benchBLP1Progressive = "corpus/files/War3ModelView/testmodel/wangqishou_ba
 // conversion (std) and by decodeBLPJPEG, which takes the fast path when
 // it can (auto).
 func BenchmarkBLPJPEGProgressive(b *testing.B) {
-	data := benchFile(b, benchBLP1Progressive)
-	h, err := parseBLPHeader(data, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	streams, _, err := h.jpegStreams(data, newPixelBudget("BLP1", nil), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	h, streams := benchJPEGStreams(b, benchBLP1Progressive)
 	s := streams[0]
 	for _, dec := range []struct {
 		name string
@@ -366,4 +350,20 @@ func BenchmarkBLPJPEGProgressive(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(h.w*h.h), "ns/pixel")
 		})
 	}
+}
+
+// benchJPEGStreams returns the header and the JPEG level streams of a
+// shared-corpus BLP1 file (skipping the benchmark without the shared
+// data).
+func benchJPEGStreams(b *testing.B, path string) (*blpHeader, [][]byte) {
+	data := benchFile(b, path)
+	h, err := parseBLPHeader(data, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	streams, _, err := h.jpegStreams(data, newPixelBudget("BLP1", nil), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h, streams
 }

@@ -76,20 +76,10 @@ func (d *fastJPEG) progScan(seg []byte, pos int, dst *image.NRGBA) (int, error) 
 	var order [4]int
 	var dcT, acT [4]*huffTable
 	for i := range ns {
-		cs, t := seg[1+2*i], seg[2+2*i]
-		k := -1
-		for j := range d.ncomp {
-			if d.comp[j].id == cs {
-				k = j
-			}
-		}
-		if k < 0 {
-			return 0, jpegFallback("unknown scan component")
-		}
-		for j := range i {
-			if order[j] == k {
-				return 0, jpegFallback("repeated scan component")
-			}
+		t := seg[2+2*i]
+		k, err := d.scanComponent(seg[1+2*i], &order, i)
+		if err != nil {
+			return 0, err
 		}
 		td, ta := t>>4, t&15
 		if td > 3 || ta > 3 {
