@@ -187,16 +187,18 @@ func writeChunk(w *bufio.Writer, typ string, data []byte) {
 // the per-byte loop was a third of the encoder's own time.
 func upFilter(d, cur, prev []byte) {
 	const hi = 0x8080808080808080
+	n := min(len(d), len(cur), len(prev))
+	d, cur, prev = d[:n], cur[:n], prev[:n] // one length: no bounds checks below
 	i := 0
-	for ; i+8 <= len(d) && i+8 <= len(cur) && i+8 <= len(prev); i += 8 {
-		a := binary.LittleEndian.Uint64(cur[i:])
-		b := binary.LittleEndian.Uint64(prev[i:])
+	for ; i+8 <= n; i += 8 {
+		a := binary.LittleEndian.Uint64(cur[i : i+8])
+		b := binary.LittleEndian.Uint64(prev[i : i+8])
 		// Subtract the low seven bits of every byte with its top bit set
 		// in a, so that no borrow crosses into the next byte, then put
 		// the top bits right.
-		binary.LittleEndian.PutUint64(d[i:], ((a|hi)-(b&^hi))^((a^^b)&hi))
+		binary.LittleEndian.PutUint64(d[i:i+8], ((a|hi)-(b&^hi))^((a^^b)&hi))
 	}
-	for ; i < len(d); i++ {
+	for ; i < n; i++ {
 		d[i] = cur[i] - prev[i]
 	}
 }
