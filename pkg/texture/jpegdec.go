@@ -501,9 +501,7 @@ func (d *fastJPEG) block(dcT, acT *huffTable, q *[64]int32, pred *int32) (rows u
 		n -= int(l)
 		s = (e >> 8) & 0xff
 	} else {
-		br.acc, br.n = acc, n
-		s = br.decodeSlow(dcT)
-		acc, n = br.acc, br.n
+		s, acc, n = dcT.decodeSlow(acc, n)
 	}
 	if s < 0 || s > 16 {
 		return 0, false
@@ -564,9 +562,7 @@ func (d *fastJPEG) block(dcT, acT *huffTable, q *[64]int32, pred *int32) (rows u
 			n -= int(l)
 			sym = (e >> 8) & 0xff
 		} else {
-			br.acc, br.n = acc, n
-			sym = br.decodeSlow(acT)
-			acc, n = br.acc, br.n
+			sym, acc, n = acT.decodeSlow(acc, n)
 			if sym < 0 {
 				return 0, false
 			}

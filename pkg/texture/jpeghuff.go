@@ -170,16 +170,17 @@ func (br *bitReader) refill() {
 	}
 }
 
-// decodeSlow decodes a code longer than huffLookBits, or returns -1 for a
-// bit pattern that is no code. It needs at least 16 bits in acc.
-func (br *bitReader) decodeSlow(t *huffTable) int32 {
+// decodeSlow decodes a code longer than huffLookBits from the bit
+// reader state acc, n (at least 16 bits in acc), or returns -1 for a bit
+// pattern that is no code; it returns the state after the code. The
+// decoders keep that state in locals in their hot loops, and hand it over
+// here.
+func (t *huffTable) decodeSlow(acc uint64, n int) (int32, uint64, int) {
 	for l := huffLookBits + 1; l <= 16; l++ {
-		code := int32(br.acc >> (64 - l))
+		code := int32(acc >> (64 - l))
 		if code <= t.maxCode[l] {
-			br.acc <<= uint(l)
-			br.n -= l
-			return int32(t.vals[(code+t.valOff[l])&0xff])
+			return int32(t.vals[(code+t.valOff[l])&0xff]), acc << uint(l), n - l
 		}
 	}
-	return -1
+	return -1, acc, n
 }

@@ -168,7 +168,9 @@ func (br *bitReader) symbol(t *huffTable) int32 {
 		br.n -= int(l)
 		return (e >> 8) & 0xff
 	}
-	return br.decodeSlow(t)
+	var s int32
+	s, br.acc, br.n = t.decodeSlow(br.acc, br.n)
+	return s
 }
 
 // bits reads s (0-16) bits as an unsigned number.
@@ -256,9 +258,7 @@ func (d *fastJPEG) firstAC(blk *[64]int32, nz *uint64, t *huffTable, ss, se int,
 			n -= int(l)
 			sym = (e >> 8) & 0xff
 		} else {
-			br.acc, br.n = acc, n
-			sym = br.decodeSlow(t)
-			acc, n = br.acc, br.n
+			sym, acc, n = t.decodeSlow(acc, n)
 			if sym < 0 {
 				return false
 			}
@@ -322,9 +322,7 @@ func (d *fastJPEG) refineAC(blk *[64]int32, nz *uint64, t *huffTable, ss, se int
 				n -= int(l)
 				sym = (e >> 8) & 0xff
 			} else {
-				br.acc, br.n = acc, n
-				sym = br.decodeSlow(t)
-				acc, n = br.acc, br.n
+				sym, acc, n = t.decodeSlow(acc, n)
 				if sym < 0 {
 					return false
 				}
