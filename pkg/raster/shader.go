@@ -51,14 +51,14 @@ func (f *Fragment) LOD(w, h int) float32 {
 	return -32
 }
 
-// shadeSpanShader shades the n fragments of row y that rasterTri found
+// shadeSpanShader shades the n fragments that rasterTri found
 // with the batch's Shader in place of the fixed texture and lighting rule
 // (shadeSpan), then blends them as the fixed rule does (blendSpan). It
 // fills f with every attribute interpolated, the UV derivatives of the
 // LOD and the batch colour, with the fixed rule's arithmetic term for
 // term, so a Shader that samples and multiplies as the fixed rule does
 // gets the same bits.
-func (t *Target) shadeSpanShader(tr *tri, b *batchInfo, y, n int, lodBias float32, f *Fragment, sp *spanBuf) {
+func (t *Target) shadeSpanShader(tr *tri, b *batchInfo, n int, lodBias float32, f *Fragment, sp *spanBuf) {
 	sh := b.shader
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
 	*f = Fragment{lodBias: lodBias}
@@ -91,5 +91,5 @@ func (t *Target) shadeSpanShader(tr *tri, b *batchInfo, y, n int, lodBias float3
 		c := sh.Shade(f)
 		sp.r[i], sp.g[i], sp.b[i], sp.a[i] = c[0], c[1], c[2], c[3]
 	}
-	t.blendSpan(&b.st, y, n, sp)
+	t.blendSpan(&b.st, n, sp)
 }

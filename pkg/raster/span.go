@@ -10,9 +10,11 @@ package raster
 // a Shader, term for term and in the same order, so a Shader that follows
 // the fixed rule gets the same bits.
 
-// spanBuf holds one span's fragments; one per band worker, reused.
+// spanBuf holds the fragments of a triangle's rows that are shaded
+// together; one per band worker, reused.
 type spanBuf struct {
-	x          []int32
+	// pix is the fragment's pixel, y·Width + x.
+	pix        []int32
 	z, iq      []float32
 	p0, p1, p2 []float32
 	r, g, b, a []float32
@@ -48,8 +50,14 @@ func (s *spanBuf) grow(n int) {
 	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod} {
 		*p = make([]float32, n)
 	}
-	s.x = make([]int32, n)
+	s.pix = make([]int32, n)
 }
+
+// shadeBatch is how many fragments rasterTri gathers, over as many rows of
+// a triangle as it takes, before shading them: enough that the passes run
+// long loops (eight at a time in the vector texture kernel) on triangles
+// only a few pixels wide, few enough to stay in the first-level cache.
+const shadeBatch = 128
 
 // mipLevel is a Texture level as the fragment loop reads it.
 type mipLevel struct {
@@ -190,7 +198,10 @@ func clampPair(i, n int) (int, int) {
 }
 
 // rasterTri draws the rows ys..ye of a triangle of a batch; f is the
-// Fragment a batch with a Shader is shaded through.
+// Fragment a batch with a Shader is shaded through. The fragments of
+// several rows are shaded together, the blend and depth writes included:
+// a triangle covers a pixel once, so no fragment depends on another's
+// writes.
 func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	st := &b.st
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
@@ -201,7 +212,8 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	depth := t.Depth
 	W := t.Width
 	depthTest := st.DepthTest
-	sp.grow(int(tr.maxX) - int(tr.minX) + 1)
+	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch)
+	n := 0
 	for y := ys; y <= ye; y++ {
 		xl, xr := tr.span(y)
 		if xl > xr {
@@ -213,9 +225,8 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		w1 := e1.a*pxl + e1.b*py + e1.c
 		w2 := e2.a*pxl + e2.b*py + e2.c
 		// Pass 1: depth test and perspective weights.
-		n := 0
 		row := depth[y*W : (y+1)*W]
-		xs, zs, iqs := sp.x, sp.z, sp.iq
+		pix, zs, iqs := sp.pix, sp.z, sp.iq
 		p0s, p1s, p2s := sp.p0, sp.p1, sp.p2
 		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
@@ -225,23 +236,32 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 			}
 			q := l0*q0 + l1*q1 + l2*q2
 			iq := 1 / q
-			xs[n], zs[n], iqs[n] = int32(x), z, iq
+			pix[n], zs[n], iqs[n] = int32(y*W+x), z, iq
 			p0s[n], p1s[n], p2s[n] = l0*q0*iq, l1*q1*iq, l2*q2*iq
 			n++
 		}
-		switch {
-		case n == 0:
-		case b.shader != nil:
-			t.shadeSpanShader(tr, b, y, n, lodBias, f, sp)
-		default:
-			t.shadeSpan(tr, b, y, n, lodBias, sp)
+		if n >= shadeBatch {
+			t.shadeFragments(tr, b, n, lodBias, f, sp)
+			n = 0
 		}
+	}
+	if n > 0 {
+		t.shadeFragments(tr, b, n, lodBias, f, sp)
 	}
 }
 
-// shadeSpan colours, textures, lights and blends the n fragments of row
-// y that rasterTri found.
-func (t *Target) shadeSpan(tr *tri, b *batchInfo, y, n int, lodBias float32, sp *spanBuf) {
+// shadeFragments shades and blends the n fragments rasterTri gathered.
+func (t *Target) shadeFragments(tr *tri, b *batchInfo, n int, lodBias float32, f *Fragment, sp *spanBuf) {
+	if b.shader != nil {
+		t.shadeSpanShader(tr, b, n, lodBias, f, sp)
+	} else {
+		t.shadeSpan(tr, b, n, lodBias, sp)
+	}
+}
+
+// shadeSpan colours, textures, lights and blends the n fragments that
+// rasterTri found.
+func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *spanBuf) {
 	st := &b.st
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
 	p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
@@ -310,22 +330,20 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, y, n int, lodBias float32, sp 
 			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
 		}
 	}
-	t.blendSpan(st, y, n, sp)
+	t.blendSpan(st, n, sp)
 }
 
-// blendSpan clamps the n fragments of row y held in sp (x, z and the
-// colour r, g, b, a), alpha-tests them, blends them into the colour
-// buffer and writes their depth, as st says: the last step of both the
-// fixed rule and a Shader's. A triangle covers a pixel of a row once, so
-// deferring these writes to the end of the row changes nothing.
-func (t *Target) blendSpan(st *State, y, n int, sp *spanBuf) {
-	xs, zs := sp.x[:n], sp.z[:n]
+// blendSpan clamps the n fragments held in sp (pixel, z and the colour
+// r, g, b, a), alpha-tests them, blends them into the colour buffer and
+// writes their depth, as st says: the last step of both the fixed rule and
+// a Shader's.
+func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
+	pix, zs := sp.pix[:n], sp.z[:n]
 	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
-	color := t.Color[y*t.Width*4 : (y+1)*t.Width*4]
-	depth := t.Depth[y*t.Width : (y+1)*t.Width]
+	color, depth := t.Color, t.Depth
 	alphaTest, ref, dw := st.AlphaTest, st.AlphaRef, st.DepthWrite
 	op := st.Blend
-	for i, x := range xs {
+	for i, x := range pix {
 		r, g, bl, a := clamp01(rs[i]), clamp01(gs[i]), clamp01(bs[i]), clamp01(as[i])
 		if alphaTest && a < ref {
 			continue
