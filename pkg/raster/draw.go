@@ -184,6 +184,7 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 	// Do not keep the caller's textures reachable after the call.
 	defer clear(t.batches)
 	defer clear(t.mipLevels)
+	defer clear(t.vecLevels)
 	st = t.budget(opt.MaxFragments)
 	if st.SkippedTriangles > 0 {
 		t.rebound()
@@ -342,13 +343,16 @@ func (t *Target) prepare(lodBias float32) {
 	}
 	// Textures the fragment loop reads directly; the level arena is
 	// filled first, as appending may move it.
-	t.mipLevels, t.mips = t.mipLevels[:0], t.mips[:0]
+	t.mipLevels, t.mips, t.vecLevels = t.mipLevels[:0], t.mips[:0], t.vecLevels[:0]
 	for bi := range t.batches {
 		info := &t.batches[bi]
 		if tex, ok := info.tex.(*Texture); ok && info.drawn && info.shader == nil {
 			t.mips = append(t.mips, t.prepareTexture(tex))
 			info.mip = int32(len(t.mips))
 		}
+	}
+	for i := range t.mips {
+		t.prepareVec(&t.mips[i])
 	}
 }
 

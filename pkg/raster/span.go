@@ -1,5 +1,7 @@
 package raster
 
+import "math"
+
 // The fragment loop works a row span of a triangle at a time, in passes:
 // find the fragments that pass the depth test and their perspective
 // weights, then colour, texture, light and blend them (or shade them with
@@ -77,6 +79,10 @@ type mipLevel struct {
 type mipTex struct {
 	levels []mipLevel
 	n      int
+	// vec is the level chain for the vector kernel, nil where it does
+	// not sample this texture; vt describes it.
+	vec []vecLevel
+	vt  vecTex
 }
 
 // prepareTexture returns t ready for the fragment loop, its levels in
@@ -285,7 +291,14 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 		us, vs, lods, iqs := sp.u[:n], sp.v[:n], sp.lod[:n], sp.iq[:n]
 		du0, du1, dv0, dv1, dq0, dq1 := tr.du[0], tr.du[1], tr.dv[0], tr.dv[1], tr.dq[0], tr.dq[1]
 		texW, texH := b.texW, b.texH
-		for i := range us {
+		k := 0
+		if haveVec && n >= 8 {
+			k = n &^ 7
+			c := uvConsts{u: [3]float32{a0[0], a1[0], a2[0]}, v: [3]float32{a0[1], a1[1], a2[1]},
+				du: tr.du, dv: tr.dv, dq: tr.dq, texW: texW, texH: texH, lodBias: lodBias}
+			uvLOD8(&c, &p0s[0], &p1s[0], &p2s[0], &iqs[0], &us[0], &vs[0], &lods[0], k/8)
+		}
+		for i := k; i < len(us); i++ {
 			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
 			u := p0*a0[0] + p1*a1[0] + p2*a2[0]
 			v := p0*a0[1] + p1*a1[1] + p2*a2[1]
@@ -303,11 +316,7 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 			us[i], vs[i], lods[i] = u, v, lod
 		}
 		if b.mip > 0 {
-			m := &t.mips[b.mip-1]
-			for i := range us {
-				r, g, bl, a := m.sample(us[i], vs[i], lods[i])
-				rs[i], gs[i], bs[i], as[i] = rs[i]*r, gs[i]*g, bs[i]*bl, as[i]*a
-			}
+			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as)
 		} else {
 			for i := range us {
 				tx := b.tex.Sample(us[i], vs[i], lods[i])
@@ -318,7 +327,17 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 	// Pass 4: lighting.
 	if st.Lit {
 		amb := st.Ambient
-		for i := range rs {
+		k := 0
+		if haveVec && n >= 8 {
+			k = n &^ 7
+			c := lightConsts{amb: amb}
+			for j := range 3 {
+				c.n[j] = [3]float32{a0[6+j], a1[6+j], a2[6+j]}
+				c.l[j] = [3]float32{a0[9+j], a1[9+j], a2[9+j]}
+			}
+			light8(&c, &p0s[0], &p1s[0], &p2s[0], &rs[0], &gs[0], &bs[0], k/8)
+		}
+		for i := k; i < len(rs); i++ {
 			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
 			nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
 			ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
@@ -343,6 +362,27 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 	color, depth := t.Color, t.Depth
 	alphaTest, ref, dw := st.AlphaTest, st.AlphaRef, st.DepthWrite
 	op := st.Blend
+	// blend4 does not check pixel indices: each came through pass 1's
+	// bounds-checked read of its depth.
+	if haveVec && n > 0 && (op == BlendReplace || op == BlendOver || op == BlendAdd) {
+		c := blendArgs{pix: &pix[0], z: &zs[0], r: &rs[0], g: &gs[0], b: &bs[0], a: &as[0],
+			color: &color[0], depth: &depth[0], n: n, ref: ref}
+		if !alphaTest || ref != ref {
+			// a < NaN is false as a < −∞ is: the test passes every fragment.
+			c.ref = float32(math.Inf(-1))
+		}
+		if dw {
+			c.depthWrite = 1
+		}
+		switch op {
+		case BlendOver:
+			c.op = 1
+		case BlendAdd:
+			c.op = 2
+		}
+		blend4(&c)
+		return
+	}
 	for i, x := range pix {
 		r, g, bl, a := clamp01(rs[i]), clamp01(gs[i]), clamp01(bs[i]), clamp01(as[i])
 		if alphaTest && a < ref {

@@ -31,6 +31,7 @@ type Target struct {
 	pverts    []pvert
 	mips      []mipTex
 	mipLevels []mipLevel
+	vecLevels []vecLevel
 	spanMu    sync.Mutex
 	spans     []*spanBuf
 }
@@ -58,6 +59,7 @@ func (t *Target) Bytes() int64 {
 	n += int64(cap(t.tris))*int64(unsafe.Sizeof(tri{})) + int64(cap(t.batches))*int64(unsafe.Sizeof(batchInfo{}))
 	n += int64(cap(t.pverts))*int64(unsafe.Sizeof(pvert{})) + int64(cap(t.mips))*int64(unsafe.Sizeof(mipTex{}))
 	n += int64(cap(t.mipLevels)) * int64(unsafe.Sizeof(mipLevel{}))
+	n += int64(cap(t.vecLevels)) * int64(unsafe.Sizeof(vecLevel{}))
 	t.spanMu.Lock()
 	for _, s := range t.spans {
 		n += 4 * int64(s.width) * 13 // twelve float32 arrays and one int32

@@ -1,0 +1,144 @@
+package raster
+
+import "unsafe"
+
+// On amd64 with AVX2 the fixed rule's passes have vector kernels
+// (vec_amd64.s): the texture coordinates and level of detail (uvLOD8), the
+// texture lookup (sampleMul8), the lighting (light8), eight fragments at a
+// time, and the replace, over and add blends one fragment's four channels
+// at a time (blend4). Each does the float32 operations of its Go loop, in
+// the same order, so the pictures have the same bits (TestVecSample,
+// TestVecPasses, TestVecFrames). Where Go fuses multiplies and adds
+// (GOAMD64=v3 and up, other architectures) the kernels are not built, as
+// their results would then differ from the Go loops'.
+//
+// The texture kernel takes the common case only: eight fragments that all
+// read the same mip level (and the next), of a texture whose levels are all
+// held and each clamp or repeat over a power of two. Any other group takes
+// the Go loop.
+
+// vecLevel is a mip level as the kernel reads it; the offsets of its
+// fields are fixed in vec_amd64.s.
+type vecLevel struct {
+	pix        *uint8  // 0: texel (0, 0)
+	fw, fh     float32 // 8, 12: width and height
+	xmax, ymax int32   // 16, 20: width−1 and height−1
+	stride     int32   // 24
+	wrapU      int32   // 28: −1 to repeat u (masking with xmax), 0 to clamp
+	wrapV      int32   // 32: the same for v
+	_          int32   // 36: pads the size to 40
+}
+
+// vecTex is a texture's level chain as the kernel reads it.
+type vecTex struct {
+	levels *vecLevel // 0
+	nm1    int32     // 8: the index of the last level
+	nm1f   float32   // 12: the same as a float
+}
+
+// maxVecPix bounds a level the kernel reads: it addresses texels with
+// 32-bit offsets.
+const maxVecPix = 1<<31 - 1
+
+// prepareVec fills tg's vector-kernel arena with the levels of m and
+// reports whether the kernel can sample it.
+func (tg *Target) prepareVec(m *mipTex) bool {
+	if !haveVec || m.n == 0 {
+		return false
+	}
+	start := len(tg.vecLevels)
+	for i := range m.levels {
+		l := &m.levels[i]
+		if !l.ok || len(l.pix) > maxVecPix || (l.repU && !l.pow2U) || (l.repV && !l.pow2V) {
+			tg.vecLevels = tg.vecLevels[:start]
+			return false
+		}
+		v := vecLevel{pix: unsafe.SliceData(l.pix), fw: l.fw, fh: l.fh,
+			xmax: int32(l.w - 1), ymax: int32(l.h - 1), stride: int32(l.stride)}
+		if l.repU {
+			v.wrapU = -1
+		}
+		if l.repV {
+			v.wrapV = -1
+		}
+		tg.vecLevels = append(tg.vecLevels, v)
+	}
+	m.vec = tg.vecLevels[start:len(tg.vecLevels):len(tg.vecLevels)]
+	m.vt = vecTex{nm1: int32(m.n - 1), nm1f: float32(m.n - 1)}
+	return true
+}
+
+// sampleMul multiplies the colours (r, g, b, a) of the fragments at
+// texture coordinates (u, v) and level of detail lod by the texel the
+// texture gives there, eight at a time through the kernel where it can.
+func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32) {
+	n := len(u)
+	v, lod, r, g, b, a = v[:n], lod[:n], r[:n], g[:n], b[:n], a[:n]
+	i := 0
+	if m.vec != nil {
+		vt := m.vt
+		vt.levels = &m.vec[0]
+		for ; i+8 <= n; i += 8 {
+			if !sampleMul8(&vt, &u[i], &v[i], &lod[i], &r[i], &g[i], &b[i], &a[i]) {
+				m.sampleMulGo(u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8])
+			}
+		}
+		if k := n - i; k > 1 {
+			// The last fragments as a group of eight, padded with copies
+			// of the last one: the lanes do not mix, and the copies read
+			// its level.
+			var g8 [7][8]float32
+			for c, s := range [7][]float32{u[i:], v[i:], lod[i:], r[i:], g[i:], b[i:], a[i:]} {
+				copy(g8[c][:], s)
+				for j := k; j < 8; j++ {
+					g8[c][j] = s[k-1]
+				}
+			}
+			if sampleMul8(&vt, &g8[0][0], &g8[1][0], &g8[2][0], &g8[3][0], &g8[4][0], &g8[5][0], &g8[6][0]) {
+				copy(r[i:], g8[3][:k])
+				copy(g[i:], g8[4][:k])
+				copy(b[i:], g8[5][:k])
+				copy(a[i:], g8[6][:k])
+				return
+			}
+		}
+	}
+	m.sampleMulGo(u[i:], v[i:], lod[i:], r[i:], g[i:], b[i:], a[i:])
+}
+
+// sampleMulGo is sampleMul one fragment at a time.
+func (m *mipTex) sampleMulGo(u, v, lod, r, g, b, a []float32) {
+	n := len(u)
+	v, lod, r, g, b, a = v[:n], lod[:n], r[:n], g[:n], b[:n], a[:n]
+	for i := range u {
+		tr, tg, tb, ta := m.sample(u[i], v[i], lod[i])
+		r[i], g[i], b[i], a[i] = r[i]*tr, g[i]*tg, b[i]*tb, a[i]*ta
+	}
+}
+
+// uvConsts is what uvLOD8 reads of a triangle; the offsets of its fields
+// are fixed in vec_amd64.s.
+type uvConsts struct {
+	u, v                [3]float32 // 0, 12: the vertices' u and v
+	du, dv, dq          [2]float32 // 24, 32, 40: their gradients (x, y)
+	texW, texH, lodBias float32    // 48, 52, 56
+}
+
+// lightConsts is what light8 reads of a triangle; the offsets of its
+// fields are fixed in vec_amd64.s.
+type lightConsts struct {
+	n, l [3][3]float32 // 0, 36: x, y and z of the vertices' normal and light vector
+	amb  float32       // 72
+}
+
+// blendArgs is what blend4 reads; the offsets of its fields are fixed in
+// vec_amd64.s.
+type blendArgs struct {
+	pix           *int32   // 0
+	z, r, g, b, a *float32 // 8, 16, 24, 32, 40
+	color, depth  *float32 // 48, 56: the target's buffers
+	n             int      // 64
+	ref           float32  // 72: the alpha reference, −∞ without the test
+	depthWrite    int32    // 76: 1 to write depth
+	op            int32    // 80: 0 replace, 1 over, 2 add
+}

@@ -1,0 +1,32 @@
+//go:build amd64 && !amd64.v3 && !purego
+
+package raster
+
+import "golang.org/x/sys/cpu"
+
+// haveVec reports whether the texture pass uses its vector kernel; tests
+// turn it off to compare with the Go loop.
+var haveVec = cpu.X86.HasAVX2
+
+// sampleMul8 is sampleMul for the eight fragments at u, v, lod, r, g, b
+// and a (each the first of eight float32), when they all read the same
+// mip levels; it reports false, having written nothing, when they do not.
+//
+//go:noescape
+func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32) bool
+
+// uvLOD8 is shadeSpan's pass 3 (texture coordinates and level of detail)
+// for 8·groups fragments.
+//
+//go:noescape
+func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
+
+// light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments.
+//
+//go:noescape
+func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
+
+// blend4 is blendSpan for BlendReplace, BlendOver and BlendAdd.
+//
+//go:noescape
+func blend4(c *blendArgs)

@@ -1,0 +1,477 @@
+//go:build amd64 && !amd64.v3 && !purego
+
+#include "textflag.h"
+
+// Constants, each broadcast to eight lanes where used.
+DATA vconst<>+0(SB)/4, $0x3f000000  // 0.5
+DATA vconst<>+4(SB)/4, $0x3f800000  // 1
+DATA vconst<>+8(SB)/4, $0x437f0000  // 255
+DATA vconst<>+12(SB)/4, $0xccbebc20 // −1e8
+DATA vconst<>+16(SB)/4, $0x4cbebc20 // 1e8
+DATA vconst<>+20(SB)/4, $0x000000ff // the low byte
+GLOBL vconst<>(SB), RODATA|NOPTR, $24
+
+// AXIS turns the coordinates at (src) into texel indices on one axis of
+// the level at lp, as texelPos, repeatPair (over a power of two) and
+// clampPair do: i0 and i1 the two texels, fr the weight of the second.
+// size, max and wrap are the offsets of the level's size, size−1 and
+// wrap mask. Uses Y0, Y1, Y6, Y8, Y9, Y10, Y11, Y12.
+#define AXIS(src, lp, size, max, wrap, i0, i1, fr) \
+	VMOVUPS (src), Y0                  \
+	VBROADCASTSS size(lp), Y1          \
+	VMULPS Y1, Y0, Y0                  \
+	VBROADCASTSS vconst<>+0(SB), Y1    \
+	VSUBPS Y1, Y0, Y0                  \
+	VBROADCASTSS vconst<>+12(SB), Y1   \
+	VMAXPS Y1, Y0, Y0                  \
+	VBROADCASTSS vconst<>+16(SB), Y1   \
+	VMINPS Y1, Y0, Y0                  \
+	VCVTTPS2DQ Y0, i0                  \
+	VCVTDQ2PS i0, fr                   \
+	VCMPPS $0x1e, Y0, fr, Y1           \
+	VPADDD Y1, i0, i0                  \
+	VCVTDQ2PS i0, fr                   \
+	VSUBPS fr, Y0, fr                  \
+	VPCMPEQD Y6, Y6, Y6                \
+	VPSUBD Y6, i0, i1                  \
+	VPBROADCASTD max(lp), Y8           \
+	VPXOR Y9, Y9, Y9                   \
+	VPBROADCASTD wrap(lp), Y10         \
+	VPAND Y8, i0, Y11                  \
+	VPMAXSD Y9, i0, Y12                \
+	VPMINSD Y8, Y12, Y12               \
+	VBLENDVPS Y10, Y11, Y12, i0        \
+	VPAND Y8, i1, Y11                  \
+	VPMAXSD Y9, i1, Y12                \
+	VPMINSD Y8, Y12, Y12               \
+	VBLENDVPS Y10, Y11, Y12, i1
+
+// CHANNEL sums one channel of the four texels p00, p10, p01 and p11 with
+// the weights in Y8..Y11 into out, in bilinear's order; the channel's byte
+// is taken by shifting right by sh and masking with Y6. Uses Y0 and Y3.
+#define CHANNEL(sh, out) \
+	VPSRLD $sh, Y2, Y0    \
+	VPAND Y6, Y0, Y0      \
+	VCVTDQ2PS Y0, Y0      \
+	VMULPS Y8, Y0, out    \
+	VPSRLD $sh, Y4, Y0    \
+	VPAND Y6, Y0, Y0      \
+	VCVTDQ2PS Y0, Y0      \
+	VMULPS Y9, Y0, Y0     \
+	VADDPS Y0, out, out   \
+	VPSRLD $sh, Y7, Y0    \
+	VPAND Y6, Y0, Y0      \
+	VCVTDQ2PS Y0, Y0      \
+	VMULPS Y10, Y0, Y0    \
+	VADDPS Y0, out, out   \
+	VPSRLD $sh, Y13, Y0   \
+	VPAND Y6, Y0, Y0      \
+	VCVTDQ2PS Y0, Y0      \
+	VMULPS Y11, Y0, Y0    \
+	VADDPS Y0, out, out
+
+// BILINEAR filters the level at lp at the coordinates at (SI) and (DI),
+// as mipLevel.bilinear does: R, G, B, A into Y12, Y14, Y15, Y1, and white
+// where a coordinate is NaN (the mask at nan(SP)).
+#define BILINEAR(lp) \
+	AXIS(SI, lp, 8, 16, 28, Y2, Y7, Y3)      \
+	AXIS(DI, lp, 12, 20, 32, Y4, Y13, Y5)    \
+	VPBROADCASTD 24(lp), Y8                  \
+	VPMULLD Y8, Y4, Y4                       \
+	VPMULLD Y8, Y13, Y13                     \
+	VPSLLD $2, Y2, Y2                        \
+	VPSLLD $2, Y7, Y7                        \
+	VPADDD Y2, Y4, Y8                        \
+	VPADDD Y7, Y4, Y9                        \
+	VPADDD Y2, Y13, Y10                      \
+	VPADDD Y7, Y13, Y11                      \
+	MOVQ 0(lp), R13                          \
+	VPCMPEQD Y6, Y6, Y6                      \
+	VPGATHERDD Y6, (R13)(Y8*1), Y2           \
+	VPCMPEQD Y6, Y6, Y6                      \
+	VPGATHERDD Y6, (R13)(Y9*1), Y4           \
+	VPCMPEQD Y6, Y6, Y6                      \
+	VPGATHERDD Y6, (R13)(Y10*1), Y7          \
+	VPCMPEQD Y6, Y6, Y6                      \
+	VPGATHERDD Y6, (R13)(Y11*1), Y13         \
+	VBROADCASTSS vconst<>+4(SB), Y0          \
+	VSUBPS Y3, Y0, Y1                        \
+	VSUBPS Y5, Y0, Y0                        \
+	VBROADCASTSS vconst<>+8(SB), Y6          \
+	VMULPS Y0, Y1, Y8                        \
+	VDIVPS Y6, Y8, Y8                        \
+	VMULPS Y0, Y3, Y9                        \
+	VDIVPS Y6, Y9, Y9                        \
+	VMULPS Y5, Y1, Y10                       \
+	VDIVPS Y6, Y10, Y10                      \
+	VMULPS Y5, Y3, Y11                       \
+	VDIVPS Y6, Y11, Y11                      \
+	VPBROADCASTD vconst<>+20(SB), Y6         \
+	CHANNEL(0, Y12)                          \
+	CHANNEL(8, Y14)                          \
+	CHANNEL(16, Y15)                         \
+	CHANNEL(24, Y1)                          \
+	VMOVUPS 0(SP), Y0                        \
+	VBROADCASTSS vconst<>+4(SB), Y3          \
+	VBLENDVPS Y0, Y3, Y12, Y12               \
+	VBLENDVPS Y0, Y3, Y14, Y14               \
+	VBLENDVPS Y0, Y3, Y15, Y15               \
+	VBLENDVPS Y0, Y3, Y1, Y1
+
+// func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32) bool
+//
+// Locals: 0(SP) the NaN mask, 32(SP) the weight of the second level,
+// 64(SP)..192(SP) the first level's R, G, B, A.
+TEXT ·sampleMul8(SB), NOSPLIT, $192-65
+	MOVQ t+0(FP), AX
+	MOVQ u+8(FP), SI
+	MOVQ v+16(FP), DI
+	MOVQ lod+24(FP), CX
+
+	// mipPick: l0 = 0 where !(lod > 0), n−1 where lod ≥ n−1, else
+	// int(lod), with f = lod − l0 in that last case and 0 otherwise.
+	VMOVUPS (CX), Y0
+	VXORPS Y1, Y1, Y1
+	VCMPPS $0x1e, Y1, Y0, Y2   // lod > 0
+	VBROADCASTSS 12(AX), Y3
+	VCMPPS $0x1d, Y3, Y0, Y4   // lod ≥ n−1
+	VCVTTPS2DQ Y0, Y5
+	VCVTDQ2PS Y5, Y6
+	VSUBPS Y6, Y0, Y6          // lod − int(lod)
+	VANDNPS Y2, Y4, Y7         // 0 < lod < n−1
+	VANDPS Y7, Y6, Y6          // f
+	VPAND Y7, Y5, Y8
+	VPBROADCASTD 8(AX), Y9
+	VBLENDVPS Y4, Y9, Y8, Y8   // l0
+
+	// Every lane must read the same level.
+	VPBROADCASTD X8, Y10
+	VPCMPEQD Y10, Y8, Y11
+	VMOVMSKPS Y11, DX
+	CMPL DX, $0xff
+	JNE  mixed
+
+	VMOVUPS Y6, 32(SP)
+	VCMPPS $0x0c, Y1, Y6, Y12  // f ≠ 0
+	VMOVMSKPS Y12, R12
+
+	VMOVUPS (SI), Y0
+	VCMPPS $0x03, Y0, Y0, Y1   // NaN u
+	VMOVUPS (DI), Y0
+	VCMPPS $0x03, Y0, Y0, Y2   // NaN v
+	VORPS Y2, Y1, Y1
+	VMOVUPS Y1, 0(SP)
+
+	VMOVD X8, DX
+	IMUL3Q $40, DX, R11
+	ADDQ 0(AX), R11
+
+	BILINEAR(R11)
+	TESTQ R12, R12
+	JZ    store
+
+	// The second level, and between the two: a += (b − a)·f.
+	VMOVUPS Y12, 64(SP)
+	VMOVUPS Y14, 96(SP)
+	VMOVUPS Y15, 128(SP)
+	VMOVUPS Y1, 160(SP)
+	ADDQ $40, R11
+	BILINEAR(R11)
+	VMOVUPS 32(SP), Y6
+	VMOVUPS 64(SP), Y0
+	VSUBPS Y0, Y12, Y3
+	VMULPS Y6, Y3, Y3
+	VADDPS Y3, Y0, Y12
+	VMOVUPS 96(SP), Y0
+	VSUBPS Y0, Y14, Y3
+	VMULPS Y6, Y3, Y3
+	VADDPS Y3, Y0, Y14
+	VMOVUPS 128(SP), Y0
+	VSUBPS Y0, Y15, Y3
+	VMULPS Y6, Y3, Y3
+	VADDPS Y3, Y0, Y15
+	VMOVUPS 160(SP), Y0
+	VSUBPS Y0, Y1, Y3
+	VMULPS Y6, Y3, Y3
+	VADDPS Y3, Y0, Y1
+
+store:
+	MOVQ rp+32(FP), R8
+	VMOVUPS (R8), Y0
+	VMULPS Y12, Y0, Y0
+	VMOVUPS Y0, (R8)
+	MOVQ gp+40(FP), R8
+	VMOVUPS (R8), Y0
+	VMULPS Y14, Y0, Y0
+	VMOVUPS Y0, (R8)
+	MOVQ bp+48(FP), R8
+	VMOVUPS (R8), Y0
+	VMULPS Y15, Y0, Y0
+	VMOVUPS Y0, (R8)
+	MOVQ ap+56(FP), R8
+	VMOVUPS (R8), Y0
+	VMULPS Y1, Y0, Y0
+	VMOVUPS Y0, (R8)
+	VZEROUPPER
+	MOVB $1, ret+64(FP)
+	RET
+
+mixed:
+	VZEROUPPER
+	MOVB $0, ret+64(FP)
+	RET
+
+// LERP3 interpolates the attribute whose three vertex values are at off,
+// off+4 and off+8 of AX with the weights in Y0, Y1, Y2, as the Go loops do
+// (p0·a0 + p1·a1) + p2·a2, into dst. Uses Y3 and Y4.
+#define LERP3(off, dst) \
+	VBROADCASTSS off(AX), Y3      \
+	VMULPS Y3, Y0, dst            \
+	VBROADCASTSS off+4(AX), Y3    \
+	VMULPS Y3, Y1, Y4             \
+	VADDPS Y4, dst, dst           \
+	VBROADCASTSS off+8(AX), Y3    \
+	VMULPS Y3, Y2, Y4             \
+	VADDPS Y4, dst, dst
+
+// DERIV computes ((d − c·dq)·iq)·size, a UV derivative in texels, into dst
+// from the coordinate c, the gradients at doff and qoff of AX, iq in Y15
+// and the size at soff. Uses Y3.
+#define DERIV(c, doff, qoff, soff, dst) \
+	VBROADCASTSS qoff(AX), Y3     \
+	VMULPS Y3, c, dst             \
+	VBROADCASTSS doff(AX), Y3     \
+	VSUBPS dst, Y3, dst           \
+	VMULPS Y15, dst, dst          \
+	VBROADCASTSS soff(AX), Y3     \
+	VMULPS Y3, dst, dst
+
+// func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
+//
+// The texture coordinates and level of detail of 8·groups fragments, as
+// shadeSpan's pass 3 computes them.
+TEXT ·uvLOD8(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), AX
+	MOVQ p0+8(FP), SI
+	MOVQ p1+16(FP), DI
+	MOVQ p2+24(FP), R8
+	MOVQ iq+32(FP), R9
+	MOVQ u+40(FP), R10
+	MOVQ v+48(FP), R11
+	MOVQ lod+56(FP), R12
+	MOVQ groups+64(FP), CX
+	XORQ DX, DX
+	TESTQ CX, CX
+	JZ   uvdone
+
+uvloop:
+	VMOVUPS (SI)(DX*1), Y0
+	VMOVUPS (DI)(DX*1), Y1
+	VMOVUPS (R8)(DX*1), Y2
+	VMOVUPS (R9)(DX*1), Y15
+	LERP3(0, Y5)                  // u
+	LERP3(12, Y6)                 // v
+	VMOVUPS Y5, (R10)(DX*1)
+	VMOVUPS Y6, (R11)(DX*1)
+	DERIV(Y5, 24, 40, 48, Y7)     // ∂u/∂x
+	DERIV(Y6, 32, 40, 52, Y8)     // ∂v/∂x
+	DERIV(Y5, 28, 44, 48, Y9)     // ∂u/∂y
+	DERIV(Y6, 36, 44, 52, Y10)    // ∂v/∂y
+	VMULPS Y7, Y7, Y7
+	VMULPS Y8, Y8, Y8
+	VADDPS Y8, Y7, Y7             // |∂/∂x|²
+	VMULPS Y9, Y9, Y9
+	VMULPS Y10, Y10, Y10
+	VADDPS Y10, Y9, Y9            // |∂/∂y|²
+	// ρ² = max(x, y), NaN if either is, as Go's max.
+	VMAXPS Y9, Y7, Y11
+	VCMPPS $0x03, Y7, Y7, Y12
+	VBLENDVPS Y12, Y7, Y11, Y11
+	// λ = lambda(ρ²) + bias where ρ² > 0, else −32.
+	VMULPS Y11, Y11, Y12
+	VCVTDQ2PS Y12, Y12
+	VBROADCASTSS uvconst<>+0(SB), Y3
+	VSUBPS Y3, Y12, Y12
+	VBROADCASTSS uvconst<>+4(SB), Y3
+	VMULPS Y3, Y12, Y12
+	VBROADCASTSS 56(AX), Y3
+	VADDPS Y3, Y12, Y12
+	VXORPS Y3, Y3, Y3
+	VCMPPS $0x1e, Y3, Y11, Y13
+	VBROADCASTSS uvconst<>+8(SB), Y3
+	VBLENDVPS Y13, Y12, Y3, Y12
+	VMOVUPS Y12, (R12)(DX*1)
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  uvloop
+
+uvdone:
+	VZEROUPPER
+	RET
+
+DATA uvconst<>+0(SB)/4, $0x4e7e0000 // 0x3f800000 as a float
+DATA uvconst<>+4(SB)/4, $0x33000000 // 2⁻²⁵
+DATA uvconst<>+8(SB)/4, $0xc2000000 // −32
+GLOBL uvconst<>(SB), RODATA|NOPTR, $12
+
+// func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
+//
+// Multiplies the colours of 8·groups fragments by their lighting factor,
+// min(max(n·l, 0) + ambient, 1), as shadeSpan's pass 4 does.
+TEXT ·light8(SB), NOSPLIT, $0-64
+	MOVQ c+0(FP), AX
+	MOVQ p0+8(FP), SI
+	MOVQ p1+16(FP), DI
+	MOVQ p2+24(FP), R8
+	MOVQ rp+32(FP), R9
+	MOVQ gp+40(FP), R10
+	MOVQ bp+48(FP), R11
+	MOVQ groups+56(FP), CX
+	XORQ DX, DX
+	TESTQ CX, CX
+	JZ   ldone
+
+lloop:
+	VMOVUPS (SI)(DX*1), Y0
+	VMOVUPS (DI)(DX*1), Y1
+	VMOVUPS (R8)(DX*1), Y2
+	LERP3(0, Y5)                  // n
+	LERP3(12, Y6)
+	LERP3(24, Y7)
+	LERP3(36, Y8)                 // l
+	LERP3(48, Y9)
+	LERP3(60, Y10)
+	VMULPS Y8, Y5, Y5
+	VMULPS Y9, Y6, Y6
+	VADDPS Y6, Y5, Y5
+	VMULPS Y10, Y7, Y7
+	VADDPS Y7, Y5, Y5             // n·l
+	// max(n·l, 0), NaN if n·l is, as Go's max; + ambient; min(…, 1).
+	VXORPS Y11, Y11, Y11
+	VMAXPS Y11, Y5, Y12
+	VCMPPS $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y5, Y12, Y12
+	VBROADCASTSS 72(AX), Y3
+	VADDPS Y3, Y12, Y12
+	VBROADCASTSS lconst<>+0(SB), Y3
+	VMINPS Y12, Y3, Y12
+	VMULPS (R9)(DX*1), Y12, Y13
+	VMOVUPS Y13, (R9)(DX*1)
+	VMULPS (R10)(DX*1), Y12, Y13
+	VMOVUPS Y13, (R10)(DX*1)
+	VMULPS (R11)(DX*1), Y12, Y13
+	VMOVUPS Y13, (R11)(DX*1)
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  lloop
+
+ldone:
+	VZEROUPPER
+	RET
+
+DATA lconst<>+0(SB)/4, $0x3f800000 // 1
+GLOBL lconst<>(SB), RODATA|NOPTR, $4
+
+// FRAG loads fragment DX of the blend into X0 as clamp01(r, g, b, a) and
+// a into all of X1, and jumps to skip when it fails the alpha test;
+// R13 is then its pixel's colour. X14 holds 1s, X15 0s, X13 the alpha
+// reference (−∞ without alpha test).
+#define FRAG(skip) \
+	VMOVSS (R9)(DX*4), X0              \
+	VINSERTPS $0x10, (R10)(DX*4), X0, X0 \
+	VINSERTPS $0x20, (R11)(DX*4), X0, X0 \
+	VINSERTPS $0x30, (R12)(DX*4), X0, X0 \
+	VCMPPS $0x1d, X15, X0, X2          \
+	VANDPS X2, X0, X0                  \
+	VMINPS X14, X0, X0                 \
+	VPERMILPS $0xff, X0, X1            \
+	VUCOMISS X13, X1                   \
+	JCS  skip                          \
+	MOVLQSX (R8)(DX*4), R13            \
+	SHLQ $4, R13                       \
+	ADDQ SI, R13
+
+// DEPTH writes fragment DX's depth to its pixel when BX is set.
+#define DEPTH \
+	TESTQ BX, BX                       \
+	JZ   4(PC)                         \
+	MOVLQSX (R8)(DX*4), R13            \
+	MOVL (AX)(DX*4), R14               \
+	MOVL R14, (DI)(R13*4)
+
+// CLAMP01 clamps the four lanes of X2 to 0..1 (NaN to 0), as clamp01.
+#define CLAMP01 \
+	VCMPPS $0x1d, X15, X2, X3          \
+	VANDPS X3, X2, X2                  \
+	VMINPS X14, X2, X2
+
+// func blend4(c *blendArgs)
+//
+// blendSpan for BlendReplace, BlendOver and BlendAdd, one fragment (four
+// channels) at a time.
+TEXT ·blend4(SB), NOSPLIT, $0-8
+	MOVQ c+0(FP), AX
+	MOVQ 0(AX), R8     // pix
+	MOVQ 16(AX), R9    // r
+	MOVQ 24(AX), R10   // g
+	MOVQ 32(AX), R11   // b
+	MOVQ 40(AX), R12   // a
+	MOVQ 48(AX), SI    // colour
+	MOVQ 56(AX), DI    // depth
+	MOVQ 64(AX), CX    // n
+	MOVL 76(AX), BX    // write depth
+	MOVL 80(AX), R14   // operation
+	VBROADCASTSS 72(AX), X13
+	MOVQ 8(AX), AX     // z
+	VBROADCASTSS lconst<>+0(SB), X14
+	VXORPS X15, X15, X15
+	XORQ DX, DX
+	CMPL R14, $1
+	JEQ  over
+	CMPL R14, $2
+	JEQ  add
+
+replace:
+	CMPQ DX, CX
+	JGE  bdone
+	FRAG(replacenext)
+	VBLENDPS $8, X14, X0, X2
+	VMOVUPS X2, (R13)
+	DEPTH
+replacenext:
+	INCQ DX
+	JMP  replace
+
+over:
+	CMPQ DX, CX
+	JGE  bdone
+	FRAG(overnext)
+	VSUBPS X1, X14, X3         // k = 1 − a
+	VBLENDPS $8, X14, X0, X2
+	VMULPS X1, X2, X2          // r·a, g·a, b·a, a
+	VMULPS (R13), X3, X4       // c·k
+	VADDPS X4, X2, X2
+	CLAMP01
+	VMOVUPS X2, (R13)
+	DEPTH
+overnext:
+	INCQ DX
+	JMP  over
+
+add:
+	CMPQ DX, CX
+	JGE  bdone
+	FRAG(addnext)
+	VMULPS X1, X0, X2          // r·a, g·a, b·a
+	VMOVUPS (R13), X4
+	VADDPS X2, X4, X2          // c + r·a
+	CLAMP01
+	VBLENDPS $8, X4, X2, X2    // alpha as it was
+	VMOVUPS X2, (R13)
+	DEPTH
+addnext:
+	INCQ DX
+	JMP  add
+
+bdone:
+	RET

@@ -1,0 +1,15 @@
+//go:build !amd64 || amd64.v3 || purego
+
+package raster
+
+// haveVec is false: the vector kernel is built for amd64 without fused
+// multiply-adds only.
+var haveVec = false
+
+func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32) bool { return false }
+
+func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int) {}
+
+func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int) {}
+
+func blend4(c *blendArgs) {}

@@ -1,0 +1,345 @@
+package raster
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomTexture is a w×h texture of random texels with its whole mip chain
+// (each level random too: the kernel must read the level it is told).
+func randomTexture(rng *rand.Rand, w, h int, repU, repV bool) *Texture {
+	t := &Texture{W: w, H: h, RepeatU: repU, RepeatV: repV}
+	for {
+		pad := rng.IntN(3) * 4
+		l := Level{Width: w, Height: h, Stride: 4*w + pad, Pix: make([]uint8, (4*w+pad)*h)}
+		for i := range l.Pix {
+			l.Pix[i] = uint8(rng.Uint32())
+		}
+		t.Levels = append(t.Levels, l)
+		if w == 1 && h == 1 {
+			return t
+		}
+		w, h = max(w/2, 1), max(h/2, 1)
+	}
+}
+
+// vecCoord is a texture coordinate or level of detail for the tests: mostly
+// ordinary values, sometimes the ones at the edges of the arithmetic.
+func vecCoord(rng *rand.Rand, spread float32) float32 {
+	switch rng.IntN(40) {
+	case 0:
+		return float32(math.NaN())
+	case 1:
+		return float32(math.Inf(1 - 2*rng.IntN(2)))
+	case 2:
+		return (rng.Float32() - 0.5) * 1e12
+	case 3:
+		return float32(rng.IntN(9)-4) / 8 // on texel edges and centres
+	case 4:
+		return float32(math.Copysign(0, float64(rng.IntN(2))-0.5))
+	}
+	return (rng.Float32() - 0.5) * spread
+}
+
+// vecGroups fills n fragments in groups of eight that mostly read one
+// level, as a span does, and sometimes several.
+func vecGroups(rng *rand.Rand, n, levels int) (u, v, lod []float32) {
+	u, v, lod = make([]float32, n), make([]float32, n), make([]float32, n)
+	for g := 0; g < n; g += 8 {
+		base := (rng.Float32()*1.2 - 0.1) * float32(levels)
+		for i := g; i < min(g+8, n); i++ {
+			u[i], v[i] = vecCoord(rng, 6), vecCoord(rng, 6)
+			lod[i] = base + rng.Float32()*0.3
+			if rng.IntN(30) == 0 {
+				lod[i] = vecCoord(rng, 4*float32(levels))
+			}
+		}
+	}
+	return u, v, lod
+}
+
+// sampleBoth runs sampleMul with the kernel and the Go loop on the same
+// input and returns both results (r, g, b, a concatenated) and the number
+// of groups the kernel took.
+func sampleBoth(t *testing.T, tex *Texture, u, v, lod []float32) (vec, ref []float32, took int) {
+	t.Helper()
+	tg := &Target{}
+	m := tg.prepareTexture(tex)
+	if !tg.prepareVec(&m) {
+		t.Fatalf("the kernel does not take a %d×%d texture, repeat %v %v", tex.W, tex.H, tex.RepeatU, tex.RepeatV)
+	}
+	n := len(u)
+	col := func() []float32 {
+		c := make([]float32, 4*n)
+		for i := range c {
+			c[i] = float32(i%7+1) / 7
+		}
+		return c
+	}
+	vec, ref = col(), col()
+	m.sampleMul(u, v, lod, vec[:n], vec[n:2*n], vec[2*n:3*n], vec[3*n:])
+	m.sampleMulGo(u, v, lod, ref[:n], ref[n:2*n], ref[2*n:3*n], ref[3*n:])
+	vt := m.vt
+	vt.levels = &m.vec[0]
+	scratch := slices.Clone(vec)
+	for i := 0; i+8 <= n; i += 8 {
+		if sampleMul8(&vt, &u[i], &v[i], &lod[i], &scratch[i], &scratch[n+i], &scratch[2*n+i], &scratch[3*n+i]) {
+			took++
+		}
+	}
+	return vec, ref, took
+}
+
+// TestVecSample checks that the vector kernel gives the Go loop's bits on
+// textures of every addressing it takes, power-of-two and other sizes,
+// padded rows, and coordinates and levels of detail of every kind.
+func TestVecSample(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := [][2]int{{1, 1}, {2, 1}, {1, 8}, {4, 4}, {64, 32}, {256, 256}, {16, 128}}
+	took := 0
+	for _, sz := range sizes {
+		for _, rep := range [][2]bool{{false, false}, {true, true}, {true, false}, {false, true}} {
+			tex := randomTexture(rng, sz[0], sz[1], rep[0], rep[1])
+			u, v, lod := vecGroups(rng, 8*200+5, len(tex.Levels))
+			vec, ref, k := sampleBoth(t, tex, u, v, lod)
+			took += k
+			for i := range vec {
+				if !sameBits(vec[i], ref[i]) {
+					f := i % len(u)
+					t.Fatalf("%d×%d repeat %v: fragment %d (u %v, v %v, lod %v) channel %d: kernel %v, Go %v",
+						sz[0], sz[1], rep, f, u[f], v[f], lod[f], i/len(u), vec[i], ref[i])
+				}
+			}
+		}
+	}
+	// Not a test of speed, but the comparison above means nothing if the
+	// kernel turned every group down.
+	if took < 1000 {
+		t.Fatalf("the kernel took %d groups of eight only", took)
+	}
+	// Clamped sides that are not powers of two.
+	tex := randomTexture(rng, 48, 20, false, false)
+	u, v, lod := vecGroups(rng, 8*100, len(tex.Levels))
+	vec, ref, _ := sampleBoth(t, tex, u, v, lod)
+	if !slicesBitEqual(vec, ref) {
+		t.Fatal("48×20 clamped texture: kernel and Go loop differ")
+	}
+}
+
+// slicesBitEqual reports whether a and b hold the same float32 bits, where
+// any two NaNs count as equal: which NaN an operation on two NaNs returns
+// depends on the order of its operands, which Go does not fix, and no NaN
+// reaches a picture (clamp01 makes it 0, mipPick level 0, and a NaN
+// coordinate samples white).
+func slicesBitEqual(a, b []float32) bool {
+	for i := range a {
+		if !sameBits(a[i], b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+func sameBits(a, b float32) bool {
+	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
+}
+
+// TestVecTurnsDown checks the textures the kernel must leave to the Go loop.
+func TestVecTurnsDown(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for name, tex := range map[string]*Texture{
+		"repeat over 48 texels": randomTexture(rng, 48, 16, true, true),
+		"repeat over 20 rows":   randomTexture(rng, 16, 20, false, true),
+		"level without texels": func() *Texture {
+			tx := randomTexture(rng, 16, 16, true, true)
+			tx.Levels[0].Pix = nil
+			return tx
+		}(),
+		"no levels": {W: 4, H: 4},
+	} {
+		tg := &Target{}
+		m := tg.prepareTexture(tex)
+		if tg.prepareVec(&m) || m.vec != nil {
+			t.Errorf("%s: the kernel takes it", name)
+		}
+	}
+}
+
+// TestVecFrames checks whole frames: the benchmark's unit scene, drawn with
+// and without the kernel, has the same bits at ssaa 1 and 4.
+func TestVecFrames(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	for _, ssaa := range []int{1, 4} {
+		var frames [2][]float32
+		for k, on := range []bool{true, false} {
+			haveVec = on
+			tg, batches := unitScene(t, 128, ssaa)
+			tg.Clear([4]float32{})
+			if err := tg.Draw(batches, DrawOptions{Workers: 1}); err != nil {
+				t.Fatal(err)
+			}
+			frames[k] = tg.Color
+		}
+		haveVec = true
+		if !slicesBitEqual(frames[0], frames[1]) {
+			t.Fatalf("ssaa %d: the frame differs with the kernel", ssaa)
+		}
+	}
+}
+
+// FuzzVecSample compares the kernel with the Go loop on a texture and eight
+// fragments read from the input: the texture's size and addressing, then
+// u, v and lod of each fragment as raw float32 bits, so NaNs, infinities,
+// huge values and the edges of levels all come up.
+func FuzzVecSample(f *testing.F) {
+	if !haveVec {
+		f.Skip("no vector kernel on this build or CPU")
+	}
+	f.Add([]byte{2, 3, 1}, make([]byte, 96))
+	seed := make([]byte, 96)
+	for i := range 8 {
+		for j, x := range []float32{0.3 + 0.01*float32(i), 0.7, 1.5 + 0.05*float32(i)} {
+			b := math.Float32bits(x)
+			seed[12*i+4*j], seed[12*i+4*j+1], seed[12*i+4*j+2], seed[12*i+4*j+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+		}
+	}
+	f.Add([]byte{5, 4, 2}, seed)
+	f.Fuzz(func(t *testing.T, shape, frags []byte) {
+		if len(shape) < 3 || len(frags) < 96 {
+			return
+		}
+		// Sides of 1 to 128 texels, powers of two when they repeat.
+		w, h := int(shape[0]%8), int(shape[1]%8)
+		repU, repV := shape[2]&1 != 0, shape[2]&2 != 0
+		sw, sh := 1<<w, 1<<h
+		if !repU && shape[2]&4 != 0 {
+			sw += int(shape[0] >> 3)
+		}
+		if !repV && shape[2]&8 != 0 {
+			sh += int(shape[1] >> 3)
+		}
+		tex := randomTexture(rand.New(rand.NewPCG(uint64(shape[0]), uint64(shape[1]))), sw, sh, repU, repV)
+		var u, v, lod [8]float32
+		for i := range 8 {
+			for j, p := range []*float32{&u[i], &v[i], &lod[i]} {
+				o := 12*i + 4*j
+				*p = math.Float32frombits(uint32(frags[o]) | uint32(frags[o+1])<<8 | uint32(frags[o+2])<<16 | uint32(frags[o+3])<<24)
+			}
+		}
+		vec, ref, _ := sampleBoth(t, tex, u[:], v[:], lod[:])
+		if !slicesBitEqual(vec, ref) {
+			t.Fatalf("%d×%d repeat %v %v, u %v v %v lod %v: kernel %v, Go %v", sw, sh, repU, repV, u, v, lod, vec, ref)
+		}
+	})
+}
+
+// vecValue is a random attribute or weight, sometimes one of the values at
+// the edges of the arithmetic (NaN, infinities, signed zeros, huge).
+func vecValue(rng *rand.Rand) float32 {
+	switch rng.IntN(30) {
+	case 0:
+		return float32(math.NaN())
+	case 1:
+		return float32(math.Inf(1 - 2*rng.IntN(2)))
+	case 2:
+		return float32(math.Copysign(0, float64(rng.IntN(2))-0.5))
+	case 3:
+		return (rng.Float32() - 0.5) * 1e30
+	}
+	return (rng.Float32() - 0.5) * 4
+}
+
+// TestVecPasses checks the texture-coordinate and lighting kernels through
+// shadeSpan: random triangles, weights and ambient terms, specials
+// included, give the same colours, coordinates and levels of detail, and
+// the same colour buffer, with the kernels as without.
+func TestVecPasses(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	defer func() { haveVec = true }()
+	rng := rand.New(rand.NewPCG(5, 6))
+	tex := randomTexture(rng, 32, 32, true, true)
+	for round := range 2000 {
+		n := 1 + rng.IntN(shadeBatch)
+		var tr tri
+		for k := range tr.attr {
+			for j := range tr.attr[k] {
+				tr.attr[k][j] = vecValue(rng)
+			}
+		}
+		for j := range 2 {
+			tr.du[j], tr.dv[j], tr.dq[j] = vecValue(rng), vecValue(rng), vecValue(rng)
+		}
+		amb := vecValue(rng)
+		lodBias := float32(rng.IntN(5)-2) / 2
+		st := State{Lit: rng.IntN(4) != 0, Ambient: amb, Blend: BlendOp(rng.IntN(5)),
+			AlphaTest: rng.IntN(2) == 0, AlphaRef: vecValue(rng), DepthWrite: rng.IntN(2) == 0}
+		// A target as draws leave one: colours in 0..1, some −0.
+		bg := make([]float32, 16*16*4)
+		for i := range bg {
+			bg[i] = rng.Float32()
+			if rng.IntN(20) == 0 {
+				bg[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		var out [2]struct {
+			sp           *spanBuf
+			color, depth []float32
+		}
+		for k, on := range []bool{true, false} {
+			haveVec = on
+			tg, err := NewTarget(16, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copy(tg.Color, bg)
+			tg.mips = append(tg.mips[:0], tg.prepareTexture(tex))
+			tg.prepareVec(&tg.mips[0])
+			b := batchInfo{st: st, tex: tex, texW: 32, texH: 32, color: [4]float32{1, 0.5, 0.25, 1}, mip: 1}
+			sp := new(spanBuf)
+			sp.grow(n)
+			r := rand.New(rand.NewPCG(uint64(round), 7))
+			// Distinct pixels, as a triangle's fragments are.
+			for i, p := range r.Perm(256)[:n] {
+				sp.pix[i] = int32(p)
+				sp.p0[i], sp.p1[i], sp.p2[i], sp.iq[i] = vecValue(r), vecValue(r), vecValue(r), vecValue(r)
+			}
+			for i := range n {
+				sp.z[i] = r.Float32()
+			}
+			tg.shadeSpan(&tr, &b, n, lodBias, sp)
+			out[k].sp, out[k].color, out[k].depth = sp, tg.Color, tg.Depth
+		}
+		a, b := out[0].sp, out[1].sp
+		for name, pair := range map[string][2][]float32{"u": {a.u, b.u}, "v": {a.v, b.v}, "lod": {a.lod, b.lod},
+			"r": {a.r, b.r}, "g": {a.g, b.g}, "b": {a.b, b.b}, "a": {a.a, b.a}} {
+			if !slicesBitEqual(pair[0][:n], pair[1][:n]) {
+				for i := range n {
+					if !sameBits(pair[0][i], pair[1][i]) {
+						t.Fatalf("round %d, %s of fragment %d of %d: %v with the kernels, %v without (p %v %v %v, iq %v, ambient %v)",
+							round, name, i, n, pair[0][i], pair[1][i], a.p0[i], a.p1[i], a.p2[i], a.iq[i], amb)
+					}
+				}
+			}
+		}
+		for i := range out[0].color {
+			if math.Float32bits(out[0].color[i]) != math.Float32bits(out[1].color[i]) {
+				t.Fatalf("round %d (%+v): colour %d is %v with the kernels, %v without", round, st, i, out[0].color[i], out[1].color[i])
+			}
+		}
+		if !slicesBitEqual(out[0].depth, out[1].depth) {
+			t.Fatalf("round %d: the depth buffer differs with the kernels", round)
+		}
+	}
+}
