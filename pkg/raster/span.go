@@ -218,7 +218,9 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	depth := t.Depth
 	W := t.Width
 	depthTest := st.DepthTest
-	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch)
+	// Room for a row past shadeBatch, and for the vector kernels' last
+	// group of eight.
+	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
 	n := 0
 	for y := ys; y <= ye; y++ {
 		xl, xr := tr.span(y)
@@ -292,11 +294,13 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 		du0, du1, dv0, dv1, dq0, dq1 := tr.du[0], tr.du[1], tr.dv[0], tr.dv[1], tr.dq[0], tr.dq[1]
 		texW, texH := b.texW, b.texH
 		k := 0
-		if haveVec && n >= 8 {
-			k = n &^ 7
+		if haveVec && n >= 2 && cap(us) >= n+8 {
+			// Whole groups of eight: the lanes past n compute values
+			// nothing reads.
+			k = n
 			c := uvConsts{u: [3]float32{a0[0], a1[0], a2[0]}, v: [3]float32{a0[1], a1[1], a2[1]},
 				du: tr.du, dv: tr.dv, dq: tr.dq, texW: texW, texH: texH, lodBias: lodBias}
-			uvLOD8(&c, &p0s[0], &p1s[0], &p2s[0], &iqs[0], &us[0], &vs[0], &lods[0], k/8)
+			uvLOD8(&c, &p0s[0], &p1s[0], &p2s[0], &iqs[0], &us[0], &vs[0], &lods[0], (n+7)/8)
 		}
 		for i := k; i < len(us); i++ {
 			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
@@ -328,14 +332,14 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 	if st.Lit {
 		amb := st.Ambient
 		k := 0
-		if haveVec && n >= 8 {
-			k = n &^ 7
+		if haveVec && n >= 2 && cap(rs) >= n+8 {
+			k = n
 			c := lightConsts{amb: amb}
 			for j := range 3 {
 				c.n[j] = [3]float32{a0[6+j], a1[6+j], a2[6+j]}
 				c.l[j] = [3]float32{a0[9+j], a1[9+j], a2[9+j]}
 			}
-			light8(&c, &p0s[0], &p1s[0], &p2s[0], &rs[0], &gs[0], &bs[0], k/8)
+			light8(&c, &p0s[0], &p1s[0], &p2s[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
 		}
 		for i := k; i < len(rs); i++ {
 			p0, p1, p2 := p0s[i], p1s[i], p2s[i]

@@ -83,22 +83,15 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32) {
 				m.sampleMulGo(u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8])
 			}
 		}
-		if k := n - i; k > 1 {
-			// The last fragments as a group of eight, padded with copies
-			// of the last one: the lanes do not mix, and the copies read
-			// its level.
-			var g8 [7][8]float32
-			for c, s := range [7][]float32{u[i:], v[i:], lod[i:], r[i:], g[i:], b[i:], a[i:]} {
-				copy(g8[c][:], s)
-				for j := k; j < 8; j++ {
-					g8[c][j] = s[k-1]
-				}
+		if k := n - i; k > 1 && min(cap(u), cap(v), cap(lod), cap(r), cap(g), cap(b), cap(a)) >= i+8 {
+			// The last fragments as a group of eight, the lanes past them
+			// (room the caller left) copies of the last one: the lanes do
+			// not mix, and the copies read its level.
+			u8, v8, l8 := u[i:i+8], v[i:i+8], lod[i:i+8]
+			for j := k; j < 8; j++ {
+				u8[j], v8[j], l8[j] = u8[k-1], v8[k-1], l8[k-1]
 			}
-			if sampleMul8(&vt, &g8[0][0], &g8[1][0], &g8[2][0], &g8[3][0], &g8[4][0], &g8[5][0], &g8[6][0]) {
-				copy(r[i:], g8[3][:k])
-				copy(g[i:], g8[4][:k])
-				copy(b[i:], g8[5][:k])
-				copy(a[i:], g8[6][:k])
+			if sampleMul8(&vt, &u8[0], &v8[0], &l8[0], &r[i], &g[i], &b[i], &a[i]) {
 				return
 			}
 		}

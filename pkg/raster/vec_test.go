@@ -308,7 +308,7 @@ func TestVecPasses(t *testing.T) {
 			tg.prepareVec(&tg.mips[0])
 			b := batchInfo{st: st, tex: tex, texW: 32, texH: 32, color: [4]float32{1, 0.5, 0.25, 1}, mip: 1}
 			sp := new(spanBuf)
-			sp.grow(n)
+			sp.grow(n + 8) // as rasterTri leaves room for a last group of eight
 			r := rand.New(rand.NewPCG(uint64(round), 7))
 			// Distinct pixels, as a triangle's fragments are.
 			for i, p := range r.Perm(256)[:n] {
