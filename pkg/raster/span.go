@@ -15,6 +15,9 @@ import "math"
 // spanBuf holds the fragments of a triangle's rows that are shaded
 // together; one per band worker, reused.
 type spanBuf struct {
+	// pass1 is pass1x8's arguments, kept here so that they do not escape
+	// per triangle.
+	pass1 p1Args
 	// pix is the fragment's pixel, y·Width + x.
 	pix        []int32
 	z, iq      []float32
@@ -60,6 +63,10 @@ func (s *spanBuf) grow(n int) {
 // long loops (eight at a time in the vector texture kernel) on triangles
 // only a few pixels wide, few enough to stay in the first-level cache.
 const shadeBatch = 128
+
+// vecSpan is the shortest span pass1x8 takes; a shorter one costs less
+// in the Go loop than the kernel's set-up.
+const vecSpan = 12
 
 // mipLevel is a Texture level as the fragment loop reads it.
 type mipLevel struct {
@@ -221,6 +228,10 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	// Room for a row past shadeBatch, and for the vector kernels' last
 	// group of eight.
 	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
+	// pass1x8 takes the rows of at least vecSpan pixels, set up at the
+	// first: most triangles of a model at thumbnail size have none.
+	var pa *p1Args
+	vec1 := haveVec && int(tr.maxX)-int(tr.minX) >= vecSpan-1
 	n := 0
 	for y := ys; y <= ye; y++ {
 		xl, xr := tr.span(y)
@@ -236,6 +247,33 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		row := depth[y*W : (y+1)*W]
 		pix, zs, iqs := sp.pix, sp.z, sp.iq
 		p0s, p1s, p2s := sp.p0, sp.p1, sp.p2
+		if vec1 && pa == nil && xr-xl >= vecSpan-1 {
+			if vec1 = tr.edgesFit(ys, ye); vec1 {
+				pa = &sp.pass1
+				*pa = p1Args{inv: inv, z: tr.z, q: tr.q, lanes: &compactLanes}
+				for j := range 4 {
+					pa.s0[j], pa.s1[j], pa.s2[j] = 8*s0, 8*s1, 8*s2
+				}
+				if depthTest {
+					pa.depthTest = 1
+				}
+			}
+		}
+		if pa != nil && xr-xl >= vecSpan-1 {
+			pa.x, pa.xr = xl, xr
+			for j := range int64(8) {
+				pa.w0[j], pa.w1[j], pa.w2[j] = w0+j*s0, w1+j*s1, w2+j*s2
+			}
+			pa.row, pa.pixBase = &row[0], int64(y*W)
+			pa.pix, pa.zs, pa.iq = &pix[n], &zs[n], &iqs[n]
+			pa.p0, pa.p1, pa.p2 = &p0s[n], &p1s[n], &p2s[n]
+			n += pass1x8(pa)
+			if n >= shadeBatch {
+				t.shadeFragments(tr, b, n, lodBias, f, sp)
+				n = 0
+			}
+			continue
+		}
 		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
 			z := l0*z0 + l1*z1 + l2*z2
@@ -419,6 +457,23 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 			depth[x] = zs[i]
 		}
 	}
+}
+
+// edgesFit reports whether the edge values of the triangle's pixels in
+// rows ys..ye stay within maxVecEdge, as pass1x8 needs: they are largest
+// at the corners of the bounding box.
+func (tr *tri) edgesFit(ys, ye int) bool {
+	for _, e := range tr.e {
+		for _, px := range [2]int64{int64(tr.minX), int64(tr.maxX)} {
+			for _, py := range [2]int64{int64(ys), int64(ye)} {
+				w := e.a*(px*subOne+subOne/2) + e.b*(py*subOne+subOne/2) + e.c
+				if w > maxVecEdge || w < -maxVecEdge {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // span returns the pixel columns of row y whose centres are inside all

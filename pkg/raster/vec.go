@@ -3,12 +3,13 @@ package raster
 import "unsafe"
 
 // On amd64 with AVX2 the fixed rule's passes have vector kernels
-// (vec_amd64.s): the texture coordinates and level of detail (uvLOD8), the
+// (vec_amd64.s): the depth test and perspective weights of a row span
+// (pass1x8), the texture coordinates and level of detail (uvLOD8), the
 // texture lookup (sampleMul8), the lighting (light8), eight fragments at a
 // time, and the replace, over and add blends one fragment's four channels
 // at a time (blend4). Each does the float32 operations of its Go loop, in
 // the same order, so the pictures have the same bits (TestVecSample,
-// TestVecPasses, TestVecFrames). Where Go fuses multiplies and adds
+// TestVecPasses, TestVecFrames, TestVecRandomScenes). Where Go fuses multiplies and adds
 // (GOAMD64=v3 and up, other architectures) the kernels are not built, as
 // their results would then differ from the Go loops'.
 //
@@ -135,3 +136,39 @@ type blendArgs struct {
 	depthWrite    int32    // 76: 1 to write depth
 	op            int32    // 80: 0 replace, 1 over, 2 add
 }
+
+// p1Args is what pass1x8 reads; the offsets of its fields are fixed in
+// vec_amd64.s.
+type p1Args struct {
+	x, xr      int64          // 0, 8: the span
+	w0, w1, w2 [8]int64       // 16, 80, 144: the edge values at x … x+7
+	s0, s1, s2 [4]int64       // 208, 240, 272: eight steps of each
+	inv        float32        // 304
+	z, q       [3]float32     // 308, 320
+	depthTest  int32          // 332
+	row        *float32       // 336: the depth of pixel (0, y)
+	pixBase    int64          // 344: the index of pixel (0, y)
+	pix        *int32         // 352: where the fragments go
+	zs, iq     *float32       // 360, 368
+	p0, p1, p2 *float32       // 376, 384, 392
+	lanes      *[256][8]int32 // 400: compactLanes
+}
+
+// compactLanes lists, for each 8-bit mask, the lanes whose bits are set,
+// in order: the permutation that packs them to the front.
+var compactLanes = func() (t [256][8]int32) {
+	for m := range t {
+		k := 0
+		for j := range 8 {
+			if m&(1<<j) != 0 {
+				t[m][k] = int32(j)
+				k++
+			}
+		}
+	}
+	return t
+}()
+
+// maxVecEdge bounds the edge values pass1x8 takes: it converts them to
+// float64 by adding 1.5·2⁵², exact below 2⁵¹.
+const maxVecEdge = 1 << 50

@@ -30,3 +30,9 @@ func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
 //
 //go:noescape
 func blend4(c *blendArgs)
+
+// pass1x8 is rasterTri's pass 1 for the row span c describes; it returns
+// how many fragments it appended.
+//
+//go:noescape
+func pass1x8(c *p1Args) int

@@ -475,3 +475,143 @@ addnext:
 
 bdone:
 	RET
+
+// TOFLOAT converts the eight int64 edge values in lo and hi (|w| < 2⁵¹)
+// to float32 as Go's float32(w) does, through float64 (exact there), into
+// dst (xdst its low half). Y15 holds 1.5·2⁵² (as bits and as a float64).
+// Uses Y14.
+#define TOFLOAT(lo, hi, dst, xdst) \
+	VPADDQ Y15, lo, dst          \
+	VSUBPD Y15, dst, dst         \
+	VCVTPD2PSY dst, xdst         \
+	VPADDQ Y15, hi, Y14          \
+	VSUBPD Y15, Y14, Y14         \
+	VCVTPD2PSY Y14, X14          \
+	VINSERTF128 $1, X14, dst, dst
+
+// func pass1x8(c *p1Args) int
+//
+// rasterTri's pass 1 for one row span, eight pixels at a time: depth test
+// and perspective weights, the fragments that pass appended (compacted
+// through the lane table) to the outputs. Returns how many.
+TEXT ·pass1x8(SB), NOSPLIT, $0-16
+	MOVQ c+0(FP), AX
+	MOVQ 0(AX), DX             // x
+	MOVQ 8(AX), CX             // xr
+	VMOVDQU 16(AX), Y0         // w0 (4 lanes, then +4)
+	VMOVDQU 48(AX), Y1
+	VMOVDQU 80(AX), Y2         // w1
+	VMOVDQU 112(AX), Y3
+	VMOVDQU 144(AX), Y4        // w2
+	VMOVDQU 176(AX), Y5
+	MOVQ 336(AX), SI           // depth row
+	MOVQ 400(AX), DI           // lane table
+	MOVL 332(AX), R8           // depth test
+	XORQ R9, R9                // n
+	VBROADCASTSD p1const<>+0(SB), Y15
+
+p1loop:
+	CMPQ DX, CX
+	JGT  p1done
+	TOFLOAT(Y0, Y1, Y6, X6)
+	TOFLOAT(Y2, Y3, Y7, X7)
+	TOFLOAT(Y4, Y5, Y8, X8)
+	VBROADCASTSS 304(AX), Y9
+	VMULPS Y9, Y6, Y6          // l0
+	VMULPS Y9, Y7, Y7          // l1
+	VMULPS Y9, Y8, Y8          // l2
+	VBROADCASTSS 308(AX), Y9
+	VMULPS Y9, Y6, Y9
+	VBROADCASTSS 312(AX), Y10
+	VMULPS Y10, Y7, Y10
+	VADDPS Y10, Y9, Y9
+	VBROADCASTSS 316(AX), Y10
+	VMULPS Y10, Y8, Y10
+	VADDPS Y10, Y9, Y9         // z
+	// Lanes past xr are out; so are those that fail the depth test.
+	MOVQ CX, R10
+	SUBQ DX, R10
+	MOVQ R10, X10
+	VPBROADCASTD X10, Y10
+	VMOVDQU p1const<>+8(SB), Y11
+	VPCMPGTD Y10, Y11, Y12
+	VPCMPEQD Y13, Y13, Y13
+	VPXOR Y13, Y12, Y12
+	TESTL R8, R8
+	JZ   p1nodepth
+	VMASKMOVPS (SI)(DX*4), Y12, Y10
+	VCMPPS $0x1e, Y10, Y9, Y11
+	VANDNPS Y12, Y11, Y12
+p1nodepth:
+	VMOVMSKPS Y12, R10
+	TESTL R10, R10
+	JZ   p1next
+	VBROADCASTSS 320(AX), Y10
+	VMULPS Y10, Y6, Y6         // l0·q0
+	VBROADCASTSS 324(AX), Y10
+	VMULPS Y10, Y7, Y7
+	VBROADCASTSS 328(AX), Y10
+	VMULPS Y10, Y8, Y8
+	VADDPS Y7, Y6, Y10
+	VADDPS Y8, Y10, Y10        // q
+	VBROADCASTSS p1const<>+40(SB), Y11
+	VDIVPS Y10, Y11, Y11       // iq = 1/q
+	VMULPS Y11, Y6, Y6         // p0
+	VMULPS Y11, Y7, Y7
+	VMULPS Y11, Y8, Y8
+	// Compact the lanes that passed and append them.
+	MOVQ R10, R11
+	SHLQ $5, R11
+	VMOVDQU (DI)(R11*1), Y13
+	VPERMPS Y9, Y13, Y9
+	VPERMPS Y11, Y13, Y11
+	VPERMPS Y6, Y13, Y6
+	VPERMPS Y7, Y13, Y7
+	VPERMPS Y8, Y13, Y8
+	MOVQ 344(AX), R11          // pixel of x = 0
+	ADDQ DX, R11
+	MOVQ R11, X10
+	VPBROADCASTD X10, Y10
+	VPADDD p1const<>+8(SB), Y10, Y10
+	VPERMD Y10, Y13, Y10
+	MOVQ 352(AX), R11
+	VMOVDQU Y10, (R11)(R9*4)
+	MOVQ 360(AX), R11
+	VMOVUPS Y9, (R11)(R9*4)
+	MOVQ 368(AX), R11
+	VMOVUPS Y11, (R11)(R9*4)
+	MOVQ 376(AX), R11
+	VMOVUPS Y6, (R11)(R9*4)
+	MOVQ 384(AX), R11
+	VMOVUPS Y7, (R11)(R9*4)
+	MOVQ 392(AX), R11
+	VMOVUPS Y8, (R11)(R9*4)
+	POPCNTL R10, R10
+	ADDQ R10, R9
+
+p1next:
+	VPADDQ 208(AX), Y0, Y0
+	VPADDQ 208(AX), Y1, Y1
+	VPADDQ 240(AX), Y2, Y2
+	VPADDQ 240(AX), Y3, Y3
+	VPADDQ 272(AX), Y4, Y4
+	VPADDQ 272(AX), Y5, Y5
+	ADDQ $8, DX
+	JMP  p1loop
+
+p1done:
+	VZEROUPPER
+	MOVQ R9, ret+8(FP)
+	RET
+
+DATA p1const<>+0(SB)/8, $0x4338000000000000 // 1.5·2⁵²
+DATA p1const<>+8(SB)/4, $0
+DATA p1const<>+12(SB)/4, $1
+DATA p1const<>+16(SB)/4, $2
+DATA p1const<>+20(SB)/4, $3
+DATA p1const<>+24(SB)/4, $4
+DATA p1const<>+28(SB)/4, $5
+DATA p1const<>+32(SB)/4, $6
+DATA p1const<>+36(SB)/4, $7
+DATA p1const<>+40(SB)/4, $0x3f800000 // 1
+GLOBL p1const<>(SB), RODATA|NOPTR, $44

@@ -13,3 +13,5 @@ func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int) {}
 func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int) {}
 
 func blend4(c *blendArgs) {}
+
+func pass1x8(c *p1Args) int { return 0 }

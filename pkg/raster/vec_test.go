@@ -343,3 +343,58 @@ func TestVecPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestVecRandomScenes draws random scenes (triangles crossing the edges of
+// the target and its near plane, at random depths and w, in every test
+// state, textured or not) with and without the kernels and compares the
+// colour and depth buffers bit for bit: pass1x8's depth tests, weights and
+// compaction included.
+func TestVecRandomScenes(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	defer func() { haveVec = true }()
+	rng := rand.New(rand.NewPCG(7, 8))
+	tex := randomTexture(rng, 64, 64, true, false)
+	for scene := range 150 {
+		w, h := 8+rng.IntN(90), 8+rng.IntN(90)
+		var batches []Batch
+		for range 1 + rng.IntN(4) {
+			var vs []Vertex
+			var idx []uint32
+			for k := range 3 * (1 + rng.IntN(12)) {
+				ww := 0.2 + rng.Float32()*3
+				v := Vertex{Position: [4]float32{(rng.Float32()*3 - 1.5) * ww, (rng.Float32()*3 - 1.5) * ww, (rng.Float32()*2.2 - 1.1) * ww, ww},
+					UV: [2]float32{rng.Float32()*4 - 2, rng.Float32()*4 - 2}, Color: [4]float32{1, rng.Float32(), 1, rng.Float32()},
+					Normal: [3]float32{0, 0, 1}, Light: [3]float32{rng.Float32(), 0, 0.5}}
+				vs = append(vs, v)
+				idx = append(idx, uint32(k))
+			}
+			st := randomState(rng.IntN(7), rng.IntN(2) == 0, rng.IntN(2) == 0)
+			st.DepthTest, st.DepthWrite = rng.IntN(4) != 0, rng.IntN(3) != 0
+			b := Batch{State: st, Color: [4]float32{1, 1, 1, 0.8}, Vertices: vs, Indices: idx, VertexColor: rng.IntN(2) == 0}
+			if rng.IntN(3) != 0 {
+				b.Texture = tex
+			}
+			batches = append(batches, b)
+		}
+		var out [2]*Target
+		for k, on := range []bool{true, false} {
+			haveVec = on
+			tg := newTarget(t, w, h)
+			tg.Clear([4]float32{0.1, 0.2, 0.3, 1})
+			if err := tg.Draw(batches, DrawOptions{Workers: 1 + rng.IntN(3)}); err != nil {
+				t.Fatal(err)
+			}
+			out[k] = tg
+		}
+		for i := range out[0].Color {
+			if math.Float32bits(out[0].Color[i]) != math.Float32bits(out[1].Color[i]) {
+				t.Fatalf("scene %d (%d×%d): colour %d is %v with the kernels, %v without", scene, w, h, i, out[0].Color[i], out[1].Color[i])
+			}
+		}
+		if !slicesBitEqual(out[0].Depth, out[1].Depth) {
+			t.Fatalf("scene %d: depth differs with the kernels", scene)
+		}
+	}
+}
