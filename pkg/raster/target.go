@@ -123,6 +123,9 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			sums = t.Color[y*stride : (y+1)*stride]
 		} else if k == 1 {
 			copy(sums, t.Color[y*stride:(y+1)*stride])
+		} else if haveVec {
+			block := t.Color[y*k*stride : (y+1)*k*stride]
+			resolveSum(&block[0], &sums[0], 4*stride, k, w, inv)
 		} else {
 			block := t.Color[y*k*stride : (y+1)*k*stride]
 			for x := 0; x < w; x++ {

@@ -36,3 +36,9 @@ func blend4(c *blendArgs)
 //
 //go:noescape
 func pass1x8(c *p1Args) int
+
+// resolveSum is Resolve's box filter for one output row of w pixels, from
+// the k×k-sample blocks at block (sample rows stride bytes apart) into out.
+//
+//go:noescape
+func resolveSum(block, out *float32, stride, k, w int, inv float32)

@@ -615,3 +615,45 @@ DATA p1const<>+32(SB)/4, $6
 DATA p1const<>+36(SB)/4, $7
 DATA p1const<>+40(SB)/4, $0x3f800000 // 1
 GLOBL p1const<>(SB), RODATA|NOPTR, $44
+
+// func resolveSum(block, out *float32, stride, k, w int, inv float32)
+//
+// Resolve's box filter for one output row: for each of the w pixels, the
+// k×k samples of block (rows stride bytes apart) summed four channels at a
+// time, row by row and left to right as the Go loop sums them, times inv.
+TEXT ·resolveSum(SB), NOSPLIT, $0-44
+	MOVQ block+0(FP), SI
+	MOVQ out+8(FP), DI
+	MOVQ stride+16(FP), R8
+	MOVQ k+24(FP), R9
+	MOVQ w+32(FP), CX
+	VBROADCASTSS inv+40(FP), X15
+	MOVQ R9, R12
+	SHLQ $4, R12              // bytes of k samples
+	TESTQ CX, CX
+	JZ   rsdone
+
+rspixel:
+	VXORPS X0, X0, X0
+	MOVQ SI, R10              // the pixel's first sample row
+	MOVQ R9, R11
+rsrow:
+	MOVQ R10, AX
+	MOVQ R9, DX
+rssample:
+	VADDPS (AX), X0, X0
+	ADDQ $16, AX
+	DECQ DX
+	JNZ  rssample
+	ADDQ R8, R10
+	DECQ R11
+	JNZ  rsrow
+	VMULPS X15, X0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, DI
+	ADDQ R12, SI
+	DECQ CX
+	JNZ  rspixel
+
+rsdone:
+	RET

@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -395,6 +396,44 @@ func TestVecRandomScenes(t *testing.T) {
 		}
 		if !slicesBitEqual(out[0].Depth, out[1].Depth) {
 			t.Fatalf("scene %d: depth differs with the kernels", scene)
+		}
+	}
+}
+
+// TestVecResolve compares Resolve with and without its box-filter kernel on
+// random buffers (specials included), supersampling factors 2 to 5, over
+// transparency and over a colour.
+func TestVecResolve(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	defer func() { haveVec = true }()
+	rng := rand.New(rand.NewPCG(9, 10))
+	for round := range 40 {
+		k := 2 + round%4
+		w, h := k*(1+rng.IntN(20)), k*(1+rng.IntN(20))
+		tg := newTarget(t, w, h)
+		for i := range tg.Color {
+			tg.Color[i] = rng.Float32()*1.3 - 0.1
+			if rng.IntN(10) == 0 {
+				tg.Color[i] = vecValue(rng)
+			}
+		}
+		var bg *color.NRGBA
+		if round%2 == 1 {
+			bg = &color.NRGBA{R: 10, G: 200, B: 77, A: 255}
+		}
+		var out [2][]uint8
+		for j, on := range []bool{true, false} {
+			haveVec = on
+			img, err := tg.Resolve(k, bg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[j] = img.Pix
+		}
+		if !slices.Equal(out[0], out[1]) {
+			t.Fatalf("round %d (k %d, %d×%d, bg %v): Resolve differs with the kernel", round, k, w, h, bg)
 		}
 	}
 }
