@@ -844,3 +844,54 @@ func TestResolveUnaligned(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanDivisions checks span's float estimate and integer correction
+// against the exact integer divisions, on edges up to the largest the
+// target size and guard band allow and on small ones.
+func TestSpanDivisions(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	const maxCoord = 3 * MaxSide * subOne // a guard-band vertex, in subpixels
+	for trial := 0; trial < 200000; trial++ {
+		scale := []int64{4, 1 << 12, maxCoord}[trial%3]
+		var tr tri
+		tr.minX, tr.maxX = -1<<30, 1<<30
+		for k := range tr.e {
+			ax, ay := rng.Int63n(2*scale)-scale, rng.Int63n(2*scale)-scale
+			dx, dy := rng.Int63n(4*scale)-2*scale, rng.Int63n(4*scale)-2*scale
+			if trial%7 == 0 {
+				dy = int64(rng.Intn(3) - 1) // nearly horizontal edges
+			}
+			tr.e[k] = edge{a: -dy, b: dx, c: dy*ax - dx*ay, bias: -int64(rng.Intn(2))}
+		}
+		y := rng.Intn(MaxSide)
+		py := int64(y)*subOne + subOne/2
+		if trial%5 == 0 {
+			// An edge through a pixel centre: −r/d is an integer, where
+			// the float estimate may round the wrong way.
+			e := &tr.e[0]
+			if e.a == 0 {
+				e.a = 1
+			}
+			x := rng.Int63n(2*scale) - scale
+			e.c = -e.a*subOne*x - (e.b*py + e.bias + e.a*(subOne/2))
+		}
+		rcp := tr.spanRecips()
+		xl, xr := tr.span(y, &rcp)
+		// The exact bounds, as divisions.
+		wl, wr := int64(tr.minX), int64(tr.maxX)
+		for _, e := range tr.e {
+			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
+			switch {
+			case e.a > 0:
+				wl = max(wl, ceilDiv(-r, e.a*subOne))
+			case e.a < 0:
+				wr = min(wr, floorDiv(-r, e.a*subOne))
+			case r < 0:
+				wr = -1
+			}
+		}
+		if xl != wl || xr != wr {
+			t.Fatalf("trial %d, row %d, edges %+v: span %d..%d, divisions give %d..%d", trial, y, tr.e, xl, xr, wl, wr)
+		}
+	}
+}

@@ -233,8 +233,14 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	var pa *p1Args
 	vec1 := haveVec && int(tr.maxX)-int(tr.minX) >= vecSpan-1
 	n := 0
+	// span's reciprocals pay for themselves over many rows.
+	var rcp *[3]float64
+	if ye-ys >= 16 {
+		r := tr.spanRecips()
+		rcp = &r
+	}
 	for y := ys; y <= ye; y++ {
-		xl, xr := tr.span(y)
+		xl, xr := tr.span(y, rcp)
 		if xl > xr {
 			continue
 		}
@@ -477,22 +483,67 @@ func (tr *tri) edgesFit(ys, ye int) bool {
 }
 
 // span returns the pixel columns of row y whose centres are inside all
-// three edges, solved in integers, so no pixel outside is visited.
-func (tr *tri) span(y int) (int64, int64) {
+// three edges, solved in integers, so no pixel outside is visited: by
+// division, or with rcp (spanRecips) by a float estimate corrected in
+// integers, which gives the same columns for less.
+func (tr *tri) span(y int, rcp *[3]float64) (int64, int64) {
 	py := int64(y)*subOne + subOne/2
 	xl, xr := int64(tr.minX), int64(tr.maxX)
+	if rcp == nil {
+		for k := range tr.e {
+			e := &tr.e[k]
+			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
+			switch {
+			case e.a > 0:
+				xl = max(xl, ceilDiv(-r, e.a*subOne))
+			case e.a < 0:
+				xr = min(xr, floorDiv(-r, e.a*subOne))
+			case r < 0:
+				xr = -1
+			}
+		}
+		return xl, xr
+	}
 	for k := range tr.e {
 		e := &tr.e[k]
-		// Inside: a·(x·256+128) + r ≥ 0, with the fill-rule bias in r.
+		// Inside: d·x + r ≥ 0 with d = a·256, and the fill-rule bias in r.
+		// The bound −r/d is estimated in float64 and truncated (within 2
+		// of the truth, as |r| < 2⁵¹), then corrected in integers: a
+		// division costs more than the whole rest.
 		r := e.b*py + e.c + e.bias + e.a*(subOne/2)
+		d := e.a * subOne
 		switch {
-		case e.a > 0:
-			xl = max(xl, ceilDiv(-r, e.a*subOne))
-		case e.a < 0:
-			xr = min(xr, floorDiv(-r, e.a*subOne))
+		case e.a > 0: // x ≥ ⌈−r/d⌉
+			x := int64(float64(-r) * rcp[k])
+			for d*x+r < 0 {
+				x++
+			}
+			for d*(x-1)+r >= 0 {
+				x--
+			}
+			xl = max(xl, x)
+		case e.a < 0: // x ≤ ⌊−r/d⌋
+			x := int64(float64(-r) * rcp[k])
+			for d*x+r < 0 {
+				x--
+			}
+			for d*(x+1)+r >= 0 {
+				x++
+			}
+			xr = min(xr, x)
 		case r < 0:
 			xr = -1
 		}
 	}
 	return xl, xr
+}
+
+// spanRecips returns 1/(a·256) of each edge, for span.
+func (tr *tri) spanRecips() (rcp [3]float64) {
+	for k, e := range tr.e {
+		if e.a != 0 {
+			rcp[k] = 1 / float64(e.a*subOne)
+		}
+	}
+	return rcp
 }
