@@ -204,8 +204,14 @@ func (m *Model) Dependencies(teams []Team) []texture.File {
 func (m *Model) animator() *render.Animator {
 	a := render.NewAnimator(m.Model, m.Name, m.tex)
 	a.Limits = m.limits
+	a.Framebuffers = &framebuffers
 	return a
 }
+
+// framebuffers lends every Model's pictures their framebuffers, so that a
+// program rendering model after model reuses a few buffers instead of
+// allocating and zeroing one per picture; it keeps at most 64 MiB idle.
+var framebuffers render.Framebuffers
 
 // LoadFile reads and decodes the model file at path — on disk, or inside
 // an archive as "map.w3x:path/inside" — with what the format's decoder

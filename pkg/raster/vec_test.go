@@ -400,8 +400,8 @@ func TestVecRandomScenes(t *testing.T) {
 	}
 }
 
-// TestVecResolve compares Resolve with and without its box-filter kernel on
-// random buffers (specials included), supersampling factors 2 to 5, over
+// TestVecResolve compares Resolve with and without its kernels on
+// random buffers (specials included), supersampling factors 1 to 5, over
 // transparency and over a colour.
 func TestVecResolve(t *testing.T) {
 	if !haveVec {
@@ -409,8 +409,8 @@ func TestVecResolve(t *testing.T) {
 	}
 	defer func() { haveVec = true }()
 	rng := rand.New(rand.NewPCG(9, 10))
-	for round := range 40 {
-		k := 2 + round%4
+	for round := range 60 {
+		k := 1 + round%5
 		w, h := k*(1+rng.IntN(20)), k*(1+rng.IntN(20))
 		tg := newTarget(t, w, h)
 		for i := range tg.Color {
