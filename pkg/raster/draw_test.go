@@ -878,18 +878,7 @@ func TestSpanDivisions(t *testing.T) {
 		rcp := tr.spanRecips()
 		xl, xr := tr.span(y, &rcp)
 		// The exact bounds, as divisions.
-		wl, wr := int64(tr.minX), int64(tr.maxX)
-		for _, e := range tr.e {
-			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
-			switch {
-			case e.a > 0:
-				wl = max(wl, ceilDiv(-r, e.a*subOne))
-			case e.a < 0:
-				wr = min(wr, floorDiv(-r, e.a*subOne))
-			case r < 0:
-				wr = -1
-			}
-		}
+		wl, wr := tr.span(y, nil)
 		if xl != wl || xr != wr {
 			t.Fatalf("trial %d, row %d, edges %+v: span %d..%d, divisions give %d..%d", trial, y, tr.e, xl, xr, wl, wr)
 		}

@@ -5,13 +5,15 @@ import "unsafe"
 // On amd64 with AVX2 the fixed rule's passes have vector kernels
 // (vec_amd64.s): the depth test and perspective weights of a row span
 // (pass1x8), the texture coordinates and level of detail (uvLOD8), the
-// texture lookup (sampleMul8), the lighting (light8), eight fragments at a
-// time, and the replace, over and add blends one fragment's four channels
-// at a time (blend4). Each does the float32 operations of its Go loop, in
-// the same order, so the pictures have the same bits (TestVecSample,
-// TestVecPasses, TestVecFrames, TestVecRandomScenes). Where Go fuses multiplies and adds
-// (GOAMD64=v3 and up, other architectures) the kernels are not built, as
-// their results would then differ from the Go loops'.
+// texture lookup (sampleMul8) and the lighting (light8) eight fragments at
+// a time, the replace, over and add blends one fragment's four channels at
+// a time (blend4), and Resolve's box filter (resolveSum). Each does the
+// float32 operations of its Go loop in the same order, so the pictures
+// have the same bits (TestVecSample, TestVecPasses, TestVecFrames,
+// TestVecRandomScenes, TestVecResolve, FuzzVecSample, FuzzVecScene). Where
+// Go fuses multiplies and adds (GOAMD64=v3 and up, other architectures)
+// the kernels are not built, as their results would then differ from the
+// Go loops'.
 //
 // The texture kernel takes the common case only: eight fragments that all
 // read the same mip level (and the next), of a texture whose levels are all
