@@ -440,7 +440,10 @@ func outcode(p *[4]float64) uint8 {
 // (Sutherland–Hodgman, in homogeneous clip space) and returns the polygon.
 // An intersection is always interpolated from the inside vertex towards the
 // outside one, so an edge shared by two triangles is cut at the bit-identical
-// point in both, and the fill rule still holds along it.
+// point in both, and the fill rule still holds along it. A convex polygon
+// gains at most one vertex per plane; one that stops being convex (NaN or
+// infinite coordinates, or rounding on huge ones) can gain more, and is
+// dropped (n = 0) before it outgrows buf.
 func clipPoly(buf *[2][maxPoly]cvert, mask uint8) (*[maxPoly]cvert, int) {
 	in, out := &buf[0], &buf[1]
 	n := 3
@@ -454,10 +457,16 @@ func clipPoly(buf *[2][maxPoly]cvert, mask uint8) (*[maxPoly]cvert, int) {
 			da, db := planeDist(&a.p, plane), planeDist(&b.p, plane)
 			ina, inb := da >= 0, db >= 0
 			if ina {
+				if m == maxPoly {
+					return in, 0
+				}
 				out[m] = *a
 				m++
 			}
 			if ina != inb {
+				if m == maxPoly {
+					return in, 0
+				}
 				if ina {
 					lerpVert(&out[m], a, b, da/(da-db))
 				} else {
