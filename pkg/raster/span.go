@@ -260,16 +260,16 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 				for j := range 4 {
 					pa.s0[j], pa.s1[j], pa.s2[j] = 8*s0, 8*s1, 8*s2
 				}
+				for j := range int64(8) {
+					pa.o0[j], pa.o1[j], pa.o2[j] = j*s0, j*s1, j*s2
+				}
 				if depthTest {
 					pa.depthTest = 1
 				}
 			}
 		}
 		if pa != nil && xr-xl >= vecSpan-1 {
-			pa.x, pa.xr = xl, xr
-			for j := range int64(8) {
-				pa.w0[j], pa.w1[j], pa.w2[j] = w0+j*s0, w1+j*s1, w2+j*s2
-			}
+			pa.x, pa.xr, pa.w0, pa.w1, pa.w2 = xl, xr, w0, w1, w2
 			pa.row, pa.pixBase = &row[0], int64(y*W)
 			pa.pix, pa.zs, pa.iq = &pix[n], &zs[n], &iqs[n]
 			pa.p0, pa.p1, pa.p2 = &p0s[n], &p1s[n], &p2s[n]

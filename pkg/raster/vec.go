@@ -143,7 +143,7 @@ type blendArgs struct {
 // vec_amd64.s.
 type p1Args struct {
 	x, xr      int64          // 0, 8: the span
-	w0, w1, w2 [8]int64       // 16, 80, 144: the edge values at x … x+7
+	o0, o1, o2 [8]int64       // 16, 80, 144: lane j's edge values less lane 0's, j steps
 	s0, s1, s2 [4]int64       // 208, 240, 272: eight steps of each
 	inv        float32        // 304
 	z, q       [3]float32     // 308, 320
@@ -154,6 +154,7 @@ type p1Args struct {
 	zs, iq     *float32       // 360, 368
 	p0, p1, p2 *float32       // 376, 384, 392
 	lanes      *[256][8]int32 // 400: compactLanes
+	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
 }
 
 // compactLanes lists, for each 8-bit mask, the lanes whose bits are set,

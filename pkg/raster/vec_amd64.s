@@ -498,12 +498,15 @@ TEXT ·pass1x8(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), AX
 	MOVQ 0(AX), DX             // x
 	MOVQ 8(AX), CX             // xr
-	VMOVDQU 16(AX), Y0         // w0 (4 lanes, then +4)
-	VMOVDQU 48(AX), Y1
-	VMOVDQU 80(AX), Y2         // w1
-	VMOVDQU 112(AX), Y3
-	VMOVDQU 144(AX), Y4        // w2
-	VMOVDQU 176(AX), Y5
+	VPBROADCASTQ 408(AX), Y6   // w0 at x, plus each lane's offset
+	VPADDQ 16(AX), Y6, Y0
+	VPADDQ 48(AX), Y6, Y1
+	VPBROADCASTQ 416(AX), Y6   // w1
+	VPADDQ 80(AX), Y6, Y2
+	VPADDQ 112(AX), Y6, Y3
+	VPBROADCASTQ 424(AX), Y6   // w2
+	VPADDQ 144(AX), Y6, Y4
+	VPADDQ 176(AX), Y6, Y5
 	MOVQ 336(AX), SI           // depth row
 	MOVQ 400(AX), DI           // lane table
 	MOVL 332(AX), R8           // depth test
