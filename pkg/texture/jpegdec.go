@@ -637,6 +637,8 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 	switch {
 	case rows&0xfe00 == 0:
 		idctColsFlat(tmp)
+	case haveIDCTVec:
+		idctColsVec(tmp)
 	case rows&0xf000 == 0:
 		idctColsTop(tmp)
 	default:

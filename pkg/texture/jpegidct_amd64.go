@@ -1,0 +1,15 @@
+//go:build amd64 && !purego
+
+package texture
+
+import "golang.org/x/sys/cpu"
+
+// haveIDCTVec reports whether idctColsVec is used; tests turn it off to
+// compare with the Go loop.
+var haveIDCTVec = cpu.X86.HasAVX2
+
+// idctColsVec is idctCols (and idctColsTop, which is idctCols with rows
+// 4-7 zero) with AVX2, eight columns at once.
+//
+//go:noescape
+func idctColsVec(tmp *[64]int32)

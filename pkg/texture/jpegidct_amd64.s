@@ -1,0 +1,184 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The column pass of the inverse DCT, idctCols, for the eight columns at
+// once: each lane is a column, each register a row, and every operation
+// is the int32 one idctCols does (wrapping multiplies, arithmetic shifts),
+// so the samples are the same.
+
+// Eight copies of each constant: idctRC6x12, c+s and s−c of that rotation,
+// idctR14, then idctC3, idctC1 with theirs, and idctColBias.
+DATA idctk<>+0(SB)/4, $0x454
+DATA idctk<>+4(SB)/4, $0x454
+DATA idctk<>+8(SB)/4, $0x454
+DATA idctk<>+12(SB)/4, $0x454
+DATA idctk<>+16(SB)/4, $0x454
+DATA idctk<>+20(SB)/4, $0x454
+DATA idctk<>+24(SB)/4, $0x454
+DATA idctk<>+28(SB)/4, $0x454
+DATA idctk<>+32(SB)/4, $0xec8
+DATA idctk<>+36(SB)/4, $0xec8
+DATA idctk<>+40(SB)/4, $0xec8
+DATA idctk<>+44(SB)/4, $0xec8
+DATA idctk<>+48(SB)/4, $0xec8
+DATA idctk<>+52(SB)/4, $0xec8
+DATA idctk<>+56(SB)/4, $0xec8
+DATA idctk<>+60(SB)/4, $0xec8
+DATA idctk<>+64(SB)/4, $0x620
+DATA idctk<>+68(SB)/4, $0x620
+DATA idctk<>+72(SB)/4, $0x620
+DATA idctk<>+76(SB)/4, $0x620
+DATA idctk<>+80(SB)/4, $0x620
+DATA idctk<>+84(SB)/4, $0x620
+DATA idctk<>+88(SB)/4, $0x620
+DATA idctk<>+92(SB)/4, $0x620
+DATA idctk<>+96(SB)/4, $0x2d41
+DATA idctk<>+100(SB)/4, $0x2d41
+DATA idctk<>+104(SB)/4, $0x2d41
+DATA idctk<>+108(SB)/4, $0x2d41
+DATA idctk<>+112(SB)/4, $0x2d41
+DATA idctk<>+116(SB)/4, $0x2d41
+DATA idctk<>+120(SB)/4, $0x2d41
+DATA idctk<>+124(SB)/4, $0x2d41
+DATA idctk<>+128(SB)/4, $0xd4e
+DATA idctk<>+132(SB)/4, $0xd4e
+DATA idctk<>+136(SB)/4, $0xd4e
+DATA idctk<>+140(SB)/4, $0xd4e
+DATA idctk<>+144(SB)/4, $0xd4e
+DATA idctk<>+148(SB)/4, $0xd4e
+DATA idctk<>+152(SB)/4, $0xd4e
+DATA idctk<>+156(SB)/4, $0xd4e
+DATA idctk<>+160(SB)/4, $0x1632
+DATA idctk<>+164(SB)/4, $0x1632
+DATA idctk<>+168(SB)/4, $0x1632
+DATA idctk<>+172(SB)/4, $0x1632
+DATA idctk<>+176(SB)/4, $0x1632
+DATA idctk<>+180(SB)/4, $0x1632
+DATA idctk<>+184(SB)/4, $0x1632
+DATA idctk<>+188(SB)/4, $0x1632
+DATA idctk<>+192(SB)/4, $0xfffffb96
+DATA idctk<>+196(SB)/4, $0xfffffb96
+DATA idctk<>+200(SB)/4, $0xfffffb96
+DATA idctk<>+204(SB)/4, $0xfffffb96
+DATA idctk<>+208(SB)/4, $0xfffffb96
+DATA idctk<>+212(SB)/4, $0xfffffb96
+DATA idctk<>+216(SB)/4, $0xfffffb96
+DATA idctk<>+220(SB)/4, $0xfffffb96
+DATA idctk<>+224(SB)/4, $0xfb1
+DATA idctk<>+228(SB)/4, $0xfb1
+DATA idctk<>+232(SB)/4, $0xfb1
+DATA idctk<>+236(SB)/4, $0xfb1
+DATA idctk<>+240(SB)/4, $0xfb1
+DATA idctk<>+244(SB)/4, $0xfb1
+DATA idctk<>+248(SB)/4, $0xfb1
+DATA idctk<>+252(SB)/4, $0xfb1
+DATA idctk<>+256(SB)/4, $0x12d0
+DATA idctk<>+260(SB)/4, $0x12d0
+DATA idctk<>+264(SB)/4, $0x12d0
+DATA idctk<>+268(SB)/4, $0x12d0
+DATA idctk<>+272(SB)/4, $0x12d0
+DATA idctk<>+276(SB)/4, $0x12d0
+DATA idctk<>+280(SB)/4, $0x12d0
+DATA idctk<>+284(SB)/4, $0x12d0
+DATA idctk<>+288(SB)/4, $0xfffff36e
+DATA idctk<>+292(SB)/4, $0xfffff36e
+DATA idctk<>+296(SB)/4, $0xfffff36e
+DATA idctk<>+300(SB)/4, $0xfffff36e
+DATA idctk<>+304(SB)/4, $0xfffff36e
+DATA idctk<>+308(SB)/4, $0xfffff36e
+DATA idctk<>+312(SB)/4, $0xfffff36e
+DATA idctk<>+316(SB)/4, $0xfffff36e
+DATA idctk<>+320(SB)/4, $0x80000
+DATA idctk<>+324(SB)/4, $0x80000
+DATA idctk<>+328(SB)/4, $0x80000
+DATA idctk<>+332(SB)/4, $0x80000
+DATA idctk<>+336(SB)/4, $0x80000
+DATA idctk<>+340(SB)/4, $0x80000
+DATA idctk<>+344(SB)/4, $0x80000
+DATA idctk<>+348(SB)/4, $0x80000
+GLOBL idctk<>(SB), RODATA|NOPTR, $352
+
+// func idctColsVec(tmp *[64]int32)
+TEXT ·idctColsVec(SB), NOSPLIT, $0-8
+	MOVQ tmp+0(FP), DI
+	// Even half: rows 0, 4, 2, 6.
+	VMOVDQU 0(DI), Y0
+	VPADDD idctk<>+320(SB), Y0, Y0         // b = g0 + bias
+	VMOVDQU 128(DI), Y4
+	VPADDD Y4, Y0, Y8
+	VPSUBD Y4, Y0, Y9
+	VPSRAD $2, Y8, Y8                  // s
+	VPSRAD $2, Y9, Y9                  // d
+	VMOVDQU 64(DI), Y2
+	VPSRAD $13, Y2, Y2                 // g2>>13
+	VMOVDQU 192(DI), Y6
+	VPSRAD $13, Y6, Y6                 // g6>>13
+	VPADDD Y6, Y2, Y10
+	VPMULLD idctk<>+0(SB), Y10, Y10       // t
+	VPMULLD idctk<>+32(SB), Y6, Y11
+	VPSUBD Y11, Y10, Y11               // y2 = t − (c+s)·b
+	VPMULLD idctk<>+64(SB), Y2, Y12
+	VPADDD Y12, Y10, Y12               // y6 = t + (s−c)·a
+	VPADDD Y12, Y8, Y0                 // q0
+	VPSUBD Y12, Y8, Y3                 // q3
+	VPADDD Y11, Y9, Y1                 // q1
+	VPSUBD Y11, Y9, Y2                 // q2
+	// Odd half: rows 1, 7, 3, 5.
+	VMOVDQU 32(DI), Y4
+	VMOVDQU 224(DI), Y5
+	VPADDD Y5, Y4, Y6                  // u7
+	VPSUBD Y5, Y4, Y7                  // u4
+	VMOVDQU 96(DI), Y8
+	VPSRAD $13, Y8, Y8
+	VPMULLD idctk<>+96(SB), Y8, Y8         // m3
+	VMOVDQU 160(DI), Y9
+	VPSRAD $13, Y9, Y9
+	VPMULLD idctk<>+96(SB), Y9, Y9         // m5
+	VPADDD Y8, Y6, Y10                 // p7
+	VPSUBD Y8, Y6, Y11                 // p5
+	VPADDD Y9, Y7, Y12                 // p4
+	VPSUBD Y9, Y7, Y13                 // p6
+	VPSRAD $14, Y10, Y10
+	VPSRAD $14, Y11, Y11
+	VPSRAD $14, Y12, Y12
+	VPSRAD $14, Y13, Y13
+	VPADDD Y10, Y12, Y4
+	VPMULLD idctk<>+128(SB), Y4, Y4          // t
+	VPMULLD idctk<>+160(SB), Y10, Y5
+	VPSUBD Y5, Y4, Y5                  // v4 = t − (c+s)·(p7>>14)
+	VPMULLD idctk<>+192(SB), Y12, Y6
+	VPADDD Y6, Y4, Y6                  // v7 = t + (s−c)·(p4>>14)
+	VPADDD Y13, Y11, Y4
+	VPMULLD idctk<>+224(SB), Y4, Y4          // t
+	VPMULLD idctk<>+256(SB), Y13, Y7
+	VPSUBD Y7, Y4, Y7                  // v5 = t − (c+s)·(p6>>14)
+	VPMULLD idctk<>+288(SB), Y11, Y8
+	VPADDD Y8, Y4, Y8                  // v6 = t + (s−c)·(p5>>14)
+	// The rows out, >> 18.
+	VPADDD Y6, Y0, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 0(DI)
+	VPSUBD Y6, Y0, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 224(DI)
+	VPADDD Y8, Y1, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 32(DI)
+	VPSUBD Y8, Y1, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 192(DI)
+	VPADDD Y7, Y2, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 64(DI)
+	VPSUBD Y7, Y2, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 160(DI)
+	VPADDD Y5, Y3, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 96(DI)
+	VPSUBD Y5, Y3, Y9
+	VPSRAD $18, Y9, Y9
+	VMOVDQU Y9, 128(DI)
+	VZEROUPPER
+	RET
