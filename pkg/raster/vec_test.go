@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"math/rand/v2"
@@ -148,6 +149,21 @@ func slicesBitEqual(a, b []float32) bool {
 
 func sameBits(a, b float32) bool {
 	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
+}
+
+// bufferDiff describes the first difference between two colour and depth
+// buffers drawn with the kernels (c0, d0) and without (c1, d1), or returns
+// "": colours must have the same bits, depths too (any two NaNs alike).
+func bufferDiff(c0, c1, d0, d1 []float32) string {
+	for i := range c0 {
+		if math.Float32bits(c0[i]) != math.Float32bits(c1[i]) {
+			return fmt.Sprintf("colour %d is %v with the kernels, %v without", i, c0[i], c1[i])
+		}
+	}
+	if !slicesBitEqual(d0, d1) {
+		return "the depth buffer differs with the kernels"
+	}
+	return ""
 }
 
 // TestVecTurnsDown checks the textures the kernel must leave to the Go loop.
@@ -334,13 +350,8 @@ func TestVecPasses(t *testing.T) {
 				}
 			}
 		}
-		for i := range out[0].color {
-			if math.Float32bits(out[0].color[i]) != math.Float32bits(out[1].color[i]) {
-				t.Fatalf("round %d (%+v): colour %d is %v with the kernels, %v without", round, st, i, out[0].color[i], out[1].color[i])
-			}
-		}
-		if !slicesBitEqual(out[0].depth, out[1].depth) {
-			t.Fatalf("round %d: the depth buffer differs with the kernels", round)
+		if d := bufferDiff(out[0].color, out[1].color, out[0].depth, out[1].depth); d != "" {
+			t.Fatalf("round %d (%+v): %s", round, st, d)
 		}
 	}
 }
@@ -389,13 +400,8 @@ func TestVecRandomScenes(t *testing.T) {
 			}
 			out[k] = tg
 		}
-		for i := range out[0].Color {
-			if math.Float32bits(out[0].Color[i]) != math.Float32bits(out[1].Color[i]) {
-				t.Fatalf("scene %d (%d×%d): colour %d is %v with the kernels, %v without", scene, w, h, i, out[0].Color[i], out[1].Color[i])
-			}
-		}
-		if !slicesBitEqual(out[0].Depth, out[1].Depth) {
-			t.Fatalf("scene %d: depth differs with the kernels", scene)
+		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
+			t.Fatalf("scene %d (%d×%d): %s", scene, w, h, d)
 		}
 	}
 }
@@ -510,13 +516,8 @@ func FuzzVecScene(f *testing.F) {
 			}
 			out[k] = tg
 		}
-		for i := range out[0].Color {
-			if math.Float32bits(out[0].Color[i]) != math.Float32bits(out[1].Color[i]) {
-				t.Fatalf("colour %d is %v with the kernels, %v without", i, out[0].Color[i], out[1].Color[i])
-			}
-		}
-		if !slicesBitEqual(out[0].Depth, out[1].Depth) {
-			t.Fatal("depth differs with the kernels")
+		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
+			t.Fatal(d)
 		}
 	})
 }

@@ -35,42 +35,36 @@ func BenchmarkRender(b *testing.B) {
 		}
 		cache := texture.NewCache(0)
 		for _, k := range []int{1, 4} {
-			b.Run(fmt.Sprintf("%s/ssaa%d", mm.name, k), func(b *testing.B) {
-				opt := View{Width: 256, SSAA: k, Yaw: 30, Pitch: 20, Time: Ms(300), Workers: 1, Particles: Particles{Off: true}}
-				if _, _, err := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache})).Render(opt); err != nil {
-					b.Fatal(err)
+			// Each picture with a new framebuffer, and ("reuse") as a batch
+			// and the root package's Model render: the last one's reused.
+			for _, reuse := range []bool{false, true} {
+				name := fmt.Sprintf("%s/ssaa%d", mm.name, k)
+				if reuse {
+					name += "/reuse"
 				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				cpu := cputime.Process()
-				for i := 0; i < b.N; i++ {
-					if _, _, err := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache})).Render(opt); err != nil {
-						b.Fatal(err)
+				b.Run(name, func(b *testing.B) {
+					opt := View{Width: 256, SSAA: k, Yaw: 30, Pitch: 20, Time: Ms(300), Workers: 1, Particles: Particles{Off: true}}
+					var fbs *Framebuffers
+					if reuse {
+						fbs = new(Framebuffers)
 					}
-				}
-				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
-			})
-			// As a batch, and the root package's Model, render: the
-			// framebuffer of the last picture reused.
-			b.Run(fmt.Sprintf("%s/ssaa%d/reuse", mm.name, k), func(b *testing.B) {
-				opt := View{Width: 256, SSAA: k, Yaw: 30, Pitch: 20, Time: Ms(300), Workers: 1, Particles: Particles{Off: true}}
-				var fbs Framebuffers
-				render := func() {
-					a := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache}))
-					a.Framebuffers = &fbs
-					if _, _, err := a.Render(opt); err != nil {
-						b.Fatal(err)
+					render := func() {
+						a := NewAnimator(m, p, besideModel(p, &texture.Resolver{Cache: cache}))
+						a.Framebuffers = fbs
+						if _, _, err := a.Render(opt); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-				render()
-				b.ReportAllocs()
-				b.ResetTimer()
-				cpu := cputime.Process()
-				for i := 0; i < b.N; i++ {
 					render()
-				}
-				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
-			})
+					b.ReportAllocs()
+					b.ResetTimer()
+					cpu := cputime.Process()
+					for i := 0; i < b.N; i++ {
+						render()
+					}
+					b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+				})
+			}
 		}
 	}
 }
