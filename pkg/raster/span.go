@@ -410,8 +410,9 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 	color, depth := t.Color, t.Depth
 	alphaTest, ref, dw := st.AlphaTest, st.AlphaRef, st.DepthWrite
 	op := st.Blend
-	// blend4 does not check pixel indices: each came through pass 1's
-	// bounds-checked read of its depth.
+	// blend4 does not check pixel indices: each lies in its triangle's
+	// bounding box, which setupTri clips to the target, in a row of the
+	// band (pass 1 slices that row of the depth buffer with checks).
 	if haveVec && n > 0 && (op == BlendReplace || op == BlendOver || op == BlendAdd) {
 		c := blendArgs{pix: &pix[0], z: &zs[0], r: &rs[0], g: &gs[0], b: &bs[0], a: &as[0],
 			color: &color[0], depth: &depth[0], n: n, ref: ref}
