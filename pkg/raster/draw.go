@@ -347,12 +347,11 @@ func (t *Target) prepare(lodBias float32) {
 	for bi := range t.batches {
 		info := &t.batches[bi]
 		if tex, ok := info.tex.(*Texture); ok && info.drawn && info.shader == nil {
-			t.mips = append(t.mips, t.prepareTexture(tex))
+			m := t.prepareTexture(tex)
+			t.prepareVec(&m)
+			t.mips = append(t.mips, m)
 			info.mip = int32(len(t.mips))
 		}
-	}
-	for i := range t.mips {
-		t.prepareVec(&t.mips[i])
 	}
 }
 

@@ -228,10 +228,11 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	// Room for a row past shadeBatch, and for the vector kernels' last
 	// group of eight.
 	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
-	// pass1x8 takes the rows of at least vecSpan pixels, set up at the
-	// first: most triangles of a model at thumbnail size have none.
+	// pass1x8 takes the rows of at least vecSpan pixels, its arguments
+	// set up at the first: most triangles of a model at thumbnail size
+	// have none.
 	var pa *p1Args
-	vec1 := haveVec && int(tr.maxX)-int(tr.minX) >= vecSpan-1
+	vec1 := haveVec
 	n := 0
 	// span's reciprocals pay for themselves over many rows.
 	var rcp *[3]float64
@@ -253,44 +254,30 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		row := depth[y*W : (y+1)*W]
 		pix, zs, iqs := sp.pix, sp.z, sp.iq
 		p0s, p1s, p2s := sp.p0, sp.p1, sp.p2
-		if vec1 && pa == nil && xr-xl >= vecSpan-1 {
-			if vec1 = tr.edgesFit(ys, ye); vec1 {
-				pa = &sp.pass1
-				*pa = p1Args{inv: inv, z: tr.z, q: tr.q, lanes: &compactLanes}
-				for j := range 4 {
-					pa.s0[j], pa.s1[j], pa.s2[j] = 8*s0, 8*s1, 8*s2
-				}
-				for j := range int64(8) {
-					pa.o0[j], pa.o1[j], pa.o2[j] = j*s0, j*s1, j*s2
-				}
-				if depthTest {
-					pa.depthTest = 1
-				}
-			}
+		long := xr-xl >= vecSpan-1
+		if long && vec1 && pa == nil {
+			pa = sp.setupPass1(tr, ys, ye, depthTest)
+			vec1 = pa != nil
 		}
-		if pa != nil && xr-xl >= vecSpan-1 {
+		if long && pa != nil {
 			pa.x, pa.xr, pa.w0, pa.w1, pa.w2 = xl, xr, w0, w1, w2
 			pa.row, pa.pixBase = &row[0], int64(y*W)
 			pa.pix, pa.zs, pa.iq = &pix[n], &zs[n], &iqs[n]
 			pa.p0, pa.p1, pa.p2 = &p0s[n], &p1s[n], &p2s[n]
 			n += pass1x8(pa)
-			if n >= shadeBatch {
-				t.shadeFragments(tr, b, n, lodBias, f, sp)
-				n = 0
+		} else {
+			for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
+				l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
+				z := l0*z0 + l1*z1 + l2*z2
+				if depthTest && z > row[x] {
+					continue
+				}
+				q := l0*q0 + l1*q1 + l2*q2
+				iq := 1 / q
+				pix[n], zs[n], iqs[n] = int32(y*W+x), z, iq
+				p0s[n], p1s[n], p2s[n] = l0*q0*iq, l1*q1*iq, l2*q2*iq
+				n++
 			}
-			continue
-		}
-		for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
-			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
-			z := l0*z0 + l1*z1 + l2*z2
-			if depthTest && z > row[x] {
-				continue
-			}
-			q := l0*q0 + l1*q1 + l2*q2
-			iq := 1 / q
-			pix[n], zs[n], iqs[n] = int32(y*W+x), z, iq
-			p0s[n], p1s[n], p2s[n] = l0*q0*iq, l1*q1*iq, l2*q2*iq
-			n++
 		}
 		if n >= shadeBatch {
 			t.shadeFragments(tr, b, n, lodBias, f, sp)
@@ -415,19 +402,13 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 	// band (pass 1 slices that row of the depth buffer with checks).
 	if haveVec && n > 0 && (op == BlendReplace || op == BlendOver || op == BlendAdd) {
 		c := blendArgs{pix: &pix[0], z: &zs[0], r: &rs[0], g: &gs[0], b: &bs[0], a: &as[0],
-			color: &color[0], depth: &depth[0], n: n, ref: ref}
+			color: &color[0], depth: &depth[0], n: n, ref: ref, op: int32(op)}
 		if !alphaTest || ref != ref {
 			// a < NaN is false as a < −∞ is: the test passes every fragment.
 			c.ref = float32(math.Inf(-1))
 		}
 		if dw {
 			c.depthWrite = 1
-		}
-		switch op {
-		case BlendOver:
-			c.op = 1
-		case BlendAdd:
-			c.op = 2
 		}
 		blend4(&c)
 		return

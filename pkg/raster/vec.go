@@ -136,7 +136,7 @@ type blendArgs struct {
 	n             int      // 64
 	ref           float32  // 72: the alpha reference, −∞ without the test
 	depthWrite    int32    // 76: 1 to write depth
-	op            int32    // 80: 0 replace, 1 over, 2 add
+	op            int32    // 80: the BlendOp (BlendReplace 0, BlendOver 1, BlendAdd 2)
 }
 
 // p1Args is what pass1x8 reads; the offsets of its fields are fixed in
@@ -155,6 +155,28 @@ type p1Args struct {
 	p0, p1, p2 *float32       // 376, 384, 392
 	lanes      *[256][8]int32 // 400: compactLanes
 	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
+}
+
+// setupPass1 returns pass1x8's arguments for the rows ys..ye of tr, kept
+// in sp, with everything but the row's own fields set; nil when the edge
+// values could be too large for the kernel.
+func (sp *spanBuf) setupPass1(tr *tri, ys, ye int, depthTest bool) *p1Args {
+	if !tr.edgesFit(ys, ye) {
+		return nil
+	}
+	pa := &sp.pass1
+	*pa = p1Args{inv: tr.invArea, z: tr.z, q: tr.q, lanes: &compactLanes}
+	s0, s1, s2 := tr.e[0].a*subOne, tr.e[1].a*subOne, tr.e[2].a*subOne
+	for j := range 4 {
+		pa.s0[j], pa.s1[j], pa.s2[j] = 8*s0, 8*s1, 8*s2
+	}
+	for j := range int64(8) {
+		pa.o0[j], pa.o1[j], pa.o2[j] = j*s0, j*s1, j*s2
+	}
+	if depthTest {
+		pa.depthTest = 1
+	}
+	return pa
 }
 
 // compactLanes lists, for each 8-bit mask, the lanes whose bits are set,

@@ -4,8 +4,8 @@ package raster
 
 import "golang.org/x/sys/cpu"
 
-// haveVec reports whether the texture pass uses its vector kernel; tests
-// turn it off to compare with the Go loop.
+// haveVec reports whether the fixed rule and Resolve use their vector
+// kernels; tests turn it off to compare with the Go loops.
 var haveVec = cpu.X86.HasAVX2
 
 // sampleMul8 is sampleMul for the eight fragments at u, v, lod, r, g, b

@@ -2,7 +2,7 @@
 
 package raster
 
-// haveVec is false: the vector kernel is built for amd64 without fused
+// haveVec is false: the vector kernels are built for amd64 without fused
 // multiply-adds only.
 var haveVec = false
 
