@@ -100,11 +100,19 @@ func (s *texSampler) levels(finest int, warn bool) glSampler {
 	case t.LevelErr != nil && t.LevelErr != s.l.LevelErr():
 		w = &texture.Warning{Kind: texture.Damaged, Path: s.path, Reason: "mip chain cut short: " + t.LevelErr.Error()}
 	}
-	if w != nil && warn && !s.warned {
-		s.warned = true
-		s.r.textureWarnings([]texture.Warning{*w})
+	if w != nil && warn {
+		s.warnOnce(*w)
 	}
 	return newGLSampler(t.WithWrap(s.wrap))
+}
+
+// warnOnce reports w to the frame unless a problem with the texture was
+// reported already.
+func (s *texSampler) warnOnce(w texture.Warning) {
+	if !s.warned {
+		s.warned = true
+		s.r.textureWarnings([]texture.Warning{w})
+	}
 }
 
 // glSampler filters a texture the way the reference viewer's GL does:

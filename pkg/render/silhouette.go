@@ -1,8 +1,10 @@
 package render
 
 import (
+	"image"
 	"math"
 
+	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/raster"
@@ -81,10 +83,10 @@ type uvKey struct {
 // visibleUV returns the rectangle of texture coordinates holding the
 // texels of s that show under class c when drawn with opacity alpha
 // (layer and geoset alpha, or a particle's), computed once per texture
-// and opacity (in 64ths, rounded up). It reads level 0, which it decodes
-// when the picture itself samples only coarser levels: the rectangle is
-// exact in level-0 texels, so the framing does not depend on the
-// picture's size.
+// and opacity (in 64ths, rounded up). It is exact in level-0 texels, so
+// the framing does not depend on the picture's size; the texture finds
+// it without decoding level 0 in full when the picture itself samples
+// only coarser levels (texture.Lazy.Extent).
 func (a *Animator) visibleUV(s raster.Sampler, c visClass, alpha float32) uvRect {
 	ts, ok := s.(*texSampler)
 	if !ok || c == visAll {
@@ -95,46 +97,40 @@ func (a *Animator) visibleUV(s raster.Sampler, c visClass, alpha float32) uvRect
 	if r, ok := a.uvRects[k]; ok {
 		return r
 	}
-	g := ts.from(0)
-	if ts.r.ctx.Err() != nil {
-		return fullUV // a stand-in for an abandoned decode: not remembered
-	}
-	if g.t == nil || len(g.t.Levels) == 0 || g.t.Levels[0] == nil {
-		return fullUV
-	}
 	// A texel shows when its own opacity times the drawing's reaches
-	// framingAlpha.
+	// framingAlpha. Its weight (alpha, or alpha times its brightest
+	// channel) is a whole number, so it reaches the float threshold
+	// exactly when it reaches the threshold's ceiling.
 	need := min(1, framingAlpha*64/float32(q))
 	if c == visKey {
 		need = 0.75
 	}
-	img := g.t.Levels[0]
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	// The tests in integers: a texel's alpha (or alpha times its
-	// brightest channel) is a whole number, so it reaches the float
-	// threshold exactly when it reaches the threshold's ceiling.
-	additive := c == visAdditive
-	limit := 255 * need
-	if additive {
-		limit = 255 * 255 * need
+	cov, limit := texture.ByAlpha, 255*need
+	if c == visAdditive {
+		cov, limit = texture.ByGlow, 255*255*need
 	}
 	least := int(math.Ceil(float64(limit)))
-	x0, y0, x1, y1 := w, h, -1, -1
-	for y := 0; y < h; y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
-		for x := 0; len(row) >= 4; x, row = x+1, row[4:] {
-			v := int(row[3])
-			if additive {
-				v *= int(max(row[0], row[1], row[2]))
-			}
-			if v >= least {
-				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
-			}
-		}
+	type answer struct {
+		r   image.Rectangle
+		err error
 	}
-	r := uvRect{empty: true}
-	if x1 >= 0 {
-		r = uvRect{float32(x0) / float32(w), float32(y0) / float32(h), float32(x1+1) / float32(w), float32(y1+1) / float32(h), false}
+	got := beside.Run(ts.r.ctx, func() answer {
+		r, err := ts.l.Extent(cov, least)
+		return answer{r, err}
+	})
+	if got == nil {
+		return fullUV // a stand-in for an abandoned decode: not remembered
+	}
+	r := fullUV
+	switch e := got.r; {
+	case got.err != nil:
+		// The texture draws white, which shows everywhere.
+		ts.warnOnce(texture.Warning{Kind: texture.Damaged, Path: ts.path, Reason: "cannot decode: " + got.err.Error()})
+	case e.Empty():
+		r = uvRect{empty: true}
+	default:
+		w, h := float32(ts.l.Width()), float32(ts.l.Height())
+		r = uvRect{float32(e.Min.X) / w, float32(e.Min.Y) / h, float32(e.Max.X) / w, float32(e.Max.Y) / h, false}
 	}
 	if a.uvRects == nil {
 		a.uvRects = map[uvKey]uvRect{}

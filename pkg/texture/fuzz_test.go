@@ -46,6 +46,9 @@ func checkLazy(t *testing.T, data []byte, tex *Texture, decErr error) {
 		}
 		return
 	}
+	// Extent, asked first (level 0 not decoded yet), must be the scan of
+	// the level 0 Texture(0) gives, or fail when that fails.
+	ext := askExtents(l)
 	if l.Width() != tex0Width(tex, l) || l.Levels() < 1 {
 		t.Fatalf("lazy %dx%d with %d levels", l.Width(), l.Height(), l.Levels())
 	}
@@ -53,6 +56,7 @@ func checkLazy(t *testing.T, data []byte, tex *Texture, decErr error) {
 	if (err == nil) != (decErr == nil) {
 		t.Fatalf("Texture(0) error %v, Decode error %v", err, decErr)
 	}
+	checkExtents(t, all, err, ext)
 	if err != nil {
 		return
 	}

@@ -38,6 +38,7 @@ type Lazy struct {
 	levels   []*image.NRGBA
 	errs     []error // levels that failed to decode
 	inflight []chan struct{}
+	extents  map[extentKey]image.Rectangle
 	// cache and el account for the decoded levels while the Lazy is
 	// cached; both nil once it is not.
 	cache *Cache
