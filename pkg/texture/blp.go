@@ -231,10 +231,6 @@ func openBLP(data []byte, o *Options) (*mipFile, error) {
 			img, err := decodeBLPJPEG(streams[i], w, hh, alpha)
 			return img, h.decodeError(err, i)
 		}
-		mf.extent = func(i int, c Coverage, least int) (image.Rectangle, bool) {
-			w, hh := mipSize(h.w, h.h, i)
-			return blpJPEGExtent(streams[i], w, hh, alpha, c, least)
-		}
 		return mf, nil
 	}
 	var palette []byte

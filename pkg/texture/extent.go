@@ -34,16 +34,10 @@ type extentKey struct {
 // holding every texel whose weight under c is least or more; it is empty
 // when no texel reaches least. A texture without a level 0 counts whole.
 //
-// The answer is the one a scan of Texture(0).Levels[0] gives, but a BLP
-// JPEG level 0 is decoded only as far as the answer needs: every block
-// is entropy-decoded, but a block is transformed only when its texels
-// could still move an edge of the rectangle, which leaves out the
-// interior and the blocks whose coefficients bound every weight below
-// least. A framing that reads level 0 of a large texture whose picture
-// samples only its small levels then costs a fraction of a full decode,
-// and level 0 is not kept. The answer is remembered per c and least.
-//
-// It fails as Texture(0) does when level 0 cannot be decoded.
+// It decodes level 0 alone, not the chain Texture(0) decodes, and
+// remembers the answer per c and least, so that every picture of the
+// texture (every model that shares it through a Cache) asks once. It
+// fails as Texture(0) does when level 0 cannot be decoded.
 func (l *Lazy) Extent(c Coverage, least int) (image.Rectangle, error) {
 	if t := l.mf.tex; t != nil {
 		if len(t.Levels) == 0 || t.Levels[0] == nil {
@@ -57,24 +51,15 @@ func (l *Lazy) Extent(c Coverage, least int) (image.Rectangle, error) {
 	k := extentKey{c, least}
 	l.mu.Lock()
 	r, ok := l.extents[k]
-	img := l.levels[0]
 	l.mu.Unlock()
 	if ok {
 		return r, nil
 	}
-	done := false
-	if img == nil && l.mf.extent != nil {
-		r, done = l.mf.extent(0, c, least)
+	img, err := l.level(0)
+	if err != nil {
+		return image.Rectangle{}, err
 	}
-	if !done {
-		if img == nil {
-			var err error
-			if img, err = l.level(0); err != nil {
-				return image.Rectangle{}, err
-			}
-		}
-		r = extentOf(img, c, least)
-	}
+	r = extentOf(img, c, least)
 	l.mu.Lock()
 	if l.extents == nil {
 		l.extents = map[extentKey]image.Rectangle{}

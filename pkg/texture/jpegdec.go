@@ -111,10 +111,6 @@ type fastJPEG struct {
 	br            bitReader
 	blk, tmp      [64]int32
 	prog          progState
-	// lw×lh is the level decoded; ext, when set, makes the decode find
-	// the level's extent instead (jpegextent.go).
-	lw, lh int
-	ext    *extentScan
 }
 
 // decodeBLPJPEGFast decodes a BLP JPEG level's stream (as jpegLevel built
@@ -134,7 +130,6 @@ func (d *fastJPEG) decode(w, h int) (*image.NRGBA, error) {
 		return nil, jpegFallback("empty level")
 	}
 	var dst *image.NRGBA
-	d.lw, d.lh = w, h
 	pos := 2
 	for {
 		// Each segment must start right where the last one ended:
@@ -172,16 +167,9 @@ func (d *fastJPEG) decode(w, h int) (*image.NRGBA, error) {
 			if d.scanned && !d.progressive || d.ncomp == 0 {
 				return nil, jpegFallback("second scan or scan before frame")
 			}
-			if d.ext != nil && d.progressive {
-				return nil, jpegFallback("progressive extent")
-			}
 			if dst == nil {
+				dst = d.newLevel(w, h)
 				d.place()
-				if d.ext != nil {
-					dst = d.ext.start(d)
-				} else {
-					dst = d.newLevel(w, h)
-				}
 			}
 			if d.progressive {
 				end, err = d.progScan(seg, end, dst)
@@ -428,27 +416,21 @@ func (d *fastJPEG) scan(seg []byte, pos int, dst *image.NRGBA) (int, error) {
 		order[i], dcT[i], acT[i] = k, &d.dcT[td], &d.acT[ta]
 	}
 	bw, bh := (d.width+7)/8, (d.height+7)/8
-	cw, ch := min(d.lw, d.width), min(d.lh, d.height)
+	cw, ch := min(dst.Rect.Dx(), d.width), min(dst.Rect.Dy(), d.height)
 	d.br.reset(d.data, pos)
 	mcu, rst := 0, 0
 	for by := range bh {
 		for bx := range bw {
-			if d.ext != nil {
-				if !d.extentMCU(&order, &dcT, &acT, ns, bx, by, cw, ch) {
+			for i := range ns {
+				c := &d.comp[order[i]]
+				rows, ok := d.block(dcT[i], acT[i], &d.quant[c.tq], &c.pred)
+				if !ok {
 					return 0, jpegFallback("bad entropy-coded data")
 				}
-			} else {
-				for i := range ns {
-					c := &d.comp[order[i]]
-					rows, ok := d.block(dcT[i], acT[i], &d.quant[c.tq], &c.pred)
-					if !ok {
-						return 0, jpegFallback("bad entropy-coded data")
-					}
-					if c.ch >= 0 && 8*bx < cw && 8*by < ch {
-						d.store(dst, c, rows, bx, by, cw, ch)
-					}
-					d.clearBlock(rows)
+				if c.ch >= 0 && 8*bx < cw && 8*by < ch {
+					d.store(dst, c, rows, bx, by, cw, ch)
 				}
+				d.clearBlock(rows)
 			}
 			mcu++
 			if d.ri > 0 && mcu%d.ri == 0 && mcu < bw*bh {

@@ -23,9 +23,6 @@ type testJPEG struct {
 	transform   int    // write an Adobe APP14 with this transform; -1 none
 	extended    bool   // SOF1 instead of SOF0
 	seed        uint32
-	// draw, when set, gives component c's sample at (x, y) instead of
-	// pixels' patterns.
-	draw func(c, x, y int) uint8
 }
 
 // pixels returns the planes: smooth gradients, waves, hard edges and
@@ -33,15 +30,6 @@ type testJPEG struct {
 // noise.
 func (e *testJPEG) pixels() [][]uint8 {
 	planes := make([][]uint8, e.comps)
-	if e.draw != nil {
-		for c := range planes {
-			planes[c] = make([]uint8, e.w*e.h)
-			for i := range planes[c] {
-				planes[c][i] = e.draw(c, i%e.w, i/e.w)
-			}
-		}
-		return planes
-	}
 	x := e.seed*2654435761 + 1
 	for c := range planes {
 		p := make([]uint8, e.w*e.h)

@@ -19,10 +19,6 @@ type mipFile struct {
 	levelErr error
 	// decode decodes level i < n; its errors name the format and level.
 	decode func(i int) (*image.NRGBA, error)
-	// extent, when set, finds level i's extent (Lazy.Extent) with less
-	// work than decode; ok is false when it leaves the level to decode,
-	// which then decides the texels or the error.
-	extent func(i int, c Coverage, least int) (r image.Rectangle, ok bool)
 	// tex is the decoded texture of a format without stored levels.
 	tex *Texture
 }
