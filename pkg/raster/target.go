@@ -166,7 +166,12 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			}
 			continue
 		}
-		for x := range w {
+		x0 := 0
+		if haveVec && w >= 2 {
+			x0 = w &^ 1
+			resolveStraight(&sums[0], &pix[0], x0)
+		}
+		for x := x0; x < w; x++ {
 			// Most pixels of a thumbnail were never drawn: all four
 			// floats +0, which the test below also skips.
 			if bits[2*x]|bits[2*x+1] == 0 {

@@ -42,3 +42,9 @@ func pass1x8(c *p1Args) int
 //
 //go:noescape
 func resolveSum(block, out *float32, stride, k, w int, inv float32)
+
+// resolveStraight is Resolve's conversion of n pixels (n even) of sums
+// to straight 8-bit colour, over transparency.
+//
+//go:noescape
+func resolveStraight(src *float32, dst *uint8, n int)

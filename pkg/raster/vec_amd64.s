@@ -660,3 +660,53 @@ rssample:
 
 rsdone:
 	RET
+
+// func resolveStraight(src *float32, dst *uint8, n int)
+//
+// Resolve's conversion to straight (not premultiplied) 8-bit colour for
+// n pixels, two at a time (n even): a pixel's alpha is the largest of its
+// alpha and colour as the Go loop picks it (VMAXPS keeps its second
+// operand on NaN and ties, like the loop's comparisons), the colour is
+// divided by it, and a pixel whose alpha is not above 0 stays zero.
+TEXT ·resolveStraight(SB), NOSPLIT, $0-24
+	MOVQ src+0(FP), SI
+	MOVQ dst+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $1, CX
+	JZ   rtdone
+	VBROADCASTSS vconst<>+4(SB), Y13  // 1
+	VBROADCASTSS vconst<>+8(SB), Y12  // 255
+	VBROADCASTSS vconst<>+0(SB), Y11  // 0.5
+	VXORPS Y10, Y10, Y10
+
+rtpair:
+	VMOVUPS (SI), Y0
+	VPERMILPS $0xff, Y0, Y1           // a = alpha
+	VPERMILPS $0x00, Y0, Y2
+	VMAXPS Y1, Y2, Y1                 // s0 > a ? s0 : a
+	VPERMILPS $0x55, Y0, Y2
+	VMAXPS Y1, Y2, Y1
+	VPERMILPS $0xaa, Y0, Y2
+	VMAXPS Y1, Y2, Y1
+	VDIVPS Y1, Y13, Y3                // 1/a
+	VMULPS Y3, Y0, Y0
+	VBLENDPS $0x88, Y1, Y0, Y0        // the alpha channels: a itself
+	VMAXPS Y10, Y0, Y0                // clamp01: NaN and below 0 to 0
+	VMINPS Y13, Y0, Y0
+	VMULPS Y12, Y0, Y0
+	VADDPS Y11, Y0, Y0
+	VCMPPS $0x1e, Y10, Y1, Y4         // a > 0
+	VCVTTPS2DQ Y0, Y0
+	VANDPS Y4, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPACKUSDW X1, X0, X0
+	VPACKUSWB X0, X0, X0
+	MOVQ X0, (DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ  rtpair
+	VZEROUPPER
+
+rtdone:
+	RET
