@@ -101,7 +101,7 @@ type fastJPEG struct {
 	progressive   bool
 	quant         [4][64]int32 // zig-zag order, as stored
 	qdef          [4]bool
-	dcT, acT      [4]huffTable
+	dcT, acT      [4]*huffTable // nil until defined
 	ri            int
 	jfif          bool
 	adobe         bool
@@ -285,12 +285,14 @@ func (d *fastJPEG) parseDHT(seg []byte) error {
 		if total == 0 || total > 256 || len(seg) < 17+total {
 			return jpegFallback("bad DHT counts")
 		}
-		t := &d.dcT[th]
-		if tc == 1 {
-			t = &d.acT[th]
-		}
-		if !t.build(seg[1:17], seg[17:17+total], tc == 1) {
+		t := sharedHuffTable(seg[:17+total])
+		if t == nil {
 			return jpegFallback("over-subscribed Huffman table")
+		}
+		if tc == 1 {
+			d.acT[th] = t
+		} else {
+			d.dcT[th] = t
 		}
 		seg = seg[17+total:]
 	}
@@ -407,13 +409,13 @@ func (d *fastJPEG) scan(seg []byte, pos int, dst *image.NRGBA) (int, error) {
 			return 0, err
 		}
 		td, ta := t>>4, t&15
-		if td > maxT || ta > maxT || !d.dcT[td].defined || !d.acT[ta].defined {
+		if td > maxT || ta > maxT || d.dcT[td] == nil || d.acT[ta] == nil {
 			return 0, jpegFallback("bad or missing Huffman table")
 		}
 		if !d.qdef[d.comp[k].tq] {
 			return 0, jpegFallback("missing quantisation table")
 		}
-		order[i], dcT[i], acT[i] = k, &d.dcT[td], &d.acT[ta]
+		order[i], dcT[i], acT[i] = k, d.dcT[td], d.acT[ta]
 	}
 	bw, bh := (d.width+7)/8, (d.height+7)/8
 	cw, ch := min(dst.Rect.Dx(), d.width), min(dst.Rect.Dy(), d.height)

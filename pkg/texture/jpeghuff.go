@@ -1,6 +1,9 @@
 package texture
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // The entropy-coded side of the fast BLP JPEG decoder (jpegdec.go): the
 // bit reader and the Huffman tables.
@@ -26,8 +29,7 @@ const (
 
 // huffTable is one DHT table, ready to decode.
 type huffTable struct {
-	defined bool
-	look    [1 << huffLookBits]int32
+	look [1 << huffLookBits]int32
 	// For codes longer than huffLookBits: maxCode[l] is the largest code
 	// of length l (-1 when there is none), and a code c of length l is
 	// symbol vals[c+valOff[l]].
@@ -63,8 +65,46 @@ func (t *huffTable) build(counts []byte, syms []byte, ac bool) bool {
 		}
 		code <<= 1
 	}
-	t.defined = true
 	return true
+}
+
+// huffTables remembers built tables by their DHT bytes. A BLP's levels
+// share one JPEG header, and files made by one tool share their tables,
+// so most levels would otherwise build the same four 4 KiB look-up
+// tables again, which costs more than decoding a small level. The tables
+// are only read once built. When it holds huffMemoMax tables it starts
+// over, which bounds its memory.
+var huffTables struct {
+	sync.Mutex
+	m map[string]*huffTable
+}
+
+const huffMemoMax = 256
+
+// sharedHuffTable returns the table that DHT bytes spec (class and slot
+// byte, 16 counts, symbols) build, or nil when build refuses them. The
+// slot is not part of the key: it does not change the table.
+func sharedHuffTable(spec []byte) *huffTable {
+	var kb [17 + 256]byte
+	key := kb[:copy(kb[:], spec)]
+	key[0] >>= 4
+	huffTables.Lock()
+	t, ok := huffTables.m[string(key)]
+	huffTables.Unlock()
+	if ok {
+		return t
+	}
+	t = new(huffTable)
+	if !t.build(spec[1:17], spec[17:], key[0] == 1) {
+		t = nil
+	}
+	huffTables.Lock()
+	if len(huffTables.m) >= huffMemoMax || huffTables.m == nil {
+		huffTables.m = map[string]*huffTable{}
+	}
+	huffTables.m[string(key)] = t
+	huffTables.Unlock()
+	return t
 }
 
 // fill writes the look-up entries of the code of length l for sym: every

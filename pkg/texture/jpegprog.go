@@ -87,10 +87,10 @@ func (d *fastJPEG) progScan(seg []byte, pos int, dst *image.NRGBA) (int, error) 
 		}
 		// Only the tables the scan decodes with must be there: DC
 		// refinement uses none, AC scans no DC table.
-		if ss == 0 && ah == 0 && !d.dcT[td].defined || ss != 0 && !d.acT[ta].defined {
+		if ss == 0 && ah == 0 && d.dcT[td] == nil || ss != 0 && d.acT[ta] == nil {
 			return 0, jpegFallback("missing Huffman table")
 		}
-		order[i], dcT[i], acT[i] = k, &d.dcT[td], &d.acT[ta]
+		order[i], dcT[i], acT[i] = k, d.dcT[td], d.acT[ta]
 	}
 	bw, bh := (d.width+7)/8, (d.height+7)/8
 	nb := bw * bh
