@@ -13,3 +13,9 @@ var haveIDCTVec = cpu.X86.HasAVX2
 //
 //go:noescape
 func idctColsVec(tmp *[64]int32)
+
+// storeChan8 is store's loop for a block eight pixels wide: ny rows of
+// tmp's samples into byte ch of the pixels at dst, rows stride apart.
+//
+//go:noescape
+func storeChan8(tmp *[64]int32, dst *uint8, stride, ny, ch int)
