@@ -39,14 +39,10 @@ type extentKey struct {
 // texture (every model that shares it through a Cache) asks once. It
 // fails as Texture(0) does when level 0 cannot be decoded.
 func (l *Lazy) Extent(c Coverage, least int) (image.Rectangle, error) {
-	if t := l.mf.tex; t != nil {
-		if len(t.Levels) == 0 || t.Levels[0] == nil {
-			return image.Rect(0, 0, l.w, l.h), nil
-		}
-		return extentOf(t.Levels[0], c, least), nil
-	}
-	if l.n == 0 {
-		return image.Rect(0, 0, l.w, l.h), nil
+	whole := image.Rect(0, 0, l.w, l.h)
+	t := l.mf.tex
+	if t != nil && (len(t.Levels) == 0 || t.Levels[0] == nil) || t == nil && l.n == 0 {
+		return whole, nil
 	}
 	k := extentKey{c, least}
 	l.mu.Lock()
@@ -55,9 +51,14 @@ func (l *Lazy) Extent(c Coverage, least int) (image.Rectangle, error) {
 	if ok {
 		return r, nil
 	}
-	img, err := l.level(0)
-	if err != nil {
-		return image.Rectangle{}, err
+	var img *image.NRGBA
+	if t != nil {
+		img = t.Levels[0]
+	} else {
+		var err error
+		if img, err = l.level(0); err != nil {
+			return image.Rectangle{}, err
+		}
 	}
 	r = extentOf(img, c, least)
 	l.mu.Lock()
