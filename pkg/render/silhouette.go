@@ -85,8 +85,7 @@ type uvKey struct {
 // (layer and geoset alpha, or a particle's), computed once per texture
 // and opacity (in 64ths, rounded up). It is exact in level-0 texels, so
 // the framing does not depend on the picture's size; the texture finds
-// it without decoding level 0 in full when the picture itself samples
-// only coarser levels (texture.Lazy.Extent).
+// it from level 0 alone and remembers it (texture.Lazy.Extent).
 func (a *Animator) visibleUV(s raster.Sampler, c visClass, alpha float32) uvRect {
 	ts, ok := s.(*texSampler)
 	if !ok || c == visAll {

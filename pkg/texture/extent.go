@@ -39,10 +39,9 @@ type extentKey struct {
 // texture (every model that shares it through a Cache) asks once. It
 // fails as Texture(0) does when level 0 cannot be decoded.
 func (l *Lazy) Extent(c Coverage, least int) (image.Rectangle, error) {
-	whole := image.Rect(0, 0, l.w, l.h)
 	t := l.mf.tex
-	if t != nil && (len(t.Levels) == 0 || t.Levels[0] == nil) || t == nil && l.n == 0 {
-		return whole, nil
+	if t == nil && l.n == 0 || t != nil && (len(t.Levels) == 0 || t.Levels[0] == nil) {
+		return image.Rect(0, 0, l.w, l.h), nil
 	}
 	k := extentKey{c, least}
 	l.mu.Lock()
