@@ -44,7 +44,8 @@ func pass1x8(c *p1Args) int
 func resolveSum(block, out *float32, stride, k, w int, inv float32)
 
 // resolveStraight is Resolve's conversion of n pixels (n even) of sums
-// to straight 8-bit colour, over transparency.
+// to straight 8-bit colour, over transparency, into dst, which holds
+// zeros: pixels that stay transparent black are not written.
 //
 //go:noescape
 func resolveStraight(src *float32, dst *uint8, n int)

@@ -667,7 +667,8 @@ rsdone:
 // n pixels, two at a time (n even): a pixel's alpha is the largest of its
 // alpha and colour as the Go loop picks it (VMAXPS keeps its second
 // operand on NaN and ties, like the loop's comparisons), the colour is
-// divided by it, and a pixel whose alpha is not above 0 stays zero.
+// divided by it, and a pixel whose alpha is not above 0 stays zero: dst
+// must hold zeros.
 TEXT ·resolveStraight(SB), NOSPLIT, $0-24
 	MOVQ src+0(FP), SI
 	MOVQ dst+8(FP), DI
@@ -681,6 +682,10 @@ TEXT ·resolveStraight(SB), NOSPLIT, $0-24
 
 rtpair:
 	VMOVUPS (SI), Y0
+	// Most pixels of a thumbnail were never drawn: two all-zero pixels
+	// stay as NewNRGBA made them.
+	VPTEST Y0, Y0
+	JZ   rtnext
 	VPERMILPS $0xff, Y0, Y1           // a = alpha
 	VPERMILPS $0x00, Y0, Y2
 	VMAXPS Y1, Y2, Y1                 // s0 > a ? s0 : a
@@ -702,6 +707,7 @@ rtpair:
 	VPACKUSDW X1, X0, X0
 	VPACKUSWB X0, X0, X0
 	MOVQ X0, (DI)
+rtnext:
 	ADDQ $32, SI
 	ADDQ $8, DI
 	DECQ CX

@@ -425,6 +425,16 @@ func TestVecResolve(t *testing.T) {
 				tg.Color[i] = vecValue(rng)
 			}
 		}
+		// Runs of never-drawn pixels (all +0, which the kernel skips),
+		// some with a −0 channel (which it must not).
+		for p := 0; p < len(tg.Color)/4; p++ {
+			if rng.IntN(3) == 0 {
+				clear(tg.Color[4*p : 4*p+4])
+				if rng.IntN(8) == 0 {
+					tg.Color[4*p+rng.IntN(4)] = float32(math.Copysign(0, -1))
+				}
+			}
+		}
 		var bg *color.NRGBA
 		if round%2 == 1 {
 			bg = &color.NRGBA{R: 10, G: 200, B: 77, A: 255}
