@@ -521,7 +521,9 @@ func FuzzVecScene(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tg.Clear([4]float32{0.25, 0.5, 0.75, 1})
+			if in[3]&128 == 0 {
+				tg.Clear([4]float32{0.25, 0.5, 0.75, 1})
+			} // else transparent black, as NewTarget leaves it
 			if err := tg.Draw([]Batch{b, b}, DrawOptions{Workers: 1}); err != nil {
 				return
 			}
@@ -529,6 +531,20 @@ func FuzzVecScene(f *testing.F) {
 		}
 		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
 			t.Fatal(d)
+		}
+		// The same buffers resolve to the same bytes over transparency
+		// with the kernel and without.
+		var pix [2][]uint8
+		for k, on := range []bool{vec, false} {
+			haveVec = on
+			img, err := out[0].Resolve(1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pix[k] = img.Pix
+		}
+		if !slices.Equal(pix[0], pix[1]) {
+			t.Fatal("Resolve differs with the kernel")
 		}
 	})
 }
