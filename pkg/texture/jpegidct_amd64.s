@@ -99,6 +99,16 @@ DATA idctk<>+344(SB)/4, $0x80000
 DATA idctk<>+348(SB)/4, $0x80000
 GLOBL idctk<>(SB), RODATA|NOPTR, $352
 
+// ROTATE is rotate in eight lanes: t = c·(a+b), x = t − (c+s)·b and
+// y = t + (s−c)·a, with c, c+s and s−c at offsets kt, kb and ka of idctk.
+#define ROTATE(a, b, kt, kb, ka, t, x, y) \
+	VPADDD b, a, t                \
+	VPMULLD idctk<>+kt(SB), t, t  \
+	VPMULLD idctk<>+kb(SB), b, x  \
+	VPSUBD x, t, x                \
+	VPMULLD idctk<>+ka(SB), a, y  \
+	VPADDD y, t, y
+
 // func idctColsVec(tmp *[64]int32)
 TEXT ·idctColsVec(SB), NOSPLIT, $0-8
 	MOVQ tmp+0(FP), DI
@@ -114,12 +124,7 @@ TEXT ·idctColsVec(SB), NOSPLIT, $0-8
 	VPSRAD $13, Y2, Y2                 // g2>>13
 	VMOVDQU 192(DI), Y6
 	VPSRAD $13, Y6, Y6                 // g6>>13
-	VPADDD Y6, Y2, Y10
-	VPMULLD idctk<>+0(SB), Y10, Y10       // t
-	VPMULLD idctk<>+32(SB), Y6, Y11
-	VPSUBD Y11, Y10, Y11               // y2 = t − (c+s)·b
-	VPMULLD idctk<>+64(SB), Y2, Y12
-	VPADDD Y12, Y10, Y12               // y6 = t + (s−c)·a
+	ROTATE(Y2, Y6, 0, 32, 64, Y10, Y11, Y12) // y2, y6
 	VPADDD Y12, Y8, Y0                 // q0
 	VPSUBD Y12, Y8, Y3                 // q3
 	VPADDD Y11, Y9, Y1                 // q1
@@ -143,18 +148,8 @@ TEXT ·idctColsVec(SB), NOSPLIT, $0-8
 	VPSRAD $14, Y11, Y11
 	VPSRAD $14, Y12, Y12
 	VPSRAD $14, Y13, Y13
-	VPADDD Y10, Y12, Y4
-	VPMULLD idctk<>+128(SB), Y4, Y4          // t
-	VPMULLD idctk<>+160(SB), Y10, Y5
-	VPSUBD Y5, Y4, Y5                  // v4 = t − (c+s)·(p7>>14)
-	VPMULLD idctk<>+192(SB), Y12, Y6
-	VPADDD Y6, Y4, Y6                  // v7 = t + (s−c)·(p4>>14)
-	VPADDD Y13, Y11, Y4
-	VPMULLD idctk<>+224(SB), Y4, Y4          // t
-	VPMULLD idctk<>+256(SB), Y13, Y7
-	VPSUBD Y7, Y4, Y7                  // v5 = t − (c+s)·(p6>>14)
-	VPMULLD idctk<>+288(SB), Y11, Y8
-	VPADDD Y8, Y4, Y8                  // v6 = t + (s−c)·(p5>>14)
+	ROTATE(Y12, Y10, 128, 160, 192, Y4, Y5, Y6) // v4, v7 from p4>>14, p7>>14
+	ROTATE(Y11, Y13, 224, 256, 288, Y4, Y7, Y8) // v5, v6 from p5>>14, p6>>14
 	// The rows out, >> 18.
 	VPADDD Y6, Y0, Y9
 	VPSRAD $18, Y9, Y9
