@@ -3,6 +3,7 @@ package mdxrender_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,4 +90,43 @@ func corpusModelFiles(tb testing.TB) []string {
 		tb.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
 	}
 	return out
+}
+
+// BenchmarkThumbnailCold is issue 15's cold thumbnail through the
+// package's front door, as a program that makes thumbnails one model after
+// another pays for each: read and decode the model file (Open), find and
+// decode its textures into a new cache, render 256² at ssaa 1 on one
+// worker, encode the PNG. Framebuffers come from the package's pool, as
+// every Render's do; the first iteration (outside the timer) fills it.
+func BenchmarkThumbnailCold(b *testing.B) {
+	dir := os.Getenv("MDXR_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "shared")
+	}
+	p := filepath.Join(dir, "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("corpus model not found: %v", err)
+	}
+	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: mdxrender.Particles{Off: true}}
+	thumb := func() {
+		m, err := mdxrender.Open(p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		img, _, err := m.Render(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := mdxrender.EncodePNG(io.Discard, img); err != nil {
+			b.Fatal(err)
+		}
+	}
+	thumb()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		thumb()
+	}
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 }
