@@ -1,6 +1,7 @@
 package texture
 
 import (
+	"encoding/binary"
 	"image"
 )
 
@@ -69,20 +70,67 @@ func (l *Lazy) Extent(c Coverage, least int) (image.Rectangle, error) {
 	return r, nil
 }
 
-// extentOf is Extent's answer for a decoded level.
+// extentOf is Extent's answer for a decoded level. It looks at no more
+// texels than the answer needs: the first and last rows that have a
+// texel, scanned from each end to their first one, and between them only
+// the texels outside the columns found so far. A texture whose content
+// fills it is answered from a few texels a row instead of all of them.
 func extentOf(img *image.NRGBA, c Coverage, least int) image.Rectangle {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
-	x0, y0, x1, y1 := w, h, -1, -1
-	for y := range h {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
-		for x := 0; len(row) >= 4; x, row = x+1, row[4:] {
-			if c.weight(int(row[0]), int(row[1]), int(row[2]), int(row[3])) >= least {
-				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
-			}
+	row := func(y int) []byte { return img.Pix[y*img.Stride : y*img.Stride+4*w] }
+	// The top row with a texel, and its first and last.
+	y0, x0, x1 := 0, w, -1
+	for ; y0 < h; y0++ {
+		if x0 = firstTexel(row(y0), c, least, 0, w, 1); x0 < w {
+			x1 = firstTexel(row(y0), c, least, w-1, x0-1, -1)
+			break
 		}
 	}
-	if x1 < 0 {
+	if y0 == h {
 		return image.Rectangle{}
 	}
+	// The bottom one, which may be the same row.
+	y1 := h - 1
+	for ; y1 > y0; y1-- {
+		if l := firstTexel(row(y1), c, least, 0, w, 1); l < w {
+			x0, x1 = min(x0, l), max(x1, firstTexel(row(y1), c, least, w-1, l-1, -1))
+			break
+		}
+	}
+	// The rows between can only widen the columns.
+	for y := y0 + 1; y < y1; y++ {
+		x0 = firstTexel(row(y), c, least, 0, x0, 1)
+		x1 = firstTexel(row(y), c, least, w-1, x1, -1)
+	}
 	return image.Rect(x0, y0, x1+1, y1+1)
+}
+
+// firstTexel returns the first column x of row, from from towards to
+// (step 1 or −1, to excluded), whose texel weighs least or more under c,
+// or to when none does.
+func firstTexel(row []byte, c Coverage, least, from, to, step int) int {
+	const alphas = 0xff000000ff000000 // of two texels in a little-endian word
+	for x := from; x != to; x += step {
+		if least > 0 {
+			// Texels without alpha weigh nothing under either coverage:
+			// most of a sprite's transparent border is passed two at a time.
+			if step > 0 {
+				for x+1 < to && binary.LittleEndian.Uint64(row[4*x:])&alphas == 0 {
+					x += 2
+				}
+			} else {
+				for x-1 > to && binary.LittleEndian.Uint64(row[4*x-4:])&alphas == 0 {
+					x -= 2
+				}
+			}
+			if x == to {
+				break
+			}
+		}
+		p := row[4*x : 4*x+4 : 4*x+4]
+		if c.weight(int(p[0]), int(p[1]), int(p[2]), int(p[3])) >= least {
+			return x
+		}
+	}
+	return to
 }

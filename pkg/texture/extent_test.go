@@ -2,6 +2,7 @@ package texture
 
 import (
 	"image"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -89,5 +90,46 @@ func TestExtent(t *testing.T) {
 	}
 	if r, err := LazyOf(tex).Extent(ByAlpha, 16); err != nil || r != cases[0].want {
 		t.Errorf("LazyOf: Extent = %v, %v", r, err)
+	}
+}
+
+// extentOf skips texels that cannot change its answer; on random sparse
+// and dense levels of many shapes it must give the answer of looking at
+// every texel.
+func TestExtentOfScansEnough(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	every := func(img *image.NRGBA, c Coverage, least int) image.Rectangle {
+		var r image.Rectangle
+		for y := range img.Rect.Dy() {
+			for x := range img.Rect.Dx() {
+				p := img.Pix[y*img.Stride+4*x:]
+				if c.weight(int(p[0]), int(p[1]), int(p[2]), int(p[3])) >= least {
+					r = r.Union(image.Rect(x, y, x+1, y+1))
+				}
+			}
+		}
+		return r
+	}
+	for trial := range 3000 {
+		w, h := 1+rng.IntN(20), 1+rng.IntN(12)
+		img := image.NewNRGBA(image.Rect(0, 0, w, h))
+		density := rng.IntN(5) // 0: none set, 4: most
+		for i := 0; i < len(img.Pix); i += 4 {
+			switch {
+			case rng.IntN(8) < density*2-1:
+				img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(1+rng.IntN(255))
+			case rng.IntN(2) == 0: // colour without alpha
+				img.Pix[i], img.Pix[i+1], img.Pix[i+2] = uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256))
+			}
+		}
+		for _, c := range []Coverage{ByAlpha, ByGlow} {
+			least := rng.IntN(300) - 5
+			if c == ByGlow {
+				least = rng.IntN(70000)
+			}
+			if got, want := extentOf(img, c, least), every(img, c, least); got != want {
+				t.Fatalf("trial %d, %dx%d, coverage %d, least %d: %v, want %v", trial, w, h, c, least, got, want)
+			}
+		}
 	}
 }
