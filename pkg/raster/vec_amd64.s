@@ -48,27 +48,49 @@ GLOBL vconst<>(SB), RODATA|NOPTR, $24
 
 // CHANNEL sums one channel of the four texels p00, p10, p01 and p11 with
 // the weights in Y8..Y11 into out, in bilinear's order; the channel's byte
-// is taken by shifting right by sh and masking with Y6. Uses Y0 and Y3.
-#define CHANNEL(sh, out) \
-	VPSRLD $sh, Y2, Y0    \
-	VPAND Y6, Y0, Y0      \
+// is moved to the bottom of each lane and the rest cleared by the single
+// instruction op with operand arg (VPAND with Y6's low bytes for red,
+// VPSHUFB with a byte selector for green and blue, VPSRLD by 24 for
+// alpha). Uses Y0.
+#define CHANNEL(op, arg, out) \
+	op arg, Y2, Y0        \
 	VCVTDQ2PS Y0, Y0      \
 	VMULPS Y8, Y0, out    \
-	VPSRLD $sh, Y4, Y0    \
-	VPAND Y6, Y0, Y0      \
+	op arg, Y4, Y0        \
 	VCVTDQ2PS Y0, Y0      \
 	VMULPS Y9, Y0, Y0     \
 	VADDPS Y0, out, out   \
-	VPSRLD $sh, Y7, Y0    \
-	VPAND Y6, Y0, Y0      \
+	op arg, Y7, Y0        \
 	VCVTDQ2PS Y0, Y0      \
 	VMULPS Y10, Y0, Y0    \
 	VADDPS Y0, out, out   \
-	VPSRLD $sh, Y13, Y0   \
-	VPAND Y6, Y0, Y0      \
+	op arg, Y13, Y0       \
 	VCVTDQ2PS Y0, Y0      \
 	VMULPS Y11, Y0, Y0    \
 	VADDPS Y0, out, out
+
+// Byte selectors for VPSHUFB: byte 1 (green) or 2 (blue) of each 32-bit
+// lane to its bottom byte, the other three bytes zero (a selector byte
+// with its top bit set clears). VPSHUFB selects within each 128-bit half,
+// so the 16-byte pattern is written twice.
+#define SEL4(b) (0x80808000 + b)
+DATA chansel<>+0(SB)/4, $SEL4(1)
+DATA chansel<>+4(SB)/4, $SEL4(5)
+DATA chansel<>+8(SB)/4, $SEL4(9)
+DATA chansel<>+12(SB)/4, $SEL4(13)
+DATA chansel<>+16(SB)/4, $SEL4(1)
+DATA chansel<>+20(SB)/4, $SEL4(5)
+DATA chansel<>+24(SB)/4, $SEL4(9)
+DATA chansel<>+28(SB)/4, $SEL4(13)
+DATA chansel<>+32(SB)/4, $SEL4(2)
+DATA chansel<>+36(SB)/4, $SEL4(6)
+DATA chansel<>+40(SB)/4, $SEL4(10)
+DATA chansel<>+44(SB)/4, $SEL4(14)
+DATA chansel<>+48(SB)/4, $SEL4(2)
+DATA chansel<>+52(SB)/4, $SEL4(6)
+DATA chansel<>+56(SB)/4, $SEL4(10)
+DATA chansel<>+60(SB)/4, $SEL4(14)
+GLOBL chansel<>(SB), RODATA|NOPTR, $64
 
 // BILINEAR filters the level at lp at the coordinates at (SI) and (DI),
 // as mipLevel.bilinear does: R, G, B, A into Y12, Y14, Y15, Y1, and white
@@ -107,10 +129,10 @@ GLOBL vconst<>(SB), RODATA|NOPTR, $24
 	VMULPS Y5, Y3, Y11                       \
 	VDIVPS Y6, Y11, Y11                      \
 	VPBROADCASTD vconst<>+20(SB), Y6         \
-	CHANNEL(0, Y12)                          \
-	CHANNEL(8, Y14)                          \
-	CHANNEL(16, Y15)                         \
-	CHANNEL(24, Y1)                          \
+	CHANNEL(VPAND, Y6, Y12)                  \
+	CHANNEL(VPSHUFB, chansel<>+0(SB), Y14)   \
+	CHANNEL(VPSHUFB, chansel<>+32(SB), Y15)  \
+	CHANNEL(VPSRLD, $24, Y1)                 \
 	VMOVUPS 0(SP), Y0                        \
 	VBROADCASTSS vconst<>+4(SB), Y3          \
 	VBLENDVPS Y0, Y3, Y12, Y12               \
