@@ -19,7 +19,6 @@ package pngenc
 import (
 	"bufio"
 	"bytes"
-	flate "github.com/klauspost/compress/flate"
 	"encoding/binary"
 	"hash/adler32"
 	"hash/crc32"
@@ -27,6 +26,8 @@ import (
 	"image/png"
 	"io"
 	"sync"
+
+	"github.com/klauspost/compress/flate"
 )
 
 var encoder = png.Encoder{CompressionLevel: png.DefaultCompression}
