@@ -130,3 +130,35 @@ func BenchmarkThumbnailCold(b *testing.B) {
 	}
 	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkThumbnailWarm is issue 15's warm render through the front
+// door: the unit opened once, then rendered again and again as a program
+// showing it would (256², ssaa 1, one worker), its textures decoded and
+// its folder listed by the first render, outside the timer.
+func BenchmarkThumbnailWarm(b *testing.B) {
+	dir := os.Getenv("MDXR_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "shared")
+	}
+	p := filepath.Join(dir, "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("corpus model not found: %v", err)
+	}
+	m, err := mdxrender.Open(p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: mdxrender.Particles{Off: true}}
+	if _, _, err := m.Render(v); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := m.Render(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+}
