@@ -305,10 +305,17 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
 	p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
 	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
-	// Pass 2: the batch colour, times the vertex colour.
+	// Pass 2: the batch colour, times the vertex colour. A texture
+	// sampled through sampleMul takes a colour that is the same for every
+	// fragment as it is (cp), rather than arrays filled with it.
 	c := b.color
-	for i := range rs {
-		rs[i], gs[i], bs[i], as[i] = c[0], c[1], c[2], c[3]
+	var cp *[4]float32
+	if b.tex != nil && b.mip > 0 && !b.vertexColor {
+		cp = &b.color
+	} else {
+		for i := range rs {
+			rs[i], gs[i], bs[i], as[i] = c[0], c[1], c[2], c[3]
+		}
 	}
 	if b.vertexColor {
 		for i := range rs {
@@ -351,7 +358,7 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 			us[i], vs[i], lods[i] = u, v, lod
 		}
 		if b.mip > 0 {
-			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as)
+			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as, cp)
 		} else {
 			for i := range us {
 				tx := b.tex.Sample(us[i], vs[i], lods[i])

@@ -74,7 +74,10 @@ func (tg *Target) prepareVec(m *mipTex) bool {
 // sampleMul multiplies the colours (r, g, b, a) of the fragments at
 // texture coordinates (u, v) and level of detail lod by the texel the
 // texture gives there, eight at a time through the kernel where it can.
-func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32) {
+// With c the fragments' colours are all c, and r, g, b and a, not yet
+// written, receive the products: the kernel reads c instead of arrays
+// filled with it.
+func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32) {
 	n := len(u)
 	v, lod, r, g, b, a = v[:n], lod[:n], r[:n], g[:n], b[:n], a[:n]
 	i := 0
@@ -82,7 +85,8 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32) {
 		vt := m.vt
 		vt.levels = &m.vec[0]
 		for ; i+8 <= n; i += 8 {
-			if !sampleMul8(&vt, &u[i], &v[i], &lod[i], &r[i], &g[i], &b[i], &a[i]) {
+			if !sampleMul8(&vt, &u[i], &v[i], &lod[i], &r[i], &g[i], &b[i], &a[i], c) {
+				fillColor(c, r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8])
 				m.sampleMulGo(u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8])
 			}
 		}
@@ -94,12 +98,25 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32) {
 			for j := k; j < 8; j++ {
 				u8[j], v8[j], l8[j] = u8[k-1], v8[k-1], l8[k-1]
 			}
-			if sampleMul8(&vt, &u8[0], &v8[0], &l8[0], &r[i], &g[i], &b[i], &a[i]) {
+			if sampleMul8(&vt, &u8[0], &v8[0], &l8[0], &r[i], &g[i], &b[i], &a[i], c) {
 				return
 			}
 		}
 	}
+	fillColor(c, r[i:], g[i:], b[i:], a[i:])
 	m.sampleMulGo(u[i:], v[i:], lod[i:], r[i:], g[i:], b[i:], a[i:])
+}
+
+// fillColor sets the colours r, g, b, a to c, when there is a c.
+func fillColor(c *[4]float32, r, g, b, a []float32) {
+	if c == nil {
+		return
+	}
+	n := len(r)
+	g, b, a = g[:n], b[:n], a[:n]
+	for i := range r {
+		r[i], g[i], b[i], a[i] = c[0], c[1], c[2], c[3]
+	}
 }
 
 // sampleMulGo is sampleMul one fragment at a time.

@@ -11,9 +11,10 @@ var haveVec = cpu.X86.HasAVX2
 // sampleMul8 is sampleMul for the eight fragments at u, v, lod, r, g, b
 // and a (each the first of eight float32), when they all read the same
 // mip levels; it reports false, having written nothing, when they do not.
+// With c the colours are c, and what r, g, b and a held is not read.
 //
 //go:noescape
-func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32) bool
+func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool
 
 // uvLOD8 is shadeSpan's pass 3 (texture coordinates and level of detail)
 // for 8·groups fragments.

@@ -140,11 +140,11 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 	VBLENDVPS Y0, Y3, Y15, Y15               \
 	VBLENDVPS Y0, Y3, Y1, Y1
 
-// func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32) bool
+// func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool
 //
 // Locals: 0(SP) the NaN mask, 32(SP) the weight of the second level,
 // 64(SP)..192(SP) the first level's R, G, B, A.
-TEXT ·sampleMul8(SB), NOSPLIT, $192-65
+TEXT ·sampleMul8(SB), NOSPLIT, $192-73
 	MOVQ t+0(FP), AX
 	MOVQ u+8(FP), SI
 	MOVQ v+16(FP), DI
@@ -218,6 +218,9 @@ TEXT ·sampleMul8(SB), NOSPLIT, $192-65
 	VADDPS Y3, Y0, Y1
 
 store:
+	MOVQ c+64(FP), R9
+	TESTQ R9, R9
+	JNZ  storec
 	MOVQ rp+32(FP), R8
 	VMOVUPS (R8), Y0
 	VMULPS Y12, Y0, Y0
@@ -235,12 +238,34 @@ store:
 	VMULPS Y1, Y0, Y0
 	VMOVUPS Y0, (R8)
 	VZEROUPPER
-	MOVB $1, ret+64(FP)
+	MOVB $1, ret+72(FP)
+	RET
+
+storec:
+	// One colour for all eight, c, instead of the colours at rp..ap.
+	MOVQ rp+32(FP), R8
+	VBROADCASTSS 0(R9), Y0
+	VMULPS Y12, Y0, Y0
+	VMOVUPS Y0, (R8)
+	MOVQ gp+40(FP), R8
+	VBROADCASTSS 4(R9), Y0
+	VMULPS Y14, Y0, Y0
+	VMOVUPS Y0, (R8)
+	MOVQ bp+48(FP), R8
+	VBROADCASTSS 8(R9), Y0
+	VMULPS Y15, Y0, Y0
+	VMOVUPS Y0, (R8)
+	MOVQ ap+56(FP), R8
+	VBROADCASTSS 12(R9), Y0
+	VMULPS Y1, Y0, Y0
+	VMOVUPS Y0, (R8)
+	VZEROUPPER
+	MOVB $1, ret+72(FP)
 	RET
 
 mixed:
 	VZEROUPPER
-	MOVB $0, ret+64(FP)
+	MOVB $0, ret+72(FP)
 	RET
 
 // LERP3 interpolates the attribute whose three vertex values are at off,

@@ -81,14 +81,37 @@ func sampleBoth(t *testing.T, tex *Texture, u, v, lod []float32) (vec, ref []flo
 		return c
 	}
 	vec, ref = col(), col()
-	m.sampleMul(u, v, lod, vec[:n], vec[n:2*n], vec[2*n:3*n], vec[3*n:])
+	m.sampleMul(u, v, lod, vec[:n], vec[n:2*n], vec[2*n:3*n], vec[3*n:], nil)
 	m.sampleMulGo(u, v, lod, ref[:n], ref[n:2*n], ref[2*n:3*n], ref[3*n:])
 	vt := m.vt
 	vt.levels = &m.vec[0]
 	scratch := slices.Clone(vec)
 	for i := 0; i+8 <= n; i += 8 {
-		if sampleMul8(&vt, &u[i], &v[i], &lod[i], &scratch[i], &scratch[n+i], &scratch[2*n+i], &scratch[3*n+i]) {
+		if sampleMul8(&vt, &u[i], &v[i], &lod[i], &scratch[i], &scratch[n+i], &scratch[2*n+i], &scratch[3*n+i], nil) {
 			took++
+		}
+	}
+	// One colour for all, given to sampleMul instead of written into the
+	// arrays (which hold NaN, to show if they are read): the bits of
+	// filling them with it first. Every array has room for a last group
+	// of eight, so the kernel takes that group too.
+	c := [4]float32{0.3, 0.6, 0.9, 0.45}
+	roomy := func(x []float32) []float32 { return append(make([]float32, 0, len(x)+8), x...) }
+	uc, vc, lc := roomy(u), roomy(v), roomy(lod)
+	var byC, filled [4][]float32
+	for ch := range 4 {
+		byC[ch], filled[ch] = make([]float32, n, n+8), make([]float32, n)
+		for i := range n {
+			byC[ch][i], filled[ch][i] = float32(math.NaN()), c[ch]
+		}
+	}
+	m.sampleMul(uc, vc, lc, byC[0], byC[1], byC[2], byC[3], &c)
+	m.sampleMulGo(u, v, lod, filled[0], filled[1], filled[2], filled[3])
+	for ch := range 4 {
+		for i := range n {
+			if !sameBits(byC[ch][i], filled[ch][i]) {
+				t.Fatalf("fragment %d channel %d: with the colour given %v, with it filled in %v", i, ch, byC[ch][i], filled[ch][i])
+			}
 		}
 	}
 	return vec, ref, took
