@@ -127,6 +127,51 @@ func triLOD(tr *tri, sx, sy float64) float64 {
 	return best / (q2 * q2)
 }
 
+// triLODMax returns an upper bound on λ (before any bias) over the
+// fragments of a set-up triangle, for a texture of sx×sy texels, or +Inf
+// when nothing is known. It mirrors triLOD: the numerator (N, M) of the
+// UV derivatives along an axis is affine in the screen, so its length is
+// largest at a vertex, and Q is smallest at one; the same slack is added
+// for float32 rounding, and Q is shrunk by it.
+func triLODMax(tr *tri, sx, sy float64) float64 {
+	var q, u, v [3]float64
+	qmin, qmax, umax, vmax := math.Inf(1), 0.0, 0.0, 0.0
+	for k := range 3 {
+		q[k], u[k], v[k] = float64(tr.q[k]), float64(tr.attr[k][0]), float64(tr.attr[k][1])
+		qmin, qmax = min(qmin, q[k]), max(qmax, q[k])
+		umax, vmax = max(umax, math.Abs(u[k])), max(vmax, math.Abs(v[k]))
+	}
+	if !(qmin > 0) || math.IsInf(qmax, 0) || !finite(umax) || !finite(vmax) {
+		return math.Inf(1)
+	}
+	const eps = 1.0 / (1 << 16)
+	worst := 0.0
+	for d := range 2 {
+		du, dv, dq := float64(tr.du[d]), float64(tr.dv[d]), float64(tr.dq[d])
+		if !finite(du) || !finite(dv) || !finite(dq) {
+			return math.Inf(1)
+		}
+		far := 0.0
+		for k := range 3 {
+			px := q[k] * (du - u[k]*dq) * sx
+			py := q[k] * (dv - v[k]*dq) * sy
+			far = max(far, px*px+py*py)
+		}
+		slack := eps * qmax * ((math.Abs(du)+umax*math.Abs(dq))*sx + (math.Abs(dv)+vmax*math.Abs(dq))*sy)
+		l := math.Sqrt(far) + slack
+		worst = max(worst, l*l)
+	}
+	q2 := qmin * qmin * (1 - eps)
+	r2 := worst / (q2 * q2)
+	switch {
+	case r2 == 0:
+		return math.Inf(-1) // ρ² is 0 everywhere: λ is −32
+	case !finite(r2):
+		return math.Inf(1)
+	}
+	return plog2(r2*r2) / 4
+}
+
 // originDist2 is the squared distance from the origin to the triangle
 // (x[k], y[k]): 0 when it contains the origin.
 func originDist2(x, y [3]float64) float64 {

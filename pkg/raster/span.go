@@ -25,7 +25,15 @@ type spanBuf struct {
 	r, g, b, a []float32
 	u, v, lod  []float32
 	width      int
+	// lod0: every fragment of the triangle being shaded samples level 0
+	// alone (its λ is at most 0), so pass 3 leaves λ out.
+	lod0 bool
 }
+
+// lod0Area is the bounding-box area from which rasterTri works out
+// whether a triangle's fragments all sample level 0: the bound costs
+// about as much as leaving λ out saves on a hundred fragments.
+const lod0Area = 256
 
 // getSpan and putSpan keep a Target's span buffers between bands and
 // frames, so that steady-state frames do not allocate.
@@ -228,6 +236,10 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	// Room for a row past shadeBatch, and for the vector kernels' last
 	// group of eight.
 	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
+	sp.lod0 = false
+	if b.mip > 0 && b.shader == nil && (int(tr.maxX)-int(tr.minX)+1)*(ye-ys+1) >= lod0Area {
+		sp.lod0 = triLODMax(tr, float64(b.texW), float64(b.texH))+float64(lodBias) < -lodMargin
+	}
 	// pass1x8 takes the rows of at least vecSpan pixels, its arguments
 	// set up at the first: most triangles of a model at thumbnail size
 	// have none.
@@ -338,6 +350,9 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 			k = n
 			c := uvConsts{u: [3]float32{a0[0], a1[0], a2[0]}, v: [3]float32{a0[1], a1[1], a2[1]},
 				du: tr.du, dv: tr.dv, dq: tr.dq, texW: texW, texH: texH, lodBias: lodBias}
+			if sp.lod0 {
+				c.lod0 = 1
+			}
 			uvLOD8(&c, &p0s[0], &p1s[0], &p2s[0], &iqs[0], &us[0], &vs[0], &lods[0], (n+7)/8)
 		}
 		for i := k; i < len(us); i++ {

@@ -135,6 +135,7 @@ type uvConsts struct {
 	u, v                [3]float32 // 0, 12: the vertices' u and v
 	du, dv, dq          [2]float32 // 24, 32, 40: their gradients (x, y)
 	texW, texH, lodBias float32    // 48, 52, 56
+	lod0                int32      // 60: 1 to write λ 0 instead (every fragment samples level 0)
 }
 
 // lightConsts is what light8 reads of a triangle; the offsets of its

@@ -296,7 +296,7 @@ mixed:
 // func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
 //
 // The texture coordinates and level of detail of 8·groups fragments, as
-// shadeSpan's pass 3 computes them.
+// shadeSpan's pass 3 computes them; with c.lod0 set, λ is written as 0.
 TEXT ·uvLOD8(SB), NOSPLIT, $0-72
 	MOVQ c+0(FP), AX
 	MOVQ p0+8(FP), SI
@@ -320,6 +320,8 @@ uvloop:
 	LERP3(12, Y6)                 // v
 	VMOVUPS Y5, (R10)(DX*1)
 	VMOVUPS Y6, (R11)(DX*1)
+	CMPL 60(AX), $0
+	JNE  uvlod0
 	DERIV(Y5, 24, 40, 48, Y7)     // ∂u/∂x
 	DERIV(Y6, 32, 40, 52, Y8)     // ∂v/∂x
 	DERIV(Y5, 28, 44, 48, Y9)     // ∂u/∂y
@@ -348,6 +350,7 @@ uvloop:
 	VBROADCASTSS uvconst<>+8(SB), Y3
 	VBLENDVPS Y13, Y12, Y3, Y12
 	VMOVUPS Y12, (R12)(DX*1)
+uvnext:
 	ADDQ $32, DX
 	DECQ CX
 	JNZ  uvloop
@@ -355,6 +358,12 @@ uvloop:
 uvdone:
 	VZEROUPPER
 	RET
+
+uvlod0:
+	// Every fragment samples level 0 alone: λ 0 reads as any λ ≤ 0 does.
+	VXORPS Y12, Y12, Y12
+	VMOVUPS Y12, (R12)(DX*1)
+	JMP  uvnext
 
 DATA uvconst<>+0(SB)/4, $0x4e7e0000 // 0x3f800000 as a float
 DATA uvconst<>+4(SB)/4, $0x33000000 // 2⁻²⁵

@@ -571,3 +571,69 @@ func FuzzVecScene(f *testing.F) {
 		}
 	})
 }
+
+// TestVecLOD0Scenes draws scenes whose textures are magnified and
+// minified about equally (λ around 0) with the kernels, which leave λ out
+// for triangles whose bound says they sample level 0 alone, and with the
+// Go loop, which computes every fragment's λ: the pictures must be the
+// same bits. Each level of the texture is random, so a fragment sampled
+// at level 0 alone where it should have blended in level 1 shows.
+func TestVecLOD0Scenes(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	defer func() { haveVec = true }()
+	rng := rand.New(rand.NewPCG(11, 12))
+	took, near := 0, 0
+	for scene := range 300 {
+		tw := 1 << (3 + rng.IntN(5))
+		tex := randomTexture(rng, tw, tw, rng.IntN(2) == 0, rng.IntN(2) == 0)
+		w, h := 40+rng.IntN(160), 40+rng.IntN(160)
+		// A UV span of about the picture's size in texels, give or take
+		// a factor of four: λ from about −2 to 2.
+		span := float32(w) / float32(tw) * float32(math.Pow(2, rng.Float64()*4-2))
+		var vs []Vertex
+		var idx []uint32
+		for k := range 3 * (4 + rng.IntN(8)) {
+			ww := 0.5 + rng.Float32()*2
+			v := Vertex{Position: [4]float32{(rng.Float32()*2.4 - 1.2) * ww, (rng.Float32()*2.4 - 1.2) * ww, (rng.Float32()*1.8 - 0.9) * ww, ww},
+				UV: [2]float32{rng.Float32() * span, rng.Float32() * span}}
+			vs = append(vs, v)
+			idx = append(idx, uint32(k))
+		}
+		st := randomState(rng.IntN(7), true, false)
+		batches := []Batch{{State: st, Color: [4]float32{1, 1, 1, 0.8}, Vertices: vs, Indices: idx, Texture: tex}}
+		bias := []float32{0, 0, 0.5, -0.7}[rng.IntN(4)]
+		var out [2]*Target
+		for k, on := range []bool{true, false} {
+			haveVec = on
+			tg := newTarget(t, w, h)
+			tg.Clear([4]float32{0.1, 0.2, 0.3, 1})
+			if err := tg.Draw(batches, DrawOptions{Workers: 1, LODBias: bias}); err != nil {
+				t.Fatal(err)
+			}
+			out[k] = tg
+		}
+		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
+			t.Fatalf("scene %d (%d×%d, %d² texture, UV span %g, bias %g): %s", scene, w, h, tw, span, bias, d)
+		}
+		for i := range out[0].tris {
+			tr := &out[0].tris[i]
+			if (int(tr.maxX)-int(tr.minX)+1)*(int(tr.maxY)-int(tr.minY)+1) < lod0Area {
+				continue
+			}
+			switch l := triLODMax(tr, float64(tw), float64(tw)) + float64(bias); {
+			case l < -lodMargin:
+				took++
+			case l < 1:
+				near++ // blends level 1 in somewhere, or the bound is loose
+			}
+		}
+	}
+	// The comparison means nothing unless many triangles left λ out, and
+	// many did not, close to the line.
+	if took < 100 || near < 100 {
+		t.Fatalf("%d triangles sampled level 0 alone by the bound, %d within a level of it", took, near)
+	}
+	t.Logf("%d triangles sampled level 0 alone by the bound, %d within a level of it", took, near)
+}
