@@ -336,3 +336,30 @@ func TestResolverFallbackComesLast(t *testing.T) {
 		}
 	}
 }
+
+// Team stand-ins of one colour share their levels (made once), with no
+// room to append into; other colours get their own, of their colour.
+func TestTeamStandInsShared(t *testing.T) {
+	red, blue := [3]uint8{255, 3, 3}, [3]uint8{0, 66, 255}
+	for _, make := range []func([3]uint8) *Texture{TeamGlowTexture, TeamColorTexture} {
+		a, b, c := make(red), make(red), make(blue)
+		if a == b || len(a.Levels) < 2 || &a.Levels[0] != &b.Levels[0] {
+			t.Fatalf("two stand-ins of one colour do not share their levels")
+		}
+		if cap(a.Levels) != len(a.Levels) {
+			t.Errorf("levels have room to append into: len %d, cap %d", len(a.Levels), cap(a.Levels))
+		}
+		if c.Levels[0] == a.Levels[0] {
+			t.Fatal("two colours share levels")
+		}
+		for _, x := range []struct {
+			tex *Texture
+			rgb [3]uint8
+		}{{a, red}, {c, blue}} {
+			mid := x.tex.Levels[0].NRGBAAt(x.tex.Levels[0].Rect.Dx()/2, x.tex.Levels[0].Rect.Dy()/2)
+			if [3]uint8{mid.R, mid.G, mid.B} != x.rgb || mid.A == 0 {
+				t.Errorf("centre texel %v, want colour %v", mid, x.rgb)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mdxrender/mdxrender/internal/hexcolor"
 )
@@ -191,20 +192,72 @@ func ReplaceablePath(id uint32, team int, hd bool) (path string, ok bool) {
 }
 
 // TeamColorTexture is the stand-in for a missing TeamColorNN file: 8×8 of
-// the player's colour, as the reference harness generates it.
+// the player's colour, as the reference harness generates it. Its levels
+// are shared by every stand-in of that colour and must not be modified.
 func TeamColorTexture(rgb [3]uint8) *Texture {
+	return &Texture{Levels: standInLevels(false, rgb), Format: FormatSynthetic}
+}
+
+// TeamGlowTexture is the stand-in for a missing TeamGlowNN file: 32×32 of
+// the player's colour with alpha falling off from the centre as
+// 255·(1−r)², the reference harness's formula. Its levels are shared by
+// every stand-in of that colour and must not be modified.
+func TeamGlowTexture(rgb [3]uint8) *Texture {
+	return &Texture{Levels: standInLevels(true, rgb), Format: FormatSynthetic}
+}
+
+// standIns remembers the levels of the team stand-ins made so far: a
+// model asks for its team colour and glow at every render, and making
+// the glow (with its mip chain) was 1.5 % of a small unit's warm render.
+// Colours are few (the players', and what callers choose), but any
+// number can be asked for, so it starts over at standInMax.
+var standIns struct {
+	sync.Mutex
+	m map[standInKey][]*image.NRGBA
+}
+
+type standInKey struct {
+	glow bool
+	rgb  [3]uint8
+}
+
+const standInMax = 256
+
+// standInLevels returns the levels of the team glow (glow) or colour
+// stand-in of colour rgb, with no room to append to.
+func standInLevels(glow bool, rgb [3]uint8) []*image.NRGBA {
+	k := standInKey{glow, rgb}
+	standIns.Lock()
+	levels, ok := standIns.m[k]
+	standIns.Unlock()
+	if ok {
+		return levels
+	}
+	if glow {
+		levels = teamGlowLevels(rgb)
+	} else {
+		levels = teamColorLevels(rgb)
+	}
+	levels = levels[:len(levels):len(levels)]
+	standIns.Lock()
+	if len(standIns.m) >= standInMax || standIns.m == nil {
+		standIns.m = map[standInKey][]*image.NRGBA{}
+	}
+	standIns.m[k] = levels
+	standIns.Unlock()
+	return levels
+}
+
+func teamColorLevels(rgb [3]uint8) []*image.NRGBA {
 	const n = 8
 	img := image.NewNRGBA(image.Rect(0, 0, n, n))
 	for i := 0; i < len(img.Pix); i += 4 {
 		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = rgb[0], rgb[1], rgb[2], 255
 	}
-	return &Texture{Levels: mipChain(img), Format: FormatSynthetic}
+	return mipChain(img)
 }
 
-// TeamGlowTexture is the stand-in for a missing TeamGlowNN file: 32×32 of
-// the player's colour with alpha falling off from the centre as
-// 255·(1−r)², the reference harness's formula.
-func TeamGlowTexture(rgb [3]uint8) *Texture {
+func teamGlowLevels(rgb [3]uint8) []*image.NRGBA {
 	const n = 32
 	img := image.NewNRGBA(image.Rect(0, 0, n, n))
 	for y := range n {
@@ -217,7 +270,7 @@ func TeamGlowTexture(rgb [3]uint8) *Texture {
 			img.Pix[i+3] = uint8(math.Round(255 * (1 - r) * (1 - r)))
 		}
 	}
-	return &Texture{Levels: mipChain(img), Format: FormatSynthetic}
+	return mipChain(img)
 }
 
 // WhiteTexture is the 2×2 opaque white texture that stands in for a
