@@ -140,6 +140,15 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 	VBLENDVPS Y0, Y3, Y15, Y15               \
 	VBLENDVPS Y0, Y3, Y1, Y1
 
+// MULINTO multiplies the eight colours that load puts in Y0 (from the
+// array at ptr, now in R8, or broadcast from c) by the texel channel tex
+// and stores them at ptr.
+#define MULINTO(ptr, load, tex) \
+	MOVQ ptr, R8          \
+	load, Y0              \
+	VMULPS tex, Y0, Y0    \
+	VMOVUPS Y0, (R8)
+
 // func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool
 //
 // Locals: 0(SP) the NaN mask, 32(SP) the weight of the second level,
@@ -221,44 +230,20 @@ store:
 	MOVQ c+64(FP), R9
 	TESTQ R9, R9
 	JNZ  storec
-	MOVQ rp+32(FP), R8
-	VMOVUPS (R8), Y0
-	VMULPS Y12, Y0, Y0
-	VMOVUPS Y0, (R8)
-	MOVQ gp+40(FP), R8
-	VMOVUPS (R8), Y0
-	VMULPS Y14, Y0, Y0
-	VMOVUPS Y0, (R8)
-	MOVQ bp+48(FP), R8
-	VMOVUPS (R8), Y0
-	VMULPS Y15, Y0, Y0
-	VMOVUPS Y0, (R8)
-	MOVQ ap+56(FP), R8
-	VMOVUPS (R8), Y0
-	VMULPS Y1, Y0, Y0
-	VMOVUPS Y0, (R8)
+	MULINTO(rp+32(FP), VMOVUPS (R8), Y12)
+	MULINTO(gp+40(FP), VMOVUPS (R8), Y14)
+	MULINTO(bp+48(FP), VMOVUPS (R8), Y15)
+	MULINTO(ap+56(FP), VMOVUPS (R8), Y1)
 	VZEROUPPER
 	MOVB $1, ret+72(FP)
 	RET
 
 storec:
 	// One colour for all eight, c, instead of the colours at rp..ap.
-	MOVQ rp+32(FP), R8
-	VBROADCASTSS 0(R9), Y0
-	VMULPS Y12, Y0, Y0
-	VMOVUPS Y0, (R8)
-	MOVQ gp+40(FP), R8
-	VBROADCASTSS 4(R9), Y0
-	VMULPS Y14, Y0, Y0
-	VMOVUPS Y0, (R8)
-	MOVQ bp+48(FP), R8
-	VBROADCASTSS 8(R9), Y0
-	VMULPS Y15, Y0, Y0
-	VMOVUPS Y0, (R8)
-	MOVQ ap+56(FP), R8
-	VBROADCASTSS 12(R9), Y0
-	VMULPS Y1, Y0, Y0
-	VMOVUPS Y0, (R8)
+	MULINTO(rp+32(FP), VBROADCASTSS 0(R9), Y12)
+	MULINTO(gp+40(FP), VBROADCASTSS 4(R9), Y14)
+	MULINTO(bp+48(FP), VBROADCASTSS 8(R9), Y15)
+	MULINTO(ap+56(FP), VBROADCASTSS 12(R9), Y1)
 	VZEROUPPER
 	MOVB $1, ret+72(FP)
 	RET
