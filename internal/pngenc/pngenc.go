@@ -77,8 +77,10 @@ const (
 	idatMax = 1 << 16
 )
 
-// state is what one encoding reuses: the deflate writer and row buffers.
+// state is what one encoding reuses: the output and deflate writers and
+// the row buffers.
 type state struct {
+	bw        *bufio.Writer
 	fw        *flate.Writer
 	idat      idatWriter
 	cur, prev []byte
@@ -87,7 +89,7 @@ type state struct {
 
 var pool = sync.Pool{New: func() any {
 	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
-	return &state{fw: fw}
+	return &state{bw: bufio.NewWriterSize(io.Discard, idatMax+12), fw: fw}
 }}
 
 func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
@@ -96,7 +98,13 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 	if width <= 0 || height <= 0 || int64(width) >= 1<<31 || int64(height) >= 1<<31 {
 		return png.FormatError("invalid image size: " + b.String())
 	}
-	bw := bufio.NewWriterSize(w, idatMax+12)
+	s := pool.Get().(*state)
+	defer func() {
+		s.bw.Reset(io.Discard) // the pool keeps no hold on w
+		pool.Put(s)
+	}()
+	bw := s.bw
+	bw.Reset(w)
 	bw.WriteString("\x89PNG\r\n\x1a\n")
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
@@ -109,8 +117,6 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 	}
 	writeChunk(bw, "IHDR", ihdr[:])
 
-	s := pool.Get().(*state)
-	defer pool.Put(s)
 	n := width * bpp
 	if cap(s.cur) < n {
 		s.cur, s.prev, s.out = make([]byte, n), make([]byte, n), make([]byte, n+1)
