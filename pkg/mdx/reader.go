@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // reader walks the file's bytes with a sticky error: after the first
@@ -212,7 +213,15 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 	t := &Track[T]{Interpolation: interp, GlobalSeqID: gs, Keys: make([]Key[T], cnt)}
 	b := r.b[r.pos : r.pos+cnt*ksize]
 	r.pos += cnt * ksize
-	if interp.HasTangents() {
+	switch {
+	case interp.HasTangents() && vsize == int(unsafe.Sizeof(t.Keys[0].Value)):
+		// A key with tangents whose values are stored as they are held
+		// (not a compressed quaternion) is laid out in the file as Key is
+		// in memory, frame, value, in and out tangents, all 32-bit words
+		// (TestKeyLayout): one copy on a little-endian machine instead
+		// of three calls through get per key.
+		fillWords(t.Keys, b, 4)
+	case interp.HasTangents():
 		for i := range t.Keys {
 			k := &t.Keys[i]
 			k.Frame = int32(le.Uint32(b))
@@ -221,7 +230,7 @@ func readTrack[T TrackValue](r *reader, get func([]byte) T, vsize int) *Track[T]
 			k.OutTan = get(b[4+2*vsize:])
 			b = b[ksize:]
 		}
-	} else {
+	default:
 		for i := range t.Keys {
 			k := &t.Keys[i]
 			k.Frame = int32(le.Uint32(b))
