@@ -114,14 +114,7 @@ func BenchmarkThumbnailCold(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	thumb()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cputime.Process()
-	for i := 0; i < b.N; i++ {
-		thumb()
-	}
-	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+	cputime.Bench(b, thumb)
 }
 
 // BenchmarkThumbnailWarm is issue 15's warm render through the front
@@ -135,18 +128,11 @@ func BenchmarkThumbnailWarm(b *testing.B) {
 		b.Fatal(err)
 	}
 	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: mdxrender.Particles{Off: true}}
-	if _, _, err := m.Render(v); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cputime.Process()
-	for i := 0; i < b.N; i++ {
+	cputime.Bench(b, func() {
 		if _, _, err := m.Render(v); err != nil {
 			b.Fatal(err)
 		}
-	}
-	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+	})
 }
 
 // unitModel is the path of issue 15's typical unit (evilshadowhunter.mdx,

@@ -55,14 +55,7 @@ func BenchmarkRender(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					render()
-					b.ReportAllocs()
-					b.ResetTimer()
-					cpu := cputime.Process()
-					for i := 0; i < b.N; i++ {
-						render()
-					}
-					b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+					cputime.Bench(b, render)
 				})
 			}
 		}

@@ -47,14 +47,7 @@ func benchSheet(b *testing.B, m *mdx.Model, path string, opt View) {
 			}
 		}
 	}
-	sheet()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cputime.Process()
-	for i := 0; i < b.N; i++ {
-		sheet()
-	}
-	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+	cputime.Bench(b, sheet)
 }
 
 // BenchmarkParticleSheet simulates and renders 2-second sheets: the
