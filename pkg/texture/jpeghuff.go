@@ -1,9 +1,6 @@
 package texture
 
-import (
-	"encoding/binary"
-	"sync"
-)
+import "encoding/binary"
 
 // The entropy-coded side of the fast BLP JPEG decoder (jpegdec.go): the
 // bit reader and the Huffman tables.
@@ -72,39 +69,30 @@ func (t *huffTable) build(counts []byte, syms []byte, ac bool) bool {
 // share one JPEG header, and files made by one tool share their tables,
 // so most levels would otherwise build the same four 4 KiB look-up
 // tables again, which costs more than decoding a small level. The tables
-// are only read once built. When it holds huffMemoMax tables it starts
-// over, which bounds its memory.
-var huffTables struct {
-	sync.Mutex
-	m map[string]*huffTable
+// are only read once built.
+var huffTables = memo[huffKey, *huffTable]{max: 256}
+
+// huffKey is a DHT table's bytes as a map key that costs no allocation to
+// look up: the class (not the slot, which does not change the table), the
+// 16 counts and the symbols, zero after the n used.
+type huffKey struct {
+	n int
+	b [17 + 256]byte
 }
 
-const huffMemoMax = 256
-
 // sharedHuffTable returns the table that DHT bytes spec (class and slot
-// byte, 16 counts, symbols) build, or nil when build refuses them. The
-// slot is not part of the key: it does not change the table.
+// byte, 16 counts, symbols) build, or nil when build refuses them.
 func sharedHuffTable(spec []byte) *huffTable {
-	var kb [17 + 256]byte
-	key := kb[:copy(kb[:], spec)]
-	key[0] >>= 4
-	huffTables.Lock()
-	t, ok := huffTables.m[string(key)]
-	huffTables.Unlock()
-	if ok {
+	var k huffKey
+	k.n = copy(k.b[:], spec)
+	k.b[0] >>= 4
+	return huffTables.get(k, func() *huffTable {
+		t := new(huffTable)
+		if !t.build(spec[1:17], spec[17:], k.b[0] == 1) {
+			return nil
+		}
 		return t
-	}
-	t = new(huffTable)
-	if !t.build(spec[1:17], spec[17:], key[0] == 1) {
-		t = nil
-	}
-	huffTables.Lock()
-	if len(huffTables.m) >= huffMemoMax || huffTables.m == nil {
-		huffTables.m = map[string]*huffTable{}
-	}
-	huffTables.m[string(key)] = t
-	huffTables.Unlock()
-	return t
+	})
 }
 
 // fill writes the look-up entries of the code of length l for sym: every

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/mdxrender/mdxrender/internal/hexcolor"
 )
@@ -210,42 +209,26 @@ func TeamGlowTexture(rgb [3]uint8) *Texture {
 // model asks for its team colour and glow at every render, and making
 // the glow (with its mip chain) was 1.5 % of a small unit's warm render.
 // Colours are few (the players', and what callers choose), but any
-// number can be asked for, so it starts over at standInMax.
-var standIns struct {
-	sync.Mutex
-	m map[standInKey][]*image.NRGBA
-}
+// number can be asked for.
+var standIns = memo[standInKey, []*image.NRGBA]{max: 256}
 
 type standInKey struct {
 	glow bool
 	rgb  [3]uint8
 }
 
-const standInMax = 256
-
 // standInLevels returns the levels of the team glow (glow) or colour
 // stand-in of colour rgb, with no room to append to.
 func standInLevels(glow bool, rgb [3]uint8) []*image.NRGBA {
-	k := standInKey{glow, rgb}
-	standIns.Lock()
-	levels, ok := standIns.m[k]
-	standIns.Unlock()
-	if ok {
-		return levels
-	}
-	if glow {
-		levels = teamGlowLevels(rgb)
-	} else {
-		levels = teamColorLevels(rgb)
-	}
-	levels = levels[:len(levels):len(levels)]
-	standIns.Lock()
-	if len(standIns.m) >= standInMax || standIns.m == nil {
-		standIns.m = map[standInKey][]*image.NRGBA{}
-	}
-	standIns.m[k] = levels
-	standIns.Unlock()
-	return levels
+	return standIns.get(standInKey{glow, rgb}, func() []*image.NRGBA {
+		var levels []*image.NRGBA
+		if glow {
+			levels = teamGlowLevels(rgb)
+		} else {
+			levels = teamColorLevels(rgb)
+		}
+		return levels[:len(levels):len(levels)]
+	})
 }
 
 func teamColorLevels(rgb [3]uint8) []*image.NRGBA {
