@@ -320,14 +320,11 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 	// Pass 2: the batch colour, times the vertex colour. A texture
 	// sampled through sampleMul takes a colour that is the same for every
 	// fragment as it is (cp), rather than arrays filled with it.
-	c := b.color
 	var cp *[4]float32
 	if b.tex != nil && b.mip > 0 && !b.vertexColor {
 		cp = &b.color
 	} else {
-		for i := range rs {
-			rs[i], gs[i], bs[i], as[i] = c[0], c[1], c[2], c[3]
-		}
+		fillColor(&b.color, rs, gs, bs, as)
 	}
 	if b.vertexColor {
 		for i := range rs {
