@@ -16,14 +16,14 @@ import "unsafe"
 // Go loops'.
 //
 // The texture kernel takes the common case only: eight fragments that all
-// read the same mip level (and the next), of a texture whose levels are all
-// held and each clamp or repeat over a power of two. Any other group takes
+// read the same held mip level (and the next), of a texture whose held
+// levels each clamp or repeat over a power of two. Any other group takes
 // the Go loop.
 
 // vecLevel is a mip level as the kernel reads it; the offsets of its
 // fields are fixed in vec_amd64.s.
 type vecLevel struct {
-	pix        *uint8  // 0: texel (0, 0)
+	pix        *uint8  // 0: texel (0, 0); nil for a level without texels
 	fw, fh     float32 // 8, 12: width and height
 	xmax, ymax int32   // 16, 20: width−1 and height−1
 	stride     int32   // 24
@@ -50,12 +50,21 @@ func (tg *Target) prepareVec(m *mipTex) bool {
 		return false
 	}
 	start := len(tg.vecLevels)
+	held := false
 	for i := range m.levels {
 		l := &m.levels[i]
-		if !l.ok || len(l.pix) > maxVecPix || (l.repU && !l.pow2U) || (l.repV && !l.pow2V) {
+		if !l.ok {
+			// A group that reads this level goes to the Go loop (the
+			// kernel sees no texels); a texture decoded from its bound
+			// down has its finer levels empty, and nothing reads them.
+			tg.vecLevels = append(tg.vecLevels, vecLevel{})
+			continue
+		}
+		if len(l.pix) > maxVecPix || (l.repU && !l.pow2U) || (l.repV && !l.pow2V) {
 			tg.vecLevels = tg.vecLevels[:start]
 			return false
 		}
+		held = true
 		v := vecLevel{pix: unsafe.SliceData(l.pix), fw: l.fw, fh: l.fh,
 			xmax: int32(l.w - 1), ymax: int32(l.h - 1), stride: int32(l.stride)}
 		if l.repU {
@@ -65,6 +74,10 @@ func (tg *Target) prepareVec(m *mipTex) bool {
 			v.wrapV = -1
 		}
 		tg.vecLevels = append(tg.vecLevels, v)
+	}
+	if !held {
+		tg.vecLevels = tg.vecLevels[:start]
+		return false
 	}
 	m.vec = tg.vecLevels[start:len(tg.vecLevels):len(tg.vecLevels)]
 	m.vt = vecTex{nm1: int32(m.n - 1), nm1f: float32(m.n - 1)}

@@ -197,6 +197,16 @@ TEXT ·sampleMul8(SB), NOSPLIT, $192-73
 	IMUL3Q $40, DX, R11
 	ADDQ 0(AX), R11
 
+	// A level without texels (one finer than a lazily decoded texture's
+	// bound) samples white in the Go loop: hand the group back to it.
+	CMPQ 0(R11), $0
+	JEQ  mixed
+	TESTQ R12, R12
+	JZ    first
+	CMPQ 40(R11), $0
+	JEQ  mixed
+
+first:
 	BILINEAR(R11)
 	TESTQ R12, R12
 	JZ    store

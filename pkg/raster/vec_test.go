@@ -189,6 +189,47 @@ func bufferDiff(c0, c1, d0, d1 []float32) string {
 	return ""
 }
 
+// TestVecEmptyLevels checks textures with levels left empty, as a lazily
+// decoded texture has its levels finer than the bound (and, here, one in
+// the middle of the chain): the kernel takes the groups that read held
+// levels only, and every fragment has the Go loop's bits, white from an
+// empty level included.
+func TestVecEmptyLevels(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, empty := range [][]int{{0}, {0, 1, 2}, {3}, {1, 4}} {
+		tex := randomTexture(rng, 64, 32, true, false)
+		for _, l := range empty {
+			tex.Levels[l].Pix = nil
+		}
+		u, v, lod := vecGroups(rng, 8*400, len(tex.Levels))
+		vec, ref, took := sampleBoth(t, tex, u, v, lod)
+		if !slicesBitEqual(vec, ref) {
+			t.Fatalf("levels %v empty: kernel and Go loop differ", empty)
+		}
+		// The groups that read held levels, and only those, are the
+		// kernel's.
+		held := func(l int) bool { return !slices.Contains(empty, l) }
+		want := 0
+		for g := 0; g+8 <= len(u); g += 8 {
+			l0, _, _ := mipPick(len(tex.Levels), lod[g])
+			same, second := true, false
+			for _, l := range lod[g : g+8] {
+				a, b, _ := mipPick(len(tex.Levels), l)
+				same, second = same && a == l0, second || b >= 0
+			}
+			if same && held(l0) && (!second || held(l0+1)) {
+				want++
+			}
+		}
+		if took != want || took == 0 {
+			t.Fatalf("levels %v empty: the kernel took %d groups, %d read held levels only", empty, took, want)
+		}
+	}
+}
+
 // TestVecTurnsDown checks the textures the kernel must leave to the Go loop.
 func TestVecTurnsDown(t *testing.T) {
 	if !haveVec {
@@ -198,9 +239,11 @@ func TestVecTurnsDown(t *testing.T) {
 	for name, tex := range map[string]*Texture{
 		"repeat over 48 texels": randomTexture(rng, 48, 16, true, true),
 		"repeat over 20 rows":   randomTexture(rng, 16, 20, false, true),
-		"level without texels": func() *Texture {
+		"no level with texels": func() *Texture {
 			tx := randomTexture(rng, 16, 16, true, true)
-			tx.Levels[0].Pix = nil
+			for i := range tx.Levels {
+				tx.Levels[i].Pix = nil
+			}
 			return tx
 		}(),
 		"no levels": {W: 4, H: 4},
