@@ -343,12 +343,14 @@ func (t *Target) prepare(lodBias float32) {
 	}
 	// Textures the fragment loop reads directly; the level arena is
 	// filled first, as appending may move it.
-	t.mipLevels, t.mips, t.vecLevels = t.mipLevels[:0], t.mips[:0], t.vecLevels[:0]
+	t.mipLevels, t.mips, t.vecLevels, t.nQuads = t.mipLevels[:0], t.mips[:0], t.vecLevels[:0], 0
 	for bi := range t.batches {
 		info := &t.batches[bi]
 		if tex, ok := info.tex.(*Texture); ok && info.drawn && info.shader == nil {
 			m := t.prepareTexture(tex)
-			t.prepareVec(&m)
+			if t.prepareVec(&m) {
+				t.prepareQuads(&m, quadLevels)
+			}
 			t.mips = append(t.mips, m)
 			info.mip = int32(len(t.mips))
 		}

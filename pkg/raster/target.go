@@ -32,8 +32,11 @@ type Target struct {
 	mips      []mipTex
 	mipLevels []mipLevel
 	vecLevels []vecLevel
-	spanMu    sync.Mutex
-	spans     []*spanBuf
+	// quads[:nQuads] hold the quads of this Draw's small levels.
+	quads  [][]uint32
+	nQuads int
+	spanMu sync.Mutex
+	spans  []*spanBuf
 }
 
 // NewTarget allocates a width×height target cleared to transparent black
@@ -60,6 +63,9 @@ func (t *Target) Bytes() int64 {
 	n += int64(cap(t.pverts))*int64(unsafe.Sizeof(pvert{})) + int64(cap(t.mips))*int64(unsafe.Sizeof(mipTex{}))
 	n += int64(cap(t.mipLevels)) * int64(unsafe.Sizeof(mipLevel{}))
 	n += int64(cap(t.vecLevels)) * int64(unsafe.Sizeof(vecLevel{}))
+	for _, q := range t.quads {
+		n += 4 * int64(cap(q))
+	}
 	t.spanMu.Lock()
 	for _, s := range t.spans {
 		n += 4 * int64(s.width) * 13 // twelve float32 arrays and one int32

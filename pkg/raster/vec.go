@@ -29,7 +29,92 @@ type vecLevel struct {
 	stride     int32   // 24
 	wrapU      int32   // 28: −1 to repeat u (masking with xmax), 0 to clamp
 	wrapV      int32   // 32: the same for v
-	_          int32   // 36: pads the size to 40
+	qstride    int32   // 36: bytes from a row of quads to the next
+	quads      *uint32 // 40: the level as quads (buildQuads), or nil
+}
+
+// A level the kernel reads as quads holds, for each place a sample can
+// fall, the four texels bilinear weighs there (x0 y0, x1 y0, x0 y1, x1 y1,
+// after the wrap or clamp), so that a fragment's texels are one 16-byte
+// load instead of four gathered ones: the gathers were about 40 % of the
+// kernel's time. A quad is four times the level's bytes, built per Draw,
+// so only small levels get them: a magnified texture (a team glow, a
+// 64² decal) is read at level 0 by thousands of fragments a texel.
+//
+// Quad (qx, qy) is at qx·16 + qy·qstride. Along an axis that repeats, qx
+// is the texel index i masked to the level and its pair is qx+1 masked;
+// along one that clamps, qx = clamp(i+1, 0, w): column 0 is the pair
+// (0, 0) every i < 0 reads, column w the pair (w−1, w−1) of i ≥ w−1.
+const maxQuads = 65 * 65
+
+// quadLevels is how many held levels of a texture, from its finest, get
+// quads: the finest is where a magnified texture is read, and the next
+// the second level of trilinear filtering there.
+const quadLevels = 2
+
+// prepareQuads gives the first n held levels of m (Draw asks for
+// quadLevels) that are small enough their quads, in buffers tg keeps
+// between Draws.
+func (tg *Target) prepareQuads(m *mipTex, n int) {
+	held := 0
+	for i := range m.vec {
+		v, l := &m.vec[i], &m.levels[i]
+		if v.pix == nil {
+			continue
+		}
+		if held++; held > n {
+			return
+		}
+		qw, qh := quadCount(l.w, l.repU), quadCount(l.h, l.repV)
+		if qw*qh > maxQuads {
+			continue
+		}
+		if tg.nQuads == len(tg.quads) {
+			tg.quads = append(tg.quads, nil)
+		}
+		q := tg.quads[tg.nQuads]
+		if cap(q) < 4*qw*qh {
+			q = make([]uint32, 4*qw*qh)
+			tg.quads[tg.nQuads] = q
+		}
+		tg.nQuads++
+		buildQuads(l, qw, qh, q)
+		v.quads, v.qstride = &q[0], int32(16*qw)
+	}
+}
+
+// quadCount is the number of quads along an axis of n texels.
+func quadCount(n int, repeat bool) int {
+	if repeat {
+		return n
+	}
+	return n + 1
+}
+
+// quadPair is the pair of texels of quad c along an axis of n texels.
+func quadPair(c, n int, repeat bool) (int, int) {
+	if repeat {
+		return c, (c + 1) & (n - 1)
+	}
+	return max(c-1, 0), min(c, n-1)
+}
+
+// buildQuads fills q with the qw×qh quads of l.
+func buildQuads(l *mipLevel, qw, qh int, q []uint32) {
+	q = q[:4*qw*qh]
+	texel := func(x, y int) uint32 {
+		o := y*l.stride + 4*x
+		p := l.pix[o : o+4 : o+4]
+		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+	}
+	for qy := range qh {
+		y0, y1 := quadPair(qy, l.h, l.repV)
+		for qx := range qw {
+			x0, x1 := quadPair(qx, l.w, l.repU)
+			d := q[4*(qy*qw+qx):][:4:4]
+			d[0], d[1], d[2], d[3] = texel(x0, y0), texel(x1, y0), texel(x0, y1), texel(x1, y1)
+		}
+	}
 }
 
 // vecTex is a texture's level chain as the kernel reads it.

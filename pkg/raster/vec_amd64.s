@@ -11,12 +11,11 @@ DATA vconst<>+16(SB)/4, $0x4cbebc20 // 1e8
 DATA vconst<>+20(SB)/4, $0x000000ff // the low byte
 GLOBL vconst<>(SB), RODATA|NOPTR, $24
 
-// AXIS turns the coordinates at (src) into texel indices on one axis of
-// the level at lp, as texelPos, repeatPair (over a power of two) and
-// clampPair do: i0 and i1 the two texels, fr the weight of the second.
-// size, max and wrap are the offsets of the level's size, size−1 and
-// wrap mask. Uses Y0, Y1, Y6, Y8, Y9, Y10, Y11, Y12.
-#define AXIS(src, lp, size, max, wrap, i0, i1, fr) \
+// AXISPOS turns the coordinates at (src) into the texel index i0 on one
+// axis of the level at lp (before any wrap or clamp), as texelPos does,
+// and the weight fr of the texel after it; size is the offset of the
+// level's size. Uses Y0 and Y1.
+#define AXISPOS(src, lp, size, i0, fr) \
 	VMOVUPS (src), Y0                  \
 	VBROADCASTSS size(lp), Y1          \
 	VMULPS Y1, Y0, Y0                  \
@@ -31,7 +30,15 @@ GLOBL vconst<>(SB), RODATA|NOPTR, $24
 	VCMPPS $0x1e, Y0, fr, Y1           \
 	VPADDD Y1, i0, i0                  \
 	VCVTDQ2PS i0, fr                   \
-	VSUBPS fr, Y0, fr                  \
+	VSUBPS fr, Y0, fr
+
+// AXIS turns the coordinates at (src) into texel indices on one axis of
+// the level at lp, as texelPos, repeatPair (over a power of two) and
+// clampPair do: i0 and i1 the two texels, fr the weight of the second.
+// size, max and wrap are the offsets of the level's size, size−1 and
+// wrap mask. Uses Y0, Y1, Y6, Y8, Y9, Y10, Y11, Y12.
+#define AXIS(src, lp, size, max, wrap, i0, i1, fr) \
+	AXISPOS(src, lp, size, i0, fr)     \
 	VPCMPEQD Y6, Y6, Y6                \
 	VPSUBD Y6, i0, i1                  \
 	VPBROADCASTD max(lp), Y8           \
@@ -45,6 +52,30 @@ GLOBL vconst<>(SB), RODATA|NOPTR, $24
 	VPMAXSD Y9, i1, Y12                \
 	VPMINSD Y8, Y12, Y12               \
 	VBLENDVPS Y10, Y11, Y12, i1
+
+// QAXIS is AXIS for a level read as quads: qi is the quad's index on the
+// axis, i0 masked to the level where it repeats, clamp(i0+1, 0, size)
+// where it clamps (see vecLevel). Uses Y0, Y1, Y6, Y8, Y9, Y10, Y11, Y12.
+#define QAXIS(src, lp, size, max, wrap, qi, fr) \
+	AXISPOS(src, lp, size, qi, fr)     \
+	VPCMPEQD Y6, Y6, Y6                \
+	VPBROADCASTD max(lp), Y8           \
+	VPAND Y8, qi, Y11                  \
+	VPSUBD Y6, Y8, Y8                  \
+	VPSUBD Y6, qi, Y12                 \
+	VPXOR Y9, Y9, Y9                   \
+	VPMAXSD Y9, Y12, Y12               \
+	VPMINSD Y8, Y12, Y12               \
+	VPBROADCASTD wrap(lp), Y10         \
+	VBLENDVPS Y10, Y11, Y12, qi
+
+// QLOAD loads the quads of fragments k and k+4, whose byte offsets are at
+// 192+4k(SP) and 208+4k(SP), from R13 into the halves of dst.
+#define QLOAD(k, dst, xdst) \
+	MOVLQZX (192+4*k)(SP), R8              \
+	MOVLQZX (208+4*k)(SP), R9              \
+	VMOVDQU (R13)(R8*1), xdst              \
+	VINSERTI128 $1, (R13)(R9*1), dst, dst
 
 // CHANNEL sums one channel of the four texels p00, p10, p01 and p11 with
 // the weights in Y8..Y11 into out, in bilinear's order; the channel's byte
@@ -94,8 +125,14 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 
 // BILINEAR filters the level at lp at the coordinates at (SI) and (DI),
 // as mipLevel.bilinear does: R, G, B, A into Y12, Y14, Y15, Y1, and white
-// where a coordinate is NaN (the mask at nan(SP)).
-#define BILINEAR(lp) \
+// where a coordinate is NaN (the mask at nan(SP)). A level with quads
+// reads them (from label quad); one without gathers its texels. Either
+// way the texels (x0 y0, x1 y0, x0 y1, x1 y1) end in Y2, Y4, Y7, Y13 and
+// the weights of x1 and y1 in Y3 and Y5, at label texels.
+#define BILINEAR(lp, quad, texels) \
+	MOVQ 40(lp), R13                         \
+	TESTQ R13, R13                           \
+	JNZ quad                                 \
 	AXIS(SI, lp, 8, 16, 28, Y2, Y7, Y3)      \
 	AXIS(DI, lp, 12, 20, 32, Y4, Y13, Y5)    \
 	VPBROADCASTD 24(lp), Y8                  \
@@ -116,6 +153,28 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 	VPGATHERDD Y6, (R13)(Y10*1), Y7          \
 	VPCMPEQD Y6, Y6, Y6                      \
 	VPGATHERDD Y6, (R13)(Y11*1), Y13         \
+	JMP texels                               \
+quad:                                        \
+	QAXIS(SI, lp, 8, 16, 28, Y2, Y3)         \
+	QAXIS(DI, lp, 12, 20, 32, Y4, Y5)        \
+	VPBROADCASTD 36(lp), Y8                  \
+	VPMULLD Y8, Y4, Y4                       \
+	VPSLLD $4, Y2, Y2                        \
+	VPADDD Y2, Y4, Y8                        \
+	VMOVDQU Y8, 192(SP)                      \
+	QLOAD(0, Y2, X2)                         \
+	QLOAD(1, Y4, X4)                         \
+	QLOAD(2, Y7, X7)                         \
+	QLOAD(3, Y13, X13)                       \
+	VPUNPCKLDQ Y4, Y2, Y8                    \
+	VPUNPCKHDQ Y4, Y2, Y9                    \
+	VPUNPCKLDQ Y13, Y7, Y10                  \
+	VPUNPCKHDQ Y13, Y7, Y11                  \
+	VPUNPCKLQDQ Y10, Y8, Y2                  \
+	VPUNPCKHQDQ Y10, Y8, Y4                  \
+	VPUNPCKLQDQ Y11, Y9, Y7                  \
+	VPUNPCKHQDQ Y11, Y9, Y13                 \
+texels:                                      \
 	VBROADCASTSS vconst<>+4(SB), Y0          \
 	VSUBPS Y3, Y0, Y1                        \
 	VSUBPS Y5, Y0, Y0                        \
@@ -152,8 +211,9 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 // func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool
 //
 // Locals: 0(SP) the NaN mask, 32(SP) the weight of the second level,
-// 64(SP)..192(SP) the first level's R, G, B, A.
-TEXT ·sampleMul8(SB), NOSPLIT, $192-73
+// 64(SP)..192(SP) the first level's R, G, B, A, 192(SP)..224(SP) the
+// quads' offsets.
+TEXT ·sampleMul8(SB), NOSPLIT, $224-73
 	MOVQ t+0(FP), AX
 	MOVQ u+8(FP), SI
 	MOVQ v+16(FP), DI
@@ -194,7 +254,7 @@ TEXT ·sampleMul8(SB), NOSPLIT, $192-73
 	VMOVUPS Y1, 0(SP)
 
 	VMOVD X8, DX
-	IMUL3Q $40, DX, R11
+	IMUL3Q $48, DX, R11
 	ADDQ 0(AX), R11
 
 	// A level without texels (one finer than a lazily decoded texture's
@@ -203,11 +263,11 @@ TEXT ·sampleMul8(SB), NOSPLIT, $192-73
 	JEQ  mixed
 	TESTQ R12, R12
 	JZ    first
-	CMPQ 40(R11), $0
+	CMPQ 48(R11), $0
 	JEQ  mixed
 
 first:
-	BILINEAR(R11)
+	BILINEAR(R11, quad0, texels0)
 	TESTQ R12, R12
 	JZ    store
 
@@ -216,8 +276,8 @@ first:
 	VMOVUPS Y14, 96(SP)
 	VMOVUPS Y15, 128(SP)
 	VMOVUPS Y1, 160(SP)
-	ADDQ $40, R11
-	BILINEAR(R11)
+	ADDQ $48, R11
+	BILINEAR(R11, quad1, texels1)
 	VMOVUPS 32(SP), Y6
 	VMOVUPS 64(SP), Y0
 	VSUBPS Y0, Y12, Y3

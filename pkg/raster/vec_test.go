@@ -64,14 +64,32 @@ func vecGroups(rng *rand.Rand, n, levels int) (u, v, lod []float32) {
 
 // sampleBoth runs sampleMul with the kernel and the Go loop on the same
 // input and returns both results (r, g, b, a concatenated) and the number
-// of groups the kernel took.
+// of groups the kernel took. The kernel runs twice, gathering texels and
+// reading every level small enough as quads, and must give the same bits
+// and take the same groups both ways.
 func sampleBoth(t *testing.T, tex *Texture, u, v, lod []float32) (vec, ref []float32, took int) {
+	t.Helper()
+	var byQuads [2][]float32
+	var tookBy [2]int
+	for k, quads := range []int{0, 64} {
+		byQuads[k], ref, tookBy[k] = sampleWith(t, tex, u, v, lod, quads)
+	}
+	if !slicesBitEqual(byQuads[0], byQuads[1]) || tookBy[0] != tookBy[1] {
+		t.Fatalf("%d×%d texture, repeat %v %v: the kernel gives other bits (or takes %d groups, not %d) reading quads",
+			tex.W, tex.H, tex.RepeatU, tex.RepeatV, tookBy[1], tookBy[0])
+	}
+	return byQuads[0], ref, tookBy[0]
+}
+
+// sampleWith is sampleBoth with quads for the first quads held levels.
+func sampleWith(t *testing.T, tex *Texture, u, v, lod []float32, quads int) (vec, ref []float32, took int) {
 	t.Helper()
 	tg := &Target{}
 	m := tg.prepareTexture(tex)
 	if !tg.prepareVec(&m) {
 		t.Fatalf("the kernel does not take a %d×%d texture, repeat %v %v", tex.W, tex.H, tex.RepeatU, tex.RepeatV)
 	}
+	tg.prepareQuads(&m, quads)
 	n := len(u)
 	col := func() []float32 {
 		c := make([]float32, 4*n)
