@@ -1,6 +1,7 @@
 package texture
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -127,4 +128,62 @@ func TestFolderNeverTouchesOutside(t *testing.T) {
 		t.Skip("strace logged no file system calls")
 	}
 	t.Logf("%d file system calls traced", n)
+}
+
+// TestFolderKeepsItsRealPath checks that a Folder resolves the links in
+// its own path once: after a lookup, moving a link in that path to
+// another folder does not move the Source (a new Folder follows it), and
+// Stat and Open report the file as os.Stat does.
+func TestFolderKeepsItsRealPath(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(base, d, "x.txt"), []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur := filepath.Join(base, "cur")
+	if err := os.Symlink("a", cur); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	src := Folder(cur)
+	read := func(s Source) string {
+		t.Helper()
+		b, err := fs.ReadFile(s.FS, "x.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got := read(src); got != "a" {
+		t.Fatalf("read %q through the link to a", got)
+	}
+	if err := os.Remove(cur); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("b", cur); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(src); got != "a" {
+		t.Fatalf("the Source moved with the link: read %q", got)
+	}
+	if got := read(Folder(cur)); got != "b" {
+		t.Fatalf("a new Folder read %q, not b", got)
+	}
+	st, err := fs.Stat(src.FS, "x.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.Stat(filepath.Join(base, "a", "x.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Name() != want.Name() || st.Size() != want.Size() || st.Mode() != want.Mode() || !st.ModTime().Equal(want.ModTime()) {
+		t.Fatalf("Stat gives %v %d %v %v, os.Stat %v %d %v %v", st.Name(), st.Size(), st.Mode(), st.ModTime(), want.Name(), want.Size(), want.Mode(), want.ModTime())
+	}
+	if _, err := fs.Stat(src.FS, "missing.txt"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Stat of a missing file: %v", err)
+	}
 }

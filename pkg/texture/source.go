@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/mdxrender/mdxrender/internal/readlimit"
 )
@@ -28,11 +29,12 @@ type Source struct {
 
 // Folder returns the Source of the folder dir on disk. Nothing outside dir
 // is ever opened, listed or statted through it: symbolic links are
-// followed only while they stay below dir (the operating system resolves
-// them inside an os.Root), so a link in a texture folder cannot make a
-// model read files elsewhere.
+// followed only while they stay below dir, so a link in a texture folder
+// cannot make a model read files elsewhere. Links in dir's own path are
+// resolved once, at the first lookup, and the Source stays with the folder
+// they led to then.
 func Folder(dir string) Source {
-	return Source{Name: dir, FS: folderFS(dir)}
+	return Source{Name: dir, FS: folderFS{dir: dir, real: new(realDir)}}
 }
 
 // FSSource returns the Source of folder dir inside fsys, named name in
@@ -59,7 +61,7 @@ func (f File) String() string { return f.Source.display(f.Name) }
 // display names path p inside s for people.
 func (s Source) display(p string) string {
 	if dir, ok := s.FS.(folderFS); ok {
-		return filepath.Join(string(dir), filepath.FromSlash(p))
+		return filepath.Join(dir.dir, filepath.FromSlash(p))
 	}
 	if s.Name == "" {
 		return p
@@ -134,7 +136,7 @@ func (f File) stamp() (k fileKey, ok bool) {
 // two folders (a model's own and a texture root above it) is one file.
 func identity(fsys fs.FS, p string) (any, string) {
 	if dir, ok := fsys.(folderFS); ok {
-		return folderFS(""), filepath.Join(string(dir), filepath.FromSlash(p))
+		return folderFS{}, filepath.Join(dir.dir, filepath.FromSlash(p))
 	}
 	return fsKey(fsys), p
 }
@@ -175,7 +177,37 @@ type ptrKey struct {
 // at, so no link can make it open, list or even stat a place outside.
 // (os.Root would also refuse absolute links that point back inside the
 // folder, which texture libraries made with links use.)
-type folderFS string
+type folderFS struct {
+	dir string
+	// real is dir's real path once resolved, shared by the copies of
+	// the Source; nil resolves it at every operation.
+	real *realDir
+}
+
+// realDir holds a folder's real path. Resolving it again at every lookup
+// took a system call per component of the folder's path (eight for a
+// model eight folders deep), most of what finding a texture cost.
+type realDir struct {
+	mu   sync.Mutex
+	path string
+}
+
+// root returns the real path of d's folder.
+func (d folderFS) root() (string, error) {
+	if d.real == nil {
+		return filepath.EvalSymlinks(d.dir)
+	}
+	d.real.mu.Lock()
+	defer d.real.mu.Unlock()
+	if d.real.path == "" {
+		p, err := filepath.EvalSymlinks(d.dir)
+		if err != nil {
+			return "", err
+		}
+		d.real.path = p
+	}
+	return d.real.path, nil
+}
 
 // maxLinks bounds the symbolic links followed in resolving one path, as
 // the operating system's own limit does (a loop of links ends there).
@@ -184,23 +216,32 @@ const maxLinks = 40
 // resolve returns the real path of name below d, or an error wrapping
 // errOutside when it leads elsewhere.
 func (d folderFS) resolve(op, name string) (string, error) {
+	p, _, err := d.resolveStat(op, name)
+	return p, err
+}
+
+// resolveStat is resolve that also returns what the last component's
+// Lstat reported, which is its Stat as it is not a link; nil when name
+// is the folder itself.
+func (d folderFS) resolveStat(op, name string) (string, fs.FileInfo, error) {
 	if !fs.ValidPath(name) {
-		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+		return "", nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	root, err := filepath.EvalSymlinks(string(d))
+	root, err := d.root()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	fail := func(err error) (string, error) {
+	fail := func(err error) (string, fs.FileInfo, error) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return "", &fs.PathError{Op: op, Path: name, Err: err}
+		return "", nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	// cur is a real path below root (no links in it); todo are the
 	// components left, a link's target's spliced in front of the rest.
 	cur := root
+	var last fs.FileInfo // cur's, when its last step was a component
 	todo := strings.Split(name, "/")
 	links := 0
 	for len(todo) > 0 {
@@ -214,7 +255,7 @@ func (d folderFS) resolve(op, name string) (string, error) {
 			if cur == root {
 				return fail(errOutside)
 			}
-			cur = filepath.Dir(cur)
+			cur, last = filepath.Dir(cur), nil
 			continue
 		}
 		next := filepath.Join(cur, c)
@@ -223,7 +264,7 @@ func (d folderFS) resolve(op, name string) (string, error) {
 			return fail(err)
 		}
 		if st.Mode()&fs.ModeSymlink == 0 {
-			cur = next
+			cur, last = next, st
 			continue
 		}
 		if links++; links > maxLinks {
@@ -239,16 +280,29 @@ func (d folderFS) resolve(op, name string) (string, error) {
 			// it.
 			rel, ok := below(root, filepath.Clean(target))
 			if !ok {
-				if rel, ok = below(filepath.Clean(string(d)), filepath.Clean(target)); !ok {
+				if rel, ok = below(filepath.Clean(d.dir), filepath.Clean(target)); !ok {
 					return fail(errOutside)
 				}
 			}
-			cur = root
+			cur, last = root, nil
 			target = rel
 		}
 		todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
 	}
-	return cur, nil
+	return cur, last, nil
+}
+
+// stat resolves name and returns its real path and Stat.
+func (d folderFS) stat(op, name string) (string, fs.FileInfo, error) {
+	real, st, err := d.resolveStat(op, name)
+	if err != nil || st != nil {
+		return real, st, err
+	}
+	st, err = os.Stat(real)
+	if err != nil {
+		return "", nil, &fs.PathError{Op: op, Path: name, Err: errors.Unwrap(err)}
+	}
+	return real, st, nil
 }
 
 // below returns p relative to dir when p is dir or lies below it,
@@ -265,13 +319,9 @@ func below(dir, p string) (string, bool) {
 // (FIFOs, devices, sockets) before opening them, because opening a FIFO
 // blocks until someone writes to it.
 func (d folderFS) Open(name string) (fs.File, error) {
-	real, err := d.resolve("open", name)
+	real, st, err := d.stat("open", name)
 	if err != nil {
 		return nil, err
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.Unwrap(err)}
 	}
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
@@ -281,11 +331,8 @@ func (d folderFS) Open(name string) (fs.File, error) {
 
 // Stat reports on name without opening it.
 func (d folderFS) Stat(name string) (fs.FileInfo, error) {
-	real, err := d.resolve("stat", name)
-	if err != nil {
-		return nil, err
-	}
-	return os.Stat(real)
+	_, st, err := d.stat("stat", name)
+	return st, err
 }
 
 // ReadDir lists a folder below d.
