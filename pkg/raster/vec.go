@@ -91,12 +91,14 @@ func quadCount(n int, repeat bool) int {
 	return n + 1
 }
 
-// quadPair is the pair of texels of quad c along an axis of n texels.
+// quadPair is the pair of texels of quad c along an axis of n texels:
+// the pair bilinear reads at texel index c where the axis repeats, and at
+// c−1 where it clamps.
 func quadPair(c, n int, repeat bool) (int, int) {
 	if repeat {
-		return c, (c + 1) & (n - 1)
+		return repeatPair(c, n)
 	}
-	return max(c-1, 0), min(c, n-1)
+	return clampPair(c-1, n)
 }
 
 // buildQuads fills q with the qw×qh quads of l.
