@@ -92,11 +92,12 @@ func quadCount(n int, repeat bool) int {
 }
 
 // quadPair is the pair of texels of quad c along an axis of n texels:
-// the pair bilinear reads at texel index c where the axis repeats, and at
-// c−1 where it clamps.
+// the pair bilinear reads at texel index c where the axis repeats (over
+// a power of two, masked as bilinear masks it), and at c−1 where it
+// clamps.
 func quadPair(c, n int, repeat bool) (int, int) {
 	if repeat {
-		return repeatPair(c, n)
+		return c, (c + 1) & (n - 1)
 	}
 	return clampPair(c-1, n)
 }
