@@ -180,7 +180,7 @@ type ptrKey struct {
 type folderFS struct {
 	dir string
 	// real is dir's real path once resolved, shared by the copies of
-	// the Source; nil resolves it at every operation.
+	// the Source (Folder makes it; the zero folderFS is only a key).
 	real *realDir
 }
 
@@ -194,9 +194,6 @@ type realDir struct {
 
 // root returns the real path of d's folder.
 func (d folderFS) root() (string, error) {
-	if d.real == nil {
-		return filepath.EvalSymlinks(d.dir)
-	}
 	d.real.mu.Lock()
 	defer d.real.mu.Unlock()
 	if d.real.path == "" {
