@@ -5,7 +5,7 @@ import "unsafe"
 // On amd64 with AVX2 the fixed rule's passes have vector kernels
 // (vec_amd64.s): the depth test and perspective weights of a row span
 // (pass1x8), the texture coordinates and level of detail (uvLOD8), the
-// texture lookup (sampleMul8) and the lighting (light8) eight fragments at
+// texture lookup (sampleMulN) and the lighting (light8) eight fragments at
 // a time, the replace, over and add blends one fragment's four channels at
 // a time (blend4), and Resolve's box filter (resolveSum). Each does the
 // float32 operations of its Go loop in the same order, so the pictures
@@ -172,6 +172,16 @@ func (tg *Target) prepareVec(m *mipTex) bool {
 	return true
 }
 
+// smArgs is what sampleMulN reads; the offsets of its fields are fixed
+// in vec_amd64.s.
+type smArgs struct {
+	t          *vecTex     // 0
+	u, v, lod  *float32    // 8, 16, 24: the first group's
+	r, g, b, a *float32    // 32, 40, 48, 56
+	c          *[4]float32 // 64
+	n          int         // 72: groups of eight
+}
+
 // sampleMul multiplies the colours (r, g, b, a) of the fragments at
 // texture coordinates (u, v) and level of detail lod by the texel the
 // texture gives there, eight at a time through the kernel where it can.
@@ -185,23 +195,31 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32) {
 	if m.vec != nil {
 		vt := m.vt
 		vt.levels = &m.vec[0]
-		for ; i+8 <= n; i += 8 {
-			if !sampleMul8(&vt, &u[i], &v[i], &lod[i], &r[i], &g[i], &b[i], &a[i], c) {
-				fillColor(c, r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8])
-				m.sampleMulGo(u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8])
-			}
-		}
-		if k := n - i; k > 1 && min(cap(u), cap(v), cap(lod), cap(r), cap(g), cap(b), cap(a)) >= i+8 {
+		groups := n / 8
+		if k := n - 8*groups; k > 1 && min(cap(u), cap(v), cap(lod), cap(r), cap(g), cap(b), cap(a)) >= 8*groups+8 {
 			// The last fragments as a group of eight, the lanes past them
 			// (room the caller left) copies of the last one: the lanes do
 			// not mix, and the copies read its level.
-			u8, v8, l8 := u[i:i+8], v[i:i+8], lod[i:i+8]
+			u8, v8, l8 := u[n-k:n-k+8], v[n-k:n-k+8], lod[n-k:n-k+8]
 			for j := k; j < 8; j++ {
 				u8[j], v8[j], l8[j] = u8[k-1], v8[k-1], l8[k-1]
 			}
-			if sampleMul8(&vt, &u8[0], &v8[0], &l8[0], &r[i], &g[i], &b[i], &a[i], c) {
-				return
+			groups++
+		}
+		for i < 8*groups {
+			sa := smArgs{t: &vt, u: &u[i], v: &v[i], lod: &lod[i],
+				r: &r[i], g: &g[i], b: &b[i], a: &a[i], c: c, n: groups - i/8}
+			if i += 8 * sampleMulN(&sa); i >= 8*groups {
+				break
 			}
+			// The group the kernel left, through the Go loop.
+			e := min(i+8, n)
+			fillColor(c, r[i:e], g[i:e], b[i:e], a[i:e])
+			m.sampleMulGo(u[i:e], v[i:e], lod[i:e], r[i:e], g[i:e], b[i:e], a[i:e])
+			i += 8
+		}
+		if i >= n {
+			return
 		}
 	}
 	fillColor(c, r[i:], g[i:], b[i:], a[i:])

@@ -8,13 +8,14 @@ import "golang.org/x/sys/cpu"
 // kernels; tests turn it off to compare with the Go loops.
 var haveVec = cpu.X86.HasAVX2
 
-// sampleMul8 is sampleMul for the eight fragments at u, v, lod, r, g, b
-// and a (each the first of eight float32), when they all read the same
-// mip levels; it reports false, having written nothing, when they do not.
-// With c the colours are c, and what r, g, b and a held is not read.
+// sampleMulN is sampleMul for a.n groups of eight fragments, as long as
+// each group's fragments all read the same mip levels: it returns how
+// many groups, from the first, it did; the group after them (if that is
+// not a.n) is the Go loop's, and nothing of it is written. With a.c the
+// colours are c, and what r, g, b and a held is not read.
 //
 //go:noescape
-func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool
+func sampleMulN(a *smArgs) int
 
 // uvLOD8 is shadeSpan's pass 3 (texture coordinates and level of detail)
 // for 8·groups fragments.

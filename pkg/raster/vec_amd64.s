@@ -70,10 +70,10 @@ GLOBL vconst<>(SB), RODATA|NOPTR, $24
 	VBLENDVPS Y10, Y11, Y12, qi
 
 // QLOAD loads the quads of fragments k and k+4, whose byte offsets are at
-// 192+4k(SP) and 208+4k(SP), from R13 into the halves of dst.
+// 4k(SP) and 16+4k(SP), from R13 into the halves of dst.
 #define QLOAD(k, dst, xdst) \
-	MOVLQZX (192+4*k)(SP), R8              \
-	MOVLQZX (208+4*k)(SP), R9              \
+	MOVLQZX (4*k)(SP), R8                  \
+	MOVLQZX (16+4*k)(SP), R9               \
 	VMOVDQU (R13)(R8*1), xdst              \
 	VINSERTI128 $1, (R13)(R9*1), dst, dst
 
@@ -123,13 +123,30 @@ DATA chansel<>+56(SB)/4, $SEL4(10)
 DATA chansel<>+60(SB)/4, $SEL4(14)
 GLOBL chansel<>(SB), RODATA|NOPTR, $64
 
-// BILINEAR filters the level at lp at the coordinates at (SI) and (DI),
-// as mipLevel.bilinear does: R, G, B, A into Y12, Y14, Y15, Y1, and white
-// where a coordinate is NaN (the mask at nan(SP)). A level with quads
-// reads them (from label quad); one without gathers its texels. Either
-// way the texels (x0 y0, x1 y0, x0 y1, x1 y1) end in Y2, Y4, Y7, Y13 and
-// the weights of x1 and y1 in Y3 and Y5, at label texels.
-#define BILINEAR(lp, quad, texels) \
+// The texture kernel is software-pipelined: each step prepares one group
+// of eight fragments (its levels, and the texels bilinear weighs, loaded
+// as quads or gathered) into a slot on the stack, then filters the group
+// prepared the step before from its slot. The two halves are independent,
+// so the core overlaps the loads and address arithmetic of one group with
+// the weights and sums of the other; a group at a time, each waited on its
+// own chain of dependent steps. Slots alternate; a slot holds, at
+//
+//	0    the NaN mask (a lane with a NaN coordinate samples white)
+//	32   the weight of the second level
+//	64   the first level's texels x0 y0, x1 y0, x0 y1, x1 y1 (64, 96,
+//	     128, 160) and the weights of x1 and y1 (192, 224)
+//	256  the same for the second level
+//	448  nonzero when the group reads a second level
+//	456  nonzero when the kernel takes the group
+#define SLOT 512
+#define LEVEL0 64
+#define LEVEL1 256
+
+// BPREP loads the texels of the group whose coordinates are at (SI) and
+// (DI) from the level at lp into the level block blk of the slot at DX. A
+// level with quads reads them (from label quad); one without gathers its
+// texels.
+#define BPREP(lp, quad, done, blk) \
 	MOVQ 40(lp), R13                         \
 	TESTQ R13, R13                           \
 	JNZ quad                                 \
@@ -153,7 +170,7 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 	VPGATHERDD Y6, (R13)(Y10*1), Y7          \
 	VPCMPEQD Y6, Y6, Y6                      \
 	VPGATHERDD Y6, (R13)(Y11*1), Y13         \
-	JMP texels                               \
+	JMP done                                 \
 quad:                                        \
 	QAXIS(SI, lp, 8, 16, 28, Y2, Y3)         \
 	QAXIS(DI, lp, 12, 20, 32, Y4, Y5)        \
@@ -161,7 +178,7 @@ quad:                                        \
 	VPMULLD Y8, Y4, Y4                       \
 	VPSLLD $4, Y2, Y2                        \
 	VPADDD Y2, Y4, Y8                        \
-	VMOVDQU Y8, 192(SP)                      \
+	VMOVDQU Y8, 0(SP)                        \
 	QLOAD(0, Y2, X2)                         \
 	QLOAD(1, Y4, X4)                         \
 	QLOAD(2, Y7, X7)                         \
@@ -174,7 +191,20 @@ quad:                                        \
 	VPUNPCKHQDQ Y10, Y8, Y4                  \
 	VPUNPCKLQDQ Y11, Y9, Y7                  \
 	VPUNPCKHQDQ Y11, Y9, Y13                 \
-texels:                                      \
+done:                                        \
+	VMOVDQU Y2, (blk+0)(DX)                  \
+	VMOVDQU Y4, (blk+32)(DX)                 \
+	VMOVDQU Y7, (blk+64)(DX)                 \
+	VMOVDQU Y13, (blk+96)(DX)                \
+	VMOVUPS Y3, (blk+128)(DX)                \
+	VMOVUPS Y5, (blk+160)(DX)
+
+// BFILTER filters the texels in the level block blk of the slot at DX, as
+// mipLevel.bilinear does: R, G, B, A into Y12, Y14, Y15, Y1, and white
+// where a coordinate is NaN.
+#define BFILTER(blk) \
+	VMOVUPS (blk+128)(DX), Y3                \
+	VMOVUPS (blk+160)(DX), Y5                \
 	VBROADCASTSS vconst<>+4(SB), Y0          \
 	VSUBPS Y3, Y0, Y1                        \
 	VSUBPS Y5, Y0, Y0                        \
@@ -187,12 +217,16 @@ texels:                                      \
 	VDIVPS Y6, Y10, Y10                      \
 	VMULPS Y5, Y3, Y11                       \
 	VDIVPS Y6, Y11, Y11                      \
+	VMOVDQU (blk+0)(DX), Y2                  \
+	VMOVDQU (blk+32)(DX), Y4                 \
+	VMOVDQU (blk+64)(DX), Y7                 \
+	VMOVDQU (blk+96)(DX), Y13                \
 	VPBROADCASTD vconst<>+20(SB), Y6         \
 	CHANNEL(VPAND, Y6, Y12)                  \
 	CHANNEL(VPSHUFB, chansel<>+0(SB), Y14)   \
 	CHANNEL(VPSHUFB, chansel<>+32(SB), Y15)  \
 	CHANNEL(VPSRLD, $24, Y1)                 \
-	VMOVUPS 0(SP), Y0                        \
+	VMOVUPS 0(DX), Y0                        \
 	VBROADCASTSS vconst<>+4(SB), Y3          \
 	VBLENDVPS Y0, Y3, Y12, Y12               \
 	VBLENDVPS Y0, Y3, Y14, Y14               \
@@ -200,28 +234,47 @@ texels:                                      \
 	VBLENDVPS Y0, Y3, Y1, Y1
 
 // MULINTO multiplies the eight colours that load puts in Y0 (from the
-// array at ptr, now in R8, or broadcast from c) by the texel channel tex
-// and stores them at ptr.
-#define MULINTO(ptr, load, tex) \
-	MOVQ ptr, R8          \
+// array at field off of the arguments at R10, advanced by R9 and now in
+// R8, or broadcast from c) by the texel channel tex and stores them there.
+#define MULINTO(off, load, tex) \
+	MOVQ off(R10), R8     \
+	ADDQ R9, R8           \
 	load, Y0              \
 	VMULPS tex, Y0, Y0    \
 	VMOVUPS Y0, (R8)
 
-// func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool
+// func sampleMulN(a *smArgs) int
 //
-// Locals: 0(SP) the NaN mask, 32(SP) the weight of the second level,
-// 64(SP)..192(SP) the first level's R, G, B, A, 192(SP)..224(SP) the
-// quads' offsets.
-TEXT ·sampleMul8(SB), NOSPLIT, $224-73
-	MOVQ t+0(FP), AX
-	MOVQ u+8(FP), SI
-	MOVQ v+16(FP), DI
-	MOVQ lod+24(FP), CX
+// Locals: 0(SP) the quads' offsets, then two slots, aligned to 32 bytes.
+TEXT ·sampleMulN(SB), 0, $1120-16
+	MOVQ a+0(FP), R10
+	MOVQ 0(R10), AX
+	MOVQ 72(R10), CX
+	LEAQ 63(SP), R14
+	ANDQ $-32, R14
+	MOVQ $-1, BX
+
+step:
+	// Prepare group BX+1, if there is one.
+	LEAQ 1(BX), R9
+	CMPQ R9, CX
+	JGE  filter
+	MOVQ R9, DX
+	ANDQ $1, DX
+	SHLQ $9, DX
+	ADDQ R14, DX
+	MOVQ $0, 456(DX)
+	SHLQ $5, R9
+	MOVQ 8(R10), SI
+	ADDQ R9, SI
+	MOVQ 16(R10), DI
+	ADDQ R9, DI
+	MOVQ 24(R10), R8
+	ADDQ R9, R8
 
 	// mipPick: l0 = 0 where !(lod > 0), n−1 where lod ≥ n−1, else
 	// int(lod), with f = lod − l0 in that last case and 0 otherwise.
-	VMOVUPS (CX), Y0
+	VMOVUPS (R8), Y0
 	VXORPS Y1, Y1, Y1
 	VCMPPS $0x1e, Y1, Y0, Y2   // lod > 0
 	VBROADCASTSS 12(AX), Y3
@@ -238,11 +291,11 @@ TEXT ·sampleMul8(SB), NOSPLIT, $224-73
 	// Every lane must read the same level.
 	VPBROADCASTD X8, Y10
 	VPCMPEQD Y10, Y8, Y11
-	VMOVMSKPS Y11, DX
-	CMPL DX, $0xff
-	JNE  mixed
+	VMOVMSKPS Y11, R8
+	CMPL R8, $0xff
+	JNE  filter
 
-	VMOVUPS Y6, 32(SP)
+	VMOVUPS Y6, 32(DX)
 	VCMPPS $0x0c, Y1, Y6, Y12  // f ≠ 0
 	VMOVMSKPS Y12, R12
 
@@ -251,76 +304,100 @@ TEXT ·sampleMul8(SB), NOSPLIT, $224-73
 	VMOVUPS (DI), Y0
 	VCMPPS $0x03, Y0, Y0, Y2   // NaN v
 	VORPS Y2, Y1, Y1
-	VMOVUPS Y1, 0(SP)
+	VMOVUPS Y1, 0(DX)
 
-	VMOVD X8, DX
-	IMUL3Q $48, DX, R11
+	VMOVD X8, R8
+	IMUL3Q $48, R8, R11
 	ADDQ 0(AX), R11
 
 	// A level without texels (one finer than a lazily decoded texture's
 	// bound) samples white in the Go loop: hand the group back to it.
 	CMPQ 0(R11), $0
-	JEQ  mixed
+	JEQ  filter
 	TESTQ R12, R12
 	JZ    first
 	CMPQ 48(R11), $0
-	JEQ  mixed
+	JEQ  filter
 
 first:
-	BILINEAR(R11, quad0, texels0)
+	MOVQ R12, 448(DX)
+	BPREP(R11, quad0, done0, LEVEL0)
 	TESTQ R12, R12
-	JZ    store
+	JZ    prepared
+	ADDQ $48, R11
+	BPREP(R11, quad1, done1, LEVEL1)
+
+prepared:
+	MOVQ $1, 456(DX)
+
+filter:
+	// Filter group BX, prepared the step before, if it is one.
+	TESTQ BX, BX
+	JL   next
+	MOVQ BX, DX
+	ANDQ $1, DX
+	SHLQ $9, DX
+	ADDQ R14, DX
+	CMPQ 456(DX), $0
+	JEQ  refused
+	BFILTER(LEVEL0)
+	CMPQ 448(DX), $0
+	JEQ  store
 
 	// The second level, and between the two: a += (b − a)·f.
-	VMOVUPS Y12, 64(SP)
-	VMOVUPS Y14, 96(SP)
-	VMOVUPS Y15, 128(SP)
-	VMOVUPS Y1, 160(SP)
-	ADDQ $48, R11
-	BILINEAR(R11, quad1, texels1)
-	VMOVUPS 32(SP), Y6
-	VMOVUPS 64(SP), Y0
+	VMOVUPS Y12, (LEVEL0+0)(DX)
+	VMOVUPS Y14, (LEVEL0+32)(DX)
+	VMOVUPS Y15, (LEVEL0+64)(DX)
+	VMOVUPS Y1, (LEVEL0+96)(DX)
+	BFILTER(LEVEL1)
+	VMOVUPS 32(DX), Y6
+	VMOVUPS (LEVEL0+0)(DX), Y0
 	VSUBPS Y0, Y12, Y3
 	VMULPS Y6, Y3, Y3
 	VADDPS Y3, Y0, Y12
-	VMOVUPS 96(SP), Y0
+	VMOVUPS (LEVEL0+32)(DX), Y0
 	VSUBPS Y0, Y14, Y3
 	VMULPS Y6, Y3, Y3
 	VADDPS Y3, Y0, Y14
-	VMOVUPS 128(SP), Y0
+	VMOVUPS (LEVEL0+64)(DX), Y0
 	VSUBPS Y0, Y15, Y3
 	VMULPS Y6, Y3, Y3
 	VADDPS Y3, Y0, Y15
-	VMOVUPS 160(SP), Y0
+	VMOVUPS (LEVEL0+96)(DX), Y0
 	VSUBPS Y0, Y1, Y3
 	VMULPS Y6, Y3, Y3
 	VADDPS Y3, Y0, Y1
 
 store:
-	MOVQ c+64(FP), R9
-	TESTQ R9, R9
+	MOVQ BX, R9
+	SHLQ $5, R9
+	MOVQ 64(R10), R13
+	TESTQ R13, R13
 	JNZ  storec
-	MULINTO(rp+32(FP), VMOVUPS (R8), Y12)
-	MULINTO(gp+40(FP), VMOVUPS (R8), Y14)
-	MULINTO(bp+48(FP), VMOVUPS (R8), Y15)
-	MULINTO(ap+56(FP), VMOVUPS (R8), Y1)
-	VZEROUPPER
-	MOVB $1, ret+72(FP)
-	RET
+	MULINTO(32, VMOVUPS (R8), Y12)
+	MULINTO(40, VMOVUPS (R8), Y14)
+	MULINTO(48, VMOVUPS (R8), Y15)
+	MULINTO(56, VMOVUPS (R8), Y1)
+	JMP  next
 
 storec:
-	// One colour for all eight, c, instead of the colours at rp..ap.
-	MULINTO(rp+32(FP), VBROADCASTSS 0(R9), Y12)
-	MULINTO(gp+40(FP), VBROADCASTSS 4(R9), Y14)
-	MULINTO(bp+48(FP), VBROADCASTSS 8(R9), Y15)
-	MULINTO(ap+56(FP), VBROADCASTSS 12(R9), Y1)
+	// One colour for all eight, c, instead of the colours at r..a.
+	MULINTO(32, VBROADCASTSS 0(R13), Y12)
+	MULINTO(40, VBROADCASTSS 4(R13), Y14)
+	MULINTO(48, VBROADCASTSS 8(R13), Y15)
+	MULINTO(56, VBROADCASTSS 12(R13), Y1)
+
+next:
+	INCQ BX
+	CMPQ BX, CX
+	JLT  step
 	VZEROUPPER
-	MOVB $1, ret+72(FP)
+	MOVQ CX, ret+8(FP)
 	RET
 
-mixed:
+refused:
 	VZEROUPPER
-	MOVB $0, ret+72(FP)
+	MOVQ BX, ret+8(FP)
 	RET
 
 // LERP3 interpolates the attribute whose three vertex values are at off,

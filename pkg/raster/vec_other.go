@@ -6,7 +6,7 @@ package raster
 // multiply-adds only.
 var haveVec = false
 
-func sampleMul8(t *vecTex, u, v, lod, rp, gp, bp, ap *float32, c *[4]float32) bool { return false }
+func sampleMulN(a *smArgs) int { return 0 }
 
 func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int) {}
 

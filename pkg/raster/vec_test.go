@@ -105,7 +105,8 @@ func sampleWith(t *testing.T, tex *Texture, u, v, lod []float32, quads int) (vec
 	vt.levels = &m.vec[0]
 	scratch := slices.Clone(vec)
 	for i := 0; i+8 <= n; i += 8 {
-		if sampleMul8(&vt, &u[i], &v[i], &lod[i], &scratch[i], &scratch[n+i], &scratch[2*n+i], &scratch[3*n+i], nil) {
+		a := smArgs{t: &vt, u: &u[i], v: &v[i], lod: &lod[i], r: &scratch[i], g: &scratch[n+i], b: &scratch[2*n+i], a: &scratch[3*n+i], n: 1}
+		if sampleMulN(&a) == 1 {
 			took++
 		}
 	}
@@ -712,4 +713,46 @@ func TestVecLOD0Scenes(t *testing.T) {
 		t.Fatalf("%d triangles sampled level 0 alone by the bound, %d within a level of it", took, near)
 	}
 	t.Logf("%d triangles sampled level 0 alone by the bound, %d within a level of it", took, near)
+}
+
+// BenchmarkVecSample measures the texture lookup of shadeSpan's pass 3
+// alone, spans of 128 fragments with one colour for all, as a glow layer
+// (a 32² texture magnified, read as quads) and a textured body (a 256²
+// texture minified, trilinear, gathered) have them.
+func BenchmarkVecSample(b *testing.B) {
+	for _, bc := range []struct {
+		name        string
+		size        int
+		scale, lod0 float32
+	}{
+		{"magnified", 32, 1.0 / 200, -2},
+		{"trilinear", 256, 1.0 / 150, 0.2},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			tex := mipChecker(bc.size, 8, [4]float32{0.9, 0.8, 0.6, 1}, [4]float32{0.3, 0.4, 0.7, 0.5})
+			tg := &Target{}
+			m := tg.prepareTexture(tex)
+			if tg.prepareVec(&m) {
+				tg.prepareQuads(&m, quadLevels)
+			}
+			const n = 128
+			u, v, lod := make([]float32, n, n+8), make([]float32, n, n+8), make([]float32, n, n+8)
+			for i := range n {
+				// A span of 16 by 8 pixels at an angle to the texels.
+				x, y := float32(i%16), float32(i/16)
+				u[i], v[i] = 0.3+(x*0.9+y*0.3)*bc.scale, 0.2+(y*0.9-x*0.2)*bc.scale
+				lod[i] = bc.lod0 + float32(i%16)*0.01
+			}
+			var ch [4][]float32
+			for k := range ch {
+				ch[k] = make([]float32, n, n+8)
+			}
+			c := [4]float32{1, 0.5, 0.2, 0.3}
+			b.ResetTimer()
+			for range b.N {
+				m.sampleMul(u, v, lod, ch[0], ch[1], ch[2], ch[3], &c)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n/8), "ns/group")
+		})
+	}
 }
