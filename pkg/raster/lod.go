@@ -72,6 +72,16 @@ type LazySampler interface {
 	ForLOD(b LODBound) Sampler
 }
 
+// SettledSampler is a LazySampler that can tell when a bound would spare
+// it no work: when Settled reports true at the start of a Draw (its levels
+// are all ready, say), Draw does not work out the bound, which costs some
+// arithmetic per triangle, and calls ForLOD with the zero LODBound, whose
+// Level is 0.
+type SettledSampler interface {
+	LazySampler
+	Settled() bool
+}
+
 // LazyShader is a Shader that prepares its textures per Draw, as a
 // LazySampler does: Draw calls ForLOD once for every batch that has it as
 // its Shader and a triangle to draw, with a bound on the λ that
@@ -173,7 +183,10 @@ func triLODMax(tr *tri, sx, sy float64) float64 {
 }
 
 // originDist2 is the squared distance from the origin to the triangle
-// (x[k], y[k]): 0 when it contains the origin.
+// (x[k], y[k]): 0 when it contains the origin. A triangle without area
+// (the three points on a line, or one point: the UV derivatives of a
+// triangle mapped without perspective are the same at every vertex) is
+// its edges.
 func originDist2(x, y [3]float64) float64 {
 	// Inside when the origin is on the same side of all three edges.
 	var pos, neg bool
@@ -183,7 +196,8 @@ func originDist2(x, y [3]float64) float64 {
 		pos = pos || c > 0
 		neg = neg || c < 0
 	}
-	if !(pos && neg) {
+	area := (x[1]-x[0])*(y[2]-y[0]) - (x[2]-x[0])*(y[1]-y[0])
+	if area != 0 && !(pos && neg) {
 		return 0
 	}
 	best := math.Inf(1)

@@ -94,9 +94,15 @@ func TestLODBoundHolds(t *testing.T) {
 		var idx []uint32
 		scale := float32(math.Pow(10, rng.Float64()*4-2)) // UV spans from 0.01 to 100
 		off := float32(rng.NormFloat64() * 50)
+		// One scene in four without perspective (one w for every vertex),
+		// as an orthographic camera or a camera-facing quad has it.
+		affine := iter%4 == 3
+		wAll := float32(0.2 + rng.Float64()*5)
 		for k := range 3 * (1 + rng.IntN(6)) {
 			w := float32(0.2 + rng.Float64()*5)
-			if rng.IntN(8) == 0 {
+			if affine {
+				w = wAll
+			} else if rng.IntN(8) == 0 {
 				w = -w // behind the eye: clipped
 			}
 			v := Vertex{Position: [4]float32{
