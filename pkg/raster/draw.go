@@ -130,11 +130,13 @@ type batchInfo struct {
 	vertexColor bool
 	shader      Shader
 	// lazy: tex or shader prepares its levels per Draw (LazySampler,
-	// LazyShader); rho2 is the batch's LODBound so far, drawn whether a
-	// triangle was set up.
-	lazy  bool
-	drawn bool
-	rho2  float64
+	// LazyShader); rho2 is the batch's LODBound so far (left at +Inf,
+	// read as no bound, for a settled tex: SettledSampler), drawn whether
+	// a triangle was set up.
+	lazy    bool
+	settled bool
+	drawn   bool
+	rho2    float64
 	// mip is 1 + the index in Target.mips of tex prepared for the
 	// fragment loop, when it is a *Texture; 0 otherwise.
 	mip int32
@@ -273,9 +275,13 @@ func (t *Target) setup(batches []Batch) {
 		if b.Texture != nil {
 			info.texW, info.texH = float32(max(b.Texture.Width(), 1)), float32(max(b.Texture.Height(), 1))
 			_, info.lazy = b.Texture.(LazySampler)
+			if s, ok := b.Texture.(SettledSampler); ok {
+				info.settled = s.Settled()
+			}
 		}
 		if b.Shader != nil {
 			_, info.lazy = b.Shader.(LazyShader)
+			info.settled = false
 		}
 		info.rho2 = math.Inf(1)
 		if len(b.Indices) < 3 {
@@ -558,7 +564,7 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 
 // bound adds a set-up triangle of the batch to its LODBound.
 func (info *batchInfo) bound(tr *tri) {
-	if info.lazy && (info.tex != nil || info.shader != nil) {
+	if info.lazy && !info.settled && (info.tex != nil || info.shader != nil) {
 		sx, sy := 1.0, 1.0
 		if info.shader == nil {
 			sx, sy = float64(info.texW), float64(info.texH)

@@ -157,3 +157,38 @@ func TestLazySamplerUnusedNotPrepared(t *testing.T) {
 		t.Errorf("ForLOD called for a batch with nothing to draw: %v", *tex.got)
 	}
 }
+
+// settledSampler is a boundSampler that reports itself settled.
+type settledSampler struct{ boundSampler }
+
+func (s settledSampler) Settled() bool { return true }
+
+// A settled sampler gets the zero bound (level 0) without Draw working it
+// out; the same sampler unsettled gets a bound that spares levels.
+func TestSettledSamplerGetsNoBound(t *testing.T) {
+	var mu sync.Mutex
+	var low, n int
+	var slack float32
+	// A quad over the whole target, UVs 0..1: a 256² texture on 16²
+	// pixels is read at λ 4.
+	vs, is := fullQuad(0)
+	for i := range vs {
+		vs[i].UV = [2]float32{vs[i].Position[0]*0.5 + 0.5, vs[i].Position[1]*0.5 + 0.5}
+	}
+	bs := boundSampler{w: 256, h: 256, mu: &mu, got: new([]LODBound), low: &low, gap: &slack, n: &n}
+	draw(t, newTarget(t, 16, 16), Batch{State: replace, Texture: bs, Color: white, Vertices: vs, Indices: is})
+	draw(t, newTarget(t, 16, 16), Batch{State: replace, Texture: settledSampler{bs}, Color: white, Vertices: vs, Indices: is})
+	got := *bs.got
+	if len(got) != 2 {
+		t.Fatalf("ForLOD called %d times, want 2", len(got))
+	}
+	if l := got[0].Level(256, 256); l != 3 && l != 4 {
+		t.Errorf("unsettled: bound at level %d (%+v), want 3 or 4", l, got[0])
+	}
+	if got[1].rho2 != 0 || got[1].Level(256, 256) != 0 {
+		t.Errorf("settled: bound %+v, want none (level 0)", got[1])
+	}
+	if low != 0 || n != 2*16*16 {
+		t.Errorf("%d of %d samples below the bound", low, n)
+	}
+}

@@ -58,6 +58,11 @@ func (s *texSampler) ForLOD(b raster.LODBound) raster.Sampler {
 	return s.from(b.Level(s.Width(), s.Height())).rt
 }
 
+// Settled implements raster.SettledSampler: once every level is decoded
+// (a warm render of an opened model, a stand-in), Draw need not bound the
+// levels a batch samples.
+func (s *texSampler) Settled() bool { return s.l.Settled() }
+
 // from returns the glSampler of levels finest and coarser.
 func (s *texSampler) from(finest int) glSampler {
 	if s.l.Decoded() != nil {

@@ -96,6 +96,24 @@ func (l *Lazy) LevelErr() error { return l.levelErr }
 // later (a TGA, PNG or JPEG file, or a texture made by LazyOf), else nil.
 func (l *Lazy) Decoded() *Texture { return l.mf.tex }
 
+// Settled reports whether every level has been decoded (and is kept) or
+// has failed to decode, so that Texture decodes nothing, whatever level it
+// is asked from: a caller that works out which levels it needs can stop
+// doing so.
+func (l *Lazy) Settled() bool {
+	if l.mf.tex != nil {
+		return true
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, img := range l.levels {
+		if img == nil && l.errs[k] == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Texture returns the texture with level finest (clamped to the chain)
 // and the coarser ones decoded: Levels[finest:] are set and the finer
 // ones are nil; Width and Height are level 0's all the same. The levels
