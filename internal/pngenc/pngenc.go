@@ -25,6 +25,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/flate"
@@ -87,10 +88,38 @@ type state struct {
 	out       []byte // a filtered row: filter byte, then the differences
 }
 
-var pool = sync.Pool{New: func() any {
+// states keeps encoders' states between encodings. A state is close to a
+// megabyte (the deflate writer's tables and history), so it is kept
+// across garbage collections, which a sync.Pool is not: thumbnails made
+// one after another collect often, and the pool then lost its state to
+// nearly every other encoding, which allocated and cleared a new one. At
+// most GOMAXPROCS states are kept; more encodings at once make theirs and
+// drop them after.
+var states = struct {
+	sync.Mutex
+	free []*state
+}{}
+
+func getState() *state {
+	states.Lock()
+	defer states.Unlock()
+	if n := len(states.free); n > 0 {
+		s := states.free[n-1]
+		states.free = states.free[:n-1]
+		return s
+	}
 	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
 	return &state{bw: bufio.NewWriterSize(io.Discard, idatMax+12), fw: fw}
-}}
+}
+
+func putState(s *state) {
+	s.bw.Reset(io.Discard) // no hold on the last writer
+	states.Lock()
+	defer states.Unlock()
+	if len(states.free) < runtime.GOMAXPROCS(0) {
+		states.free = append(states.free, s)
+	}
+}
 
 func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 	b := img.Bounds()
@@ -98,11 +127,8 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 	if width <= 0 || height <= 0 || int64(width) >= 1<<31 || int64(height) >= 1<<31 {
 		return png.FormatError("invalid image size: " + b.String())
 	}
-	s := pool.Get().(*state)
-	defer func() {
-		s.bw.Reset(io.Discard) // the pool keeps no hold on w
-		pool.Put(s)
-	}()
+	s := getState()
+	defer putState(s)
 	bw := s.bw
 	bw.Reset(w)
 	bw.WriteString("\x89PNG\r\n\x1a\n")

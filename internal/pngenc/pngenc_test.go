@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"io"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -175,5 +177,28 @@ func TestOpaque(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// An encoder's state (close to a megabyte) outlives garbage collections:
+// an encoding after two of them allocates little.
+func TestStateKeptAcrossGC(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 7)
+	}
+	if err := Encode(io.Discard, img); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.GC()
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	if err := Encode(io.Discard, img); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&b)
+	if got := b.TotalAlloc - a.TotalAlloc; got > 64<<10 {
+		t.Errorf("an encoding after two collections allocated %d bytes", got)
 	}
 }
