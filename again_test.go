@@ -2,7 +2,6 @@ package mdxrender_test
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
@@ -14,7 +13,7 @@ import (
 // detail unbounded (raster.SettledSampler). A new Model whose first
 // picture was larger (finer levels decoded first) gives it too.
 func TestRenderAgainSamePicture(t *testing.T) {
-	p := filepath.Join(sharedDir(t), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := unitModel(t)
 	v := mdxrender.View{Width: 128, SSAA: 1, Yaw: 30, Pitch: 20, Particles: mdxrender.Particles{Off: true}}
 	render := func(m *mdxrender.Model, v mdxrender.View) []byte {
 		t.Helper()

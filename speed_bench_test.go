@@ -136,15 +136,15 @@ func BenchmarkThumbnailWarm(b *testing.B) {
 }
 
 // unitModel is the path of issue 15's typical unit (evilshadowhunter.mdx,
-// 539 triangles) in the shared corpus; it skips b without it.
-func unitModel(b *testing.B) string {
+// 539 triangles) in the shared corpus; it skips tb without it.
+func unitModel(tb testing.TB) string {
 	dir := os.Getenv("MDXR_SHARED")
 	if dir == "" {
 		dir = filepath.Join("..", "shared")
 	}
 	p := filepath.Join(dir, "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if _, err := os.Stat(p); err != nil {
-		b.Skipf("corpus model not found: %v", err)
+		tb.Skipf("corpus model not found: %v", err)
 	}
 	return p
 }
