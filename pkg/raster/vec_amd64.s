@@ -593,11 +593,104 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	VANDPS X3, X2, X2                  \
 	VMINPS X14, X2, X2
 
+// FOUR loads fragments DX..DX+3 of the blend as four vectors of one
+// channel each, r, g, b, a in X4..X7, clamped to 0..1 as FRAG clamps
+// them, and jumps to one (with 0(SP) the group's end) when any of them
+// fails the alpha test: those four are then blended one at a time.
+#define FOUR(one) \
+	VMOVUPS (R9)(DX*4), X4             \
+	VMOVUPS (R10)(DX*4), X5            \
+	VMOVUPS (R11)(DX*4), X6            \
+	VMOVUPS (R12)(DX*4), X7            \
+	CLAMPX(X4)                         \
+	CLAMPX(X5)                         \
+	CLAMPX(X6)                         \
+	CLAMPX(X7)                         \
+	VCMPPS $0x01, X13, X7, X3          \
+	VMOVMSKPS X3, R13                  \
+	TESTL R13, R13                     \
+	JZ   3(PC)                         \
+	MOVQ R14, 0(SP)                    \
+	JMP  one
+
+// CLAMPX clamps the four lanes of x to 0..1 (NaN to 0), as CLAMP01.
+#define CLAMPX(x) \
+	VCMPPS $0x1d, X15, x, X3           \
+	VANDPS X3, x, x                    \
+	VMINPS X14, x, x
+
+// TRANSPOSE turns the four channel vectors X4..X7 into the four
+// fragments' (X4[k], X5[k], X6[k], X7[k]) in X4..X7. Uses X8..X11.
+#define TRANSPOSE \
+	VUNPCKLPS X5, X4, X8               \
+	VUNPCKHPS X5, X4, X9               \
+	VUNPCKLPS X7, X6, X10              \
+	VUNPCKHPS X7, X6, X11              \
+	VMOVLHPS X10, X8, X4               \
+	VMOVHLPS X8, X10, X5               \
+	VMOVLHPS X11, X9, X6               \
+	VMOVHLPS X9, X11, X7
+
+// PIXEL sets R13 to the colour of fragment DX+k's pixel.
+#define PIXEL(k) \
+	MOVLQSX (4*k)(R8)(DX*4), R13       \
+	SHLQ $4, R13                       \
+	ADDQ SI, R13
+
+// DEPTH4 writes the depths of fragments DX..DX+3 when BX is set.
+#define DEPTH4 \
+	TESTQ BX, BX                       \
+	JZ   13(PC)                        \
+	DEPTHK(0)                          \
+	DEPTHK(1)                          \
+	DEPTHK(2)                          \
+	DEPTHK(3)
+
+#define DEPTHK(k) \
+	MOVLQSX (4*k)(R8)(DX*4), R13       \
+	MOVL (4*k)(AX)(DX*4), R14          \
+	MOVL R14, (DI)(R13*4)
+
+// ADDK adds fragment k (its r·a, g·a, b·a in x) to its pixel, as the
+// add loop does.
+#define ADDK(k, x) \
+	PIXEL(k)                           \
+	VMOVUPS (R13), X2                  \
+	VADDPS x, X2, X3                   \
+	CLAMPY                             \
+	VBLENDPS $8, X2, X3, X3            \
+	VMOVUPS X3, (R13)
+
+// CLAMPY clamps the four lanes of X3 to 0..1 (NaN to 0). Uses X8.
+#define CLAMPY \
+	VCMPPS $0x1d, X15, X3, X8          \
+	VANDPS X8, X3, X3                  \
+	VMINPS X14, X3, X3
+
+// OVERK blends fragment k (its r·a, g·a, b·a, a in x) over its pixel
+// with 1 − a from lane k of X12, as the over loop does.
+#define OVERK(k, x) \
+	PIXEL(k)                           \
+	VPERMILPS $(0x55*k), X12, X2       \
+	VMULPS (R13), X2, X2               \
+	VADDPS X2, x, X3                   \
+	CLAMPY                             \
+	VMOVUPS X3, (R13)
+
+// REPLACEK writes fragment k (r, g, b, 1 in x) to its pixel.
+#define REPLACEK(k, x) \
+	PIXEL(k)                           \
+	VMOVUPS x, (R13)
+
 // func blend4(c *blendArgs)
 //
-// blendSpan for BlendReplace, BlendOver and BlendAdd, one fragment (four
-// channels) at a time.
-TEXT ·blend4(SB), NOSPLIT, $0-8
+// blendSpan for BlendReplace, BlendOver and BlendAdd: four fragments at a
+// time (their channels loaded as vectors, clamped and tested at once, then
+// turned into one vector per fragment), and one at a time (four channels
+// in a vector) for the last few and for a four with a fragment that fails
+// the alpha test. Either way each fragment's arithmetic is the one below.
+// Locals: 0(SP) where the one-at-a-time loop stops.
+TEXT ·blend4(SB), NOSPLIT, $8-8
 	MOVQ c+0(FP), AX
 	MOVQ 0(AX), R8     // pix
 	MOVQ 16(AX), R9    // r
@@ -620,19 +713,58 @@ TEXT ·blend4(SB), NOSPLIT, $0-8
 	JEQ  add
 
 replace:
-	CMPQ DX, CX
-	JGE  bdone
+	LEAQ 4(DX), R14
+	CMPQ R14, CX
+	JGT  replacetail
+	FOUR(replaceone)
+	VMOVAPS X14, X7            // alpha 1
+	TRANSPOSE
+	REPLACEK(0, X4)
+	REPLACEK(1, X5)
+	REPLACEK(2, X6)
+	REPLACEK(3, X7)
+	DEPTH4
+	ADDQ $4, DX
+	JMP  replace
+replacetail:
+	MOVQ CX, 0(SP)
+replaceone:
+	CMPQ DX, 0(SP)
+	JGE  replaceafter
 	FRAG(replacenext)
 	VBLENDPS $8, X14, X0, X2
 	VMOVUPS X2, (R13)
 	DEPTH
 replacenext:
 	INCQ DX
-	JMP  replace
+	JMP  replaceone
+replaceafter:
+	CMPQ DX, CX
+	JLT  replace
+	RET
 
 over:
-	CMPQ DX, CX
-	JGE  bdone
+	LEAQ 4(DX), R14
+	CMPQ R14, CX
+	JGT  overtail
+	FOUR(overone)
+	VSUBPS X7, X14, X12        // k = 1 − a
+	VMULPS X7, X4, X4          // r·a, g·a, b·a
+	VMULPS X7, X5, X5
+	VMULPS X7, X6, X6
+	TRANSPOSE
+	OVERK(0, X4)
+	OVERK(1, X5)
+	OVERK(2, X6)
+	OVERK(3, X7)
+	DEPTH4
+	ADDQ $4, DX
+	JMP  over
+overtail:
+	MOVQ CX, 0(SP)
+overone:
+	CMPQ DX, 0(SP)
+	JGE  overafter
 	FRAG(overnext)
 	VSUBPS X1, X14, X3         // k = 1 − a
 	VBLENDPS $8, X14, X0, X2
@@ -644,11 +776,33 @@ over:
 	DEPTH
 overnext:
 	INCQ DX
-	JMP  over
+	JMP  overone
+overafter:
+	CMPQ DX, CX
+	JLT  over
+	RET
 
 add:
-	CMPQ DX, CX
-	JGE  bdone
+	LEAQ 4(DX), R14
+	CMPQ R14, CX
+	JGT  addtail
+	FOUR(addone)
+	VMULPS X7, X4, X4          // r·a, g·a, b·a
+	VMULPS X7, X5, X5
+	VMULPS X7, X6, X6
+	TRANSPOSE
+	ADDK(0, X4)
+	ADDK(1, X5)
+	ADDK(2, X6)
+	ADDK(3, X7)
+	DEPTH4
+	ADDQ $4, DX
+	JMP  add
+addtail:
+	MOVQ CX, 0(SP)
+addone:
+	CMPQ DX, 0(SP)
+	JGE  addafter
 	FRAG(addnext)
 	VMULPS X1, X0, X2          // r·a, g·a, b·a
 	VMOVUPS (R13), X4
@@ -659,9 +813,10 @@ add:
 	DEPTH
 addnext:
 	INCQ DX
-	JMP  add
-
-bdone:
+	JMP  addone
+addafter:
+	CMPQ DX, CX
+	JLT  add
 	RET
 
 // TOFLOAT converts the eight int64 edge values in lo and hi (|w| < 2⁵¹)
