@@ -102,3 +102,30 @@ func BenchmarkFillFragment(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(256*256), "ns/fragment")
 	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(b.N)/(256*256), "cpu-ns/fragment")
 }
+
+// BenchmarkBlend measures the last pass alone: 128 fragments on
+// consecutive pixels blended into the colour buffer, per blend.
+func BenchmarkBlend(b *testing.B) {
+	for _, op := range []BlendOp{BlendReplace, BlendOver, BlendAdd} {
+		b.Run([]string{"replace", "over", "add"}[op], func(b *testing.B) {
+			tg, err := NewTarget(256, 256)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const n = 128
+			sp := new(spanBuf)
+			sp.grow(n)
+			for i := range n {
+				sp.pix[i] = int32(1000 + i)
+				sp.r[i], sp.g[i], sp.b[i], sp.a[i] = 0.5, 0.25, 0.75, 0.6
+				sp.z[i] = 0.5
+			}
+			st := State{Blend: op, DepthWrite: op == BlendReplace}
+			b.ResetTimer()
+			for range b.N {
+				tg.blendSpan(&st, n, sp)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/fragment")
+		})
+	}
+}
