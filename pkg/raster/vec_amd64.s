@@ -129,7 +129,7 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 // prepared the step before from its slot. The two halves are independent,
 // so the core overlaps the loads and address arithmetic of one group with
 // the weights and sums of the other; a group at a time, each waited on its
-// own chain of dependent steps. Slots alternate; a slot holds, at
+// own chain of dependent steps. Two slots alternate; a slot holds, at
 //
 //	0    the NaN mask (a lane with a NaN coordinate samples white)
 //	32   the weight of the second level
@@ -138,9 +138,16 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 //	256  the same for the second level
 //	448  nonzero when the group reads a second level
 //	456  nonzero when the kernel takes the group
-#define SLOT 512
 #define LEVEL0 64
 #define LEVEL1 256
+
+// SLOTAT sets DX to the slot of group g (a register): slots are 512
+// bytes, the first at R14.
+#define SLOTAT(g) \
+	MOVQ g, DX                               \
+	ANDQ $1, DX                              \
+	SHLQ $9, DX                              \
+	ADDQ R14, DX
 
 // BPREP loads the texels of the group whose coordinates are at (SI) and
 // (DI) from the level at lp into the level block blk of the slot at DX. A
@@ -259,10 +266,7 @@ step:
 	LEAQ 1(BX), R9
 	CMPQ R9, CX
 	JGE  filter
-	MOVQ R9, DX
-	ANDQ $1, DX
-	SHLQ $9, DX
-	ADDQ R14, DX
+	SLOTAT(R9)
 	MOVQ $0, 456(DX)
 	SHLQ $5, R9
 	MOVQ 8(R10), SI
@@ -334,10 +338,7 @@ filter:
 	// Filter group BX, prepared the step before, if it is one.
 	TESTQ BX, BX
 	JL   next
-	MOVQ BX, DX
-	ANDQ $1, DX
-	SHLQ $9, DX
-	ADDQ R14, DX
+	SLOTAT(BX)
 	CMPQ 456(DX), $0
 	JEQ  refused
 	BFILTER(LEVEL0)
@@ -560,6 +561,19 @@ ldone:
 DATA lconst<>+0(SB)/4, $0x3f800000 // 1
 GLOBL lconst<>(SB), RODATA|NOPTR, $4
 
+// CLAMP clamps the four lanes of x to 0..1 (NaN to 0), as clamp01;
+// tmp is overwritten.
+#define CLAMP(x, tmp) \
+	VCMPPS $0x1d, X15, x, tmp          \
+	VANDPS tmp, x, x                   \
+	VMINPS X14, x, x
+
+// PIXEL sets R13 to the colour of fragment DX+k's pixel.
+#define PIXEL(k) \
+	MOVLQSX (4*k)(R8)(DX*4), R13       \
+	SHLQ $4, R13                       \
+	ADDQ SI, R13
+
 // FRAG loads fragment DX of the blend into X0 as clamp01(r, g, b, a) and
 // a into all of X1, and jumps to skip when it fails the alpha test;
 // R13 is then its pixel's colour. X14 holds 1s, X15 0s, X13 the alpha
@@ -569,29 +583,23 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	VINSERTPS $0x10, (R10)(DX*4), X0, X0 \
 	VINSERTPS $0x20, (R11)(DX*4), X0, X0 \
 	VINSERTPS $0x30, (R12)(DX*4), X0, X0 \
-	VCMPPS $0x1d, X15, X0, X2          \
-	VANDPS X2, X0, X0                  \
-	VMINPS X14, X0, X0                 \
+	CLAMP(X0, X2)                      \
 	VPERMILPS $0xff, X0, X1            \
 	VUCOMISS X13, X1                   \
 	JCS  skip                          \
-	MOVLQSX (R8)(DX*4), R13            \
-	SHLQ $4, R13                       \
-	ADDQ SI, R13
+	PIXEL(0)
 
 // DEPTH writes fragment DX's depth to its pixel when BX is set.
 #define DEPTH \
 	TESTQ BX, BX                       \
 	JZ   4(PC)                         \
-	MOVLQSX (R8)(DX*4), R13            \
-	MOVL (AX)(DX*4), R14               \
-	MOVL R14, (DI)(R13*4)
+	DEPTHK(0)
 
-// CLAMP01 clamps the four lanes of X2 to 0..1 (NaN to 0), as clamp01.
-#define CLAMP01 \
-	VCMPPS $0x1d, X15, X2, X3          \
-	VANDPS X3, X2, X2                  \
-	VMINPS X14, X2, X2
+// DEPTHK writes fragment DX+k's depth to its pixel. Uses R13 and R14.
+#define DEPTHK(k) \
+	MOVLQSX (4*k)(R8)(DX*4), R13       \
+	MOVL (4*k)(AX)(DX*4), R14          \
+	MOVL R14, (DI)(R13*4)
 
 // FOUR loads fragments DX..DX+3 of the blend as four vectors of one
 // channel each, r, g, b, a in X4..X7, clamped to 0..1 as FRAG clamps
@@ -602,22 +610,16 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	VMOVUPS (R10)(DX*4), X5            \
 	VMOVUPS (R11)(DX*4), X6            \
 	VMOVUPS (R12)(DX*4), X7            \
-	CLAMPX(X4)                         \
-	CLAMPX(X5)                         \
-	CLAMPX(X6)                         \
-	CLAMPX(X7)                         \
+	CLAMP(X4, X3)                         \
+	CLAMP(X5, X3)                         \
+	CLAMP(X6, X3)                         \
+	CLAMP(X7, X3)                         \
 	VCMPPS $0x01, X13, X7, X3          \
 	VMOVMSKPS X3, R13                  \
 	TESTL R13, R13                     \
 	JZ   3(PC)                         \
 	MOVQ R14, 0(SP)                    \
 	JMP  one
-
-// CLAMPX clamps the four lanes of x to 0..1 (NaN to 0), as CLAMP01.
-#define CLAMPX(x) \
-	VCMPPS $0x1d, X15, x, X3           \
-	VANDPS X3, x, x                    \
-	VMINPS X14, x, x
 
 // TRANSPOSE turns the four channel vectors X4..X7 into the four
 // fragments' (X4[k], X5[k], X6[k], X7[k]) in X4..X7. Uses X8..X11.
@@ -631,12 +633,6 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	VMOVLHPS X11, X9, X6               \
 	VMOVHLPS X9, X11, X7
 
-// PIXEL sets R13 to the colour of fragment DX+k's pixel.
-#define PIXEL(k) \
-	MOVLQSX (4*k)(R8)(DX*4), R13       \
-	SHLQ $4, R13                       \
-	ADDQ SI, R13
-
 // DEPTH4 writes the depths of fragments DX..DX+3 when BX is set.
 #define DEPTH4 \
 	TESTQ BX, BX                       \
@@ -646,26 +642,15 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	DEPTHK(2)                          \
 	DEPTHK(3)
 
-#define DEPTHK(k) \
-	MOVLQSX (4*k)(R8)(DX*4), R13       \
-	MOVL (4*k)(AX)(DX*4), R14          \
-	MOVL R14, (DI)(R13*4)
-
 // ADDK adds fragment k (its r·a, g·a, b·a in x) to its pixel, as the
 // add loop does.
 #define ADDK(k, x) \
 	PIXEL(k)                           \
 	VMOVUPS (R13), X2                  \
 	VADDPS x, X2, X3                   \
-	CLAMPY                             \
+	CLAMP(X3, X8)                      \
 	VBLENDPS $8, X2, X3, X3            \
 	VMOVUPS X3, (R13)
-
-// CLAMPY clamps the four lanes of X3 to 0..1 (NaN to 0). Uses X8.
-#define CLAMPY \
-	VCMPPS $0x1d, X15, X3, X8          \
-	VANDPS X8, X3, X3                  \
-	VMINPS X14, X3, X3
 
 // OVERK blends fragment k (its r·a, g·a, b·a, a in x) over its pixel
 // with 1 − a from lane k of X12, as the over loop does.
@@ -674,7 +659,7 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	VPERMILPS $(0x55*k), X12, X2       \
 	VMULPS (R13), X2, X2               \
 	VADDPS X2, x, X3                   \
-	CLAMPY                             \
+	CLAMP(X3, X8)                      \
 	VMOVUPS X3, (R13)
 
 // REPLACEK writes fragment k (r, g, b, 1 in x) to its pixel.
@@ -771,7 +756,7 @@ overone:
 	VMULPS X1, X2, X2          // r·a, g·a, b·a, a
 	VMULPS (R13), X3, X4       // c·k
 	VADDPS X4, X2, X2
-	CLAMP01
+	CLAMP(X2, X3)
 	VMOVUPS X2, (R13)
 	DEPTH
 overnext:
@@ -807,7 +792,7 @@ addone:
 	VMULPS X1, X0, X2          // r·a, g·a, b·a
 	VMOVUPS (R13), X4
 	VADDPS X2, X4, X2          // c + r·a
-	CLAMP01
+	CLAMP(X2, X3)
 	VBLENDPS $8, X4, X2, X2    // alpha as it was
 	VMOVUPS X2, (R13)
 	DEPTH
