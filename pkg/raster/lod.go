@@ -101,39 +101,20 @@ type LazyShader interface {
 // (N, M), over the largest Q². A slack for float32 rounding (per fragment
 // the numerator is a difference that can cancel) is taken off first.
 func triLOD(tr *tri, sx, sy float64) float64 {
-	var q, u, v [3]float64
-	qmax, umax, vmax := 0.0, 0.0, 0.0
-	for k := range 3 {
-		q[k], u[k], v[k] = float64(tr.q[k]), float64(tr.attr[k][0]), float64(tr.attr[k][1])
-		qmax, umax, vmax = max(qmax, q[k]), max(umax, math.Abs(u[k])), max(vmax, math.Abs(v[k]))
+	t, ok := newLODTri(tr)
+	if !ok || !(t.qmax > 0) {
+		return 0 // the fragments' λ is NaN or infinite: level 0 or anything
 	}
-	if !(qmax > 0) || math.IsInf(qmax, 0) || !finite(umax) || !finite(vmax) {
-		return 0
-	}
-	for d := range 2 {
-		if !finite(float64(tr.du[d])) || !finite(float64(tr.dv[d])) || !finite(float64(tr.dq[d])) {
-			return 0 // the fragments' λ is NaN or infinite: level 0 or anything
-		}
-	}
-	// ε: 2^-16, some twenty times the error of the float32 interpolation
-	// of u, v and 1/w at a pixel and of the difference above.
-	const eps = 1.0 / (1 << 16)
 	best := 0.0
 	for d := range 2 {
-		du, dv, dq := float64(tr.du[d]), float64(tr.dv[d]), float64(tr.dq[d])
-		var px, py [3]float64
-		for k := range 3 {
-			px[k] = q[k] * (du - u[k]*dq) * sx
-			py[k] = q[k] * (dv - v[k]*dq) * sy
-		}
-		slack := eps * qmax * ((math.Abs(du)+umax*math.Abs(dq))*sx + (math.Abs(dv)+vmax*math.Abs(dq))*sy)
+		px, py, slack := t.numerators(d, sx, sy)
 		dist := math.Sqrt(originDist2(px, py)) - slack
 		if !(dist > 0) {
 			continue // also NaN: nothing known along this axis
 		}
 		best = max(best, dist*dist)
 	}
-	q2 := qmax * qmax * (1 + eps)
+	q2 := t.qmax * t.qmax * (1 + lodEps)
 	return best / (q2 * q2)
 }
 
@@ -144,34 +125,21 @@ func triLOD(tr *tri, sx, sy float64) float64 {
 // largest at a vertex, and Q is smallest at one; the same slack is added
 // for float32 rounding, and Q is shrunk by it.
 func triLODMax(tr *tri, sx, sy float64) float64 {
-	var q, u, v [3]float64
-	qmin, qmax, umax, vmax := math.Inf(1), 0.0, 0.0, 0.0
-	for k := range 3 {
-		q[k], u[k], v[k] = float64(tr.q[k]), float64(tr.attr[k][0]), float64(tr.attr[k][1])
-		qmin, qmax = min(qmin, q[k]), max(qmax, q[k])
-		umax, vmax = max(umax, math.Abs(u[k])), max(vmax, math.Abs(v[k]))
-	}
-	if !(qmin > 0) || math.IsInf(qmax, 0) || !finite(umax) || !finite(vmax) {
+	t, ok := newLODTri(tr)
+	if !ok || !(t.qmin > 0) {
 		return math.Inf(1)
 	}
-	const eps = 1.0 / (1 << 16)
 	worst := 0.0
 	for d := range 2 {
-		du, dv, dq := float64(tr.du[d]), float64(tr.dv[d]), float64(tr.dq[d])
-		if !finite(du) || !finite(dv) || !finite(dq) {
-			return math.Inf(1)
-		}
+		px, py, slack := t.numerators(d, sx, sy)
 		far := 0.0
 		for k := range 3 {
-			px := q[k] * (du - u[k]*dq) * sx
-			py := q[k] * (dv - v[k]*dq) * sy
-			far = max(far, px*px+py*py)
+			far = max(far, px[k]*px[k]+py[k]*py[k])
 		}
-		slack := eps * qmax * ((math.Abs(du)+umax*math.Abs(dq))*sx + (math.Abs(dv)+vmax*math.Abs(dq))*sy)
 		l := math.Sqrt(far) + slack
 		worst = max(worst, l*l)
 	}
-	q2 := qmin * qmin * (1 - eps)
+	q2 := t.qmin * t.qmin * (1 - lodEps)
 	r2 := worst / (q2 * q2)
 	switch {
 	case r2 == 0:
@@ -180,6 +148,50 @@ func triLODMax(tr *tri, sx, sy float64) float64 {
 		return math.Inf(1)
 	}
 	return plog2(r2*r2) / 4
+}
+
+// lodEps is the relative slack of triLOD and triLODMax: 2^-16, some
+// twenty times the error of the float32 interpolation of u, v and 1/w at
+// a pixel and of the difference in the numerator.
+const lodEps = 1.0 / (1 << 16)
+
+// lodTri is a set-up triangle as triLOD and triLODMax read it, in
+// float64: its vertices' 1/w, u and v, their extremes, and the gradients
+// of 1/w, u/w and v/w.
+type lodTri struct {
+	q, u, v                [3]float64
+	dq, du, dv             [2]float64
+	qmin, qmax, umax, vmax float64
+}
+
+// newLODTri returns tr as a lodTri, and false when one of its values is
+// not finite.
+func newLODTri(tr *tri) (t lodTri, ok bool) {
+	t.qmin = math.Inf(1)
+	for k := range 3 {
+		t.q[k], t.u[k], t.v[k] = float64(tr.q[k]), float64(tr.attr[k][0]), float64(tr.attr[k][1])
+		t.qmin, t.qmax = min(t.qmin, t.q[k]), max(t.qmax, t.q[k])
+		t.umax, t.vmax = max(t.umax, math.Abs(t.u[k])), max(t.vmax, math.Abs(t.v[k]))
+	}
+	ok = !math.IsInf(t.qmax, 0) && finite(t.umax) && finite(t.vmax)
+	for d := range 2 {
+		t.dq[d], t.du[d], t.dv[d] = float64(tr.dq[d]), float64(tr.du[d]), float64(tr.dv[d])
+		ok = ok && finite(t.dq[d]) && finite(t.du[d]) && finite(t.dv[d])
+	}
+	return t, ok
+}
+
+// numerators returns the vertices' numerators (N, M) of the UV
+// derivatives along axis d (0 for x, 1 for y), in texels of an sx×sy
+// texture, and the slack for the float32 rounding of a fragment's.
+func (t *lodTri) numerators(d int, sx, sy float64) (px, py [3]float64, slack float64) {
+	du, dv, dq := t.du[d], t.dv[d], t.dq[d]
+	for k := range 3 {
+		px[k] = t.q[k] * (du - t.u[k]*dq) * sx
+		py[k] = t.q[k] * (dv - t.v[k]*dq) * sy
+	}
+	slack = lodEps * t.qmax * ((math.Abs(du)+t.umax*math.Abs(dq))*sx + (math.Abs(dv)+t.vmax*math.Abs(dq))*sy)
+	return px, py, slack
 }
 
 // originDist2 is the squared distance from the origin to the triangle

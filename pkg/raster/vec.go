@@ -6,8 +6,9 @@ import "unsafe"
 // (vec_amd64.s): the depth test and perspective weights of a row span
 // (pass1x8), the texture coordinates and level of detail (uvLOD8), the
 // texture lookup (sampleMulN) and the lighting (light8) eight fragments at
-// a time, the replace, over and add blends one fragment's four channels at
-// a time (blend4), and Resolve's box filter (resolveSum). Each does the
+// a time, the replace, over and add blends four fragments at a time, then
+// each one's four channels (blend4), and Resolve's box filter
+// (resolveSum) and conversion (resolveStraight). Each does the
 // float32 operations of its Go loop in the same order, so the pictures
 // have the same bits (TestVecSample, TestVecPasses, TestVecFrames,
 // TestVecRandomScenes, TestVecResolve, FuzzVecSample, FuzzVecScene). Where
