@@ -397,7 +397,7 @@ func TestVecPasses(t *testing.T) {
 		}
 		// Distinct pixels, as a triangle's fragments are: in any order, or
 		// (half the rounds) ascending in runs with gaps, as rasterTri's
-		// rows give them and blend4 takes eight at a time.
+		// rows give them and blend4 takes four at a time.
 		pix := rng.Perm(256)[:n]
 		if round%2 == 0 {
 			pix = pix[:0]
