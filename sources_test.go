@@ -16,7 +16,7 @@ import (
 
 // sharedDir is ../shared (or $MDXR_SHARED); tests that need it skip
 // without it.
-func sharedDir(t *testing.T) string {
+func sharedDir(t testing.TB) string {
 	t.Helper()
 	d := os.Getenv("MDXR_SHARED")
 	if d == "" {

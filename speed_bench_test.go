@@ -70,12 +70,8 @@ func corpusModelFiles(tb testing.TB) []string {
 		}
 		return out
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "shared")
-	}
 	var out []string
-	root := filepath.Join(dir, "corpus", "files")
+	root := filepath.Join(sharedDir(tb), "corpus", "files")
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -138,11 +134,7 @@ func BenchmarkThumbnailWarm(b *testing.B) {
 // unitModel is the path of issue 15's typical unit (evilshadowhunter.mdx,
 // 539 triangles) in the shared corpus; it skips tb without it.
 func unitModel(tb testing.TB) string {
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "shared")
-	}
-	p := filepath.Join(dir, "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(sharedDir(tb), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if _, err := os.Stat(p); err != nil {
 		tb.Skipf("corpus model not found: %v", err)
 	}
