@@ -15,9 +15,6 @@ import "math"
 // spanBuf holds the fragments of a triangle's rows that are shaded
 // together; one per band worker, reused.
 type spanBuf struct {
-	// pass1 is pass1x8's arguments, kept here so that they do not escape
-	// per triangle.
-	pass1 p1Args
 	// pix is the fragment's pixel, y·Width + x.
 	pix        []int32
 	z, iq      []float32
@@ -242,9 +239,11 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	}
 	// pass1x8 takes the rows of at least vecSpan pixels, its arguments
 	// set up at the first: most triangles of a model at thumbnail size
-	// have none.
-	var pa *p1Args
-	vec1 := haveVec
+	// have none. They live on the stack: the row's pointers, stored into
+	// a heap object, would each pay a write barrier while the collector
+	// runs.
+	var p1 p1Args
+	vec1, set1 := haveVec, false
 	n := 0
 	// span's reciprocals pay for themselves over many rows.
 	var rcp *[3]float64
@@ -267,16 +266,18 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		pix, zs, iqs := sp.pix, sp.z, sp.iq
 		p0s, p1s, p2s := sp.p0, sp.p1, sp.p2
 		long := xr-xl >= vecSpan-1
-		if long && vec1 && pa == nil {
-			pa = sp.setupPass1(tr, ys, ye, depthTest)
-			vec1 = pa != nil
+		if long && vec1 && !set1 {
+			set1 = setupPass1(&p1, tr, ys, ye, depthTest)
+			vec1 = set1
 		}
-		if long && pa != nil {
-			pa.x, pa.xr, pa.w0, pa.w1, pa.w2 = xl, xr, w0, w1, w2
-			pa.row, pa.pixBase = &row[0], int64(y*W)
-			pa.pix, pa.zs, pa.iq = &pix[n], &zs[n], &iqs[n]
-			pa.p0, pa.p1, pa.p2 = &p0s[n], &p1s[n], &p2s[n]
-			n += pass1x8(pa)
+		if long && set1 {
+			// Stored into p1 itself, not through a pointer, so that the
+			// compiler sees a stack object and leaves out write barriers.
+			p1.x, p1.xr, p1.w0, p1.w1, p1.w2 = xl, xr, w0, w1, w2
+			p1.row, p1.pixBase = &row[0], int64(y*W)
+			p1.pix, p1.zs, p1.iq = &pix[n], &zs[n], &iqs[n]
+			p1.p0, p1.p1, p1.p2 = &p0s[n], &p1s[n], &p2s[n]
+			n += pass1x8(&p1)
 		} else {
 			for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 				l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv

@@ -295,14 +295,13 @@ type p1Args struct {
 	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
 }
 
-// setupPass1 returns pass1x8's arguments for the rows ys..ye of tr, kept
-// in sp, with everything but the row's own fields set; nil when the edge
-// values could be too large for the kernel.
-func (sp *spanBuf) setupPass1(tr *tri, ys, ye int, depthTest bool) *p1Args {
+// setupPass1 sets pa to pass1x8's arguments for the rows ys..ye of tr,
+// everything but the row's own fields; false when the edge values could
+// be too large for the kernel.
+func setupPass1(pa *p1Args, tr *tri, ys, ye int, depthTest bool) bool {
 	if !tr.edgesFit(ys, ye) {
-		return nil
+		return false
 	}
-	pa := &sp.pass1
 	*pa = p1Args{inv: tr.invArea, z: tr.z, q: tr.q, lanes: &compactLanes}
 	s0, s1, s2 := tr.e[0].a*subOne, tr.e[1].a*subOne, tr.e[2].a*subOne
 	for j := range 4 {
@@ -314,7 +313,7 @@ func (sp *spanBuf) setupPass1(tr *tri, ys, ye int, depthTest bool) *p1Args {
 	if depthTest {
 		pa.depthTest = 1
 	}
-	return pa
+	return true
 }
 
 // compactLanes lists, for each 8-bit mask, the lanes whose bits are set,
