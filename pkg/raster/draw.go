@@ -120,6 +120,11 @@ type tri struct {
 	attr                   [3][nAttr]float32
 	// Screen-space gradients per pixel of 1/w, u/w and v/w, for the LOD.
 	dq, du, dv [2]float32
+	// hull is −1 when no fragment of the triangle can change the picture,
+	// else 1 + the index in Target.sides of the first of the nHull sides
+	// that cut its rows (hull.go), or 0.
+	hull  int32
+	nHull uint8
 }
 
 type batchInfo struct {
@@ -140,6 +145,12 @@ type batchInfo struct {
 	// mip is 1 + the index in Target.mips of tex prepared for the
 	// fragment loop, when it is a *Texture; 0 otherwise.
 	mip int32
+	// hull is 1 + the index in Target.hulls of the octagons of tex's
+	// level 0 when its large triangles are cut to them (hull.go), −1 when
+	// they cannot be, 0 before prepareHulls looks; hullRule says what
+	// empties a fragment.
+	hull     int32
+	hullRule uint8
 }
 
 type cvert struct {
@@ -360,6 +371,9 @@ func (t *Target) prepare(lodBias float32) {
 			t.mips = append(t.mips, m)
 			info.mip = int32(len(t.mips))
 		}
+	}
+	if useHulls {
+		t.prepareHulls(lodBias)
 	}
 }
 

@@ -25,6 +25,9 @@ type spanBuf struct {
 	// lod0: every fragment of the triangle being shaded samples level 0
 	// alone (its λ is at most 0), so pass 3 leaves λ out.
 	lod0 bool
+	// culled counts the triangles and rows that the octagons of their
+	// textures left out, for tests.
+	culled int
 }
 
 // lod0Area is the bounding-box area from which rasterTri works out
@@ -221,6 +224,11 @@ func clampPair(i, n int) (int, int) {
 // a triangle covers a pixel once, so no fragment depends on another's
 // writes.
 func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
+	if tr.hull < 0 {
+		// No fragment can change the picture (hull.go).
+		sp.culled++
+		return
+	}
 	st := &b.st
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
 	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
@@ -245,6 +253,11 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	var p1 p1Args
 	vec1, set1 := haveVec, false
 	n := 0
+	// A large triangle is cut to the octagons of its texture (hull.go).
+	var sides []hullSide
+	if tr.hull > 0 {
+		sides = t.sides[tr.hull-1:][:tr.nHull]
+	}
 	// span's reciprocals pay for themselves over many rows.
 	var rcp *[3]float64
 	if ye-ys >= 16 {
@@ -261,6 +274,19 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		w0 := e0.a*pxl + e0.b*py + e0.c
 		w1 := e1.a*pxl + e1.b*py + e1.c
 		w2 := e2.a*pxl + e2.b*py + e2.c
+		if len(sides) > 0 {
+			x0 := xl
+			if xl, xr = cutSpan(sides, xl, xr, w0, w1, w2); xl > xr {
+				sp.culled++
+				continue
+			}
+			if xl != x0 {
+				pxl = xl*subOne + subOne/2
+				w0 = e0.a*pxl + e0.b*py + e0.c
+				w1 = e1.a*pxl + e1.b*py + e1.c
+				w2 = e2.a*pxl + e2.b*py + e2.c
+			}
+		}
 		// Pass 1: depth test and perspective weights.
 		row := depth[y*W : (y+1)*W]
 		pix, zs, iqs := sp.pix, sp.z, sp.iq

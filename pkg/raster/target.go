@@ -20,7 +20,10 @@ type Target struct {
 	Width, Height int
 	// Color holds 4 float32 per pixel, premultiplied R, G, B, A in 0..1.
 	// Additive layers can leave a colour channel above A (light added over
-	// nothing); Resolve handles that.
+	// nothing); Resolve handles that. Draw leaves out fragments that would
+	// change nothing here (an empty texel under a blend that adds or mixes
+	// it in), so a value outside 0..1 put here by the caller may stay
+	// unclamped under such a fragment.
 	Color []float32
 	// Depth holds GL window depth (0 near .. 1 far) per pixel.
 	Depth []float32
@@ -30,6 +33,8 @@ type Target struct {
 	batches   []batchInfo
 	pverts    []pvert
 	mips      []mipTex
+	hulls     []levelHull
+	sides     []hullSide
 	mipLevels []mipLevel
 	vecLevels []vecLevel
 	// quads[:nQuads] hold the quads of this Draw's small levels.
@@ -63,6 +68,7 @@ func (t *Target) Bytes() int64 {
 	n += int64(cap(t.pverts))*int64(unsafe.Sizeof(pvert{})) + int64(cap(t.mips))*int64(unsafe.Sizeof(mipTex{}))
 	n += int64(cap(t.mipLevels)) * int64(unsafe.Sizeof(mipLevel{}))
 	n += int64(cap(t.vecLevels)) * int64(unsafe.Sizeof(vecLevel{}))
+	n += int64(cap(t.hulls))*int64(unsafe.Sizeof(levelHull{})) + int64(cap(t.sides))*int64(unsafe.Sizeof(hullSide{}))
 	for _, q := range t.quads {
 		n += 4 * int64(cap(q))
 	}
