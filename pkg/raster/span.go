@@ -22,6 +22,9 @@ type spanBuf struct {
 	r, g, b, a []float32
 	u, v, lod  []float32
 	width      int
+	// pass1 is pass1x8's arguments, kept here: on rasterTri's stack they
+	// would be cleared at every call.
+	pass1 p1Args
 	// lod0: every fragment of the triangle being shaded samples level 0
 	// alone (its λ is at most 0), so pass 3 leaves λ out.
 	lod0 bool
@@ -247,10 +250,8 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	}
 	// pass1x8 takes the rows of at least vecSpan pixels, its arguments
 	// set up at the first: most triangles of a model at thumbnail size
-	// have none. They live on the stack: the row's pointers, stored into
-	// a heap object, would each pay a write barrier while the collector
-	// runs.
-	var p1 p1Args
+	// have none.
+	p1 := &sp.pass1
 	vec1, set1 := haveVec, false
 	n := 0
 	// A large triangle is cut to the octagons of its texture (hull.go).
@@ -293,17 +294,15 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		p0s, p1s, p2s := sp.p0, sp.p1, sp.p2
 		long := xr-xl >= vecSpan-1
 		if long && vec1 && !set1 {
-			set1 = setupPass1(&p1, tr, ys, ye, depthTest)
+			set1 = setupPass1(p1, tr, ys, ye, depthTest)
 			vec1 = set1
 		}
 		if long && set1 {
-			// Stored into p1 itself, not through a pointer, so that the
-			// compiler sees a stack object and leaves out write barriers.
 			p1.x, p1.xr, p1.w0, p1.w1, p1.w2 = xl, xr, w0, w1, w2
-			p1.row, p1.pixBase = &row[0], int64(y*W)
-			p1.pix, p1.zs, p1.iq = &pix[n], &zs[n], &iqs[n]
-			p1.p0, p1.p1, p1.p2 = &p0s[n], &p1s[n], &p2s[n]
-			n += pass1x8(&p1)
+			p1.row, p1.pixBase = addr(&row[0]), int64(y*W)
+			p1.pix, p1.zs, p1.iq = addr(&pix[n]), addr(&zs[n]), addr(&iqs[n])
+			p1.p0, p1.p1, p1.p2 = addr(&p0s[n]), addr(&p1s[n]), addr(&p2s[n])
+			n += pass1x8(p1)
 		} else {
 			for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 				l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv

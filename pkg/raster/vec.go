@@ -286,14 +286,22 @@ type p1Args struct {
 	inv        float32        // 304
 	z, q       [3]float32     // 308, 320
 	depthTest  int32          // 332
-	row        *float32       // 336: the depth of pixel (0, y)
+	row        uintptr        // 336: the depth of pixel (0, y), a *float32
 	pixBase    int64          // 344: the index of pixel (0, y)
-	pix        *int32         // 352: where the fragments go
-	zs, iq     *float32       // 360, 368
-	p0, p1, p2 *float32       // 376, 384, 392
+	pix        uintptr        // 352: where the fragments go, an *int32
+	zs, iq     uintptr        // 360, 368: *float32
+	p0, p1, p2 uintptr        // 376, 384, 392: *float32
 	lanes      *[256][8]int32 // 400: compactLanes
 	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
 }
+
+// addr is a pointer as p1Args holds it. The arrays rasterTri points into
+// are held elsewhere for the whole call (the target's depth buffer, the
+// span buffer's slices, which are on the heap, which does not move), and
+// a store of a uintptr needs no write barrier: storing a row's pointers
+// into the heap-allocated p1Args paid one each while the collector ran,
+// 2-3 % of a warm render.
+func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
 
 // setupPass1 sets pa to pass1x8's arguments for the rows ys..ye of tr,
 // everything but the row's own fields; false when the edge values could
