@@ -151,6 +151,9 @@ type batchInfo struct {
 	// empties a fragment.
 	hull     int32
 	hullRule uint8
+	// big counts the triangles set up whose bounding box has hullArea
+	// pixels or more.
+	big int32
 }
 
 type cvert struct {
@@ -586,6 +589,9 @@ func (info *batchInfo) bound(tr *tri) {
 		info.rho2 = min(info.rho2, triLOD(tr, sx, sy))
 	}
 	info.drawn = true
+	if (int(tr.maxX)-int(tr.minX)+1)*(int(tr.maxY)-int(tr.minY)+1) >= hullArea {
+		info.big++
+	}
 }
 
 // rebound recomputes every batch's LODBound and drawn from the triangles
@@ -593,7 +599,7 @@ func (info *batchInfo) bound(tr *tri) {
 // and nothing for a batch left out whole.
 func (t *Target) rebound() {
 	for bi := range t.batches {
-		t.batches[bi].drawn, t.batches[bi].rho2 = false, math.Inf(1)
+		t.batches[bi].drawn, t.batches[bi].rho2, t.batches[bi].big = false, math.Inf(1), 0
 	}
 	for i := range t.tris {
 		t.batches[t.tris[i].batch].bound(&t.tris[i])

@@ -254,10 +254,21 @@ func hullRuleOf(st *State) uint8 {
 // the levels some triangle reads.
 func (t *Target) prepareHulls(lodBias float32) {
 	t.hulls, t.sides = t.hulls[:0], t.sides[:0]
+	any := false
+	for bi := range t.batches {
+		b := &t.batches[bi]
+		if b.big == 0 || b.mip == 0 || b.shader != nil || hullRuleOf(&b.st) == 0 {
+			b.hull = -1
+		}
+		any = any || b.hull == 0
+	}
+	if !any {
+		return
+	}
 	for i := range t.tris {
 		tr := &t.tris[i]
 		b := &t.batches[tr.batch]
-		if b.hull < 0 || b.mip == 0 || b.shader != nil || (int(tr.maxX)-int(tr.minX)+1)*(int(tr.maxY)-int(tr.minY)+1) < hullArea {
+		if b.hull < 0 || (int(tr.maxX)-int(tr.minX)+1)*(int(tr.maxY)-int(tr.minY)+1) < hullArea {
 			continue
 		}
 		if b.hull == 0 {
