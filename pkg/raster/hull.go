@@ -308,7 +308,33 @@ func (t *Target) startHulls(b *batchInfo) {
 	for range tex.Levels {
 		t.hulls = append(t.hulls, levelHull{})
 	}
+	// A texture with no empty texels on any level (or none that can be
+	// told apart: too large, held nowhere) gives no triangle a side; its
+	// levels are scanned once here, mostly two rows each, rather than
+	// bounding every large triangle's level of detail for nothing.
+	for l := range tex.Levels {
+		if h := t.levelHull(b, l); !b.ruleOctagon(&h.alpha, &h.rgb).whole() {
+			return
+		}
+	}
+	b.hull = -1
 }
+
+// ruleOctagon returns the region where a fragment of b can change the
+// picture, from the unions of the levels' alpha and colour octagons.
+func (b *batchInfo) ruleOctagon(alpha, rgb *octagon) octagon {
+	o := fullOctagon
+	if b.hullRule&hullAlpha != 0 {
+		o.intersect(alpha)
+	}
+	if b.hullRule&hullRGB != 0 {
+		o.intersect(rgb)
+	}
+	return o
+}
+
+// whole reports whether o bounds nothing.
+func (o octagon) whole() bool { return o == fullOctagon }
 
 // levelHull returns the octagons of level l of b's texture.
 func (t *Target) levelHull(b *batchInfo, l int) *levelHull {
@@ -366,13 +392,7 @@ func (t *Target) hullSides(tr *tri, b *batchInfo, lodBias float32, s *[8]hullSid
 		oa.union(&h.alpha)
 		oc.union(&h.rgb)
 	}
-	o := fullOctagon
-	if b.hullRule&hullAlpha != 0 {
-		o.intersect(&oa)
-	}
-	if b.hullRule&hullRGB != 0 {
-		o.intersect(&oc)
-	}
+	o := b.ruleOctagon(&oa, &oc)
 	if o.empty() {
 		return 0, false
 	}
