@@ -241,10 +241,10 @@ func TestHullScenes(t *testing.T) {
 }
 
 // FuzzHullScene draws a scene read from the input with the octagons and
-// without and compares the buffers: the first bytes pick the target
-// size, the state, the texture and the level-of-detail bias, the rest are
-// vertices (positions, texture coordinates and colours as raw float32
-// bits, so NaNs, infinities and huge values come up).
+// without and compares the buffers: bytes 0-3 and the vertices from byte
+// 5 on are read as FuzzVecScene reads them (fuzzScene), with larger
+// targets so that triangles are large enough to be cut, and byte 4 picks
+// the texture and the level-of-detail bias.
 func FuzzHullScene(f *testing.F) {
 	rng := rand.New(rand.NewPCG(35, 36))
 	for s := range 4 {
@@ -252,22 +252,7 @@ func FuzzHullScene(f *testing.F) {
 		// can leave fragments out.
 		seed := []byte{byte(60 + s*23), byte(50 + s*17), []byte{3 + 7*20, 2 + 7*10, 1 + 7*30, 4 + 7*5}[s],
 			[]byte{0x00, 0x24, 0x1c, 0x06}[s], byte(s * 70)}
-		for range 3 * (1 + s) {
-			for j := range 10 {
-				x := rng.Float32()*3 - 1.5
-				switch j {
-				case 2:
-					x = rng.Float32()*1.8 - 0.9
-				case 3:
-					x = 0.5 + rng.Float32()
-				case 4, 5:
-					x = rng.Float32()
-				}
-				b := math.Float32bits(x)
-				seed = append(seed, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
-			}
-		}
-		f.Add(seed)
+		f.Add(seedVertices(seed, rng, 3*(1+s), true))
 	}
 	trng := rand.New(rand.NewPCG(37, 38))
 	var texs []*Texture
@@ -275,48 +260,18 @@ func FuzzHullScene(f *testing.F) {
 		texs = append(texs, hullTexture(trng, 4<<(k%4), 32>>(k%3), k&1 != 0, k&2 != 0))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if len(in) < 5+40 {
+		if len(in) < 5+48 {
 			return
 		}
 		w, h := 16+int(in[0]%128), 16+int(in[1]%128)
-		st := randomState(int(in[2]), true, in[3]&2 != 0)
-		st.DepthTest, st.DepthWrite, st.AlphaTest = in[3]&4 != 0, in[3]&8 != 0, in[3]&16 != 0
-		st.AlphaRef = float32(in[2]) / 255
-		f32 := func(b []byte) float32 {
-			return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
-		}
-		var vs []Vertex
-		for p := in[5:]; len(p) >= 40; p = p[40:] {
-			vs = append(vs, Vertex{
-				Position: [4]float32{f32(p[0:]), f32(p[4:]), f32(p[8:]), f32(p[12:])},
-				UV:       [2]float32{f32(p[16:]), f32(p[20:])},
-				Color:    [4]float32{f32(p[24:]), 1, f32(p[28:]), f32(p[32:])},
-				Normal:   [3]float32{f32(p[36:]), 0, 1},
-				Light:    [3]float32{0.3, 0.2, 0.9},
-			})
-		}
-		idx := make([]uint32, len(vs)/3*3)
-		for i := range idx {
-			idx[i] = uint32(i)
-		}
+		st, vs, idx := fuzzScene(in, 5, true)
 		b := Batch{State: st, Color: [4]float32{1, 0.7, 0.4, 0.9}, Vertices: vs, Indices: idx, VertexColor: in[3]&32 != 0,
 			Texture: texs[in[4]%8]}
 		opt := DrawOptions{Workers: 1, LODBias: float32(int(in[4]>>3)-8) / 4}
 		defer func() { useHulls = true }()
-		var out [2]*Target
-		for k, on := range []bool{true, false} {
-			useHulls = on
-			tg, err := NewTarget(w, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if in[3]&128 == 0 {
-				tg.Clear([4]float32{0.25, 0.5, 0.75, 1})
-			}
-			if err := tg.Draw([]Batch{b, b}, opt); err != nil {
-				return
-			}
-			out[k] = tg
+		out, ok := fuzzDraw(t, in, w, h, b, opt, func(on bool) { useHulls = on }, [2]bool{true, false})
+		if !ok {
+			return
 		}
 		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
 			t.Fatal(d)

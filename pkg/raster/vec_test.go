@@ -565,20 +565,7 @@ func FuzzVecScene(f *testing.F) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for s := range 4 {
 		seed := []byte{byte(20 + s*13), byte(30 + s*7), byte(s), byte(s * 45)}
-		for range 3 * (2 + s*3) {
-			for j := range 12 {
-				x := rng.Float32()*3 - 1.5
-				switch j {
-				case 2:
-					x = rng.Float32()*1.8 - 0.9
-				case 3:
-					x = 0.5 + rng.Float32()
-				}
-				b := math.Float32bits(x)
-				seed = append(seed, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
-			}
-		}
-		f.Add(seed)
+		f.Add(seedVertices(seed, rng, 3*(2+s*3), false))
 	}
 	tex := randomTexture(rand.New(rand.NewPCG(11, 12)), 32, 16, true, false)
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -586,26 +573,7 @@ func FuzzVecScene(f *testing.F) {
 			return
 		}
 		w, h := 4+int(in[0]%64), 4+int(in[1]%64)
-		st := randomState(int(in[2]), in[3]&1 != 0, in[3]&2 != 0)
-		st.DepthTest, st.DepthWrite, st.AlphaTest = in[3]&4 != 0, in[3]&8 != 0, in[3]&16 != 0
-		st.AlphaRef = float32(in[2]) / 255
-		f32 := func(b []byte) float32 {
-			return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
-		}
-		var vs []Vertex
-		for p := in[4:]; len(p) >= 48; p = p[48:] {
-			vs = append(vs, Vertex{
-				Position: [4]float32{f32(p[0:]), f32(p[4:]), f32(p[8:]), f32(p[12:])},
-				UV:       [2]float32{f32(p[16:]), f32(p[20:])},
-				Color:    [4]float32{f32(p[24:]), 1, f32(p[28:]), 0.5},
-				Normal:   [3]float32{f32(p[32:]), 0, 1},
-				Light:    [3]float32{f32(p[36:]), f32(p[40:]), f32(p[44:])},
-			})
-		}
-		idx := make([]uint32, len(vs)/3*3)
-		for i := range idx {
-			idx[i] = uint32(i)
-		}
+		st, vs, idx := fuzzScene(in, 4, in[3]&1 != 0)
 		b := Batch{State: st, Color: [4]float32{1, 0.7, 0.4, 0.9}, Vertices: vs, Indices: idx, VertexColor: in[3]&32 != 0}
 		if in[3]&64 != 0 {
 			b.Texture = tex
@@ -614,20 +582,9 @@ func FuzzVecScene(f *testing.F) {
 		// hostile geometry, which must not panic.
 		vec := haveVec
 		defer func() { haveVec = vec }()
-		var out [2]*Target
-		for k, on := range []bool{vec, false} {
-			haveVec = on
-			tg, err := NewTarget(w, h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if in[3]&128 == 0 {
-				tg.Clear([4]float32{0.25, 0.5, 0.75, 1})
-			} // else transparent black, as NewTarget leaves it
-			if err := tg.Draw([]Batch{b, b}, DrawOptions{Workers: 1}); err != nil {
-				return
-			}
-			out[k] = tg
+		out, ok := fuzzDraw(t, in, w, h, b, DrawOptions{Workers: 1}, func(on bool) { haveVec = on }, [2]bool{vec, false})
+		if !ok {
+			return
 		}
 		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
 			t.Fatal(d)
@@ -647,6 +604,79 @@ func FuzzVecScene(f *testing.F) {
 			t.Fatal("Resolve differs with the kernel")
 		}
 	})
+}
+
+// fuzzScene reads a fuzz input's state and triangles: in[2] and in[3]
+// pick the state (twoSide aside), and from in[from] on every 48 bytes are
+// a vertex (position, texture coordinates, two colour channels, a normal
+// and a light direction, as raw float32 bits).
+func fuzzScene(in []byte, from int, twoSide bool) (State, []Vertex, []uint32) {
+	st := randomState(int(in[2]), twoSide, in[3]&2 != 0)
+	st.DepthTest, st.DepthWrite, st.AlphaTest = in[3]&4 != 0, in[3]&8 != 0, in[3]&16 != 0
+	st.AlphaRef = float32(in[2]) / 255
+	f32 := func(b []byte) float32 {
+		return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+	}
+	var vs []Vertex
+	for p := in[from:]; len(p) >= 48; p = p[48:] {
+		vs = append(vs, Vertex{
+			Position: [4]float32{f32(p[0:]), f32(p[4:]), f32(p[8:]), f32(p[12:])},
+			UV:       [2]float32{f32(p[16:]), f32(p[20:])},
+			Color:    [4]float32{f32(p[24:]), 1, f32(p[28:]), 0.5},
+			Normal:   [3]float32{f32(p[32:]), 0, 1},
+			Light:    [3]float32{f32(p[36:]), f32(p[40:]), f32(p[44:])},
+		})
+	}
+	idx := make([]uint32, len(vs)/3*3)
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
+	return st, vs, idx
+}
+
+// seedVertices appends n vertices of an on-screen scene to seed, as
+// fuzzScene reads them; uv01 keeps their texture coordinates and first
+// colour channels in 0..1.
+func seedVertices(seed []byte, rng *rand.Rand, n int, uv01 bool) []byte {
+	for range n {
+		for j := range 12 {
+			x := rng.Float32()*3 - 1.5
+			switch {
+			case j == 2:
+				x = rng.Float32()*1.8 - 0.9
+			case j == 3:
+				x = 0.5 + rng.Float32()
+			case uv01 && j >= 4 && j < 8:
+				x = rng.Float32()
+			}
+			b := math.Float32bits(x)
+			seed = append(seed, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+		}
+	}
+	return seed
+}
+
+// fuzzDraw draws b twice over itself on new w×h targets, cleared to a
+// colour unless in[3] has its top bit set (transparent black, as NewTarget
+// leaves them), calling set(modes[k]) before the k-th; false when Draw
+// refuses the batch.
+func fuzzDraw(t *testing.T, in []byte, w, h int, b Batch, opt DrawOptions, set func(bool), modes [2]bool) ([2]*Target, bool) {
+	var out [2]*Target
+	for k, on := range modes {
+		set(on)
+		tg, err := NewTarget(w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in[3]&128 == 0 {
+			tg.Clear([4]float32{0.25, 0.5, 0.75, 1})
+		}
+		if err := tg.Draw([]Batch{b, b}, opt); err != nil {
+			return out, false
+		}
+		out[k] = tg
+	}
+	return out, true
 }
 
 // TestVecLOD0Scenes draws scenes whose textures are magnified and
