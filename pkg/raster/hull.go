@@ -254,15 +254,15 @@ func hullRuleOf(st *State) uint8 {
 // the levels some triangle reads.
 func (t *Target) prepareHulls(lodBias float32) {
 	t.hulls, t.sides = t.hulls[:0], t.sides[:0]
-	any := false
+	some := false
 	for bi := range t.batches {
 		b := &t.batches[bi]
 		if b.big == 0 || b.mip == 0 || b.shader != nil || hullRuleOf(&b.st) == 0 {
 			b.hull = -1
 		}
-		any = any || b.hull == 0
+		some = some || b.hull == 0
 	}
-	if !any {
+	if !some {
 		return
 	}
 	for i := range t.tris {
@@ -278,9 +278,9 @@ func (t *Target) prepareHulls(lodBias float32) {
 			}
 		}
 		var s [8]hullSide
-		n, any := t.hullSides(tr, b, lodBias, &s)
+		n, drawn := t.hullSides(tr, b, lodBias, &s)
 		switch {
-		case !any:
+		case !drawn:
 			tr.hull = -1
 		case n > 0:
 			tr.hull, tr.nHull = int32(len(t.sides))+1, uint8(n)
