@@ -635,15 +635,18 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 		}
 	}
 	tmp := &d.tmp
-	idctRows(&d.blk, tmp, rows)
 	switch {
 	case rows&0xfe00 == 0:
+		idctRows(&d.blk, tmp, rows)
 		idctColsFlat(tmp)
 	case haveIDCTVec:
+		idctRowsVec(&d.blk, tmp)
 		idctColsVec(tmp)
 	case rows&0xf000 == 0:
+		idctRows(&d.blk, tmp, rows)
 		idctColsTop(tmp)
 	default:
+		idctRows(&d.blk, tmp, rows)
 		idctCols(tmp)
 	}
 	switch {

@@ -14,6 +14,11 @@ var haveIDCTVec = cpu.X86.HasAVX2
 //go:noescape
 func idctColsVec(tmp *[64]int32)
 
+// idctRowsVec is idctRows with AVX2, the eight rows at once.
+//
+//go:noescape
+func idctRowsVec(blk, tmp *[64]int32)
+
 // storeChan8 is store's loop for a block eight pixels wide: ny rows of
 // tmp's samples into byte ch of the pixels at dst, rows stride apart.
 //

@@ -8,7 +8,8 @@
 // so the samples are the same.
 
 // Eight copies of each constant: idctRC6x12, c+s and s−c of that rotation,
-// idctR14, then idctC3, idctC1 with theirs, and idctColBias.
+// idctR14, then idctC3, idctC1 with theirs, and idctColBias; then, for
+// the row pass, idctRC6x18 with its c+s and s−c, and idctR8.
 DATA idctk<>+0(SB)/4, $0x454
 DATA idctk<>+4(SB)/4, $0x454
 DATA idctk<>+8(SB)/4, $0x454
@@ -97,7 +98,39 @@ DATA idctk<>+336(SB)/4, $0x80000
 DATA idctk<>+340(SB)/4, $0x80000
 DATA idctk<>+344(SB)/4, $0x80000
 DATA idctk<>+348(SB)/4, $0x80000
-GLOBL idctk<>(SB), RODATA|NOPTR, $352
+DATA idctk<>+352(SB)/4, $0x11518
+DATA idctk<>+356(SB)/4, $0x11518
+DATA idctk<>+360(SB)/4, $0x11518
+DATA idctk<>+364(SB)/4, $0x11518
+DATA idctk<>+368(SB)/4, $0x11518
+DATA idctk<>+372(SB)/4, $0x11518
+DATA idctk<>+376(SB)/4, $0x11518
+DATA idctk<>+380(SB)/4, $0x11518
+DATA idctk<>+384(SB)/4, $0x3b20e
+DATA idctk<>+388(SB)/4, $0x3b20e
+DATA idctk<>+392(SB)/4, $0x3b20e
+DATA idctk<>+396(SB)/4, $0x3b20e
+DATA idctk<>+400(SB)/4, $0x3b20e
+DATA idctk<>+404(SB)/4, $0x3b20e
+DATA idctk<>+408(SB)/4, $0x3b20e
+DATA idctk<>+412(SB)/4, $0x3b20e
+DATA idctk<>+416(SB)/4, $0x187de
+DATA idctk<>+420(SB)/4, $0x187de
+DATA idctk<>+424(SB)/4, $0x187de
+DATA idctk<>+428(SB)/4, $0x187de
+DATA idctk<>+432(SB)/4, $0x187de
+DATA idctk<>+436(SB)/4, $0x187de
+DATA idctk<>+440(SB)/4, $0x187de
+DATA idctk<>+444(SB)/4, $0x187de
+DATA idctk<>+448(SB)/4, $0xb5
+DATA idctk<>+452(SB)/4, $0xb5
+DATA idctk<>+456(SB)/4, $0xb5
+DATA idctk<>+460(SB)/4, $0xb5
+DATA idctk<>+464(SB)/4, $0xb5
+DATA idctk<>+468(SB)/4, $0xb5
+DATA idctk<>+472(SB)/4, $0xb5
+DATA idctk<>+476(SB)/4, $0xb5
+GLOBL idctk<>(SB), RODATA|NOPTR, $480
 
 // ROTATE is rotate in eight lanes: t = c·(a+b), x = t − (c+s)·b and
 // y = t + (s−c)·a, with c, c+s and s−c at offsets kt, kb and ka of idctk.
@@ -216,5 +249,101 @@ scrow:
 	JNZ  scrow
 
 scdone:
+	VZEROUPPER
+	RET
+
+// TRANSPOSE8 transposes the 8×8 int32 matrix whose rows are a0-a7 into
+// the columns b0-b7 (b0 holds every row's first value), in three rounds
+// of interleaving: 32-bit values, 64-bit pairs, then 128-bit halves. The
+// a registers are clobbered.
+#define TRANSPOSE8(a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7) \
+	VPUNPCKLDQ a1, a0, b0          \
+	VPUNPCKHDQ a1, a0, b1          \
+	VPUNPCKLDQ a3, a2, b2          \
+	VPUNPCKHDQ a3, a2, b3          \
+	VPUNPCKLDQ a5, a4, b4          \
+	VPUNPCKHDQ a5, a4, b5          \
+	VPUNPCKLDQ a7, a6, b6          \
+	VPUNPCKHDQ a7, a6, b7          \
+	VPUNPCKLQDQ b2, b0, a0         \
+	VPUNPCKHQDQ b2, b0, a1         \
+	VPUNPCKLQDQ b3, b1, a2         \
+	VPUNPCKHQDQ b3, b1, a3         \
+	VPUNPCKLQDQ b6, b4, a4         \
+	VPUNPCKHQDQ b6, b4, a5         \
+	VPUNPCKLQDQ b7, b5, a6         \
+	VPUNPCKHQDQ b7, b5, a7         \
+	VPERM2I128 $0x20, a4, a0, b0   \
+	VPERM2I128 $0x20, a5, a1, b1   \
+	VPERM2I128 $0x20, a6, a2, b2   \
+	VPERM2I128 $0x20, a7, a3, b3   \
+	VPERM2I128 $0x31, a4, a0, b4   \
+	VPERM2I128 $0x31, a5, a1, b5   \
+	VPERM2I128 $0x31, a6, a2, b6   \
+	VPERM2I128 $0x31, a7, a3, b7
+
+// func idctRowsVec(blk, tmp *[64]int32)
+//
+// idctRows for the eight rows at once, every row taking the whole
+// transform (the Go loop's shortcuts only leave out terms that are zero):
+// the block is transposed so that each lane is a row and each register a
+// frequency, transformed with idctRows' int32 operations, and transposed
+// back into tmp.
+TEXT ·idctRowsVec(SB), NOSPLIT, $0-16
+	MOVQ blk+0(FP), SI
+	MOVQ tmp+8(FP), DI
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQU 128(SI), Y4
+	VMOVDQU 160(SI), Y5
+	VMOVDQU 192(SI), Y6
+	VMOVDQU 224(SI), Y7
+	TRANSPOSE8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15)
+	// Y8-Y15 are frequencies 0-7 of every row. Even half: 0, 4, 2, 6.
+	VPSLLD $17, Y8, Y0                 // e0
+	VPSLLD $17, Y12, Y1                // e1
+	VPADDD Y1, Y0, Y2                  // s
+	VPSUBD Y1, Y0, Y3                  // d
+	ROTATE(Y10, Y14, 352, 384, 416, Y4, Y5, Y6) // y2, y6
+	VPADDD Y6, Y2, Y0                  // q0
+	VPSUBD Y6, Y2, Y7                  // q3
+	VPADDD Y5, Y3, Y1                  // q1
+	VPSUBD Y5, Y3, Y2                  // q2
+	// Odd half: 1, 7, 3, 5.
+	VPSLLD $7, Y9, Y9
+	VPSLLD $7, Y15, Y15
+	VPADDD Y15, Y9, Y3                 // u7
+	VPSUBD Y15, Y9, Y4                 // u4
+	VPMULLD idctk<>+448(SB), Y11, Y11      // m3
+	VPMULLD idctk<>+448(SB), Y13, Y13      // m5
+	VPADDD Y11, Y3, Y5                 // p7
+	VPSUBD Y11, Y3, Y6                 // p5
+	VPADDD Y13, Y4, Y8                 // p4
+	VPSUBD Y13, Y4, Y10                // p6
+	VPSRAD $2, Y5, Y5
+	VPSRAD $2, Y6, Y6
+	VPSRAD $2, Y8, Y8
+	VPSRAD $2, Y10, Y10
+	ROTATE(Y8, Y5, 128, 160, 192, Y3, Y4, Y9)   // v4, v7 from p4>>2, p7>>2
+	ROTATE(Y6, Y10, 224, 256, 288, Y3, Y11, Y12) // v5, v6 from p5>>2, p6>>2
+	VPADDD Y9, Y0, Y13                 // out0
+	VPSUBD Y9, Y0, Y14                 // out7
+	VPADDD Y12, Y1, Y15                // out1
+	VPSUBD Y12, Y1, Y3                 // out6
+	VPADDD Y11, Y2, Y5                 // out2
+	VPSUBD Y11, Y2, Y6                 // out5
+	VPADDD Y4, Y7, Y8                  // out3
+	VPSUBD Y4, Y7, Y10                 // out4
+	TRANSPOSE8(Y13, Y15, Y5, Y8, Y10, Y6, Y3, Y14, Y0, Y1, Y2, Y4, Y7, Y9, Y11, Y12)
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y4, 96(DI)
+	VMOVDQU Y7, 128(DI)
+	VMOVDQU Y9, 160(DI)
+	VMOVDQU Y11, 192(DI)
+	VMOVDQU Y12, 224(DI)
 	VZEROUPPER
 	RET
