@@ -142,6 +142,21 @@ GLOBL idctk<>(SB), RODATA|NOPTR, $480
 	VPMULLD idctk<>+ka(SB), a, y  \
 	VPADDD y, t, y
 
+// ODD ends the odd half of either pass: p7, p5 = u7 ± m3 and p4, p6 =
+// u4 ± m5, each shifted right by sh bits, then v4, v7 = rotate(p4, p7)
+// by π·3/16 and v5, v6 = rotate(p5, p6) by π/16, t a scratch register.
+#define ODD(u7, u4, m3, m5, sh, p7, p5, p4, p6, t, v4, v7, v5, v6) \
+	VPADDD m3, u7, p7                   \
+	VPSUBD m3, u7, p5                   \
+	VPADDD m5, u4, p4                   \
+	VPSUBD m5, u4, p6                   \
+	VPSRAD $sh, p7, p7                  \
+	VPSRAD $sh, p5, p5                  \
+	VPSRAD $sh, p4, p4                  \
+	VPSRAD $sh, p6, p6                  \
+	ROTATE(p4, p7, 128, 160, 192, t, v4, v7) \
+	ROTATE(p5, p6, 224, 256, 288, t, v5, v6)
+
 // func idctColsVec(tmp *[64]int32)
 TEXT ·idctColsVec(SB), NOSPLIT, $0-8
 	MOVQ tmp+0(FP), DI
@@ -173,16 +188,7 @@ TEXT ·idctColsVec(SB), NOSPLIT, $0-8
 	VMOVDQU 160(DI), Y9
 	VPSRAD $13, Y9, Y9
 	VPMULLD idctk<>+96(SB), Y9, Y9         // m5
-	VPADDD Y8, Y6, Y10                 // p7
-	VPSUBD Y8, Y6, Y11                 // p5
-	VPADDD Y9, Y7, Y12                 // p4
-	VPSUBD Y9, Y7, Y13                 // p6
-	VPSRAD $14, Y10, Y10
-	VPSRAD $14, Y11, Y11
-	VPSRAD $14, Y12, Y12
-	VPSRAD $14, Y13, Y13
-	ROTATE(Y12, Y10, 128, 160, 192, Y4, Y5, Y6) // v4, v7 from p4>>14, p7>>14
-	ROTATE(Y11, Y13, 224, 256, 288, Y4, Y7, Y8) // v5, v6 from p5>>14, p6>>14
+	ODD(Y6, Y7, Y8, Y9, 14, Y10, Y11, Y12, Y13, Y4, Y5, Y6, Y7, Y8)
 	// The rows out, >> 18.
 	VPADDD Y6, Y0, Y9
 	VPSRAD $18, Y9, Y9
@@ -318,16 +324,7 @@ TEXT ·idctRowsVec(SB), NOSPLIT, $0-16
 	VPSUBD Y15, Y9, Y4                 // u4
 	VPMULLD idctk<>+448(SB), Y11, Y11      // m3
 	VPMULLD idctk<>+448(SB), Y13, Y13      // m5
-	VPADDD Y11, Y3, Y5                 // p7
-	VPSUBD Y11, Y3, Y6                 // p5
-	VPADDD Y13, Y4, Y8                 // p4
-	VPSUBD Y13, Y4, Y10                // p6
-	VPSRAD $2, Y5, Y5
-	VPSRAD $2, Y6, Y6
-	VPSRAD $2, Y8, Y8
-	VPSRAD $2, Y10, Y10
-	ROTATE(Y8, Y5, 128, 160, 192, Y3, Y4, Y9)   // v4, v7 from p4>>2, p7>>2
-	ROTATE(Y6, Y10, 224, 256, 288, Y3, Y11, Y12) // v5, v6 from p5>>2, p6>>2
+	ODD(Y3, Y4, Y11, Y13, 2, Y5, Y6, Y8, Y10, Y3, Y4, Y9, Y11, Y12)
 	VPADDD Y9, Y0, Y13                 // out0
 	VPSUBD Y9, Y0, Y14                 // out7
 	VPADDD Y12, Y1, Y15                // out1
