@@ -2,6 +2,7 @@ package pngenc
 
 import (
 	"bytes"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"testing"
@@ -55,6 +56,35 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		if again, _ := Bytes(img); !bytes.Equal(again, b) {
 			t.Fatal("a second encoding differs")
+		}
+	})
+}
+
+// FuzzAdler compares the checksum with hash/adler32's over the input
+// written in pieces (the first byte sets their length), with the vector
+// sums and without.
+func FuzzAdler(f *testing.F) {
+	f.Add([]byte{3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	f.Add(bytes.Repeat([]byte{255}, 100))
+	f.Add(append([]byte{31}, bytes.Repeat([]byte{255, 0, 128}, 50)...))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) == 0 {
+			return
+		}
+		defer func(v bool) { haveAdlerVec = v }(haveAdlerVec)
+		step, data := int(in[0])+1, in[1:]
+		want := adler32.Checksum(data)
+		for _, vec := range adlerModes() {
+			haveAdlerVec = vec
+			a := newAdler()
+			for p := data; len(p) > 0; {
+				k := min(step, len(p))
+				a.write(p[:k])
+				p = p[k:]
+			}
+			if got := a.sum(); got != want {
+				t.Fatalf("%d bytes in pieces of %d (vector %v): %08x, hash/adler32 %08x", len(data), step, vec, got, want)
+			}
 		}
 	})
 }

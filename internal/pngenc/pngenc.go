@@ -20,7 +20,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/png"
@@ -154,7 +153,7 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 	// deflate writer can be reused through Reset.
 	s.idat.Write([]byte{0x78, 0x01})
 	s.fw.Reset(&s.idat)
-	sum := adler32.New()
+	sum := newAdler()
 	out[0] = filterUp
 	for y := range height {
 		row := img.Pix[y*img.Stride:] // a sub-image's Pix starts at its corner
@@ -164,7 +163,7 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 			packRGB(cur, row[:4*width])
 		}
 		upFilter(out[1:], cur, prev)
-		sum.Write(out)
+		sum.write(out)
 		if _, err := s.fw.Write(out); err != nil {
 			return err
 		}
@@ -174,7 +173,7 @@ func encodeNRGBA(w io.Writer, img *image.NRGBA, alpha bool) error {
 		return err
 	}
 	var tail [4]byte
-	binary.BigEndian.PutUint32(tail[:], sum.Sum32())
+	binary.BigEndian.PutUint32(tail[:], sum.sum())
 	s.idat.Write(tail[:])
 	s.idat.flush()
 	writeChunk(bw, "IEND", nil)

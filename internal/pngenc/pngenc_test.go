@@ -2,6 +2,7 @@ package pngenc
 
 import (
 	"bytes"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"io"
@@ -201,4 +202,72 @@ func TestStateKeptAcrossGC(t *testing.T) {
 	if got := b.TotalAlloc - a.TotalAlloc; got > 64<<10 {
 		t.Errorf("an encoding after two collections allocated %d bytes", got)
 	}
+}
+
+// adlerModes are the ways to run the checksum on this build: without
+// the vector sums, and with them where they are built and the CPU has
+// AVX2. Callers restore haveAdlerVec.
+func adlerModes() []bool {
+	if haveAdlerVec {
+		return []bool{true, false}
+	}
+	return []bool{false}
+}
+
+// TestAdler compares the checksum with hash/adler32's, with the vector
+// sums and without, on random data of every length up to 300 and on long
+// runs of 0xff (the largest sums, several adlerRun long), written whole
+// and in random pieces.
+func TestAdler(t *testing.T) {
+	defer func(v bool) { haveAdlerVec = v }(haveAdlerVec)
+	modes := adlerModes()
+	rng := rand.New(rand.NewPCG(5, 6))
+	check := func(data []byte) {
+		t.Helper()
+		want := adler32.Checksum(data)
+		for _, vec := range modes {
+			haveAdlerVec = vec
+			a, b := newAdler(), newAdler()
+			a.write(data)
+			for p := data; len(p) > 0; {
+				k := min(1+rng.IntN(100), len(p))
+				b.write(p[:k])
+				p = p[k:]
+			}
+			if a.sum() != want || b.sum() != want {
+				t.Fatalf("%d bytes (vector %v): %08x whole, %08x in pieces, hash/adler32 %08x", len(data), vec, a.sum(), b.sum(), want)
+			}
+		}
+	}
+	for n := range 300 {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = uint8(rng.Uint32())
+		}
+		check(data)
+	}
+	for _, n := range []int{adlerRun - 1, adlerRun, adlerRun + 33, 3*adlerRun + 5} {
+		check(bytes.Repeat([]byte{0xff}, n))
+	}
+}
+
+// BenchmarkAdler sums a 256-pixel RGBA row with its filter byte.
+func BenchmarkAdler(b *testing.B) {
+	data := make([]byte, 1025)
+	for i := range data {
+		data[i] = uint8(i * 7)
+	}
+	b.SetBytes(int64(len(data)))
+	b.Run("ours", func(b *testing.B) {
+		a := newAdler()
+		for b.Loop() {
+			a.write(data)
+		}
+	})
+	b.Run("hash/adler32", func(b *testing.B) {
+		a := adler32.New()
+		for b.Loop() {
+			a.Write(data)
+		}
+	})
 }
