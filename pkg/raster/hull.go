@@ -257,7 +257,8 @@ func (t *Target) prepareHulls(lodBias float32) {
 	some := false
 	for bi := range t.batches {
 		b := &t.batches[bi]
-		if b.big == 0 || b.mip == 0 || b.shader != nil || hullRuleOf(&b.st) == 0 {
+		b.hullRule = hullRuleOf(&b.st)
+		if b.big == 0 || b.mip == 0 || b.shader != nil || b.hullRule == 0 {
 			b.hull = -1
 		}
 		some = some || b.hull == 0
@@ -289,14 +290,10 @@ func (t *Target) prepareHulls(lodBias float32) {
 	}
 }
 
-// startHulls sets b.hullRule and b.hull: −1 when b's fragments always
-// count, or else 1 + the index in t.hulls of its texture's level 0,
-// shared with an earlier batch of the same texture.
+// startHulls sets b.hull: 1 + the index in t.hulls of its texture's
+// level 0, shared with an earlier batch of the same texture, or −1 when
+// no level of the texture bounds anything.
 func (t *Target) startHulls(b *batchInfo) {
-	b.hull, b.hullRule = -1, hullRuleOf(&b.st)
-	if b.hullRule == 0 {
-		return
-	}
 	tex := b.tex.(*Texture)
 	for k := range t.batches {
 		if o := &t.batches[k]; o != b && o.hull > 0 && o.tex == b.tex {
@@ -453,13 +450,10 @@ func (t *Target) hullLevels(tr *tri, b *batchInfo, lodBias float32) (lo, hi int)
 	} else if l < float64(n-1) {
 		hi = int(math.Ceil(l))
 	}
-	if r2 := triLOD(tr, sx, sy); r2 > 0 {
-		l := min(plog2(r2*r2)/4, 32) + float64(lodBias) - lodMargin
-		if l >= 1 {
-			lo = min(int(l), hi)
-		}
-	}
-	return lo, hi
+	// The finest level is the one a lazy texture decodes from, for this
+	// triangle's bound alone.
+	lb := LODBound{rho2: triLOD(tr, sx, sy), sx: sx, sy: sy, bias: lodBias}
+	return min(lb.Level(int(b.texW), int(b.texH)), hi), hi
 }
 
 // cutSpan narrows the span xl..xr of a row to the pixels inside the
