@@ -635,18 +635,22 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 		}
 	}
 	tmp := &d.tmp
+	// A block with coefficients below its first row takes the vector row
+	// pass; one without has flat columns, and idctRows' shortcuts make
+	// its rows cheap.
+	if haveIDCTVec && rows&0xfe00 != 0 {
+		idctRowsVec(&d.blk, tmp)
+	} else {
+		idctRows(&d.blk, tmp, rows)
+	}
 	switch {
 	case rows&0xfe00 == 0:
-		idctRows(&d.blk, tmp, rows)
 		idctColsFlat(tmp)
 	case haveIDCTVec:
-		idctRowsVec(&d.blk, tmp)
 		idctColsVec(tmp)
 	case rows&0xf000 == 0:
-		idctRows(&d.blk, tmp, rows)
 		idctColsTop(tmp)
 	default:
-		idctRows(&d.blk, tmp, rows)
 		idctCols(tmp)
 	}
 	switch {
