@@ -158,7 +158,10 @@ func (a *boxAcc) add(v [3]float32) {
 		a.b, a.ok = fauxgl.Box{Min: pt, Max: pt}, true
 		return
 	}
-	a.b = fauxgl.Box{Min: a.b.Min.Min(pt), Max: a.b.Max.Max(pt)}
+	// min and max as math.Min and math.Max, without their calls.
+	lo, hi := &a.b.Min, &a.b.Max
+	lo.X, lo.Y, lo.Z = min(lo.X, x), min(lo.Y, y), min(lo.Z, z)
+	hi.X, hi.Y, hi.Z = max(hi.X, x), max(hi.Y, y), max(hi.Z, z)
 }
 
 // addBox grows the box by another one.
