@@ -367,6 +367,12 @@ func (t *Target) prepare(lodBias float32) {
 	for bi := range t.batches {
 		info := &t.batches[bi]
 		if tex, ok := info.tex.(*Texture); ok && info.drawn && info.shader == nil {
+			// Batches of one texture (a material's layers) share its
+			// levels and quads.
+			if k := t.texIndex(bi, tex); k >= 0 {
+				info.mip = t.batches[k].mip
+				continue
+			}
 			m := t.prepareTexture(tex)
 			if t.prepareVec(&m) {
 				t.prepareQuads(&m, quadLevels)
@@ -378,6 +384,18 @@ func (t *Target) prepare(lodBias float32) {
 	if useHulls {
 		t.prepareHulls(lodBias)
 	}
+}
+
+// texIndex is the index of one of the few batches before bi that reads
+// tex through t.mips, or −1. A material's layers are neighbours; looking
+// no further keeps a Draw of thousands of batches linear.
+func (t *Target) texIndex(bi int, tex *Texture) int {
+	for k := bi - 1; k >= max(0, bi-8); k-- {
+		if o := &t.batches[k]; o.mip > 0 && o.tex == Sampler(tex) {
+			return k
+		}
+	}
+	return -1
 }
 
 // projectAll fills t.pverts for a batch's vertices.

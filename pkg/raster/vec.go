@@ -1,6 +1,9 @@
 package raster
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // On amd64 with AVX2 the fixed rule's passes have vector kernels
 // (vec_amd64.s): the depth test and perspective weights of a row span
@@ -103,20 +106,20 @@ func quadPair(c, n int, repeat bool) (int, int) {
 	return clampPair(c-1, n)
 }
 
-// buildQuads fills q with the qw×qh quads of l.
+// buildQuads fills q with the qw×qh quads of l, a row of quads from two
+// rows of texels.
 func buildQuads(l *mipLevel, qw, qh int, q []uint32) {
 	q = q[:4*qw*qh]
-	texel := func(x, y int) uint32 {
-		o := y*l.stride + 4*x
-		p := l.pix[o : o+4 : o+4]
-		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
-	}
+	w := l.w
 	for qy := range qh {
 		y0, y1 := quadPair(qy, l.h, l.repV)
+		r0, r1 := l.pix[y0*l.stride:][:4*w], l.pix[y1*l.stride:][:4*w]
+		d := q[4*qw*qy:][:4*qw]
 		for qx := range qw {
-			x0, x1 := quadPair(qx, l.w, l.repU)
-			d := q[4*(qy*qw+qx):][:4:4]
-			d[0], d[1], d[2], d[3] = texel(x0, y0), texel(x1, y0), texel(x0, y1), texel(x1, y1)
+			x0, x1 := quadPair(qx, w, l.repU)
+			e := d[4*qx:][:4:4]
+			e[0], e[1] = binary.LittleEndian.Uint32(r0[4*x0:]), binary.LittleEndian.Uint32(r0[4*x1:])
+			e[2], e[3] = binary.LittleEndian.Uint32(r1[4*x0:]), binary.LittleEndian.Uint32(r1[4*x1:])
 		}
 	}
 }
