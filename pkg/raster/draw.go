@@ -3,6 +3,7 @@ package raster
 import (
 	"context"
 	"fmt"
+	"image"
 	"math"
 	"runtime"
 	"sync"
@@ -217,6 +218,8 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 	if len(t.tris) == 0 {
 		return st, nil
 	}
+	t.startDrawn()
+	defer t.endDrawn()
 	// stop is set once ctx is done; band workers poll it between
 	// triangles, which costs an atomic load instead of ctx.Err's lock. A
 	// context that is never done costs nothing (no allocation). Each Draw
@@ -531,6 +534,24 @@ func lerpVert(dst, a, b *cvert, s float64) {
 	for j := 0; j < nAttr; j++ {
 		dst.a[j] = a.a[j] + sf*(b.a[j]-a.a[j])
 	}
+}
+
+// startDrawn readies the span buffers to bound what the Draw writes.
+func (t *Target) startDrawn() {
+	for _, sp := range t.spans {
+		sp.drawn.x0, sp.drawn.y0, sp.drawn.x1, sp.drawn.y1 = t.Width, t.Height, 0, 0
+	}
+}
+
+// endDrawn adds what the span buffers bound to t.drawn.
+func (t *Target) endDrawn() {
+	r := t.drawn
+	for _, sp := range t.spans {
+		if d := sp.drawn; d.x0 < d.x1 && d.y0 < d.y1 {
+			r = r.Union(image.Rect(d.x0, d.y0, d.x1, d.y1))
+		}
+	}
+	t.drawn = r
 }
 
 // setupTri sets up one projected triangle and appends it to t.tris unless

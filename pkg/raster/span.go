@@ -31,6 +31,9 @@ type spanBuf struct {
 	// culled counts the triangles and rows that the octagons of their
 	// textures left out, for tests.
 	culled int
+	// drawn bounds the rows spans were drawn on (pixels [x0, x1) of rows
+	// [y0, y1)) since the Draw began: every pixel the Draw could write.
+	drawn struct{ x0, y0, x1, y1 int }
 }
 
 // lod0Area is the bounding-box area from which rasterTri works out
@@ -48,7 +51,9 @@ func (t *Target) getSpan() *spanBuf {
 		t.spans = t.spans[:n-1]
 		return s
 	}
-	return new(spanBuf)
+	s := new(spanBuf)
+	s.drawn.x0, s.drawn.y0 = t.Width, t.Height
+	return s
 }
 
 func (t *Target) putSpan(s *spanBuf) {
@@ -288,6 +293,9 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 				w2 = e2.a*pxl + e2.b*py + e2.c
 			}
 		}
+		d := &sp.drawn
+		d.x0, d.x1 = min(d.x0, int(xl)), max(d.x1, int(xr)+1)
+		d.y0, d.y1 = min(d.y0, y), max(d.y1, y+1)
 		// Pass 1: depth test and perspective weights.
 		row := depth[y*W : (y+1)*W]
 		pix, zs, iqs := sp.pix, sp.z, sp.iq

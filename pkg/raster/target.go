@@ -27,6 +27,18 @@ type Target struct {
 	Color []float32
 	// Depth holds GL window depth (0 near .. 1 far) per pixel.
 	Depth []float32
+	// DrawOnly promises that nothing but Clear and Draw writes Color and
+	// Depth. Clear and Resolve then skip the pixels outside every
+	// triangle Draw was given since the last Clear: a picture's model
+	// covers part of it, and clearing and reading the rest was a tenth
+	// of a warm thumbnail.
+	DrawOnly bool
+
+	// drawn holds the bounding boxes of the triangles drawn since the
+	// last Clear, which was to clearC; clearOK is false until a Clear.
+	drawn   image.Rectangle
+	clearC  [4]float32
+	clearOK bool
 
 	// Reused between Draw calls so that steady-state frames do not allocate.
 	tris      []tri
@@ -84,6 +96,25 @@ func (t *Target) Bytes() int64 {
 // To match the reference viewer on a solid background, clear to that
 // opaque colour: modulate layers then darken the background as GL does.
 func (t *Target) Clear(c [4]float32) {
+	if t.DrawOnly && t.clearOK && c == t.clearC {
+		// Only the pixels drawn since the last Clear, to the same colour:
+		// the first row of them filled, then copied to the others.
+		W, r := t.Width, t.drawn.Intersect(image.Rect(0, 0, t.Width, t.Height))
+		if !r.Empty() {
+			y0, x0, x1 := r.Min.Y, r.Min.X, r.Max.X
+			col, dep := t.Color[4*(y0*W+x0):4*(y0*W+x1)], t.Depth[y0*W+x0:y0*W+x1]
+			copy(col, c[:])
+			fillRepeat(col, 4)
+			dep[0] = 1
+			fillRepeat(dep, 1)
+			for y := y0 + 1; y < r.Max.Y; y++ {
+				copy(t.Color[4*(y*W+x0):4*(y*W+x1)], col)
+				copy(t.Depth[y*W+x0:y*W+x1], dep)
+			}
+		}
+		t.drawn = image.Rectangle{}
+		return
+	}
 	if c == ([4]float32{}) {
 		clear(t.Color)
 	} else {
@@ -92,6 +123,7 @@ func (t *Target) Clear(c [4]float32) {
 	}
 	t.Depth[0] = 1
 	fillRepeat(t.Depth, 1)
+	t.drawn, t.clearC, t.clearOK = image.Rectangle{}, c, true
 }
 
 // fillRepeat repeats s[:n] over all of s by doubling copies (memmove speed).
@@ -119,6 +151,32 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	if bg != nil {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
+	// The output pixels whose samples Draw may have written; with
+	// DrawOnly after a Clear to transparent black, the others are all
+	// zeros, which resolve to zeros, or to the background.
+	win := img.Rect
+	if t.DrawOnly && t.clearOK && t.clearC == ([4]float32{}) {
+		d := t.drawn
+		win = win.Intersect(image.Rect(d.Min.X/k, d.Min.Y/k, (d.Max.X+k-1)/k, (d.Max.Y+k-1)/k))
+	}
+	over := func(s []float32) uint32 {
+		s = s[:4]
+		f := 1 - clamp01(s[3])
+		return uint32(to8(s[0]+f*bgc[0])) | uint32(to8(s[1]+f*bgc[1]))<<8 | uint32(to8(s[2]+f*bgc[2]))<<16 | 255<<24
+	}
+	var outside uint32
+	if bg != nil {
+		outside = over(make([]float32, 4))
+		for y := range h {
+			if y < win.Min.Y || y >= win.Max.Y {
+				fillPixels(img.Pix[y*img.Stride:][:4*w], outside)
+			} else {
+				fillPixels(img.Pix[y*img.Stride:][:4*win.Min.X], outside)
+				fillPixels(img.Pix[y*img.Stride+4*win.Max.X:][:4*(w-win.Max.X)], outside)
+			}
+		}
+	}
+	x0, x1 := win.Min.X, win.Max.X
 	// Sum each output pixel's k×k samples, row by row and left to right
 	// within a row, in locals: through a slice the compiler would store and
 	// reload the sums after every sample.
@@ -130,17 +188,17 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 		sums = make([]float32, 4*w)
 	}
 	stride := 4 * t.Width
-	for y := 0; y < h; y++ {
+	for y := win.Min.Y; y < win.Max.Y; y++ {
 		if direct {
 			sums = t.Color[y*stride : (y+1)*stride]
 		} else if k == 1 {
-			copy(sums, t.Color[y*stride:(y+1)*stride])
+			copy(sums[4*x0:4*x1], t.Color[y*stride+4*x0:y*stride+4*x1])
 		} else if haveVec {
 			block := t.Color[y*k*stride : (y+1)*k*stride]
-			resolveSum(&block[0], &sums[0], 4*stride, k, w, inv)
+			resolveSum(&block[4*k*x0], &sums[4*x0], 4*stride, k, x1-x0, inv)
 		} else {
 			block := t.Color[y*k*stride : (y+1)*k*stride]
-			for x := 0; x < w; x++ {
+			for x := x0; x < x1; x++ {
 				var s0, s1, s2, s3 float32
 				for sy := 0; sy < k; sy++ {
 					for in := block[sy*stride+4*k*x : sy*stride+4*k*(x+1)]; len(in) >= 4; in = in[4:] {
@@ -163,27 +221,25 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			// Most of a thumbnail is runs of one colour (the background,
 			// cleared into the target or not drawn over at all): a pixel
 			// with the bits of the last one composites to the same bytes.
-			for x := 0; x < w; {
-				s := sums[4*x : 4*x+4 : 4*x+4]
-				k := 1 - clamp01(s[3])
-				c := uint32(to8(s[0]+k*bgc[0])) | uint32(to8(s[1]+k*bgc[1]))<<8 | uint32(to8(s[2]+k*bgc[2]))<<16 | 255<<24
+			for x := x0; x < x1; {
+				c := over(sums[4*x:])
 				b0, b1 := bits[2*x], bits[2*x+1]
 				for {
 					binary.LittleEndian.PutUint32(pix[4*x:], c)
 					x++
-					if x == w || bits[2*x] != b0 || bits[2*x+1] != b1 {
+					if x == x1 || bits[2*x] != b0 || bits[2*x+1] != b1 {
 						break
 					}
 				}
 			}
 			continue
 		}
-		x0 := 0
-		if haveVec && w >= 2 {
-			x0 = w &^ 1
-			resolveStraight(&sums[0], &pix[0], x0)
+		xv := x0
+		if haveVec && x1-x0 >= 2 {
+			xv = x0 + (x1-x0)&^1
+			resolveStraight(&sums[4*x0], &pix[4*x0], xv-x0)
 		}
-		for x := x0; x < w; x++ {
+		for x := xv; x < x1; x++ {
 			// Most pixels of a thumbnail were never drawn: all four
 			// floats +0, which the test below also skips.
 			if bits[2*x]|bits[2*x+1] == 0 {
@@ -209,6 +265,13 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 		}
 	}
 	return img, nil
+}
+
+// fillPixels sets every four bytes of p to the pixel c.
+func fillPixels(p []byte, c uint32) {
+	for ; len(p) >= 4; p = p[4:] {
+		binary.LittleEndian.PutUint32(p, c)
+	}
 }
 
 // clamp01 also maps NaN to 0, so a degenerate input cannot reach a uint8

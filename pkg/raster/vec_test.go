@@ -194,16 +194,17 @@ func sameBits(a, b float32) bool {
 }
 
 // bufferDiff describes the first difference between two colour and depth
-// buffers drawn with the kernels (c0, d0) and without (c1, d1), or returns
-// "": colours must have the same bits, depths too (any two NaNs alike).
+// buffers, (c0, d0) and (c1, d1), drawn two ways (with the kernels and
+// without, say), or returns "": colours must have the same bits, depths
+// too (any two NaNs alike).
 func bufferDiff(c0, c1, d0, d1 []float32) string {
 	for i := range c0 {
 		if math.Float32bits(c0[i]) != math.Float32bits(c1[i]) {
-			return fmt.Sprintf("colour %d is %v with the kernels, %v without", i, c0[i], c1[i])
+			return fmt.Sprintf("colour %d is %v against %v", i, c0[i], c1[i])
 		}
 	}
 	if !slicesBitEqual(d0, d1) {
-		return "the depth buffer differs with the kernels"
+		return "the depth buffers differ"
 	}
 	return ""
 }

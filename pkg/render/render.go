@@ -604,6 +604,8 @@ func (r *frame) target(w, h int, c [4]float32) (*raster.Target, error) {
 		if tg, err = raster.NewTarget(w, h); err != nil {
 			return nil, err
 		}
+		// Only Draw writes the renderer's framebuffers.
+		tg.DrawOnly = true
 		if c != ([4]float32{}) { // a new target is clear to transparent black
 			tg.Clear(c)
 		}

@@ -1,0 +1,90 @@
+package raster
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"math/rand/v2"
+	"testing"
+)
+
+// clusterScene is a few batches of triangles around one random point of
+// the target, a random size, so that what they cover is anything from a
+// few pixels to all of it.
+func clusterScene(rng *rand.Rand, tex []*Texture) []Batch {
+	cx, cy := rng.Float32()*2.4-1.2, rng.Float32()*2.4-1.2
+	size := 0.02 + rng.Float32()*rng.Float32()*1.5
+	var batches []Batch
+	for range 1 + rng.IntN(3) {
+		var vs []Vertex
+		var idx []uint32
+		for k := range 3 * (1 + rng.IntN(6)) {
+			v := Vertex{Position: [4]float32{cx + size*(rng.Float32()*2-1), cy + size*(rng.Float32()*2-1), rng.Float32()*1.8 - 0.9, 1},
+				UV:     [2]float32{rng.Float32(), rng.Float32()},
+				Color:  [4]float32{rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()},
+				Normal: [3]float32{0, rng.Float32(), 1}, Light: [3]float32{rng.Float32(), 0, 0.5}}
+			vs = append(vs, v)
+			idx = append(idx, uint32(k))
+		}
+		st := randomState(rng.IntN(7), true, rng.IntN(3) == 0)
+		st.DepthTest, st.DepthWrite = rng.IntN(4) != 0, rng.IntN(2) == 0
+		batches = append(batches, Batch{State: st, Color: [4]float32{1, 0.9, 0.8, 0.7}, Vertices: vs, Indices: idx,
+			VertexColor: rng.IntN(2) == 0, Texture: tex[rng.IntN(len(tex))]})
+	}
+	return batches
+}
+
+// TestDrawOnly draws the same random scenes into two targets, one with
+// DrawOnly, clearing them between pictures to the same colour or to
+// another: their buffers must hold the same bits after every Clear and
+// Draw, and Resolve (every supersampling factor, over transparency and
+// over a background) must give the same bytes. Some pictures must cover
+// part of the target only, or the windows would go untested.
+func TestDrawOnly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	tex := []*Texture{mipChecker(64, 8, [4]float32{1, 0.5, 0.2, 1}, [4]float32{0.1, 0.3, 0.9, 0.4}), hullTexture(rng, 32, 32, false, true)}
+	partial := 0
+	for trial := range 80 {
+		k := 1 + rng.IntN(3)
+		w, h := k*(4+rng.IntN(40)), k*(4+rng.IntN(40))
+		a, b := newTarget(t, w, h), newTarget(t, w, h)
+		a.DrawOnly = true
+		same := func(when string) {
+			t.Helper()
+			if d := bufferDiff(a.Color, b.Color, a.Depth, b.Depth); d != "" {
+				t.Fatalf("trial %d, %dx%d, %s: %s", trial, w, h, when, d)
+			}
+		}
+		for round := range 8 {
+			var c [4]float32
+			if rng.IntN(5) == 0 {
+				c = [4]float32{0.2, 0.1, 0, 0.5}
+			}
+			a.Clear(c)
+			b.Clear(c)
+			same("after Clear")
+			for range rng.IntN(3) {
+				bs := clusterScene(rng, tex)
+				draw(t, a, bs...)
+				draw(t, b, bs...)
+			}
+			same("after Draw")
+			if r := a.drawn; !r.Empty() && r != image.Rect(0, 0, w, h) {
+				partial++
+			}
+			for _, bg := range []*color.NRGBA{nil, {R: 10, G: 200, B: 30, A: 255}} {
+				ia, err := a.Resolve(k, bg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ib, _ := b.Resolve(k, bg)
+				if !bytes.Equal(ia.Pix, ib.Pix) {
+					t.Fatalf("trial %d round %d, %dx%d ssaa %d, background %v: Resolve differs with DrawOnly", trial, round, w, h, k, bg)
+				}
+			}
+		}
+	}
+	if partial < 100 {
+		t.Errorf("%d pictures covered part of their target, want 100 or more", partial)
+	}
+}
