@@ -667,6 +667,66 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	PIXEL(k)                           \
 	VMOVUPS x, (R13)
 
+// CONTIG jumps to scattered unless fragments DX..DX+3 lie on four
+// consecutive pixels, in order (as a row's fragments do), and sets R13
+// to the first one's colour. Uses X2, X3 and R14.
+#define CONTIG(scattered) \
+	VMOVDQU (R8)(DX*4), X2             \
+	VPBROADCASTD X2, X3                \
+	VPSUBD X3, X2, X2                  \
+	VPCMPEQD pairctl<>+64(SB), X2, X2  \
+	VMOVMSKPS X2, R14                  \
+	CMPL R14, $15                      \
+	JNE  scattered                     \
+	MOVLQSX (R8)(DX*4), R13            \
+	SHLQ $4, R13                       \
+	ADDQ SI, R13
+
+// PAIRS puts fragments 0 and 1 (X4, X5) in Y4, 2 and 3 (X6, X7) in Y6,
+// for the two pixels each covers at once.
+#define PAIRS \
+	VINSERTF128 $1, X5, Y4, Y4         \
+	VINSERTF128 $1, X7, Y6, Y6
+
+// CLAMPY is CLAMP on the eight lanes of x: Y14 holds 1s, Y15 0s.
+#define CLAMPY(x, tmp) \
+	VCMPPS $0x1d, Y15, x, tmp          \
+	VANDPS tmp, x, x                   \
+	VMINPS Y14, x, x
+
+// ADD2 is ADDK for the two fragments in y, whose pixels are at off(R13).
+#define ADD2(off, y) \
+	VMOVUPS off(R13), Y2               \
+	VADDPS y, Y2, Y3                   \
+	CLAMPY(Y3, Y8)                     \
+	VBLENDPS $0x88, Y2, Y3, Y3         \
+	VMOVUPS Y3, off(R13)
+
+// OVER2 is OVERK for the two fragments in y, whose pixels are at
+// off(R13), their 1 − a picked from Y12 (X12 in both halves) by ctl.
+#define OVER2(off, y, ctl) \
+	VMOVUPS ctl, Y2                    \
+	VPERMILPS Y2, Y12, Y2              \
+	VMULPS off(R13), Y2, Y2            \
+	VADDPS Y2, y, Y3                   \
+	CLAMPY(Y3, Y8)                     \
+	VMOVUPS Y3, off(R13)
+
+// Lane pickers for OVER2: the first fragment of a pair's 1 − a in the
+// low half, the second's in the high half.
+DATA pairctl<>+0(SB)/8, $0
+DATA pairctl<>+8(SB)/8, $0
+DATA pairctl<>+16(SB)/8, $0x0000000100000001
+DATA pairctl<>+24(SB)/8, $0x0000000100000001
+DATA pairctl<>+32(SB)/8, $0x0000000200000002
+DATA pairctl<>+40(SB)/8, $0x0000000200000002
+DATA pairctl<>+48(SB)/8, $0x0000000300000003
+DATA pairctl<>+56(SB)/8, $0x0000000300000003
+// 0, 1, 2, 3: CONTIG's pixel offsets.
+DATA pairctl<>+64(SB)/8, $0x0000000100000000
+DATA pairctl<>+72(SB)/8, $0x0000000300000002
+GLOBL pairctl<>(SB), RODATA|NOPTR, $80
+
 // func blend4(c *blendArgs)
 //
 // blendSpan for BlendReplace, BlendOver and BlendAdd: four fragments at a
@@ -689,7 +749,7 @@ TEXT ·blend4(SB), NOSPLIT, $8-8
 	MOVL 80(AX), R14   // operation
 	VBROADCASTSS 72(AX), X13
 	MOVQ 8(AX), AX     // z
-	VBROADCASTSS lconst<>+0(SB), X14
+	VBROADCASTSS lconst<>+0(SB), Y14
 	VXORPS X15, X15, X15
 	XORQ DX, DX
 	CMPL R14, $1
@@ -704,10 +764,17 @@ replace:
 	FOUR(replaceone)
 	VMOVAPS X14, X7            // alpha 1
 	TRANSPOSE
+	CONTIG(replacescattered)
+	PAIRS
+	VMOVUPS Y4, (R13)
+	VMOVUPS Y6, 32(R13)
+	JMP  replacedepth
+replacescattered:
 	REPLACEK(0, X4)
 	REPLACEK(1, X5)
 	REPLACEK(2, X6)
 	REPLACEK(3, X7)
+replacedepth:
 	DEPTH4
 	ADDQ $4, DX
 	JMP  replace
@@ -726,6 +793,7 @@ replacenext:
 replaceafter:
 	CMPQ DX, CX
 	JLT  replace
+	VZEROUPPER
 	RET
 
 over:
@@ -738,10 +806,18 @@ over:
 	VMULPS X7, X5, X5
 	VMULPS X7, X6, X6
 	TRANSPOSE
+	CONTIG(overscattered)
+	PAIRS
+	VINSERTF128 $1, X12, Y12, Y12
+	OVER2(0, Y4, pairctl<>+0(SB))
+	OVER2(32, Y6, pairctl<>+32(SB))
+	JMP  overdepth
+overscattered:
 	OVERK(0, X4)
 	OVERK(1, X5)
 	OVERK(2, X6)
 	OVERK(3, X7)
+overdepth:
 	DEPTH4
 	ADDQ $4, DX
 	JMP  over
@@ -765,6 +841,7 @@ overnext:
 overafter:
 	CMPQ DX, CX
 	JLT  over
+	VZEROUPPER
 	RET
 
 add:
@@ -776,10 +853,17 @@ add:
 	VMULPS X7, X5, X5
 	VMULPS X7, X6, X6
 	TRANSPOSE
+	CONTIG(addscattered)
+	PAIRS
+	ADD2(0, Y4)
+	ADD2(32, Y6)
+	JMP  adddepth
+addscattered:
 	ADDK(0, X4)
 	ADDK(1, X5)
 	ADDK(2, X6)
 	ADDK(3, X7)
+adddepth:
 	DEPTH4
 	ADDQ $4, DX
 	JMP  add
@@ -802,6 +886,7 @@ addnext:
 addafter:
 	CMPQ DX, CX
 	JLT  add
+	VZEROUPPER
 	RET
 
 // TOFLOAT converts the eight int64 edge values in lo and hi (|w| < 2⁵¹)
