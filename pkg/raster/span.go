@@ -404,7 +404,7 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 			us[i], vs[i], lods[i] = u, v, lod
 		}
 		if b.mip > 0 {
-			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as, cp)
+			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as, cp, sp.lod0 && k == n)
 		} else {
 			for i := range us {
 				tx := b.tex.Sample(us[i], vs[i], lods[i])

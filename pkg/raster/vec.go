@@ -184,6 +184,7 @@ type smArgs struct {
 	r, g, b, a *float32    // 32, 40, 48, 56
 	c          *[4]float32 // 64
 	n          int         // 72: groups of eight
+	lod0       int32       // 80: 1 when every fragment samples level 0 alone (λ ≤ 0)
 }
 
 // sampleMul multiplies the colours (r, g, b, a) of the fragments at
@@ -191,8 +192,9 @@ type smArgs struct {
 // texture gives there, eight at a time through the kernel where it can.
 // With c the fragments' colours are all c, and r, g, b and a, not yet
 // written, receive the products: the kernel reads c instead of arrays
-// filled with it.
-func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32) {
+// filled with it. lod0 says that every λ is 0 (uvLOD8's lod0): the kernel
+// then reads level 0 without picking levels.
+func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32, lod0 bool) {
 	n := len(u)
 	v, lod, r, g, b, a = v[:n], lod[:n], r[:n], g[:n], b[:n], a[:n]
 	i := 0
@@ -213,6 +215,9 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32) {
 		for i < 8*groups {
 			sa := smArgs{t: &vt, u: &u[i], v: &v[i], lod: &lod[i],
 				r: &r[i], g: &g[i], b: &b[i], a: &a[i], c: c, n: groups - i/8}
+			if lod0 {
+				sa.lod0 = 1
+			}
 			if i += 8 * sampleMulN(&sa); i >= 8*groups {
 				break
 			}

@@ -273,11 +273,21 @@ step:
 	ADDQ R9, SI
 	MOVQ 16(R10), DI
 	ADDQ R9, DI
-	MOVQ 24(R10), R8
-	ADDQ R9, R8
+	VMOVUPS (SI), Y0
+	VCMPPS $0x03, Y0, Y0, Y1   // NaN u
+	VMOVUPS (DI), Y0
+	VCMPPS $0x03, Y0, Y0, Y2   // NaN v
+	VORPS Y2, Y1, Y1
+	VMOVUPS Y1, 0(DX)
+
+	// With lod0 set every lane reads level 0 alone.
+	CMPL 80(R10), $0
+	JNE  level0
 
 	// mipPick: l0 = 0 where !(lod > 0), n−1 where lod ≥ n−1, else
 	// int(lod), with f = lod − l0 in that last case and 0 otherwise.
+	MOVQ 24(R10), R8
+	ADDQ R9, R8
 	VMOVUPS (R8), Y0
 	VXORPS Y1, Y1, Y1
 	VCMPPS $0x1e, Y1, Y0, Y2   // lod > 0
@@ -303,17 +313,16 @@ step:
 	VCMPPS $0x0c, Y1, Y6, Y12  // f ≠ 0
 	VMOVMSKPS Y12, R12
 
-	VMOVUPS (SI), Y0
-	VCMPPS $0x03, Y0, Y0, Y1   // NaN u
-	VMOVUPS (DI), Y0
-	VCMPPS $0x03, Y0, Y0, Y2   // NaN v
-	VORPS Y2, Y1, Y1
-	VMOVUPS Y1, 0(DX)
-
 	VMOVD X8, R8
 	IMUL3Q $48, R8, R11
 	ADDQ 0(AX), R11
+	JMP  held
 
+level0:
+	XORQ R12, R12
+	MOVQ 0(AX), R11
+
+held:
 	// A level without texels (one finer than a lazily decoded texture's
 	// bound) samples white in the Go loop: hand the group back to it.
 	CMPQ 0(R11), $0

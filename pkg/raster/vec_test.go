@@ -99,7 +99,7 @@ func sampleWith(t *testing.T, tex *Texture, u, v, lod []float32, quads int) (vec
 		return c
 	}
 	vec, ref = col(), col()
-	m.sampleMul(u, v, lod, vec[:n], vec[n:2*n], vec[2*n:3*n], vec[3*n:], nil)
+	m.sampleMul(u, v, lod, vec[:n], vec[n:2*n], vec[2*n:3*n], vec[3*n:], nil, false)
 	m.sampleMulGo(u, v, lod, ref[:n], ref[n:2*n], ref[2*n:3*n], ref[3*n:])
 	vt := m.vt
 	vt.levels = &m.vec[0]
@@ -124,7 +124,7 @@ func sampleWith(t *testing.T, tex *Texture, u, v, lod []float32, quads int) (vec
 			byC[ch][i], filled[ch][i] = float32(math.NaN()), c[ch]
 		}
 	}
-	m.sampleMul(uc, vc, lc, byC[0], byC[1], byC[2], byC[3], &c)
+	m.sampleMul(uc, vc, lc, byC[0], byC[1], byC[2], byC[3], &c, false)
 	m.sampleMulGo(u, v, lod, filled[0], filled[1], filled[2], filled[3])
 	for ch := range 4 {
 		for i := range n {
@@ -132,6 +132,15 @@ func sampleWith(t *testing.T, tex *Texture, u, v, lod []float32, quads int) (vec
 				t.Fatalf("fragment %d channel %d: with the colour given %v, with it filled in %v", i, ch, byC[ch][i], filled[ch][i])
 			}
 		}
+	}
+	// With lod0 every λ is 0, and the kernel reads level 0 without
+	// looking at them.
+	zero := make([]float32, n)
+	l0, l0ref := col(), col()
+	m.sampleMul(u, v, zero, l0[:n], l0[n:2*n], l0[2*n:3*n], l0[3*n:], nil, true)
+	m.sampleMulGo(u, v, zero, l0ref[:n], l0ref[n:2*n], l0ref[2*n:3*n], l0ref[3*n:])
+	if !slicesBitEqual(l0, l0ref) {
+		t.Fatalf("%d×%d texture, repeat %v %v: with lod0 the kernel gives other bits", tex.W, tex.H, tex.RepeatU, tex.RepeatV)
 	}
 	return vec, ref, took
 }
@@ -781,7 +790,7 @@ func BenchmarkVecSample(b *testing.B) {
 			c := [4]float32{1, 0.5, 0.2, 0.3}
 			b.ResetTimer()
 			for range b.N {
-				m.sampleMul(u, v, lod, ch[0], ch[1], ch[2], ch[3], &c)
+				m.sampleMul(u, v, lod, ch[0], ch[1], ch[2], ch[3], &c, false)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n/8), "ns/group")
 		})
