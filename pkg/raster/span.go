@@ -31,8 +31,9 @@ type spanBuf struct {
 	// culled counts the triangles and rows that the octagons of their
 	// textures left out, for tests.
 	culled int
-	// drawn bounds the rows spans were drawn on (pixels [x0, x1) of rows
-	// [y0, y1)) since the Draw began: every pixel the Draw could write.
+	// drawn bounds the spans drawn since the Draw began (pixels [x0, x1)
+	// of rows [y0, y1)): every pixel the Draw could write. Kept only for
+	// a DrawOnly target.
 	drawn struct{ x0, y0, x1, y1 int }
 }
 
@@ -60,6 +61,13 @@ func (t *Target) putSpan(s *spanBuf) {
 	t.spanMu.Lock()
 	t.spans = append(t.spans, s)
 	t.spanMu.Unlock()
+}
+
+// addDrawn adds pixels [x0, x1) of rows [y0, y1) to what the Draw may
+// have written (Target.DrawOnly).
+func (s *spanBuf) addDrawn(x0, y0, x1, y1 int) {
+	d := &s.drawn
+	d.x0, d.y0, d.x1, d.y1 = min(d.x0, x0), min(d.y0, y0), max(d.x1, x1), max(d.y1, y1)
 }
 
 // grow makes room for n fragments.
@@ -264,6 +272,11 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	if tr.hull > 0 {
 		sides = t.sides[tr.hull-1:][:tr.nHull]
 	}
+	if t.DrawOnly && len(sides) == 0 {
+		// The rows' spans lie in the bounding box; a cut triangle's are
+		// added row by row.
+		sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
+	}
 	// span's reciprocals pay for themselves over many rows.
 	var rcp *[3]float64
 	if ye-ys >= 16 {
@@ -286,6 +299,9 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 				sp.culled++
 				continue
 			}
+			if t.DrawOnly {
+				sp.addDrawn(int(xl), y, int(xr)+1, y+1)
+			}
 			if xl != x0 {
 				pxl = xl*subOne + subOne/2
 				w0 = e0.a*pxl + e0.b*py + e0.c
@@ -293,9 +309,6 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 				w2 = e2.a*pxl + e2.b*py + e2.c
 			}
 		}
-		d := &sp.drawn
-		d.x0, d.x1 = min(d.x0, int(xl)), max(d.x1, int(xr)+1)
-		d.y0, d.y1 = min(d.y0, y), max(d.y1, y+1)
 		// Pass 1: depth test and perspective weights.
 		row := depth[y*W : (y+1)*W]
 		pix, zs, iqs := sp.pix, sp.z, sp.iq

@@ -43,10 +43,21 @@ func clusterScene(rng *rand.Rand, tex []*Texture) []Batch {
 func TestDrawOnly(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	tex := []*Texture{mipChecker(64, 8, [4]float32{1, 0.5, 0.2, 1}, [4]float32{0.1, 0.3, 0.9, 0.4}), hullTexture(rng, 32, 32, false, true)}
-	partial := 0
-	for trial := range 80 {
+	partial, cut := 0, 0
+	for trial := range 160 {
+		// Half the trials draw large triangles, of textures empty in
+		// places, into larger targets: rows cut to the octagons.
+		hull := trial%2 == 1
 		k := 1 + rng.IntN(3)
 		w, h := k*(4+rng.IntN(40)), k*(4+rng.IntN(40))
+		if hull {
+			w, h = k*(40+rng.IntN(80)), k*(40+rng.IntN(80))
+			tex = tex[:1]
+			for range 2 {
+				tw, th := 1<<(2+rng.IntN(7)), 1<<(2+rng.IntN(7))
+				tex = append(tex, hullTexture(rng, tw, th, rng.IntN(2) == 0, rng.IntN(2) == 0))
+			}
+		}
 		a, b := newTarget(t, w, h), newTarget(t, w, h)
 		a.DrawOnly = true
 		same := func(when string) {
@@ -55,7 +66,8 @@ func TestDrawOnly(t *testing.T) {
 				t.Fatalf("trial %d, %dx%d, %s: %s", trial, w, h, when, d)
 			}
 		}
-		for round := range 8 {
+		before := 0
+		for round := range 6 {
 			var c [4]float32
 			if rng.IntN(5) == 0 {
 				c = [4]float32{0.2, 0.1, 0, 0.5}
@@ -65,12 +77,18 @@ func TestDrawOnly(t *testing.T) {
 			same("after Clear")
 			for range rng.IntN(3) {
 				bs := clusterScene(rng, tex)
+				if hull {
+					bs = hullScene(rng, tex[1:])
+				}
 				draw(t, a, bs...)
 				draw(t, b, bs...)
 			}
 			same("after Draw")
 			if r := a.drawn; !r.Empty() && r != image.Rect(0, 0, w, h) {
 				partial++
+			}
+			if n := culled(a); n > before {
+				cut, before = cut+1, n
 			}
 			for _, bg := range []*color.NRGBA{nil, {R: 10, G: 200, B: 30, A: 255}} {
 				ia, err := a.Resolve(k, bg)
@@ -84,7 +102,8 @@ func TestDrawOnly(t *testing.T) {
 			}
 		}
 	}
-	if partial < 100 {
-		t.Errorf("%d pictures covered part of their target, want 100 or more", partial)
+	t.Logf("%d pictures partial, %d cut", partial, cut)
+	if partial < 100 || cut < 20 {
+		t.Errorf("%d pictures covered part of their target, want 100 or more; %d had rows cut to an octagon, want 20 or more", partial, cut)
 	}
 }
