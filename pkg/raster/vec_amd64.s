@@ -773,17 +773,10 @@ replace:
 	FOUR(replaceone)
 	VMOVAPS X14, X7            // alpha 1
 	TRANSPOSE
-	CONTIG(replacescattered)
-	PAIRS
-	VMOVUPS Y4, (R13)
-	VMOVUPS Y6, 32(R13)
-	JMP  replacedepth
-replacescattered:
 	REPLACEK(0, X4)
 	REPLACEK(1, X5)
 	REPLACEK(2, X6)
 	REPLACEK(3, X7)
-replacedepth:
 	DEPTH4
 	ADDQ $4, DX
 	JMP  replace
