@@ -2,6 +2,7 @@ package raster
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unsafe"
 )
 
@@ -221,7 +222,12 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32, lod0 
 			if i += 8 * sampleMulN(&sa); i >= 8*groups {
 				break
 			}
-			// The group the kernel left, through the Go loop.
+			// The group the kernel left: a level at a time if its lanes
+			// read different levels, else through the Go loop.
+			if !lod0 && m.sampleSplit(&vt, u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8], c) {
+				i += 8
+				continue
+			}
 			e := min(i+8, n)
 			fillColor(c, r[i:e], g[i:e], b[i:e], a[i:e])
 			m.sampleMulGo(u[i:e], v[i:e], lod[i:e], r[i:e], g[i:e], b[i:e], a[i:e])
@@ -233,6 +239,60 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32, lod0 
 	}
 	fillColor(c, r[i:], g[i:], b[i:], a[i:])
 	m.sampleMulGo(u[i:], v[i:], lod[i:], r[i:], g[i:], b[i:], a[i:])
+}
+
+// sampleSplit is sampleMul for one group of eight fragments whose lanes
+// read different levels, which the kernel takes only all alike: the
+// kernel samples the group once per level, the lanes of other levels
+// given a copy of a lane of that level. Nothing is written unless the
+// kernel takes every level's group; false means it did not.
+func (m *mipTex) sampleSplit(vt *vecTex, u, v, lod, r, g, b, a []float32, c *[4]float32) bool {
+	u, v, lod, r, g, b, a = u[:8], v[:8], lod[:8], r[:8], g[:8], b[:8], a[:8]
+	// The level each lane reads first, as the kernel picks it.
+	var lv [8]int32
+	for j, l := range lod {
+		switch {
+		case !(l > 0):
+			lv[j] = 0
+		case l >= vt.nm1f:
+			lv[j] = vt.nm1
+		default:
+			lv[j] = int32(l)
+		}
+	}
+	if lv == [8]int32{lv[0], lv[0], lv[0], lv[0], lv[0], lv[0], lv[0], lv[0]} {
+		return false // refused for another reason
+	}
+	var out [4][8]float32
+	for done := uint8(0); done != 0xff; {
+		first := bits.TrailingZeros8(^done)
+		var gu, gv, gl [8]float32
+		var gc [4][8]float32
+		for j := range 8 {
+			s := j
+			if lv[j] != lv[first] {
+				s = first
+			}
+			gu[j], gv[j], gl[j] = u[s], v[s], lod[s]
+			gc[0][j], gc[1][j], gc[2][j], gc[3][j] = r[s], g[s], b[s], a[s]
+		}
+		sa := smArgs{t: vt, u: &gu[0], v: &gv[0], lod: &gl[0],
+			r: &gc[0][0], g: &gc[1][0], b: &gc[2][0], a: &gc[3][0], c: c, n: 1}
+		if sampleMulN(&sa) != 1 {
+			return false
+		}
+		for j := range 8 {
+			if lv[j] == lv[first] {
+				out[0][j], out[1][j], out[2][j], out[3][j] = gc[0][j], gc[1][j], gc[2][j], gc[3][j]
+				done |= 1 << j
+			}
+		}
+	}
+	copy(r, out[0][:])
+	copy(g, out[1][:])
+	copy(b, out[2][:])
+	copy(a, out[3][:])
+	return true
 }
 
 // fillColor sets the colours r, g, b, a to c, when there is a c.
