@@ -103,21 +103,32 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
+// TestUpFilter checks the filter byte by byte, with the vector loop and
+// without, over lengths around its 32-byte blocks and the borrow's edge
+// cases.
 func TestUpFilter(t *testing.T) {
+	defer func(v bool) { haveUpVec = v }(haveUpVec)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for n := range 40 {
-		cur, prev, got := make([]byte, n), make([]byte, n), make([]byte, n)
-		for trial := range 50 {
-			for i := range cur {
-				cur[i], prev[i] = byte(rng.Uint32()), byte(rng.Uint32())
-				if trial%5 == 0 { // the edge cases of the borrow
-					cur[i], prev[i] = []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)], []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)]
+	for _, vec := range []bool{false, haveUpVec} {
+		haveUpVec = vec
+		for n := range 100 {
+			cur, prev, got := make([]byte, n), make([]byte, n), make([]byte, n+1)
+			for trial := range 50 {
+				for i := range cur {
+					cur[i], prev[i] = byte(rng.Uint32()), byte(rng.Uint32())
+					if trial%5 == 0 { // the edge cases of the borrow
+						cur[i], prev[i] = []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)], []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)]
+					}
 				}
-			}
-			upFilter(got, cur, prev)
-			for i := range got {
-				if want := cur[i] - prev[i]; got[i] != want {
-					t.Fatalf("n=%d: byte %d: %#x − %#x gave %#x, want %#x", n, i, cur[i], prev[i], got[i], want)
+				got[n] = 0xee
+				upFilter(got[:n], cur, prev)
+				for i := range n {
+					if want := cur[i] - prev[i]; got[i] != want {
+						t.Fatalf("n=%d (vector %v): byte %d: %#x − %#x gave %#x, want %#x", n, vec, i, cur[i], prev[i], got[i], want)
+					}
+				}
+				if got[n] != 0xee {
+					t.Fatalf("n=%d (vector %v): wrote past the end", n, vec)
 				}
 			}
 		}
