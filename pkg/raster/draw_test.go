@@ -845,13 +845,15 @@ func TestResolveUnaligned(t *testing.T) {
 	}
 }
 
-// TestSpanDivisions checks span's float estimate and integer correction
-// against the exact integer divisions, on edges up to the largest the
-// target size and guard band allow and on small ones.
-func TestSpanDivisions(t *testing.T) {
+// TestSpanWalk walks runs of rows from random ones and checks every
+// row's span against the exact integer divisions, on edges up to the
+// largest the target size and guard band allow, on small ones and on
+// nearly horizontal ones, with and without a bounding box.
+func TestSpanWalk(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	const maxCoord = 3 * MaxSide * subOne // a guard-band vertex, in subpixels
-	for trial := 0; trial < 200000; trial++ {
+	var w spanWalk
+	for trial := 0; trial < 100000; trial++ {
 		scale := []int64{4, 1 << 12, maxCoord}[trial%3]
 		var tr tri
 		tr.minX, tr.maxX = -1<<30, 1<<30
@@ -863,11 +865,10 @@ func TestSpanDivisions(t *testing.T) {
 			}
 			tr.e[k] = edge{a: -dy, b: dx, c: dy*ax - dx*ay, bias: -int64(rng.Intn(2))}
 		}
-		y := rng.Intn(MaxSide)
-		py := int64(y)*subOne + subOne/2
+		y0 := rng.Intn(MaxSide)
+		py := int64(y0)*subOne + subOne/2
 		if trial%5 == 0 {
-			// An edge through a pixel centre: −r/d is an integer, where
-			// the float estimate may round the wrong way.
+			// An edge through a pixel centre on the first row.
 			e := &tr.e[0]
 			if e.a == 0 {
 				e.a = 1
@@ -875,12 +876,16 @@ func TestSpanDivisions(t *testing.T) {
 			x := rng.Int63n(2*scale) - scale
 			e.c = -e.a*subOne*x - (e.b*py + e.bias + e.a*(subOne/2))
 		}
-		rcp := tr.spanRecips()
-		xl, xr := tr.span(y, &rcp)
-		// The exact bounds, as divisions.
-		wl, wr := tr.span(y, nil)
-		if xl != wl || xr != wr {
-			t.Fatalf("trial %d, row %d, edges %+v: span %d..%d, divisions give %d..%d", trial, y, tr.e, xl, xr, wl, wr)
+		if trial%3 == 1 {
+			tr.minX, tr.maxX = int32(rng.Intn(100)), int32(100+rng.Intn(100))
+		}
+		w.start(&tr, y0)
+		for y := y0; y < y0+1+rng.Intn(40); y++ {
+			xl, xr := w.next()
+			// The exact bounds, as divisions.
+			if wl, wr := tr.span(y); xl != wl || xr != wr {
+				t.Fatalf("trial %d, rows from %d, row %d, edges %+v: walk %d..%d, divisions give %d..%d", trial, y0, y, tr.e, xl, xr, wl, wr)
+			}
 		}
 	}
 }

@@ -35,6 +35,9 @@ type spanBuf struct {
 	// of rows [y0, y1)): every pixel the Draw could write. Kept only for
 	// a DrawOnly target.
 	drawn struct{ x0, y0, x1, y1 int }
+	// walk is rasterTri's, kept here: on its stack it would be cleared
+	// at every call.
+	walk spanWalk
 }
 
 // lod0Area is the bounding-box area from which rasterTri works out
@@ -277,14 +280,10 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		// added row by row.
 		sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
 	}
-	// span's reciprocals pay for themselves over many rows.
-	var rcp *[3]float64
-	if ye-ys >= 16 {
-		r := tr.spanRecips()
-		rcp = &r
-	}
+	wk := &sp.walk
+	wk.start(tr, ys)
 	for y := ys; y <= ye; y++ {
-		xl, xr := tr.span(y, rcp)
+		xl, xr := wk.next()
 		if xl > xr {
 			continue
 		}
@@ -531,54 +530,20 @@ func (tr *tri) edgesFit(ys, ye int) bool {
 }
 
 // span returns the pixel columns of row y whose centres are inside all
-// three edges, solved in integers, so no pixel outside is visited: by
-// division, or with rcp (spanRecips) by a float estimate corrected in
-// integers, which gives the same columns for less.
-func (tr *tri) span(y int, rcp *[3]float64) (int64, int64) {
+// three edges, solved in integers by division, so no pixel outside is
+// visited. rasterTri walks the rows with spanWalk instead, which gives
+// the same columns; this is what the tests hold it to.
+func (tr *tri) span(y int) (int64, int64) {
 	py := int64(y)*subOne + subOne/2
 	xl, xr := int64(tr.minX), int64(tr.maxX)
-	if rcp == nil {
-		for k := range tr.e {
-			e := &tr.e[k]
-			r := e.b*py + e.c + e.bias + e.a*(subOne/2)
-			switch {
-			case e.a > 0:
-				xl = max(xl, ceilDiv(-r, e.a*subOne))
-			case e.a < 0:
-				xr = min(xr, floorDiv(-r, e.a*subOne))
-			case r < 0:
-				xr = -1
-			}
-		}
-		return xl, xr
-	}
 	for k := range tr.e {
 		e := &tr.e[k]
-		// Inside: d·x + r ≥ 0 with d = a·256, and the fill-rule bias in r.
-		// The bound −r/d is estimated in float64 and truncated (within 2
-		// of the truth, as |r| < 2⁵¹), then corrected in integers: a
-		// division costs more than the whole rest.
 		r := e.b*py + e.c + e.bias + e.a*(subOne/2)
-		d := e.a * subOne
 		switch {
-		case e.a > 0: // x ≥ ⌈−r/d⌉
-			x := int64(float64(-r) * rcp[k])
-			for d*x+r < 0 {
-				x++
-			}
-			for d*(x-1)+r >= 0 {
-				x--
-			}
-			xl = max(xl, x)
-		case e.a < 0: // x ≤ ⌊−r/d⌋
-			x := int64(float64(-r) * rcp[k])
-			for d*x+r < 0 {
-				x--
-			}
-			for d*(x+1)+r >= 0 {
-				x++
-			}
-			xr = min(xr, x)
+		case e.a > 0:
+			xl = max(xl, ceilDiv(-r, e.a*subOne))
+		case e.a < 0:
+			xr = min(xr, floorDiv(-r, e.a*subOne))
 		case r < 0:
 			xr = -1
 		}
@@ -586,12 +551,83 @@ func (tr *tri) span(y int, rcp *[3]float64) (int64, int64) {
 	return xl, xr
 }
 
-// spanRecips returns 1/(a·256) of each edge, for span.
-func (tr *tri) spanRecips() (rcp [3]float64) {
-	for k, e := range tr.e {
-		if e.a != 0 {
-			rcp[k] = 1 / float64(e.a*subOne)
+// spanWalk steps a triangle's spans down its rows. Inside an edge is
+// d·x + r ≥ 0, r growing by b·256 a row, so each edge's bound on x moves
+// by the same quotient a row, and its remainder by the same remainder:
+// only the first row divides. A division per edge and row was a third
+// of the cost of a small triangle's rows.
+type spanWalk struct {
+	// Per edge: kind 1 bounds x from below (x ≥ ⌈n/d⌉, n = −r, s = x·d
+	// − n), −1 from above (x ≤ ⌊r/d⌋, s = r − x·d), 0 is horizontal (x
+	// holds r; the row is out when r < 0). q and m are the quotient and
+	// remainder of the step, b·256, by d.
+	x, s, q, m, d [3]int64
+	kind          [3]int8
+	minX, maxX    int64
+}
+
+// start sets w to row y of tr.
+func (w *spanWalk) start(tr *tri, y int) {
+	py := int64(y)*subOne + subOne/2
+	w.minX, w.maxX = int64(tr.minX), int64(tr.maxX)
+	for k := range tr.e {
+		e := &tr.e[k]
+		r := e.b*py + e.c + e.bias + e.a*(subOne/2)
+		step := e.b * subOne
+		switch {
+		case e.a > 0:
+			d := e.a * subOne
+			x := ceilDiv(-r, d)
+			w.kind[k], w.d[k], w.x[k], w.s[k] = 1, d, x, x*d+r
+			w.q[k], w.m[k] = floorDivMod(step, d)
+		case e.a < 0:
+			d := -e.a * subOne
+			x := floorDiv(r, d)
+			w.kind[k], w.d[k], w.x[k], w.s[k] = -1, d, x, r-x*d
+			w.q[k], w.m[k] = floorDivMod(step, d)
+		default:
+			w.kind[k], w.x[k], w.q[k] = 0, r, step
 		}
 	}
-	return rcp
+}
+
+// next returns the span of w's row, as span does, and moves w to the
+// next row.
+func (w *spanWalk) next() (xl, xr int64) {
+	xl, xr = w.minX, w.maxX
+	for k := range 3 {
+		x, s := w.x[k], w.s[k]
+		switch w.kind[k] {
+		case 1:
+			// n falls by the step: x by q, s grows by m, carried.
+			xl = max(xl, x)
+			x, s = x-w.q[k], s+w.m[k]
+			if s >= w.d[k] {
+				x, s = x-1, s-w.d[k]
+			}
+		case -1:
+			// r grows by the step: x by q, s by m, carried.
+			xr = min(xr, x)
+			x, s = x+w.q[k], s+w.m[k]
+			if s >= w.d[k] {
+				x, s = x+1, s-w.d[k]
+			}
+		default:
+			if x < 0 {
+				xr = -1
+			}
+			x += w.q[k]
+		}
+		w.x[k], w.s[k] = x, s
+	}
+	return xl, xr
+}
+
+// floorDivMod returns ⌊a/b⌋ and a − b·⌊a/b⌋ (in 0..b−1) for b > 0.
+func floorDivMod(a, b int64) (int64, int64) {
+	q, m := a/b, a%b
+	if m < 0 {
+		q, m = q-1, m+b
+	}
+	return q, m
 }
