@@ -721,6 +721,17 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	CLAMPY(Y3, Y8)                     \
 	VMOVUPS Y3, off(R13)
 
+// OVER8 is OVER2 for the pair in y of eight fragments on consecutive
+// pixels, at off(R13), their 1 − a picked from Y12 by the VPERMPS
+// indices at idx.
+#define OVER8(off, y, idx) \
+	VMOVUPS idx, Y2                    \
+	VPERMPS Y12, Y2, Y2                \
+	VMULPS off(R13), Y2, Y2            \
+	VADDPS Y2, y, Y3                   \
+	CLAMPY(Y3, Y2)                     \
+	VMOVUPS Y3, off(R13)
+
 // Lane pickers for OVER2: the first fragment of a pair's 1 − a in the
 // low half, the second's in the high half.
 DATA pairctl<>+0(SB)/8, $0
@@ -731,10 +742,88 @@ DATA pairctl<>+32(SB)/8, $0x0000000200000002
 DATA pairctl<>+40(SB)/8, $0x0000000200000002
 DATA pairctl<>+48(SB)/8, $0x0000000300000003
 DATA pairctl<>+56(SB)/8, $0x0000000300000003
-// 0, 1, 2, 3: CONTIG's pixel offsets.
+// 0, 1, 2, 3: CONTIG's pixel offsets, and on to 7 for EIGHT's.
 DATA pairctl<>+64(SB)/8, $0x0000000100000000
 DATA pairctl<>+72(SB)/8, $0x0000000300000002
-GLOBL pairctl<>(SB), RODATA|NOPTR, $80
+DATA pairctl<>+80(SB)/8, $0x0000000100000000
+DATA pairctl<>+88(SB)/8, $0x0000000300000002
+DATA pairctl<>+96(SB)/8, $0x0000000500000004
+DATA pairctl<>+104(SB)/8, $0x0000000700000006
+// VPERMPS indices for OVER8: lane k of 1 − a in the low half, k+1 in the
+// high half, for k = 0, 2, 4, 6.
+DATA pairctl<>+112(SB)/8, $0
+DATA pairctl<>+120(SB)/8, $0
+DATA pairctl<>+128(SB)/8, $0x0000000100000001
+DATA pairctl<>+136(SB)/8, $0x0000000100000001
+DATA pairctl<>+144(SB)/8, $0x0000000200000002
+DATA pairctl<>+152(SB)/8, $0x0000000200000002
+DATA pairctl<>+160(SB)/8, $0x0000000300000003
+DATA pairctl<>+168(SB)/8, $0x0000000300000003
+DATA pairctl<>+176(SB)/8, $0x0000000400000004
+DATA pairctl<>+184(SB)/8, $0x0000000400000004
+DATA pairctl<>+192(SB)/8, $0x0000000500000005
+DATA pairctl<>+200(SB)/8, $0x0000000500000005
+DATA pairctl<>+208(SB)/8, $0x0000000600000006
+DATA pairctl<>+216(SB)/8, $0x0000000600000006
+DATA pairctl<>+224(SB)/8, $0x0000000700000007
+DATA pairctl<>+232(SB)/8, $0x0000000700000007
+GLOBL pairctl<>(SB), RODATA|NOPTR, $240
+
+// EIGHT loads fragments DX..DX+7 of the blend as four vectors of one
+// channel each, r, g, b, a in Y4..Y7, clamped as FOUR clamps them, and
+// jumps to four when any of them fails the alpha test or their pixels are
+// not eight consecutive ones in order; else R13 is the first one's
+// colour. Uses Y2, Y3 and R14.
+#define EIGHT(four) \
+	VMOVDQU (R8)(DX*4), Y2             \
+	VPBROADCASTD X2, Y3                \
+	VPSUBD Y3, Y2, Y2                  \
+	VPCMPEQD pairctl<>+80(SB), Y2, Y2  \
+	VMOVMSKPS Y2, R14                  \
+	CMPL R14, $0xff                    \
+	JNE  four                          \
+	VMOVUPS (R9)(DX*4), Y4             \
+	VMOVUPS (R10)(DX*4), Y5            \
+	VMOVUPS (R11)(DX*4), Y6            \
+	VMOVUPS (R12)(DX*4), Y7            \
+	CLAMPY(Y4, Y3)                     \
+	CLAMPY(Y5, Y3)                     \
+	CLAMPY(Y6, Y3)                     \
+	CLAMPY(Y7, Y3)                     \
+	VCMPPS $0x01, Y13, Y7, Y3          \
+	VMOVMSKPS Y3, R14                  \
+	TESTL R14, R14                     \
+	JNZ  four                          \
+	MOVLQSX (R8)(DX*4), R13            \
+	SHLQ $4, R13                       \
+	ADDQ SI, R13
+
+// TRANSPOSE8 turns the channel vectors Y4..Y7 of eight fragments into
+// fragment pairs on consecutive pixels: 0 and 1 in Y8, 2 and 3 in Y9,
+// 4 and 5 in Y10, 6 and 7 in Y11. Uses Y2, Y3.
+#define TRANSPOSE8 \
+	VUNPCKLPS Y5, Y4, Y8               \
+	VUNPCKHPS Y5, Y4, Y9               \
+	VUNPCKLPS Y7, Y6, Y10              \
+	VUNPCKHPS Y7, Y6, Y11              \
+	VUNPCKLPD Y10, Y8, Y4              \
+	VUNPCKHPD Y10, Y8, Y5              \
+	VUNPCKLPD Y11, Y9, Y6              \
+	VUNPCKHPD Y11, Y9, Y7              \
+	VPERM2F128 $0x20, Y5, Y4, Y8       \
+	VPERM2F128 $0x20, Y7, Y6, Y9       \
+	VPERM2F128 $0x31, Y5, Y4, Y10      \
+	VPERM2F128 $0x31, Y7, Y6, Y11
+
+// DEPTH8 writes the depths of fragments DX..DX+7, on consecutive pixels,
+// when BX is set, then jumps to done.
+#define DEPTH8(done) \
+	TESTQ BX, BX                       \
+	JZ   done                          \
+	MOVLQSX (R8)(DX*4), R13            \
+	VMOVUPS (AX)(DX*4), Y2             \
+	VMOVUPS Y2, (DI)(R13*4)            \
+	JMP  done
 
 // func blend4(c *blendArgs)
 //
@@ -756,7 +845,7 @@ TEXT ·blend4(SB), NOSPLIT, $8-8
 	MOVQ 64(AX), CX    // n
 	MOVL 76(AX), BX    // write depth
 	MOVL 80(AX), R14   // operation
-	VBROADCASTSS 72(AX), X13
+	VBROADCASTSS 72(AX), Y13
 	MOVQ 8(AX), AX     // z
 	VBROADCASTSS lconst<>+0(SB), Y14
 	VXORPS X15, X15, X15
@@ -799,6 +888,24 @@ replaceafter:
 	RET
 
 over:
+	LEAQ 8(DX), R14
+	CMPQ R14, CX
+	JGT  over4
+	EIGHT(over4)
+	VSUBPS Y7, Y14, Y12        // k = 1 − a
+	VMULPS Y7, Y4, Y4          // r·a, g·a, b·a
+	VMULPS Y7, Y5, Y5
+	VMULPS Y7, Y6, Y6
+	TRANSPOSE8
+	OVER8(0, Y8, pairctl<>+112(SB))
+	OVER8(32, Y9, pairctl<>+144(SB))
+	OVER8(64, Y10, pairctl<>+176(SB))
+	OVER8(96, Y11, pairctl<>+208(SB))
+	DEPTH8(over8done)
+over8done:
+	ADDQ $8, DX
+	JMP  over
+over4:
 	LEAQ 4(DX), R14
 	CMPQ R14, CX
 	JGT  overtail
@@ -847,6 +954,23 @@ overafter:
 	RET
 
 add:
+	LEAQ 8(DX), R14
+	CMPQ R14, CX
+	JGT  add4
+	EIGHT(add4)
+	VMULPS Y7, Y4, Y4          // r·a, g·a, b·a
+	VMULPS Y7, Y5, Y5
+	VMULPS Y7, Y6, Y6
+	TRANSPOSE8
+	ADD2(0, Y8)
+	ADD2(32, Y9)
+	ADD2(64, Y10)
+	ADD2(96, Y11)
+	DEPTH8(add8done)
+add8done:
+	ADDQ $8, DX
+	JMP  add
+add4:
 	LEAQ 4(DX), R14
 	CMPQ R14, CX
 	JGT  addtail
