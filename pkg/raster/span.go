@@ -599,19 +599,19 @@ func (w *spanWalk) next() (xl, xr int64) {
 		x, s := w.x[k], w.s[k]
 		switch w.kind[k] {
 		case 1:
-			// n falls by the step: x by q, s grows by m, carried.
+			// n falls by the step: x by q, s grows by m, carried. The
+			// carry is computed, not branched on: it comes and goes
+			// from row to row as the slope's fraction does.
 			xl = max(xl, x)
-			x, s = x-w.q[k], s+w.m[k]
-			if s >= w.d[k] {
-				x, s = x-1, s-w.d[k]
-			}
+			s += w.m[k]
+			c := (w.d[k] - 1 - s) >> 63 // −1 when s ≥ d
+			x, s = x-w.q[k]+c, s-w.d[k]&c
 		case -1:
 			// r grows by the step: x by q, s by m, carried.
 			xr = min(xr, x)
-			x, s = x+w.q[k], s+w.m[k]
-			if s >= w.d[k] {
-				x, s = x+1, s-w.d[k]
-			}
+			s += w.m[k]
+			c := (w.d[k] - 1 - s) >> 63
+			x, s = x+w.q[k]-c, s-w.d[k]&c
 		default:
 			if x < 0 {
 				xr = -1
