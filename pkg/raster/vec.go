@@ -10,8 +10,9 @@ import (
 // (vec_amd64.s): the depth test and perspective weights of a row span
 // (pass1x8), the texture coordinates and level of detail (uvLOD8), the
 // texture lookup (sampleMulN) and the lighting (light8) eight fragments at
-// a time, the replace, over and add blends four fragments at a time, then
-// each one's four channels (blend4), and Resolve's box filter
+// a time, the replace, over and add blends four or eight fragments at a
+// time, then each one's four channels, two pixels at once where they are
+// consecutive (blend4), and Resolve's box filter
 // (resolveSum) and conversion (resolveStraight). Each does the
 // float32 operations of its Go loop in the same order, so the pictures
 // have the same bits (TestVecSample, TestVecPasses, TestVecFrames,
@@ -22,8 +23,9 @@ import (
 //
 // The texture kernel takes the common case only: eight fragments that all
 // read the same held mip level (and the next), of a texture whose held
-// levels each clamp or repeat over a power of two. Any other group takes
-// the Go loop.
+// levels each clamp or repeat over a power of two. A group whose lanes
+// read different levels goes through it once per level (sampleSplit); any
+// other group takes the Go loop.
 
 // vecLevel is a mip level as the kernel reads it; the offsets of its
 // fields are fixed in vec_amd64.s.

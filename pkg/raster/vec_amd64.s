@@ -827,12 +827,16 @@ GLOBL pairctl<>(SB), RODATA|NOPTR, $240
 
 // func blend4(c *blendArgs)
 //
-// blendSpan for BlendReplace, BlendOver and BlendAdd: four fragments at a
-// time (their channels loaded as vectors, clamped and tested at once, then
-// turned into one vector per fragment), and one at a time (four channels
-// in a vector) for the last few and for a four with a fragment that fails
-// the alpha test. Either way each fragment's arithmetic is the one below.
-// Locals: 0(SP) where the one-at-a-time loop stops.
+// blendSpan for BlendReplace, BlendOver and BlendAdd: for add and over,
+// eight fragments at a time where they lie on eight consecutive pixels
+// and all pass the alpha test (their channels loaded as 256-bit vectors,
+// clamped and tested at once, then turned into four pixel pairs); else
+// four at a time (the same in 128-bit vectors, then one vector per
+// fragment, two pixels at once where the four are consecutive), and one
+// at a time (four channels in a vector) for the last few and for a four
+// with a fragment that fails the alpha test. Whichever way, each
+// fragment's arithmetic is the one below. Locals: 0(SP) where the
+// one-at-a-time loop stops.
 TEXT ·blend4(SB), NOSPLIT, $8-8
 	MOVQ c+0(FP), AX
 	MOVQ 0(AX), R8     // pix
