@@ -570,12 +570,31 @@ ldone:
 DATA lconst<>+0(SB)/4, $0x3f800000 // 1
 GLOBL lconst<>(SB), RODATA|NOPTR, $4
 
-// CLAMP clamps the four lanes of x to 0..1 (NaN to 0), as clamp01;
-// tmp is overwritten.
-#define CLAMP(x, tmp) \
-	VCMPPS $0x1d, X15, x, tmp          \
+// CLAMPR clamps the lanes of x to 0..1 (NaN to 0), as clamp01, with
+// zero and one holding 0s and 1s; tmp is overwritten.
+#define CLAMPR(x, tmp, zero, one) \
+	VCMPPS $0x1d, zero, x, tmp         \
 	VANDPS tmp, x, x                   \
-	VMINPS X14, x, x
+	VMINPS one, x, x
+
+// CLAMP is CLAMPR on four lanes, X15 holding 0s and X14 1s.
+#define CLAMP(x, tmp) CLAMPR(x, tmp, X15, X14)
+
+// CHANNELS loads the r, g, b, a of the blend's fragments from DX on into
+// v4..v7, clamped as FRAG clamps them (zero and one holding 0s and 1s),
+// and sets mask to the lanes whose alpha fails the test (below ref). Uses
+// tmp.
+#define CHANNELS(v4, v5, v6, v7, tmp, zero, one, ref, mask) \
+	VMOVUPS (R9)(DX*4), v4             \
+	VMOVUPS (R10)(DX*4), v5            \
+	VMOVUPS (R11)(DX*4), v6            \
+	VMOVUPS (R12)(DX*4), v7            \
+	CLAMPR(v4, tmp, zero, one)         \
+	CLAMPR(v5, tmp, zero, one)         \
+	CLAMPR(v6, tmp, zero, one)         \
+	CLAMPR(v7, tmp, zero, one)         \
+	VCMPPS $0x01, ref, v7, tmp         \
+	VMOVMSKPS tmp, mask
 
 // PIXEL sets R13 to the colour of fragment DX+k's pixel.
 #define PIXEL(k) \
@@ -615,16 +634,7 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 // them, and jumps to one (with 0(SP) the group's end) when any of them
 // fails the alpha test: those four are then blended one at a time.
 #define FOUR(one) \
-	VMOVUPS (R9)(DX*4), X4             \
-	VMOVUPS (R10)(DX*4), X5            \
-	VMOVUPS (R11)(DX*4), X6            \
-	VMOVUPS (R12)(DX*4), X7            \
-	CLAMP(X4, X3)                         \
-	CLAMP(X5, X3)                         \
-	CLAMP(X6, X3)                         \
-	CLAMP(X7, X3)                         \
-	VCMPPS $0x01, X13, X7, X3          \
-	VMOVMSKPS X3, R13                  \
+	CHANNELS(X4, X5, X6, X7, X3, X15, X14, X13, R13) \
 	TESTL R13, R13                     \
 	JZ   3(PC)                         \
 	MOVQ R14, 0(SP)                    \
@@ -697,11 +707,8 @@ GLOBL lconst<>(SB), RODATA|NOPTR, $4
 	VINSERTF128 $1, X5, Y4, Y4         \
 	VINSERTF128 $1, X7, Y6, Y6
 
-// CLAMPY is CLAMP on the eight lanes of x: Y14 holds 1s, Y15 0s.
-#define CLAMPY(x, tmp) \
-	VCMPPS $0x1d, Y15, x, tmp          \
-	VANDPS tmp, x, x                   \
-	VMINPS Y14, x, x
+// CLAMPY is CLAMPR on eight lanes, Y15 holding 0s and Y14 1s.
+#define CLAMPY(x, tmp) CLAMPR(x, tmp, Y15, Y14)
 
 // ADD2 is ADDK for the two fragments in y, whose pixels are at off(R13).
 #define ADD2(off, y) \
@@ -782,16 +789,7 @@ GLOBL pairctl<>(SB), RODATA|NOPTR, $240
 	VMOVMSKPS Y2, R14                  \
 	CMPL R14, $0xff                    \
 	JNE  four                          \
-	VMOVUPS (R9)(DX*4), Y4             \
-	VMOVUPS (R10)(DX*4), Y5            \
-	VMOVUPS (R11)(DX*4), Y6            \
-	VMOVUPS (R12)(DX*4), Y7            \
-	CLAMPY(Y4, Y3)                     \
-	CLAMPY(Y5, Y3)                     \
-	CLAMPY(Y6, Y3)                     \
-	CLAMPY(Y7, Y3)                     \
-	VCMPPS $0x01, Y13, Y7, Y3          \
-	VMOVMSKPS Y3, R14                  \
+	CHANNELS(Y4, Y5, Y6, Y7, Y3, Y15, Y14, Y13, R14) \
 	TESTL R14, R14                     \
 	JNZ  four                          \
 	MOVLQSX (R8)(DX*4), R13            \
