@@ -529,33 +529,12 @@ func (tr *tri) edgesFit(ys, ye int) bool {
 	return true
 }
 
-// span returns the pixel columns of row y whose centres are inside all
-// three edges, solved in integers by division, so no pixel outside is
-// visited. rasterTri walks the rows with spanWalk instead, which gives
-// the same columns; this is what the tests hold it to.
-func (tr *tri) span(y int) (int64, int64) {
-	py := int64(y)*subOne + subOne/2
-	xl, xr := int64(tr.minX), int64(tr.maxX)
-	for k := range tr.e {
-		e := &tr.e[k]
-		r := e.b*py + e.c + e.bias + e.a*(subOne/2)
-		switch {
-		case e.a > 0:
-			xl = max(xl, ceilDiv(-r, e.a*subOne))
-		case e.a < 0:
-			xr = min(xr, floorDiv(-r, e.a*subOne))
-		case r < 0:
-			xr = -1
-		}
-	}
-	return xl, xr
-}
-
-// spanWalk steps a triangle's spans down its rows. Inside an edge is
-// d·x + r ≥ 0, r growing by b·256 a row, so each edge's bound on x moves
-// by the same quotient a row, and its remainder by the same remainder:
-// only the first row divides. A division per edge and row was a third
-// of the cost of a small triangle's rows.
+// spanWalk steps a triangle's spans down its rows: the pixel columns of
+// a row whose centres are inside all three edges, solved in integers, so
+// no pixel outside is visited. Inside an edge is d·x + r ≥ 0, r growing
+// by b·256 a row, so each edge's bound on x moves by the same quotient a
+// row, and its remainder by the same remainder: only the first row
+// divides, where a division per edge and row cost tens of cycles.
 type spanWalk struct {
 	// Per edge: kind 1 bounds x from below (x ≥ ⌈n/d⌉, n = −r, s = x·d
 	// − n), −1 from above (x ≤ ⌊r/d⌋, s = r − x·d), 0 is horizontal (x
