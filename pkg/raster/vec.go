@@ -226,7 +226,7 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32, lod0 
 			}
 			// The group the kernel left: a level at a time if its lanes
 			// read different levels, else through the Go loop.
-			if !lod0 && m.sampleSplit(&vt, u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8], c) {
+			if !lod0 && sampleSplit(&vt, u[i:i+8], v[i:i+8], lod[i:i+8], r[i:i+8], g[i:i+8], b[i:i+8], a[i:i+8], c) {
 				i += 8
 				continue
 			}
@@ -248,7 +248,7 @@ func (m *mipTex) sampleMul(u, v, lod, r, g, b, a []float32, c *[4]float32, lod0 
 // kernel samples the group once per level, the lanes of other levels
 // given a copy of a lane of that level. Nothing is written unless the
 // kernel takes every level's group; false means it did not.
-func (m *mipTex) sampleSplit(vt *vecTex, u, v, lod, r, g, b, a []float32, c *[4]float32) bool {
+func sampleSplit(vt *vecTex, u, v, lod, r, g, b, a []float32, c *[4]float32) bool {
 	u, v, lod, r, g, b, a = u[:8], v[:8], lod[:8], r[:8], g[:8], b[:8], a[:8]
 	// The level each lane reads first, as the kernel picks it.
 	var lv [8]int32
