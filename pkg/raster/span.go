@@ -92,8 +92,10 @@ func (s *spanBuf) grow(n int) {
 const shadeBatch = 128
 
 // vecSpan is the shortest span pass1x8 takes; a shorter one costs less
-// in the Go loop than the kernel's set-up.
-const vecSpan = 12
+// in the Go loop than the kernel's set-up. The Go loop takes about three
+// times the kernel's instructions a pixel, and since the kernel's
+// arguments stay in the span buffer its set-up is a few stores.
+const vecSpan = 6
 
 // mipLevel is a Texture level as the fragment loop reads it.
 type mipLevel struct {
