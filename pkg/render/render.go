@@ -815,6 +815,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 		}
 		gc := r.p.GeosetColor(gi)
 		var base []raster.Vertex // clip positions, normals, light: shared by layers
+		baseUsed := false
 		for _, d := range r.materialDraws(int(g.MaterialID)) {
 			if d.hd != nil {
 				if b, it, ok := r.hdBatch(gi, int(g.MaterialID), d.hd, idx, vp); ok {
@@ -849,11 +850,19 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 				uvs = g.UVSets[cs]
 			}
 			tt := r.p.TextureTransform(l.TextureAnimID)
-			vs := make([]raster.Vertex, len(base))
-			copy(vs, base)
+			// The geoset's first drawn layer takes base itself; the others
+			// copy it (their UVs all written, zero past the UV set).
+			vs := base
+			if baseUsed {
+				vs = make([]raster.Vertex, len(base))
+				copy(vs, base)
+			}
+			baseUsed = true
 			for v := range vs {
 				if v < len(uvs) {
 					vs[v].UV = tt.Apply(uvs[v])
+				} else {
+					vs[v].UV = [2]float32{}
 				}
 			}
 			mode := normalizeFilter(l.FilterMode)
