@@ -28,14 +28,15 @@ type Target struct {
 	// Depth holds GL window depth (0 near .. 1 far) per pixel.
 	Depth []float32
 	// DrawOnly promises that nothing but Clear and Draw writes Color and
-	// Depth. Clear and Resolve then skip the pixels outside every
-	// triangle Draw was given since the last Clear: a picture's model
-	// covers part of it, and clearing and reading the rest was a tenth
-	// of a warm thumbnail.
+	// Depth. Draw then keeps the box of what it may have written since
+	// the last Clear, and a Clear to that Clear's colour resets only the
+	// box, as does Resolve after a Clear to transparent black: a
+	// picture's model covers part of it, and clearing and reading the
+	// rest cost several per cent of a warm thumbnail.
 	DrawOnly bool
 
-	// drawn holds the bounding boxes of the triangles drawn since the
-	// last Clear, which was to clearC; clearOK is false until a Clear.
+	// drawn is that box (for a DrawOnly target) since the last Clear,
+	// which was to clearC; clearOK is false until a Clear.
 	drawn   image.Rectangle
 	clearC  [4]float32
 	clearOK bool
@@ -97,8 +98,8 @@ func (t *Target) Bytes() int64 {
 // opaque colour: modulate layers then darken the background as GL does.
 func (t *Target) Clear(c [4]float32) {
 	if t.DrawOnly && t.clearOK && c == t.clearC {
-		// Only the pixels drawn since the last Clear, to the same colour:
-		// the first row of them filled, then copied to the others.
+		// Only the box drawn since the last Clear, which was to the same
+		// colour: its first row filled, then copied to the others.
 		W, r := t.Width, t.drawn.Intersect(image.Rect(0, 0, t.Width, t.Height))
 		if !r.Empty() {
 			y0, x0, x1 := r.Min.Y, r.Min.X, r.Max.X
@@ -152,8 +153,8 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 		bgc = [3]float32{float32(bg.R) / 255, float32(bg.G) / 255, float32(bg.B) / 255}
 	}
 	// The output pixels whose samples Draw may have written; with
-	// DrawOnly after a Clear to transparent black, the others are all
-	// zeros, which resolve to zeros, or to the background.
+	// DrawOnly after a Clear to transparent black, the others hold
+	// zeros, which resolve to zeros (NewNRGBA's) or to the background.
 	win := img.Rect
 	if t.DrawOnly && t.clearOK && t.clearC == ([4]float32{}) {
 		d := t.drawn
