@@ -6,10 +6,36 @@
 DATA vconst<>+0(SB)/4, $0x3f000000  // 0.5
 DATA vconst<>+4(SB)/4, $0x3f800000  // 1
 DATA vconst<>+8(SB)/4, $0x437f0000  // 255
-DATA vconst<>+12(SB)/4, $0xccbebc20 // −1e8
-DATA vconst<>+16(SB)/4, $0x4cbebc20 // 1e8
-DATA vconst<>+20(SB)/4, $0x000000ff // the low byte
-GLOBL vconst<>(SB), RODATA|NOPTR, $24
+GLOBL vconst<>(SB), RODATA|NOPTR, $12
+
+// Eight lanes each, for the texture kernel's memory operands (a
+// broadcast to a register a group was an instruction each): 0.5 at 0, 1
+// at 32, 255 at 64, −1e8 at 96, 1e8 at 128, the low byte at 160.
+DATA vconst8<>+0(SB)/8, $0x3f0000003f000000
+DATA vconst8<>+8(SB)/8, $0x3f0000003f000000
+DATA vconst8<>+16(SB)/8, $0x3f0000003f000000
+DATA vconst8<>+24(SB)/8, $0x3f0000003f000000
+DATA vconst8<>+32(SB)/8, $0x3f8000003f800000
+DATA vconst8<>+40(SB)/8, $0x3f8000003f800000
+DATA vconst8<>+48(SB)/8, $0x3f8000003f800000
+DATA vconst8<>+56(SB)/8, $0x3f8000003f800000
+DATA vconst8<>+64(SB)/8, $0x437f0000437f0000
+DATA vconst8<>+72(SB)/8, $0x437f0000437f0000
+DATA vconst8<>+80(SB)/8, $0x437f0000437f0000
+DATA vconst8<>+88(SB)/8, $0x437f0000437f0000
+DATA vconst8<>+96(SB)/8, $0xccbebc20ccbebc20
+DATA vconst8<>+104(SB)/8, $0xccbebc20ccbebc20
+DATA vconst8<>+112(SB)/8, $0xccbebc20ccbebc20
+DATA vconst8<>+120(SB)/8, $0xccbebc20ccbebc20
+DATA vconst8<>+128(SB)/8, $0x4cbebc204cbebc20
+DATA vconst8<>+136(SB)/8, $0x4cbebc204cbebc20
+DATA vconst8<>+144(SB)/8, $0x4cbebc204cbebc20
+DATA vconst8<>+152(SB)/8, $0x4cbebc204cbebc20
+DATA vconst8<>+160(SB)/8, $0x000000ff000000ff
+DATA vconst8<>+168(SB)/8, $0x000000ff000000ff
+DATA vconst8<>+176(SB)/8, $0x000000ff000000ff
+DATA vconst8<>+184(SB)/8, $0x000000ff000000ff
+GLOBL vconst8<>(SB), RODATA|NOPTR, $192
 
 // AXISPOS turns the coordinates at (src) into the texel index i0 on one
 // axis of the level at lp (before any wrap or clamp), as texelPos does,
@@ -19,12 +45,9 @@ GLOBL vconst<>(SB), RODATA|NOPTR, $24
 	VMOVUPS (src), Y0                  \
 	VBROADCASTSS size(lp), Y1          \
 	VMULPS Y1, Y0, Y0                  \
-	VBROADCASTSS vconst<>+0(SB), Y1    \
-	VSUBPS Y1, Y0, Y0                  \
-	VBROADCASTSS vconst<>+12(SB), Y1   \
-	VMAXPS Y1, Y0, Y0                  \
-	VBROADCASTSS vconst<>+16(SB), Y1   \
-	VMINPS Y1, Y0, Y0                  \
+	VSUBPS vconst8<>+0(SB), Y0, Y0     \
+	VMAXPS vconst8<>+96(SB), Y0, Y0    \
+	VMINPS vconst8<>+128(SB), Y0, Y0   \
 	VCVTTPS2DQ Y0, i0                  \
 	VCVTDQ2PS i0, fr                   \
 	VCMPPS $0x1e, Y0, fr, Y1           \
@@ -215,30 +238,27 @@ done:                                        \
 	VBROADCASTSS vconst<>+4(SB), Y0          \
 	VSUBPS Y3, Y0, Y1                        \
 	VSUBPS Y5, Y0, Y0                        \
-	VBROADCASTSS vconst<>+8(SB), Y6          \
 	VMULPS Y0, Y1, Y8                        \
-	VDIVPS Y6, Y8, Y8                        \
+	VDIVPS vconst8<>+64(SB), Y8, Y8          \
 	VMULPS Y0, Y3, Y9                        \
-	VDIVPS Y6, Y9, Y9                        \
+	VDIVPS vconst8<>+64(SB), Y9, Y9          \
 	VMULPS Y5, Y1, Y10                       \
-	VDIVPS Y6, Y10, Y10                      \
+	VDIVPS vconst8<>+64(SB), Y10, Y10        \
 	VMULPS Y5, Y3, Y11                       \
-	VDIVPS Y6, Y11, Y11                      \
+	VDIVPS vconst8<>+64(SB), Y11, Y11        \
 	VMOVDQU (blk+0)(DX), Y2                  \
 	VMOVDQU (blk+32)(DX), Y4                 \
 	VMOVDQU (blk+64)(DX), Y7                 \
 	VMOVDQU (blk+96)(DX), Y13                \
-	VPBROADCASTD vconst<>+20(SB), Y6         \
-	CHANNEL(VPAND, Y6, Y12)                  \
+	CHANNEL(VPAND, vconst8<>+160(SB), Y12)   \
 	CHANNEL(VPSHUFB, chansel<>+0(SB), Y14)   \
 	CHANNEL(VPSHUFB, chansel<>+32(SB), Y15)  \
 	CHANNEL(VPSRLD, $24, Y1)                 \
 	VMOVUPS 0(DX), Y0                        \
-	VBROADCASTSS vconst<>+4(SB), Y3          \
-	VBLENDVPS Y0, Y3, Y12, Y12               \
-	VBLENDVPS Y0, Y3, Y14, Y14               \
-	VBLENDVPS Y0, Y3, Y15, Y15               \
-	VBLENDVPS Y0, Y3, Y1, Y1
+	VBLENDVPS Y0, vconst8<>+32(SB), Y12, Y12 \
+	VBLENDVPS Y0, vconst8<>+32(SB), Y14, Y14 \
+	VBLENDVPS Y0, vconst8<>+32(SB), Y15, Y15 \
+	VBLENDVPS Y0, vconst8<>+32(SB), Y1, Y1
 
 // MULINTO multiplies the eight colours that load puts in Y0 (from the
 // array at field off of the arguments at R10, advanced by R9 and now in
