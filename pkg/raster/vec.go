@@ -253,14 +253,8 @@ func sampleSplit(vt *vecTex, u, v, lod, r, g, b, a []float32, c *[4]float32) boo
 	// The level each lane reads first, as the kernel picks it.
 	var lv [8]int32
 	for j, l := range lod {
-		switch {
-		case !(l > 0):
-			lv[j] = 0
-		case l >= vt.nm1f:
-			lv[j] = vt.nm1
-		default:
-			lv[j] = int32(l)
-		}
+		l0, _, _ := mipPick(int(vt.nm1)+1, l)
+		lv[j] = int32(l0)
 	}
 	if lv == [8]int32{lv[0], lv[0], lv[0], lv[0], lv[0], lv[0], lv[0], lv[0]} {
 		return false // refused for another reason
