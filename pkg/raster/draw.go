@@ -539,7 +539,7 @@ func lerpVert(dst, a, b *cvert, s float64) {
 // startDrawn readies the span buffers to bound what the Draw writes.
 func (t *Target) startDrawn() {
 	for _, sp := range t.spans {
-		sp.drawn.x0, sp.drawn.y0, sp.drawn.x1, sp.drawn.y1 = t.Width, t.Height, 0, 0
+		sp.resetDrawn(t.Width, t.Height)
 	}
 }
 

@@ -56,7 +56,7 @@ func (t *Target) getSpan() *spanBuf {
 		return s
 	}
 	s := new(spanBuf)
-	s.drawn.x0, s.drawn.y0 = t.Width, t.Height
+	s.resetDrawn(t.Width, t.Height)
 	return s
 }
 
@@ -64,6 +64,12 @@ func (t *Target) putSpan(s *spanBuf) {
 	t.spanMu.Lock()
 	t.spans = append(t.spans, s)
 	t.spanMu.Unlock()
+}
+
+// resetDrawn empties drawn for a w×h target: addDrawn's minima start
+// past its right and bottom edges.
+func (s *spanBuf) resetDrawn(w, h int) {
+	s.drawn.x0, s.drawn.y0, s.drawn.x1, s.drawn.y1 = w, h, 0, 0
 }
 
 // addDrawn adds pixels [x0, x1) of rows [y0, y1) to what the Draw may
