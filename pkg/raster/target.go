@@ -165,9 +165,8 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 		f := 1 - clamp01(s[3])
 		return uint32(to8(s[0]+f*bgc[0])) | uint32(to8(s[1]+f*bgc[1]))<<8 | uint32(to8(s[2]+f*bgc[2]))<<16 | 255<<24
 	}
-	var outside uint32
-	if bg != nil {
-		outside = over(make([]float32, 4))
+	if bg != nil && win != img.Rect {
+		outside := over(make([]float32, 4))
 		for y := range h {
 			if y < win.Min.Y || y >= win.Max.Y {
 				fillPixels(img.Pix[y*img.Stride:][:4*w], outside)
