@@ -520,21 +520,20 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 	}
 }
 
-// edgesFit reports whether the edge values of the triangle's pixels in
-// rows ys..ye stay within maxVecEdge, as pass1x8 needs: they are largest
-// at the corners of the bounding box.
-func (tr *tri) edgesFit(ys, ye int) bool {
+// edgeMax returns the largest magnitude of the edge values of the
+// triangle's pixels in rows ys..ye, which pass1x8 needs bounded: they are
+// largest at the corners of the bounding box.
+func (tr *tri) edgeMax(ys, ye int) int64 {
+	var m int64
 	for _, e := range tr.e {
 		for _, px := range [2]int64{int64(tr.minX), int64(tr.maxX)} {
 			for _, py := range [2]int64{int64(ys), int64(ye)} {
 				w := e.a*(px*subOne+subOne/2) + e.b*(py*subOne+subOne/2) + e.c
-				if w > maxVecEdge || w < -maxVecEdge {
-					return false
-				}
+				m = max(m, w, -w)
 			}
 		}
 	}
-	return true
+	return m
 }
 
 // spanWalk steps a triangle's spans down its rows: the pixel columns of

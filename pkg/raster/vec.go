@@ -2,6 +2,7 @@ package raster
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"unsafe"
 )
@@ -357,6 +358,14 @@ type p1Args struct {
 	p0, p1, p2 uintptr        // 376, 384, 392: *float32
 	lanes      *[256][8]int32 // 400: compactLanes
 	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
+	// narrow is 1 when every edge value of the rows' pixels fits in an
+	// int32: the kernel then steps eight values in one register and
+	// converts them in one instruction, where int64 values take two
+	// registers and seven instructions. It reads the int32 fields below
+	// in place of o0..o2 and s0..s2, and the low halves of w0..w2.
+	narrow int32       // 432
+	n0     [3]int32    // 436: eight steps of each edge
+	m0     [3][8]int32 // 448: lane j's edge values less lane 0's
 }
 
 // addr is a pointer as p1Args holds it. The arrays rasterTri points into
@@ -371,21 +380,43 @@ func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
 // everything but the row's own fields; false when the edge values could
 // be too large for the kernel.
 func setupPass1(pa *p1Args, tr *tri, ys, ye int, depthTest bool) bool {
-	if !tr.edgesFit(ys, ye) {
+	m := tr.edgeMax(ys, ye)
+	if m > maxVecEdge {
 		return false
 	}
-	*pa = p1Args{inv: tr.invArea, z: tr.z, q: tr.q, lanes: &compactLanes}
+	// The row's own fields are set for each row; only the ones for the
+	// chosen width are set here.
+	pa.inv, pa.z, pa.q, pa.lanes = tr.invArea, tr.z, tr.q, &compactLanes
+	pa.depthTest = 0
+	if depthTest {
+		pa.depthTest = 1
+	}
+	pa.setEdges(tr, m <= math.MaxInt32)
+	return true
+}
+
+// setEdges sets pa's lane offsets and steps for tr's edges, as int32s
+// when narrow.
+func (pa *p1Args) setEdges(tr *tri, narrow bool) {
 	s0, s1, s2 := tr.e[0].a*subOne, tr.e[1].a*subOne, tr.e[2].a*subOne
+	if narrow {
+		// The lanes past the span may wrap around in int32, but they
+		// are masked out; every lane in it holds its exact value, since
+		// int32 sums wrap modulo 2³² and the value fits.
+		pa.narrow = 1
+		pa.n0 = [3]int32{int32(8 * s0), int32(8 * s1), int32(8 * s2)}
+		for j := range int64(8) {
+			pa.m0[0][j], pa.m0[1][j], pa.m0[2][j] = int32(j*s0), int32(j*s1), int32(j*s2)
+		}
+		return
+	}
+	pa.narrow = 0
 	for j := range 4 {
 		pa.s0[j], pa.s1[j], pa.s2[j] = 8*s0, 8*s1, 8*s2
 	}
 	for j := range int64(8) {
 		pa.o0[j], pa.o1[j], pa.o2[j] = j*s0, j*s1, j*s2
 	}
-	if depthTest {
-		pa.depthTest = 1
-	}
-	return true
 }
 
 // compactLanes lists, for each 8-bit mask, the lanes whose bits are set,

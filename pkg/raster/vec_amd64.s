@@ -1059,6 +1059,9 @@ TEXT ·pass1x8(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), AX
 	MOVQ 0(AX), DX             // x
 	MOVQ 8(AX), CX             // xr
+	MOVL 432(AX), R12          // narrow
+	TESTL R12, R12
+	JNZ  p1narrowset
 	VPBROADCASTQ 408(AX), Y6   // w0 at x, plus each lane's offset
 	VPADDQ 16(AX), Y6, Y0
 	VPADDQ 48(AX), Y6, Y1
@@ -1068,6 +1071,22 @@ TEXT ·pass1x8(SB), NOSPLIT, $0-16
 	VPBROADCASTQ 424(AX), Y6   // w2
 	VPADDQ 144(AX), Y6, Y4
 	VPADDQ 176(AX), Y6, Y5
+	JMP  p1set
+
+p1narrowset:
+	// The same as int32s, each edge in one register: w0..w2's low
+	// halves plus the int32 offsets.
+	VPBROADCASTD 408(AX), Y6
+	VPADDD 448(AX), Y6, Y0
+	VPBROADCASTD 416(AX), Y6
+	VPADDD 480(AX), Y6, Y2
+	VPBROADCASTD 424(AX), Y6
+	VPADDD 512(AX), Y6, Y4
+	VPBROADCASTD 436(AX), Y1   // eight steps of each
+	VPBROADCASTD 440(AX), Y3
+	VPBROADCASTD 444(AX), Y5
+
+p1set:
 	MOVQ 336(AX), SI           // depth row
 	MOVQ 400(AX), DI           // lane table
 	MOVL 332(AX), R8           // depth test
@@ -1077,9 +1096,19 @@ TEXT ·pass1x8(SB), NOSPLIT, $0-16
 p1loop:
 	CMPQ DX, CX
 	JGT  p1done
+	TESTL R12, R12
+	JNZ  p1narrow
 	TOFLOAT(Y0, Y1, Y6, X6)
 	TOFLOAT(Y2, Y3, Y7, X7)
 	TOFLOAT(Y4, Y5, Y8, X8)
+	JMP  p1weights
+
+p1narrow:
+	VCVTDQ2PS Y0, Y6
+	VCVTDQ2PS Y2, Y7
+	VCVTDQ2PS Y4, Y8
+
+p1weights:
 	VBROADCASTSS 304(AX), Y9
 	VMULPS Y9, Y6, Y6          // l0
 	VMULPS Y9, Y7, Y7          // l1
@@ -1154,13 +1183,21 @@ p1nodepth:
 	ADDQ R10, R9
 
 p1next:
+	ADDQ $8, DX
+	TESTL R12, R12
+	JNZ  p1step32
 	VPADDQ 208(AX), Y0, Y0
 	VPADDQ 208(AX), Y1, Y1
 	VPADDQ 240(AX), Y2, Y2
 	VPADDQ 240(AX), Y3, Y3
 	VPADDQ 272(AX), Y4, Y4
 	VPADDQ 272(AX), Y5, Y5
-	ADDQ $8, DX
+	JMP  p1loop
+
+p1step32:
+	VPADDD Y1, Y0, Y0
+	VPADDD Y3, Y2, Y2
+	VPADDD Y5, Y4, Y4
 	JMP  p1loop
 
 p1done:

@@ -796,3 +796,106 @@ func BenchmarkVecSample(b *testing.B) {
 		})
 	}
 }
+
+// TestPass1Narrow runs pass1x8 on random triangles whose edge values lie
+// on either side of the int32 bound, on random spans inside their
+// bounding boxes: the int32 path (where setupPass1 takes it) and the
+// int64 path must append the fragments the Go loop finds, bit for bit.
+func TestPass1Narrow(t *testing.T) {
+	if !haveVec {
+		t.Skip("no vector kernel on this build or CPU")
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	const W = 512
+	depth := make([]float32, W)
+	type out struct {
+		pix               []int32
+		z, iq, p0, p1, p2 []float32
+	}
+	mk := func() out {
+		const n = W + 8
+		return out{make([]int32, n), make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
+	}
+	res := [3]out{mk(), mk(), mk()}
+	narrow := 0
+	for trial := range 20000 {
+		var tr tri
+		// Edge values reach about |a|·256·width: widths and slopes such
+		// that the largest straddles 2³¹.
+		tr.minX = int32(rng.IntN(W / 2))
+		tr.maxX = tr.minX + int32(rng.IntN(W/2))
+		ys := rng.IntN(1000)
+		ye := ys + rng.IntN(200)
+		span := int64(tr.maxX-tr.minX+1) + int64(ye-ys+1)
+		lim := int64(1)<<31/(subOne*span) + 1
+		for k := range tr.e {
+			a, b := rng.Int64N(3*lim)-3*lim/2, rng.Int64N(3*lim)-3*lim/2
+			// The edge passes through a random point of the box.
+			px := (int64(tr.minX)+rng.Int64N(span))*subOne + rng.Int64N(subOne)
+			py := (int64(ys)+rng.Int64N(span))*subOne + rng.Int64N(subOne)
+			tr.e[k] = edge{a: a, b: b, c: -a*px - b*py}
+		}
+		tr.invArea = rng.Float32() * 1e-6
+		tr.z = [3]float32{rng.Float32(), rng.Float32(), rng.Float32()}
+		tr.q = [3]float32{rng.Float32() + 0.1, rng.Float32() + 0.1, rng.Float32() + 0.1}
+		for i := range depth {
+			depth[i] = rng.Float32() * 2e5
+		}
+		depthTest := rng.IntN(4) != 0
+		var pa p1Args
+		if !setupPass1(&pa, &tr, ys, ye, depthTest) {
+			continue
+		}
+		if pa.narrow == 1 {
+			narrow++
+		}
+		y := ys + rng.IntN(ye-ys+1)
+		xl := int64(tr.minX) + rng.Int64N(int64(tr.maxX-tr.minX)+1)
+		xr := xl + rng.Int64N(int64(tr.maxX)-xl+1)
+		py := int64(y)*subOne + subOne/2
+		pxl := xl*subOne + subOne/2
+		e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
+		w0, w1, w2 := e0.a*pxl+e0.b*py+e0.c, e1.a*pxl+e1.b*py+e1.c, e2.a*pxl+e2.b*py+e2.c
+		var n [3]int
+		for k := range 2 {
+			if k == 1 {
+				pa.setEdges(&tr, false)
+			}
+			o := &res[k]
+			pa.x, pa.xr, pa.w0, pa.w1, pa.w2 = xl, xr, w0, w1, w2
+			pa.row, pa.pixBase = addr(&depth[0]), int64(y*W)
+			pa.pix, pa.zs, pa.iq = addr(&o.pix[0]), addr(&o.z[0]), addr(&o.iq[0])
+			pa.p0, pa.p1, pa.p2 = addr(&o.p0[0]), addr(&o.p1[0]), addr(&o.p2[0])
+			n[k] = pass1x8(&pa)
+		}
+		// The Go loop's arithmetic (rasterTri's).
+		o := &res[2]
+		s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
+		inv := tr.invArea
+		for x := xl; x <= xr; x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
+			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
+			z := l0*tr.z[0] + l1*tr.z[1] + l2*tr.z[2]
+			if depthTest && z > depth[x] {
+				continue
+			}
+			q := l0*tr.q[0] + l1*tr.q[1] + l2*tr.q[2]
+			iq := 1 / q
+			i := n[2]
+			o.pix[i], o.z[i], o.iq[i] = int32(y*W+int(x)), z, iq
+			o.p0[i], o.p1[i], o.p2[i] = l0*tr.q[0]*iq, l1*tr.q[1]*iq, l2*tr.q[2]*iq
+			n[2]++
+		}
+		for k := range 2 {
+			a, b := &res[k], &res[2]
+			m := n[2]
+			if n[k] != m || !slices.Equal(a.pix[:m], b.pix[:m]) || !slicesBitEqual(a.z[:m], b.z[:m]) || !slicesBitEqual(a.iq[:m], b.iq[:m]) ||
+				!slicesBitEqual(a.p0[:m], b.p0[:m]) || !slicesBitEqual(a.p1[:m], b.p1[:m]) || !slicesBitEqual(a.p2[:m], b.p2[:m]) {
+				t.Fatalf("trial %d (narrow %v, int32 kernel %v), row %d, span %d..%d, edges %+v: %d fragments, the Go loop %d",
+					trial, pa.narrow == 1, k == 0, y, xl, xr, tr.e, n[k], m)
+			}
+		}
+	}
+	if narrow < 5000 || narrow > 15000 {
+		t.Errorf("%d of 20000 trials took the int32 path; the test wants both paths", narrow)
+	}
+}
