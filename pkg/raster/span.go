@@ -524,14 +524,14 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 // triangle's pixels in rows ys..ye, which pass1x8 needs bounded: they are
 // largest at the corners of the bounding box.
 func (tr *tri) edgeMax(ys, ye int) int64 {
+	x0, x1 := int64(tr.minX)*subOne+subOne/2, int64(tr.maxX)*subOne+subOne/2
+	y0, y1 := int64(ys)*subOne+subOne/2, int64(ye)*subOne+subOne/2
 	var m int64
 	for _, e := range tr.e {
-		for _, px := range [2]int64{int64(tr.minX), int64(tr.maxX)} {
-			for _, py := range [2]int64{int64(ys), int64(ye)} {
-				w := e.a*(px*subOne+subOne/2) + e.b*(py*subOne+subOne/2) + e.c
-				m = max(m, w, -w)
-			}
-		}
+		ax0, ax1, by0, by1 := e.a*x0, e.a*x1, e.b*y0, e.b*y1
+		hi := max(ax0, ax1) + max(by0, by1) + e.c
+		lo := min(ax0, ax1) + min(by0, by1) + e.c
+		m = max(m, hi, -lo)
 	}
 	return m
 }

@@ -361,11 +361,10 @@ type p1Args struct {
 	// narrow is 1 when every edge value of the rows' pixels fits in an
 	// int32: the kernel then steps eight values in one register and
 	// converts them in one instruction, where int64 values take two
-	// registers and seven instructions. It reads the int32 fields below
-	// in place of o0..o2 and s0..s2, and the low halves of w0..w2.
-	narrow int32       // 432
-	n0     [3]int32    // 436: eight steps of each edge
-	m0     [3][8]int32 // 448: lane j's edge values less lane 0's
+	// registers and seven instructions. It reads e32 in place of o0..o2
+	// and s0..s2, and the low halves of w0..w2.
+	narrow int32    // 432
+	e32    [3]int32 // 436: each edge's step, modulo 2³²
 }
 
 // addr is a pointer as p1Args holds it. The arrays rasterTri points into
@@ -400,14 +399,12 @@ func setupPass1(pa *p1Args, tr *tri, ys, ye int, depthTest bool) bool {
 func (pa *p1Args) setEdges(tr *tri, narrow bool) {
 	s0, s1, s2 := tr.e[0].a*subOne, tr.e[1].a*subOne, tr.e[2].a*subOne
 	if narrow {
-		// The lanes past the span may wrap around in int32, but they
-		// are masked out; every lane in it holds its exact value, since
-		// int32 sums wrap modulo 2³² and the value fits.
+		// The kernel works the lanes' offsets and eight steps out from
+		// these modulo 2³². The lanes past the span may wrap around, but
+		// they are masked out; every lane in it holds its exact value,
+		// since the value fits.
 		pa.narrow = 1
-		pa.n0 = [3]int32{int32(8 * s0), int32(8 * s1), int32(8 * s2)}
-		for j := range int64(8) {
-			pa.m0[0][j], pa.m0[1][j], pa.m0[2][j] = int32(j*s0), int32(j*s1), int32(j*s2)
-		}
+		pa.e32 = [3]int32{int32(s0), int32(s1), int32(s2)}
 		return
 	}
 	pa.narrow = 0

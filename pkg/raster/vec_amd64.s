@@ -1050,6 +1050,16 @@ addafter:
 	VCVTPD2PSY Y14, X14          \
 	VINSERTF128 $1, X14, dst, dst
 
+// P1EDGE32 sets the int32 edge values of the eight lanes, w at woff plus
+// j steps (at soff) in lane j, into dst and eight steps into step, all
+// modulo 2³². Uses Y6.
+#define P1EDGE32(woff, soff, dst, step) \
+	VPBROADCASTD soff(AX), step             \
+	VPMULLD p1const<>+8(SB), step, Y6       \
+	VPBROADCASTD woff(AX), dst              \
+	VPADDD Y6, dst, dst                     \
+	VPSLLD $3, step, step
+
 // func pass1x8(c *p1Args) int
 //
 // rasterTri's pass 1 for one row span, eight pixels at a time: depth test
@@ -1074,17 +1084,11 @@ TEXT ·pass1x8(SB), NOSPLIT, $0-16
 	JMP  p1set
 
 p1narrowset:
-	// The same as int32s, each edge in one register: w0..w2's low
-	// halves plus the int32 offsets.
-	VPBROADCASTD 408(AX), Y6
-	VPADDD 448(AX), Y6, Y0
-	VPBROADCASTD 416(AX), Y6
-	VPADDD 480(AX), Y6, Y2
-	VPBROADCASTD 424(AX), Y6
-	VPADDD 512(AX), Y6, Y4
-	VPBROADCASTD 436(AX), Y1   // eight steps of each
-	VPBROADCASTD 440(AX), Y3
-	VPBROADCASTD 444(AX), Y5
+	// The same as int32s, each edge in one register: w's low half plus
+	// j steps in lane j, and eight steps in Y1, Y3, Y5.
+	P1EDGE32(408, 436, Y0, Y1)
+	P1EDGE32(416, 440, Y2, Y3)
+	P1EDGE32(424, 444, Y4, Y5)
 
 p1set:
 	MOVQ 336(AX), SI           // depth row
