@@ -31,6 +31,8 @@ type spanBuf struct {
 	// culled counts the triangles and rows that the octagons of their
 	// textures left out, for tests.
 	culled int
+	// small counts the triangles rasterRows drew, for tests.
+	small int
 	// drawn bounds the spans drawn since the Draw began (pixels [x0, x1)
 	// of rows [y0, y1)): every pixel the Draw could write. Kept only for
 	// a DrawOnly target.
@@ -288,6 +290,14 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		// added row by row.
 		sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
 	}
+	if vec1 && len(sides) == 0 && tr.maxX-tr.minX < smallTri {
+		set1 = setupPass1(p1, tr, ys, ye, depthTest)
+		vec1 = set1
+		if set1 && p1.narrow == 1 {
+			t.rasterRows(tr, b, ys, ye, lodBias, f, sp)
+			return
+		}
+	}
 	wk := &sp.walk
 	wk.start(tr, ys)
 	for y := ys; y <= ye; y++ {
@@ -352,6 +362,36 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	}
 	if n > 0 {
 		t.shadeFragments(tr, b, n, lodBias, f, sp)
+	}
+}
+
+// smallTri is the widest bounding box, in pixels, that rasterRows takes:
+// on a few groups of eight a row, testing every pixel of the box costs
+// less than walking the spans.
+const smallTri = 24
+
+// rasterRows is rasterTri for a triangle narrower than smallTri whose
+// edge values fit in int32 (p1 is set up for it): passRows8 finds the
+// fragments of its rows over the bounding box, by the signs of the edge
+// values, which is the span walk's rule.
+func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
+	sp.small++
+	p1 := &sp.pass1
+	x0, y0 := int64(tr.minX)*subOne+subOne/2, int64(ys)*subOne+subOne/2
+	for k := range tr.e {
+		e := &tr.e[k]
+		// Modulo 2³², as the kernel steps them: the values of the
+		// box's pixels fit.
+		p1.bias[k], p1.row32[k], p1.wr[k] = int32(e.bias), int32(e.b*subOne), int32(e.a*x0+e.b*y0+e.c)
+	}
+	p1.x, p1.xr, p1.y, p1.ye = int64(tr.minX), int64(tr.maxX), int64(ys), int64(ye)
+	p1.width, p1.limit, p1.depth = int64(t.Width), shadeBatch, addr(&t.Depth[0])
+	p1.pix, p1.zs, p1.iq = addr(&sp.pix[0]), addr(&sp.z[0]), addr(&sp.iq[0])
+	p1.p0, p1.p1, p1.p2 = addr(&sp.p0[0]), addr(&sp.p1[0]), addr(&sp.p2[0])
+	for p1.y <= p1.ye {
+		if n := passRows8(p1); n > 0 {
+			t.shadeFragments(tr, b, n, lodBias, f, sp)
+		}
 	}
 }
 

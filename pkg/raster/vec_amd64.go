@@ -51,3 +51,9 @@ func resolveSum(block, out *float32, stride, k, w int, inv float32)
 //
 //go:noescape
 func resolveStraight(src *float32, dst *uint8, n int)
+
+// passRows8 is rasterTri's pass 1 for the rows of a small triangle, over
+// its bounding box; it returns how many fragments it appended.
+//
+//go:noescape
+func passRows8(c *p1Args) int

@@ -1060,6 +1060,86 @@ addafter:
 	VPADDD Y6, dst, dst                     \
 	VPSLLD $3, step, step
 
+// P1WEIGHTS computes the eight lanes' weights l0, l1, l2 (Y6, Y7, Y8, from
+// their edge values as floats there) and depth z (Y9) from pass1x8's
+// arguments at AX. Uses Y10.
+#define P1WEIGHTS \
+	VBROADCASTSS 304(AX), Y9  \
+	VMULPS Y9, Y6, Y6         \
+	VMULPS Y9, Y7, Y7         \
+	VMULPS Y9, Y8, Y8         \
+	VBROADCASTSS 308(AX), Y9  \
+	VMULPS Y9, Y6, Y9         \
+	VBROADCASTSS 312(AX), Y10 \
+	VMULPS Y10, Y7, Y10       \
+	VADDPS Y10, Y9, Y9        \
+	VBROADCASTSS 316(AX), Y10 \
+	VMULPS Y10, Y8, Y10       \
+	VADDPS Y10, Y9, Y9
+
+// P1PASS drops the lanes that fail the depth test (R8 nonzero for the
+// test; the depth row at SI, the group's first pixel DX) from the lanes
+// in Y12, leaves the mask of the rest in R10, and jumps to next when it
+// is empty. Uses Y10, Y11.
+#define P1PASS(nodepth, next) \
+	TESTL R8, R8                    \
+	JZ   nodepth                    \
+	VMASKMOVPS (SI)(DX*4), Y12, Y10 \
+	VCMPPS $0x1e, Y10, Y9, Y11      \
+	VANDNPS Y12, Y11, Y12           \
+nodepth:                                \
+	VMOVMSKPS Y12, R10              \
+	TESTL R10, R10                  \
+	JZ   next
+
+// P1EMIT computes the perspective weights of the lanes in R10 (q = l0·q0
+// + l1·q1 + l2·q2, iq = 1/q, pk = lk·qk·iq) and appends them, compacted
+// through the lane table at DI, to pass1x8's outputs at index R9, which
+// it advances; the group's first pixel is DX in the row that 344(AX)
+// indexes. Uses Y6-Y13, R11.
+#define P1EMIT \
+	VBROADCASTSS 320(AX), Y10          \
+	VMULPS Y10, Y6, Y6                 \
+	VBROADCASTSS 324(AX), Y10          \
+	VMULPS Y10, Y7, Y7                 \
+	VBROADCASTSS 328(AX), Y10          \
+	VMULPS Y10, Y8, Y8                 \
+	VADDPS Y7, Y6, Y10                 \
+	VADDPS Y8, Y10, Y10                \
+	VBROADCASTSS p1const<>+40(SB), Y11 \
+	VDIVPS Y10, Y11, Y11               \
+	VMULPS Y11, Y6, Y6                 \
+	VMULPS Y11, Y7, Y7                 \
+	VMULPS Y11, Y8, Y8                 \
+	MOVQ R10, R11                      \
+	SHLQ $5, R11                       \
+	VMOVDQU (DI)(R11*1), Y13           \
+	VPERMPS Y9, Y13, Y9                \
+	VPERMPS Y11, Y13, Y11              \
+	VPERMPS Y6, Y13, Y6                \
+	VPERMPS Y7, Y13, Y7                \
+	VPERMPS Y8, Y13, Y8                \
+	MOVQ 344(AX), R11                  \
+	ADDQ DX, R11                       \
+	MOVQ R11, X10                      \
+	VPBROADCASTD X10, Y10              \
+	VPADDD p1const<>+8(SB), Y10, Y10   \
+	VPERMD Y10, Y13, Y10               \
+	MOVQ 352(AX), R11                  \
+	VMOVDQU Y10, (R11)(R9*4)           \
+	MOVQ 360(AX), R11                  \
+	VMOVUPS Y9, (R11)(R9*4)            \
+	MOVQ 368(AX), R11                  \
+	VMOVUPS Y11, (R11)(R9*4)           \
+	MOVQ 376(AX), R11                  \
+	VMOVUPS Y6, (R11)(R9*4)            \
+	MOVQ 384(AX), R11                  \
+	VMOVUPS Y7, (R11)(R9*4)            \
+	MOVQ 392(AX), R11                  \
+	VMOVUPS Y8, (R11)(R9*4)            \
+	POPCNTL R10, R10                   \
+	ADDQ R10, R9
+
 // func pass1x8(c *p1Args) int
 //
 // rasterTri's pass 1 for one row span, eight pixels at a time: depth test
@@ -1113,18 +1193,7 @@ p1narrow:
 	VCVTDQ2PS Y4, Y8
 
 p1weights:
-	VBROADCASTSS 304(AX), Y9
-	VMULPS Y9, Y6, Y6          // l0
-	VMULPS Y9, Y7, Y7          // l1
-	VMULPS Y9, Y8, Y8          // l2
-	VBROADCASTSS 308(AX), Y9
-	VMULPS Y9, Y6, Y9
-	VBROADCASTSS 312(AX), Y10
-	VMULPS Y10, Y7, Y10
-	VADDPS Y10, Y9, Y9
-	VBROADCASTSS 316(AX), Y10
-	VMULPS Y10, Y8, Y10
-	VADDPS Y10, Y9, Y9         // z
+	P1WEIGHTS
 	// Lanes past xr are out; so are those that fail the depth test.
 	MOVQ CX, R10
 	SUBQ DX, R10
@@ -1134,57 +1203,8 @@ p1weights:
 	VPCMPGTD Y10, Y11, Y12
 	VPCMPEQD Y13, Y13, Y13
 	VPXOR Y13, Y12, Y12
-	TESTL R8, R8
-	JZ   p1nodepth
-	VMASKMOVPS (SI)(DX*4), Y12, Y10
-	VCMPPS $0x1e, Y10, Y9, Y11
-	VANDNPS Y12, Y11, Y12
-p1nodepth:
-	VMOVMSKPS Y12, R10
-	TESTL R10, R10
-	JZ   p1next
-	VBROADCASTSS 320(AX), Y10
-	VMULPS Y10, Y6, Y6         // l0·q0
-	VBROADCASTSS 324(AX), Y10
-	VMULPS Y10, Y7, Y7
-	VBROADCASTSS 328(AX), Y10
-	VMULPS Y10, Y8, Y8
-	VADDPS Y7, Y6, Y10
-	VADDPS Y8, Y10, Y10        // q
-	VBROADCASTSS p1const<>+40(SB), Y11
-	VDIVPS Y10, Y11, Y11       // iq = 1/q
-	VMULPS Y11, Y6, Y6         // p0
-	VMULPS Y11, Y7, Y7
-	VMULPS Y11, Y8, Y8
-	// Compact the lanes that passed and append them.
-	MOVQ R10, R11
-	SHLQ $5, R11
-	VMOVDQU (DI)(R11*1), Y13
-	VPERMPS Y9, Y13, Y9
-	VPERMPS Y11, Y13, Y11
-	VPERMPS Y6, Y13, Y6
-	VPERMPS Y7, Y13, Y7
-	VPERMPS Y8, Y13, Y8
-	MOVQ 344(AX), R11          // pixel of x = 0
-	ADDQ DX, R11
-	MOVQ R11, X10
-	VPBROADCASTD X10, Y10
-	VPADDD p1const<>+8(SB), Y10, Y10
-	VPERMD Y10, Y13, Y10
-	MOVQ 352(AX), R11
-	VMOVDQU Y10, (R11)(R9*4)
-	MOVQ 360(AX), R11
-	VMOVUPS Y9, (R11)(R9*4)
-	MOVQ 368(AX), R11
-	VMOVUPS Y11, (R11)(R9*4)
-	MOVQ 376(AX), R11
-	VMOVUPS Y6, (R11)(R9*4)
-	MOVQ 384(AX), R11
-	VMOVUPS Y7, (R11)(R9*4)
-	MOVQ 392(AX), R11
-	VMOVUPS Y8, (R11)(R9*4)
-	POPCNTL R10, R10
-	ADDQ R10, R9
+	P1PASS(p1nodepth, p1next)
+	P1EMIT
 
 p1next:
 	ADDQ $8, DX
@@ -1205,6 +1225,109 @@ p1step32:
 	JMP  p1loop
 
 p1done:
+	VZEROUPPER
+	MOVQ R9, ret+8(FP)
+	RET
+
+// func passRows8(c *p1Args) int
+//
+// pass1x8 for the rows c.y..c.ye of a small triangle, over its whole
+// bounding box c.x..c.xr, eight pixels at a time: a lane is in where its
+// pixel centre is inside all three edges (w + bias ≥ 0, in int32), as the
+// span walk finds it, so the same fragments are appended in the same
+// order. It stops after the row that brings the count to c.limit, with
+// c.y and c.wr set to the next row. Returns how many.
+//
+// Locals: each edge's j steps in lane j at 0, 32, 64; its bias at 96,
+// 128, 160.
+TEXT ·passRows8(SB), NOSPLIT, $192-16
+	MOVQ c+0(FP), AX
+	P1EDGE32(472, 436, Y0, Y1)
+	VMOVDQU Y6, 0(SP)
+	P1EDGE32(476, 440, Y2, Y3)
+	VMOVDQU Y6, 32(SP)
+	P1EDGE32(480, 444, Y4, Y5)
+	VMOVDQU Y6, 64(SP)
+	VPBROADCASTD 448(AX), Y6
+	VMOVDQU Y6, 96(SP)
+	VPBROADCASTD 452(AX), Y6
+	VMOVDQU Y6, 128(SP)
+	VPBROADCASTD 456(AX), Y6
+	VMOVDQU Y6, 160(SP)
+	MOVQ 8(AX), CX             // xr
+	MOVQ 400(AX), DI           // lane table
+	MOVL 332(AX), R8           // depth test
+	XORQ R9, R9                // n
+	MOVQ 488(AX), R13          // y
+	MOVQ 504(AX), R12          // the target's width
+	MOVQ R12, BX
+	IMULQ R13, BX
+	MOVQ BX, 344(AX)           // pixel of (0, y)
+	MOVQ 520(AX), SI
+	LEAQ (SI)(BX*4), SI        // depth row
+
+prow:
+	CMPQ R13, 496(AX)
+	JGT  prdone
+	MOVQ 0(AX), DX             // x
+	VPBROADCASTD 472(AX), Y0
+	VPADDD 0(SP), Y0, Y0
+	VPBROADCASTD 476(AX), Y2
+	VPADDD 32(SP), Y2, Y2
+	VPBROADCASTD 480(AX), Y4
+	VPADDD 64(SP), Y4, Y4
+
+prgroup:
+	CMPQ DX, CX
+	JGT  prnextrow
+	// Lanes outside an edge or past xr are out.
+	VPADDD 96(SP), Y0, Y10
+	VPADDD 128(SP), Y2, Y11
+	VPOR Y11, Y10, Y10
+	VPADDD 160(SP), Y4, Y11
+	VPOR Y11, Y10, Y10
+	VPSRAD $31, Y10, Y10
+	MOVQ CX, R10
+	SUBQ DX, R10
+	MOVQ R10, X11
+	VPBROADCASTD X11, Y11
+	VMOVDQU p1const<>+8(SB), Y12
+	VPCMPGTD Y11, Y12, Y12
+	VPOR Y10, Y12, Y12
+	VPCMPEQD Y13, Y13, Y13
+	VPXOR Y13, Y12, Y12
+	VMOVMSKPS Y12, R10
+	TESTL R10, R10
+	JZ   prnext
+	VCVTDQ2PS Y0, Y6
+	VCVTDQ2PS Y2, Y7
+	VCVTDQ2PS Y4, Y8
+	P1WEIGHTS
+	P1PASS(prnodepth, prnext)
+	P1EMIT
+
+prnext:
+	ADDQ $8, DX
+	VPADDD Y1, Y0, Y0
+	VPADDD Y3, Y2, Y2
+	VPADDD Y5, Y4, Y4
+	JMP  prgroup
+
+prnextrow:
+	MOVL 460(AX), R10
+	ADDL R10, 472(AX)
+	MOVL 464(AX), R10
+	ADDL R10, 476(AX)
+	MOVL 468(AX), R10
+	ADDL R10, 480(AX)
+	INCQ R13
+	ADDQ R12, 344(AX)
+	LEAQ (SI)(R12*4), SI
+	CMPQ R9, 512(AX)
+	JLT  prow
+
+prdone:
+	MOVQ R13, 488(AX)
 	VZEROUPPER
 	MOVQ R9, ret+8(FP)
 	RET
