@@ -126,6 +126,9 @@ type tri struct {
 	// that cut its rows (hull.go), or 0.
 	hull  int32
 	nHull uint8
+	// small is set for a triangle narrower than smallTri whose edge
+	// values fit in int32 over its bounding box: rasterRows draws it.
+	small bool
 }
 
 type batchInfo struct {
@@ -598,6 +601,7 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	}
 	tr.invArea = float32(1 / float64(area))
 	tr.batch = bi
+	tr.small = x1-x0 < smallTri && tr.edgeMax(int(y0), int(y1)) <= math.MaxInt32
 	if info.tex != nil || info.shader != nil {
 		var sx, sy [3]float64
 		for k, v := range vs {

@@ -290,13 +290,9 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		// added row by row.
 		sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
 	}
-	if vec1 && len(sides) == 0 && tr.maxX-tr.minX < smallTri {
-		set1 = setupPass1(p1, tr, ys, ye, depthTest)
-		vec1 = set1
-		if set1 && p1.narrow == 1 {
-			t.rasterRows(tr, b, ys, ye, lodBias, f, sp)
-			return
-		}
+	if vec1 && tr.small && len(sides) == 0 {
+		t.rasterRows(tr, b, ys, ye, lodBias, f, sp)
+		return
 	}
 	wk := &sp.walk
 	wk.start(tr, ys)
@@ -370,26 +366,22 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 // less than walking the spans.
 const smallTri = 24
 
-// rasterRows is rasterTri for a triangle narrower than smallTri whose
-// edge values fit in int32 (p1 is set up for it): passRows8 finds the
-// fragments of its rows over the bounding box, by the signs of the edge
-// values, which is the span walk's rule.
+// rasterRows is rasterTri for a small triangle (tri.small): passRows8
+// finds the fragments of its rows over the bounding box, by the signs of
+// the edge values, which is the span walk's rule.
 func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	sp.small++
 	p1 := &sp.pass1
-	x0, y0 := int64(tr.minX)*subOne+subOne/2, int64(ys)*subOne+subOne/2
-	for k := range tr.e {
-		e := &tr.e[k]
-		// Modulo 2³², as the kernel steps them: the values of the
-		// box's pixels fit.
-		p1.bias[k], p1.row32[k], p1.wr[k] = int32(e.bias), int32(e.b*subOne), int32(e.a*x0+e.b*y0+e.c)
+	p1.y, p1.ye = int64(ys), int64(ye)
+	p1.width, p1.limit, p1.depth, p1.lanes = int64(t.Width), shadeBatch, addr(&t.Depth[0]), &compactLanes
+	p1.depthTest = 0
+	if b.st.DepthTest {
+		p1.depthTest = 1
 	}
-	p1.x, p1.xr, p1.y, p1.ye = int64(tr.minX), int64(tr.maxX), int64(ys), int64(ye)
-	p1.width, p1.limit, p1.depth = int64(t.Width), shadeBatch, addr(&t.Depth[0])
 	p1.pix, p1.zs, p1.iq = addr(&sp.pix[0]), addr(&sp.z[0]), addr(&sp.iq[0])
 	p1.p0, p1.p1, p1.p2 = addr(&sp.p0[0]), addr(&sp.p1[0]), addr(&sp.p2[0])
 	for p1.y <= p1.ye {
-		if n := passRows8(p1); n > 0 {
+		if n := passRows8(p1, tr); n > 0 {
 			t.shadeFragments(tr, b, n, lodBias, f, sp)
 		}
 	}
@@ -566,14 +558,17 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 func (tr *tri) edgeMax(ys, ye int) int64 {
 	x0, x1 := int64(tr.minX)*subOne+subOne/2, int64(tr.maxX)*subOne+subOne/2
 	y0, y1 := int64(ys)*subOne+subOne/2, int64(ye)*subOne+subOne/2
-	var m int64
-	for _, e := range tr.e {
-		ax0, ax1, by0, by1 := e.a*x0, e.a*x1, e.b*y0, e.b*y1
-		hi := max(ax0, ax1) + max(by0, by1) + e.c
-		lo := min(ax0, ax1) + min(by0, by1) + e.c
-		m = max(m, hi, -lo)
-	}
-	return m
+	return max(tr.e[0].max(x0, x1, y0, y1), tr.e[1].max(x0, x1, y0, y1), tr.e[2].max(x0, x1, y0, y1))
+}
+
+// max returns the largest magnitude of the edge's values over the box
+// x0..x1 × y0..y1 (in subpixels): it is linear, so the extremes are at
+// corners.
+func (e *edge) max(x0, x1, y0, y1 int64) int64 {
+	ax0, ax1, by0, by1 := e.a*x0, e.a*x1, e.b*y0, e.b*y1
+	hi := max(ax0, ax1) + max(by0, by1) + e.c
+	lo := min(ax0, ax1) + min(by0, by1) + e.c
+	return max(hi, -lo)
 }
 
 // spanWalk steps a triangle's spans down its rows: the pixel columns of

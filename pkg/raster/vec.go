@@ -365,17 +365,12 @@ type p1Args struct {
 	// and s0..s2, and the low halves of w0..w2.
 	narrow int32    // 432
 	e32    [3]int32 // 436: each edge's step, modulo 2³²
-	// passRows8's: each edge's bias (0 or −1), its step from row to row
-	// and its value at (x, y), all modulo 2³²; the next row y and the
-	// last ye; the target's width; the count after which it stops; the
-	// depth buffer.
-	bias  [3]int32 // 448
-	row32 [3]int32 // 460
-	wr    [3]int32 // 472
-	y, ye int64    // 488, 496
-	width int64    // 504
-	limit int64    // 512
-	depth uintptr  // 520: a *float32
+	// passRows8's: the next row y and the last ye, the target's width,
+	// the count after which it stops, the depth buffer.
+	y, ye int64   // 448, 456
+	width int64   // 464
+	limit int64   // 472
+	depth uintptr // 480: a *float32
 }
 
 // addr is a pointer as p1Args holds it. The arrays rasterTri points into

@@ -56,4 +56,4 @@ func resolveStraight(src *float32, dst *uint8, n int)
 // its bounding box; it returns how many fragments it appended.
 //
 //go:noescape
-func passRows8(c *p1Args) int
+func passRows8(c *p1Args, tr *tri) int

@@ -1,5 +1,6 @@
 //go:build amd64 && !amd64.v3 && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // Constants, each broadcast to eight lanes where used.
@@ -1061,20 +1062,20 @@ addafter:
 	VPSLLD $3, step, step
 
 // P1WEIGHTS computes the eight lanes' weights l0, l1, l2 (Y6, Y7, Y8, from
-// their edge values as floats there) and depth z (Y9) from pass1x8's
-// arguments at AX. Uses Y10.
-#define P1WEIGHTS \
-	VBROADCASTSS 304(AX), Y9  \
-	VMULPS Y9, Y6, Y6         \
-	VMULPS Y9, Y7, Y7         \
-	VMULPS Y9, Y8, Y8         \
-	VBROADCASTSS 308(AX), Y9  \
-	VMULPS Y9, Y6, Y9         \
-	VBROADCASTSS 312(AX), Y10 \
-	VMULPS Y10, Y7, Y10       \
-	VADDPS Y10, Y9, Y9        \
-	VBROADCASTSS 316(AX), Y10 \
-	VMULPS Y10, Y8, Y10       \
+// their edge values as floats there) and depth z (Y9), with 1/area at
+// inv(base) and the vertices' depths at z(base). Uses Y10.
+#define P1WEIGHTS(base, inv, z) \
+	VBROADCASTSS inv(base), Y9    \
+	VMULPS Y9, Y6, Y6             \
+	VMULPS Y9, Y7, Y7             \
+	VMULPS Y9, Y8, Y8             \
+	VBROADCASTSS z(base), Y9      \
+	VMULPS Y9, Y6, Y9             \
+	VBROADCASTSS z+4(base), Y10   \
+	VMULPS Y10, Y7, Y10           \
+	VADDPS Y10, Y9, Y9            \
+	VBROADCASTSS z+8(base), Y10   \
+	VMULPS Y10, Y8, Y10           \
 	VADDPS Y10, Y9, Y9
 
 // P1PASS drops the lanes that fail the depth test (R8 nonzero for the
@@ -1093,16 +1094,16 @@ nodepth:                                \
 	JZ   next
 
 // P1EMIT computes the perspective weights of the lanes in R10 (q = l0·q0
-// + l1·q1 + l2·q2, iq = 1/q, pk = lk·qk·iq) and appends them, compacted
-// through the lane table at DI, to pass1x8's outputs at index R9, which
-// it advances; the group's first pixel is DX in the row that 344(AX)
-// indexes. Uses Y6-Y13, R11.
-#define P1EMIT \
-	VBROADCASTSS 320(AX), Y10          \
+// + l1·q1 + l2·q2, iq = 1/q, pk = lk·qk·iq, the vertices' qk at q(base))
+// and appends them, compacted through the lane table at DI, to pass1x8's
+// outputs at index R9, which it advances; the group's first pixel is DX
+// in the row that 344(AX) indexes. Uses Y6-Y13, R11.
+#define P1EMIT(base, q) \
+	VBROADCASTSS q(base), Y10          \
 	VMULPS Y10, Y6, Y6                 \
-	VBROADCASTSS 324(AX), Y10          \
+	VBROADCASTSS q+4(base), Y10        \
 	VMULPS Y10, Y7, Y7                 \
-	VBROADCASTSS 328(AX), Y10          \
+	VBROADCASTSS q+8(base), Y10        \
 	VMULPS Y10, Y8, Y8                 \
 	VADDPS Y7, Y6, Y10                 \
 	VADDPS Y8, Y10, Y10                \
@@ -1193,7 +1194,7 @@ p1narrow:
 	VCVTDQ2PS Y4, Y8
 
 p1weights:
-	P1WEIGHTS
+	P1WEIGHTS(AX, 304, 308)
 	// Lanes past xr are out; so are those that fail the depth test.
 	MOVQ CX, R10
 	SUBQ DX, R10
@@ -1204,7 +1205,7 @@ p1weights:
 	VPCMPEQD Y13, Y13, Y13
 	VPXOR Y13, Y12, Y12
 	P1PASS(p1nodepth, p1next)
-	P1EMIT
+	P1EMIT(AX, 320)
 
 p1next:
 	ADDQ $8, DX
@@ -1229,52 +1230,78 @@ p1done:
 	MOVQ R9, ret+8(FP)
 	RET
 
-// func passRows8(c *p1Args) int
+// PREDGE sets up edge k of the triangle at BX for passRows8: its j steps
+// in lane j at off(SP), its bias in eight lanes at off+96(SP), its step
+// from row to row at off/8+192(SP) (4 bytes) and, from the first pixel's
+// position (R10, R11: x and y in subpixels), its value there at
+// off/8+204(SP); its eight steps go to step. All are modulo 2³². Uses
+// R8, R12, R14, Y6.
+#define PREDGE(k, off, step) \
+	MOVQ (tri_e+k*edge__size+edge_a)(BX), R8    \
+	MOVQ R8, R14                                 \
+	SHLQ $8, R14                                 \
+	MOVQ R14, X6                                 \
+	VPBROADCASTD X6, step                        \
+	VPMULLD p1const<>+8(SB), step, Y6            \
+	VMOVDQU Y6, off(SP)                          \
+	VPSLLD $3, step, step                        \
+	VPBROADCASTD (tri_e+k*edge__size+edge_bias)(BX), Y6 \
+	VMOVDQU Y6, (off+96)(SP)                     \
+	MOVQ (tri_e+k*edge__size+edge_b)(BX), R12   \
+	MOVQ R12, R14                                \
+	SHLQ $8, R14                                 \
+	MOVL R14, (off/8+192)(SP)                    \
+	IMULQ R10, R8                                \
+	IMULQ R11, R12                               \
+	ADDQ R12, R8                                 \
+	ADDQ (tri_e+k*edge__size+edge_c)(BX), R8    \
+	MOVL R8, (off/8+204)(SP)
+
+// func passRows8(c *p1Args, tr *tri) int
 //
-// pass1x8 for the rows c.y..c.ye of a small triangle, over its whole
-// bounding box c.x..c.xr, eight pixels at a time: a lane is in where its
+// pass1x8 for the rows c.y..c.ye of a small triangle (tri.small), over
+// its whole bounding box, eight pixels at a time: a lane is in where its
 // pixel centre is inside all three edges (w + bias ≥ 0, in int32), as the
 // span walk finds it, so the same fragments are appended in the same
 // order. It stops after the row that brings the count to c.limit, with
-// c.y and c.wr set to the next row. Returns how many.
+// c.y set to the next row. Returns how many.
 //
 // Locals: each edge's j steps in lane j at 0, 32, 64; its bias at 96,
-// 128, 160.
-TEXT ·passRows8(SB), NOSPLIT, $192-16
+// 128, 160; its step from row to row at 192, 196, 200; its value at the
+// row's first pixel at 204, 208, 212.
+TEXT ·passRows8(SB), NOSPLIT, $224-24
 	MOVQ c+0(FP), AX
-	P1EDGE32(472, 436, Y0, Y1)
-	VMOVDQU Y6, 0(SP)
-	P1EDGE32(476, 440, Y2, Y3)
-	VMOVDQU Y6, 32(SP)
-	P1EDGE32(480, 444, Y4, Y5)
-	VMOVDQU Y6, 64(SP)
-	VPBROADCASTD 448(AX), Y6
-	VMOVDQU Y6, 96(SP)
-	VPBROADCASTD 452(AX), Y6
-	VMOVDQU Y6, 128(SP)
-	VPBROADCASTD 456(AX), Y6
-	VMOVDQU Y6, 160(SP)
-	MOVQ 8(AX), CX             // xr
+	MOVQ tr+8(FP), BX
+	MOVQ p1Args_y(AX), R13     // y
+	MOVLQSX tri_minX(BX), R10
+	SHLQ $8, R10
+	ADDQ $128, R10             // the first pixel's centre, in subpixels
+	MOVQ R13, R11
+	SHLQ $8, R11
+	ADDQ $128, R11
+	PREDGE(0, 0, Y1)
+	PREDGE(1, 32, Y3)
+	PREDGE(2, 64, Y5)
+	MOVLQSX tri_maxX(BX), CX   // xr
 	MOVQ 400(AX), DI           // lane table
 	MOVL 332(AX), R8           // depth test
 	XORQ R9, R9                // n
-	MOVQ 488(AX), R13          // y
-	MOVQ 504(AX), R12          // the target's width
-	MOVQ R12, BX
-	IMULQ R13, BX
-	MOVQ BX, 344(AX)           // pixel of (0, y)
-	MOVQ 520(AX), SI
-	LEAQ (SI)(BX*4), SI        // depth row
+	MOVQ p1Args_width(AX), R12
+	MOVQ R12, R10
+	IMULQ R13, R10
+	MOVQ R10, 344(AX)          // pixel of (0, y)
+	MOVQ p1Args_depth(AX), SI
+	LEAQ (SI)(R10*4), SI       // depth row
 
 prow:
-	CMPQ R13, 496(AX)
+	CMPQ R13, p1Args_ye(AX)
 	JGT  prdone
-	MOVQ 0(AX), DX             // x
-	VPBROADCASTD 472(AX), Y0
+	MOVLQSX tri_minX(BX), DX   // x
+	VPBROADCASTD 204(SP), Y0
 	VPADDD 0(SP), Y0, Y0
-	VPBROADCASTD 476(AX), Y2
+	VPBROADCASTD 208(SP), Y2
 	VPADDD 32(SP), Y2, Y2
-	VPBROADCASTD 480(AX), Y4
+	VPBROADCASTD 212(SP), Y4
 	VPADDD 64(SP), Y4, Y4
 
 prgroup:
@@ -1302,9 +1329,9 @@ prgroup:
 	VCVTDQ2PS Y0, Y6
 	VCVTDQ2PS Y2, Y7
 	VCVTDQ2PS Y4, Y8
-	P1WEIGHTS
+	P1WEIGHTS(BX, tri_invArea, tri_z)
 	P1PASS(prnodepth, prnext)
-	P1EMIT
+	P1EMIT(BX, tri_q)
 
 prnext:
 	ADDQ $8, DX
@@ -1314,22 +1341,22 @@ prnext:
 	JMP  prgroup
 
 prnextrow:
-	MOVL 460(AX), R10
-	ADDL R10, 472(AX)
-	MOVL 464(AX), R10
-	ADDL R10, 476(AX)
-	MOVL 468(AX), R10
-	ADDL R10, 480(AX)
+	MOVL 192(SP), R10
+	ADDL R10, 204(SP)
+	MOVL 196(SP), R10
+	ADDL R10, 208(SP)
+	MOVL 200(SP), R10
+	ADDL R10, 212(SP)
 	INCQ R13
 	ADDQ R12, 344(AX)
 	LEAQ (SI)(R12*4), SI
-	CMPQ R9, 512(AX)
+	CMPQ R9, p1Args_limit(AX)
 	JLT  prow
 
 prdone:
-	MOVQ R13, 488(AX)
+	MOVQ R13, p1Args_y(AX)
 	VZEROUPPER
-	MOVQ R9, ret+8(FP)
+	MOVQ R9, ret+16(FP)
 	RET
 
 DATA p1const<>+0(SB)/8, $0x4338000000000000 // 1.5·2⁵²

@@ -16,7 +16,7 @@ func blend4(c *blendArgs) {}
 
 func pass1x8(c *p1Args) int { return 0 }
 
-func passRows8(c *p1Args) int { return 0 }
+func passRows8(c *p1Args, tr *tri) int { return 0 }
 
 func resolveSum(block, out *float32, stride, k, w int, inv float32) {}
 
