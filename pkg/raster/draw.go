@@ -239,9 +239,10 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 	bandH := max(4, (t.Height+8*workers-1)/(8*workers))
 	nBands := (t.Height + bandH - 1) / bandH
 	workers = min(workers, nBands)
+	t.binBands(bandH, nBands)
 	if workers == 1 {
 		for band := 0; band < nBands && !stop.Load(); band++ {
-			t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
+			t.rasterBand(band, band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
 		}
 	} else {
 		// Bands are handed out dynamically for load balance; that cannot
@@ -259,7 +260,7 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 					if band >= nBands {
 						return
 					}
-					t.rasterBand(band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
+					t.rasterBand(band, band*bandH, min(t.Height, (band+1)*bandH), opt.LODBias, stop)
 				}
 			}()
 		}
@@ -587,17 +588,10 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	tr := &t.tris[len(t.tris)-1]
 	tr.minX, tr.maxX, tr.minY, tr.maxY = int32(x0), int32(x1), int32(y0), int32(y1)
 	vs := [3]*pvert{v0, v1, v2}
-	for k := 0; k < 3; k++ {
-		a, b := vs[(k+1)%3], vs[(k+2)%3]
-		dx, dy := b.x-a.x, b.y-a.y
-		e := edge{a: -dy, b: dx, c: dy*a.x - dx*a.y, bias: -1}
-		// With this orientation (inside on the right when walking the edge
-		// in y-down screen space), left edges go up and top edges go right.
-		if dy < 0 || (dy == 0 && dx > 0) {
-			e.bias = 0
-		}
-		tr.e[k] = e
-		tr.z[k], tr.q[k], tr.attr[k] = vs[k].z, vs[k].q, vs[k].a
+	// Edge k is the one opposite vertex k.
+	tr.e[0], tr.e[1], tr.e[2] = newEdge(v1, v2), newEdge(v2, v0), newEdge(v0, v1)
+	for k, v := range vs {
+		tr.z[k], tr.q[k], tr.attr[k] = v.z, v.q, v.a
 	}
 	tr.invArea = float32(1 / float64(area))
 	tr.batch = bi
@@ -620,6 +614,18 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
 	}
 	info.bound(tr)
+}
+
+// newEdge returns the edge function of the edge from a to b.
+func newEdge(a, b *pvert) edge {
+	dx, dy := b.x-a.x, b.y-a.y
+	e := edge{a: -dy, b: dx, c: dy*a.x - dx*a.y, bias: -1}
+	// With this orientation (inside on the right when walking the edge
+	// in y-down screen space), left edges go up and top edges go right.
+	if dy < 0 || (dy == 0 && dx > 0) {
+		e.bias = 0
+	}
+	return e
 }
 
 // bound adds a set-up triangle of the batch to its LODBound.
@@ -659,20 +665,47 @@ func floorDiv(a, b int64) int64 {
 
 func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
-// rasterBand draws every triangle, in order, clipped to rows [y0, y1),
-// giving up when stop is set (looked at every stopEvery triangles).
-func (t *Target) rasterBand(y0, y1 int, lodBias float32, stop *atomic.Bool) {
+// binBands lists the triangles that reach each band of bandH rows
+// (bandTris), each band's in submission order: a band then visits its own
+// triangles only, where each band looked at every triangle's rows.
+func (t *Target) binBands(bandH, nBands int) {
+	start := append(t.bandStart[:0], make([]int32, nBands+1)...)
+	for i := range t.tris {
+		tr := &t.tris[i]
+		for b := int(tr.minY) / bandH; b <= int(tr.maxY)/bandH; b++ {
+			start[b+1]++
+		}
+	}
+	for b := range nBands {
+		start[b+1] += start[b]
+	}
+	idx := t.bandTris[:0]
+	idx = append(idx, make([]int32, start[nBands])...)
+	// Fill from each band's start, then shift the starts back.
+	for i := range t.tris {
+		tr := &t.tris[i]
+		for b := int(tr.minY) / bandH; b <= int(tr.maxY)/bandH; b++ {
+			idx[start[b]] = int32(i)
+			start[b]++
+		}
+	}
+	copy(start[1:], start[:nBands])
+	start[0] = 0
+	t.bandTris, t.bandStart = idx, start
+}
+
+// rasterBand draws the triangles of band k, in order, clipped to its rows
+// [y0, y1), giving up when stop is set (looked at every stopEvery
+// triangles).
+func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	sp := t.getSpan()
 	defer t.putSpan(sp)
-	for i := range t.tris {
+	for i, ti := range t.bandTris[t.bandStart[k]:t.bandStart[k+1]] {
 		if i%stopEvery == 0 && stop.Load() {
 			return
 		}
-		tr := &t.tris[i]
-		if int(tr.maxY) < y0 || int(tr.minY) >= y1 {
-			continue
-		}
+		tr := &t.tris[ti]
 		b := &t.batches[tr.batch]
 		if b.shader != nil && frag == nil {
 			frag = new(Fragment)

@@ -42,7 +42,12 @@ type Target struct {
 	clearOK bool
 
 	// Reused between Draw calls so that steady-state frames do not allocate.
-	tris      []tri
+	tris []tri
+	// bandTris lists, band after band, the indices of the triangles
+	// that reach each band's rows, in order; band k's are
+	// bandTris[bandStart[k]:bandStart[k+1]].
+	bandTris  []int32
+	bandStart []int32
 	batches   []batchInfo
 	pverts    []pvert
 	mips      []mipTex
