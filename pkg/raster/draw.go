@@ -669,29 +669,19 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 // (bandTris), each band's in submission order: a band then visits its own
 // triangles only, where each band looked at every triangle's rows.
 func (t *Target) binBands(bandH, nBands int) {
-	start := append(t.bandStart[:0], make([]int32, nBands+1)...)
+	for len(t.bandTris) < nBands {
+		t.bandTris = append(t.bandTris, nil)
+	}
+	lists := t.bandTris[:nBands]
+	for b := range lists {
+		lists[b] = lists[b][:0]
+	}
 	for i := range t.tris {
 		tr := &t.tris[i]
 		for b := int(tr.minY) / bandH; b <= int(tr.maxY)/bandH; b++ {
-			start[b+1]++
+			lists[b] = append(lists[b], int32(i))
 		}
 	}
-	for b := range nBands {
-		start[b+1] += start[b]
-	}
-	idx := t.bandTris[:0]
-	idx = append(idx, make([]int32, start[nBands])...)
-	// Fill from each band's start, then shift the starts back.
-	for i := range t.tris {
-		tr := &t.tris[i]
-		for b := int(tr.minY) / bandH; b <= int(tr.maxY)/bandH; b++ {
-			idx[start[b]] = int32(i)
-			start[b]++
-		}
-	}
-	copy(start[1:], start[:nBands])
-	start[0] = 0
-	t.bandTris, t.bandStart = idx, start
 }
 
 // rasterBand draws the triangles of band k, in order, clipped to its rows
@@ -701,7 +691,9 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	sp := t.getSpan()
 	defer t.putSpan(sp)
-	for i, ti := range t.bandTris[t.bandStart[k]:t.bandStart[k+1]] {
+	// The fragments rasterRows gathers are shaded before the band ends.
+	defer t.flush(sp)
+	for i, ti := range t.bandTris[k] {
 		if i%stopEvery == 0 && stop.Load() {
 			return
 		}

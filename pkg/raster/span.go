@@ -40,6 +40,12 @@ type spanBuf struct {
 	// walk is rasterTri's, kept here: on its stack it would be cleared
 	// at every call.
 	walk spanWalk
+	// pend fragments of small triangles of batch pendB, the first ones in
+	// the arrays, have been through shadePre and wait for shadePost
+	// (rasterRows); pendLOD0 says each of them had λ written as 0.
+	pend     int
+	pendB    *batchInfo
+	pendLOD0 bool
 }
 
 // lod0Area is the bounding-box area from which rasterTri works out
@@ -81,16 +87,20 @@ func (s *spanBuf) addDrawn(x0, y0, x1, y1 int) {
 	d.x0, d.y0, d.x1, d.y1 = min(d.x0, x0), min(d.y0, y0), max(d.x1, x1), max(d.y1, y1)
 }
 
-// grow makes room for n fragments.
+// grow makes room for n fragments, keeping the pending ones.
 func (s *spanBuf) grow(n int) {
 	if s.width >= n {
 		return
 	}
 	s.width = n
 	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod} {
-		*p = make([]float32, n)
+		a := make([]float32, n)
+		copy(a, (*p)[:s.pend])
+		*p = a
 	}
-	s.pix = make([]int32, n)
+	pix := make([]int32, n)
+	copy(pix, s.pix[:s.pend])
+	s.pix = pix
 }
 
 // shadeBatch is how many fragments rasterTri gathers, over as many rows of
@@ -294,6 +304,7 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		t.rasterRows(tr, b, ys, ye, lodBias, f, sp)
 		return
 	}
+	t.flush(sp)
 	wk := &sp.walk
 	wk.start(tr, ys)
 	for y := ys; y <= ye; y++ {
@@ -369,22 +380,62 @@ const smallTri = 24
 // rasterRows is rasterTri for a small triangle (tri.small): passRows8
 // finds the fragments of its rows over the bounding box, by the signs of
 // the edge values, which is the span walk's rule.
+//
+// The fragments of consecutive small triangles of a batch that neither
+// lights them nor both tests and writes depth are shaded together: each
+// triangle's go through shadePre as they are found, and the texture
+// lookup and blend (shadePost) take shadeBatch of them at a time, in
+// whole groups of eight, where a triangle of a few pixels paid for both
+// alone. Without a depth write, the depth test of a later triangle's
+// fragment reads what it would have read had the earlier ones been
+// blended first; without a depth test, the writes still land in order;
+// and the blend takes the fragments in order, a pixel twice included.
+// Lighting needs the fragment's triangle after the lookup.
 func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	sp.small++
+	st := &b.st
+	gather := b.shader == nil && b.tex != nil && b.mip > 0 && !st.Lit && !(st.DepthTest && st.DepthWrite)
+	if !gather || sp.pendB != b {
+		t.flush(sp)
+	}
 	p1 := &sp.pass1
 	p1.y, p1.ye = int64(ys), int64(ye)
-	p1.width, p1.limit, p1.depth, p1.lanes = int64(t.Width), shadeBatch, addr(&t.Depth[0]), &compactLanes
+	p1.width, p1.depth, p1.lanes = int64(t.Width), addr(&t.Depth[0]), &compactLanes
 	p1.depthTest = 0
-	if b.st.DepthTest {
+	if st.DepthTest {
 		p1.depthTest = 1
 	}
-	p1.pix, p1.zs, p1.iq = addr(&sp.pix[0]), addr(&sp.z[0]), addr(&sp.iq[0])
-	p1.p0, p1.p1, p1.p2 = addr(&sp.p0[0]), addr(&sp.p1[0]), addr(&sp.p2[0])
 	for p1.y <= p1.ye {
-		if n := passRows8(p1, tr); n > 0 {
+		k := sp.pend
+		p1.limit = int64(shadeBatch - k)
+		p1.pix, p1.zs, p1.iq = addr(&sp.pix[k]), addr(&sp.z[k]), addr(&sp.iq[k])
+		p1.p0, p1.p1, p1.p2 = addr(&sp.p0[k]), addr(&sp.p1[k]), addr(&sp.p2[k])
+		n := passRows8(p1, tr)
+		if n == 0 {
+			continue
+		}
+		if !gather {
 			t.shadeFragments(tr, b, n, lodBias, f, sp)
+			continue
+		}
+		lod0 := t.shadePre(tr, b, k, n, lodBias, sp)
+		if k == 0 {
+			sp.pendB, sp.pendLOD0 = b, lod0
+		} else {
+			sp.pendLOD0 = sp.pendLOD0 && lod0
+		}
+		if sp.pend = k + n; sp.pend >= shadeBatch {
+			t.flush(sp)
 		}
 	}
+}
+
+// flush shades and blends the fragments rasterRows gathered.
+func (t *Target) flush(sp *spanBuf) {
+	if sp.pend > 0 {
+		t.shadePost(nil, sp.pendB, sp.pend, sp.pendLOD0, sp)
+	}
+	sp.pend, sp.pendB = 0, nil
 }
 
 // shadeFragments shades and blends the n fragments rasterTri gathered.
@@ -399,64 +450,90 @@ func (t *Target) shadeFragments(tr *tri, b *batchInfo, n int, lodBias float32, f
 // shadeSpan colours, textures, lights and blends the n fragments that
 // rasterTri found.
 func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *spanBuf) {
-	st := &b.st
+	lod0 := t.shadePre(tr, b, 0, n, lodBias, sp)
+	t.shadePost(tr, b, n, lod0, sp)
+}
+
+// shadePre runs the passes that need the fragments' triangle up to the
+// texture lookup, for the n fragments from s of sp: the batch and vertex
+// colour (pass 2) and the texture coordinates and level of detail (pass
+// 3's first half). It reports whether it wrote every λ as 0 (uvLOD8's
+// lod0), which sampleMul may then rely on.
+func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *spanBuf) bool {
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
-	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
 	// Pass 2: the batch colour, times the vertex colour. A texture
 	// sampled through sampleMul takes a colour that is the same for every
-	// fragment as it is (cp), rather than arrays filled with it.
-	var cp *[4]float32
-	if b.tex != nil && b.mip > 0 && !b.vertexColor {
-		cp = &b.color
-	} else {
+	// fragment as it is (shadePost's cp), rather than arrays filled with
+	// it.
+	if b.tex == nil || b.mip == 0 || b.vertexColor {
+		rs, gs, bs, as := sp.r[s:s+n], sp.g[s:s+n], sp.b[s:s+n], sp.a[s:s+n]
 		fillColor(&b.color, rs, gs, bs, as)
-	}
-	if b.vertexColor {
-		for i := range rs {
-			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-			rs[i] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
-			gs[i] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
-			bs[i] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
-			as[i] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+		if b.vertexColor {
+			p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
+			for i := range rs {
+				p0, p1, p2 := p0s[i], p1s[i], p2s[i]
+				rs[i] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
+				gs[i] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
+				bs[i] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
+				as[i] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+			}
 		}
 	}
-	// Pass 3: the texel, at the level of detail of the UV derivatives.
+	if b.tex == nil {
+		return false
+	}
+	// Pass 3: the texture coordinates and the level of detail of their
+	// derivatives.
+	if haveVec && n >= 2 && s+n+8 <= sp.width {
+		// Whole groups of eight: the lanes past n compute values
+		// nothing reads.
+		c := uvConsts{u: [3]float32{a0[0], a1[0], a2[0]}, v: [3]float32{a0[1], a1[1], a2[1]},
+			du: tr.du, dv: tr.dv, dq: tr.dq, texW: b.texW, texH: b.texH, lodBias: lodBias}
+		if sp.lod0 {
+			c.lod0 = 1
+		}
+		uvLOD8(&c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &sp.iq[s], &sp.u[s], &sp.v[s], &sp.lod[s], (n+7)/8)
+		return sp.lod0
+	}
+	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
+	us, vs, lods, iqs := sp.u[s:s+n], sp.v[s:s+n], sp.lod[s:s+n], sp.iq[s:s+n]
+	du0, du1, dv0, dv1, dq0, dq1 := tr.du[0], tr.du[1], tr.dv[0], tr.dv[1], tr.dq[0], tr.dq[1]
+	texW, texH := b.texW, b.texH
+	for i := range us {
+		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
+		u := p0*a0[0] + p1*a1[0] + p2*a2[0]
+		v := p0*a0[1] + p1*a1[1] + p2*a2[1]
+		iq := iqs[i]
+		// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
+		dux := (du0 - u*dq0) * iq * texW
+		dvx := (dv0 - v*dq0) * iq * texH
+		duy := (du1 - u*dq1) * iq * texW
+		dvy := (dv1 - v*dq1) * iq * texH
+		rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
+		lod := float32(-32)
+		if rho2 > 0 {
+			lod = lambda(rho2) + lodBias
+		}
+		us[i], vs[i], lods[i] = u, v, lod
+	}
+	return false
+}
+
+// shadePost runs the passes from the texture lookup on for the first n
+// fragments of sp, which shadePre has prepared: the texel (pass 3's
+// second half), lighting (pass 4, which needs their triangle tr) and the
+// blend. lod0 says every λ was written as 0.
+func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf) {
+	st := &b.st
+	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
 	if b.tex != nil {
-		us, vs, lods, iqs := sp.u[:n], sp.v[:n], sp.lod[:n], sp.iq[:n]
-		du0, du1, dv0, dv1, dq0, dq1 := tr.du[0], tr.du[1], tr.dv[0], tr.dv[1], tr.dq[0], tr.dq[1]
-		texW, texH := b.texW, b.texH
-		k := 0
-		if haveVec && n >= 2 && cap(us) >= n+8 {
-			// Whole groups of eight: the lanes past n compute values
-			// nothing reads.
-			k = n
-			c := uvConsts{u: [3]float32{a0[0], a1[0], a2[0]}, v: [3]float32{a0[1], a1[1], a2[1]},
-				du: tr.du, dv: tr.dv, dq: tr.dq, texW: texW, texH: texH, lodBias: lodBias}
-			if sp.lod0 {
-				c.lod0 = 1
-			}
-			uvLOD8(&c, &p0s[0], &p1s[0], &p2s[0], &iqs[0], &us[0], &vs[0], &lods[0], (n+7)/8)
-		}
-		for i := k; i < len(us); i++ {
-			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-			u := p0*a0[0] + p1*a1[0] + p2*a2[0]
-			v := p0*a0[1] + p1*a1[1] + p2*a2[1]
-			iq := iqs[i]
-			// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
-			dux := (du0 - u*dq0) * iq * texW
-			dvx := (dv0 - v*dq0) * iq * texH
-			duy := (du1 - u*dq1) * iq * texW
-			dvy := (dv1 - v*dq1) * iq * texH
-			rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
-			lod := float32(-32)
-			if rho2 > 0 {
-				lod = lambda(rho2) + lodBias
-			}
-			us[i], vs[i], lods[i] = u, v, lod
-		}
+		us, vs, lods := sp.u[:n], sp.v[:n], sp.lod[:n]
 		if b.mip > 0 {
-			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as, cp, sp.lod0 && k == n)
+			var cp *[4]float32
+			if !b.vertexColor {
+				cp = &b.color
+			}
+			t.mips[b.mip-1].sampleMul(us, vs, lods, rs, gs, bs, as, cp, lod0)
 		} else {
 			for i := range us {
 				tx := b.tex.Sample(us[i], vs[i], lods[i])
@@ -466,6 +543,8 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 	}
 	// Pass 4: lighting.
 	if st.Lit {
+		a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
+		p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
 		amb := st.Ambient
 		k := 0
 		if haveVec && n >= 2 && cap(rs) >= n+8 {

@@ -43,11 +43,9 @@ type Target struct {
 
 	// Reused between Draw calls so that steady-state frames do not allocate.
 	tris []tri
-	// bandTris lists, band after band, the indices of the triangles
-	// that reach each band's rows, in order; band k's are
-	// bandTris[bandStart[k]:bandStart[k+1]].
-	bandTris  []int32
-	bandStart []int32
+	// bandTris lists the indices of the triangles that reach each
+	// band's rows, in order.
+	bandTris  [][]int32
 	batches   []batchInfo
 	pverts    []pvert
 	mips      []mipTex
