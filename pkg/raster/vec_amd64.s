@@ -431,18 +431,22 @@ refused:
 	MOVQ BX, ret+8(FP)
 	RET
 
-// LERP3 interpolates the attribute whose three vertex values are at off,
-// off+4 and off+8 of AX with the weights in Y0, Y1, Y2, as the Go loops do
-// (p0·a0 + p1·a1) + p2·a2, into dst. Uses Y3 and Y4.
-#define LERP3(off, dst) \
-	VBROADCASTSS off(AX), Y3      \
-	VMULPS Y3, Y0, dst            \
-	VBROADCASTSS off+4(AX), Y3    \
-	VMULPS Y3, Y1, Y4             \
-	VADDPS Y4, dst, dst           \
-	VBROADCASTSS off+8(AX), Y3    \
-	VMULPS Y3, Y2, Y4             \
-	VADDPS Y4, dst, dst
+// LERPW interpolates the attribute whose three vertex values are at off,
+// off+4 and off+8 of base with the weights in w0, w1, w2, as the Go loops
+// do (p0·a0 + p1·a1) + p2·a2, into dst. Uses t1 and t2.
+#define LERPW(base, off, w0, w1, w2, t1, t2, dst) \
+	VBROADCASTSS off(base), t1    \
+	VMULPS t1, w0, dst            \
+	VBROADCASTSS off+4(base), t1  \
+	VMULPS t1, w1, t2             \
+	VADDPS t2, dst, dst           \
+	VBROADCASTSS off+8(base), t1  \
+	VMULPS t1, w2, t2             \
+	VADDPS t2, dst, dst
+
+// LERP3 is LERPW of the attribute at off of AX with the weights in Y0,
+// Y1, Y2. Uses Y3 and Y4.
+#define LERP3(off, dst) LERPW(AX, off, Y0, Y1, Y2, Y3, Y4, dst)
 
 // DERIV computes ((d − c·dq)·iq)·size, a UV derivative in texels, into dst
 // from the coordinate c, the gradients at doff and qoff of AX, iq in Y15
@@ -1063,20 +1067,13 @@ addafter:
 
 // P1WEIGHTS computes the eight lanes' weights l0, l1, l2 (Y6, Y7, Y8, from
 // their edge values as floats there) and depth z (Y9), with 1/area at
-// inv(base) and the vertices' depths at z(base). Uses Y10.
+// inv(base) and the vertices' depths at z(base). Uses Y10 and Y11.
 #define P1WEIGHTS(base, inv, z) \
 	VBROADCASTSS inv(base), Y9    \
 	VMULPS Y9, Y6, Y6             \
 	VMULPS Y9, Y7, Y7             \
 	VMULPS Y9, Y8, Y8             \
-	VBROADCASTSS z(base), Y9      \
-	VMULPS Y9, Y6, Y9             \
-	VBROADCASTSS z+4(base), Y10   \
-	VMULPS Y10, Y7, Y10           \
-	VADDPS Y10, Y9, Y9            \
-	VBROADCASTSS z+8(base), Y10   \
-	VMULPS Y10, Y8, Y10           \
-	VADDPS Y10, Y9, Y9
+	LERPW(base, z, Y6, Y7, Y8, Y10, Y11, Y9)
 
 // P1PASS drops the lanes that fail the depth test (R8 nonzero for the
 // test; the depth row at SI, the group's first pixel DX) from the lanes
@@ -1092,6 +1089,12 @@ nodepth:                                \
 	VMOVMSKPS Y12, R10              \
 	TESTL R10, R10                  \
 	JZ   next
+
+// P1OUT stores the eight lanes of src at index R9 of the output whose
+// address is at off(AX). Uses R11.
+#define P1OUT(off, src) \
+	MOVQ off(AX), R11            \
+	VMOVUPS src, (R11)(R9*4)
 
 // P1EMIT computes the perspective weights of the lanes in R10 (q = l0·q0
 // + l1·q1 + l2·q2, iq = 1/q, pk = lk·qk·iq, the vertices' qk at q(base))
@@ -1126,18 +1129,12 @@ nodepth:                                \
 	VPBROADCASTD X10, Y10              \
 	VPADDD p1const<>+8(SB), Y10, Y10   \
 	VPERMD Y10, Y13, Y10               \
-	MOVQ 352(AX), R11                  \
-	VMOVDQU Y10, (R11)(R9*4)           \
-	MOVQ 360(AX), R11                  \
-	VMOVUPS Y9, (R11)(R9*4)            \
-	MOVQ 368(AX), R11                  \
-	VMOVUPS Y11, (R11)(R9*4)           \
-	MOVQ 376(AX), R11                  \
-	VMOVUPS Y6, (R11)(R9*4)            \
-	MOVQ 384(AX), R11                  \
-	VMOVUPS Y7, (R11)(R9*4)            \
-	MOVQ 392(AX), R11                  \
-	VMOVUPS Y8, (R11)(R9*4)            \
+	P1OUT(352, Y10)                    \
+	P1OUT(360, Y9)                     \
+	P1OUT(368, Y11)                    \
+	P1OUT(376, Y6)                     \
+	P1OUT(384, Y7)                     \
+	P1OUT(392, Y8)                     \
 	POPCNTL R10, R10                   \
 	ADDQ R10, R9
 
