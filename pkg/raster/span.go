@@ -104,9 +104,10 @@ func (s *spanBuf) grow(n int) {
 }
 
 // shadeBatch is how many fragments rasterTri gathers, over as many rows of
-// a triangle as it takes, before shading them: enough that the passes run
-// long loops (eight at a time in the vector texture kernel) on triangles
-// only a few pixels wide, few enough to stay in the first-level cache.
+// a triangle (or small triangles, rasterRows) as it takes, before shading
+// them: enough that the passes run long loops (eight at a time in the
+// vector texture kernel) on triangles only a few pixels wide, few enough
+// to stay in the first-level cache.
 const shadeBatch = 128
 
 // vecSpan is the shortest span pass1x8 takes; a shorter one costs less
