@@ -821,6 +821,13 @@ GLOBL pairctl<>(SB), RODATA|NOPTR, $240
 	SHLQ $4, R13                       \
 	ADDQ SI, R13
 
+// PREMUL multiplies the channel vectors r, g and b by the alphas in a
+// (r·a, g·a, b·a), eight or four lanes.
+#define PREMUL(a, r, g, b) \
+	VMULPS a, r, r          \
+	VMULPS a, g, g          \
+	VMULPS a, b, b
+
 // TRANSPOSE8 turns the channel vectors Y4..Y7 of eight fragments into
 // fragment pairs on consecutive pixels: 0 and 1 in Y8, 2 and 3 in Y9,
 // 4 and 5 in Y10, 6 and 7 in Y11. Uses Y2, Y3.
@@ -920,9 +927,7 @@ over:
 	JGT  over4
 	EIGHT(over4)
 	VSUBPS Y7, Y14, Y12        // k = 1 − a
-	VMULPS Y7, Y4, Y4          // r·a, g·a, b·a
-	VMULPS Y7, Y5, Y5
-	VMULPS Y7, Y6, Y6
+	PREMUL(Y7, Y4, Y5, Y6)
 	TRANSPOSE8
 	OVER8(0, Y8, pairctl<>+112(SB))
 	OVER8(32, Y9, pairctl<>+144(SB))
@@ -938,9 +943,7 @@ over4:
 	JGT  overtail
 	FOUR(overone)
 	VSUBPS X7, X14, X12        // k = 1 − a
-	VMULPS X7, X4, X4          // r·a, g·a, b·a
-	VMULPS X7, X5, X5
-	VMULPS X7, X6, X6
+	PREMUL(X7, X4, X5, X6)
 	TRANSPOSE
 	CONTIG(overscattered)
 	PAIRS
@@ -985,9 +988,7 @@ add:
 	CMPQ R14, CX
 	JGT  add4
 	EIGHT(add4)
-	VMULPS Y7, Y4, Y4          // r·a, g·a, b·a
-	VMULPS Y7, Y5, Y5
-	VMULPS Y7, Y6, Y6
+	PREMUL(Y7, Y4, Y5, Y6)
 	TRANSPOSE8
 	ADD2(0, Y8)
 	ADD2(32, Y9)
@@ -1002,9 +1003,7 @@ add4:
 	CMPQ R14, CX
 	JGT  addtail
 	FOUR(addone)
-	VMULPS X7, X4, X4          // r·a, g·a, b·a
-	VMULPS X7, X5, X5
-	VMULPS X7, X6, X6
+	PREMUL(X7, X4, X5, X6)
 	TRANSPOSE
 	CONTIG(addscattered)
 	PAIRS
@@ -1074,6 +1073,17 @@ addafter:
 	VMULPS Y9, Y7, Y7             \
 	VMULPS Y9, Y8, Y8             \
 	LERPW(base, z, Y6, Y7, Y8, Y10, Y11, Y9)
+
+// P1PAST sets Y12 to ones in the lanes past xr (CX) of the group whose
+// first pixel is DX, zeros in the others. Uses R10 and t (xt its low
+// half).
+#define P1PAST(t, xt) \
+	MOVQ CX, R10                      \
+	SUBQ DX, R10                      \
+	MOVQ R10, xt                      \
+	VPBROADCASTD xt, t                \
+	VMOVDQU p1const<>+8(SB), Y12      \
+	VPCMPGTD t, Y12, Y12
 
 // P1PASS drops the lanes that fail the depth test (R8 nonzero for the
 // test; the depth row at SI, the group's first pixel DX) from the lanes
@@ -1193,12 +1203,7 @@ p1narrow:
 p1weights:
 	P1WEIGHTS(AX, 304, 308)
 	// Lanes past xr are out; so are those that fail the depth test.
-	MOVQ CX, R10
-	SUBQ DX, R10
-	MOVQ R10, X10
-	VPBROADCASTD X10, Y10
-	VMOVDQU p1const<>+8(SB), Y11
-	VPCMPGTD Y10, Y11, Y12
+	P1PAST(Y10, X10)
 	VPCMPEQD Y13, Y13, Y13
 	VPXOR Y13, Y12, Y12
 	P1PASS(p1nodepth, p1next)
@@ -1311,12 +1316,7 @@ prgroup:
 	VPADDD 160(SP), Y4, Y11
 	VPOR Y11, Y10, Y10
 	VPSRAD $31, Y10, Y10
-	MOVQ CX, R10
-	SUBQ DX, R10
-	MOVQ R10, X11
-	VPBROADCASTD X11, Y11
-	VMOVDQU p1const<>+8(SB), Y12
-	VPCMPGTD Y11, Y12, Y12
+	P1PAST(Y11, X11)
 	VPOR Y10, Y12, Y12
 	VPCMPEQD Y13, Y13, Y13
 	VPXOR Y13, Y12, Y12
