@@ -93,6 +93,22 @@ GLOBL vconst8<>(SB), RODATA|NOPTR, $192
 	VPBROADCASTD wrap(lp), Y10         \
 	VBLENDVPS Y10, Y11, Y12, qi
 
+// PLOAD loads the texel pairs of fragments k and k+4 from R13 into the
+// halves of dst, each fragment's as a quad: its pair in the first row
+// (byte offsets at 4k(SP) and 16+4k(SP)) in the low eight bytes, the pair
+// below it (offsets at 32+4k(SP) and 48+4k(SP)) in the high eight. Uses
+// R8, R9 and X6.
+#define PLOAD(k, dst, xdst) \
+	MOVLQZX (4*k)(SP), R8                  \
+	MOVLQZX (32+4*k)(SP), R9               \
+	VMOVQ (R13)(R8*1), xdst                \
+	VPINSRQ $1, (R13)(R9*1), xdst, xdst    \
+	MOVLQZX (16+4*k)(SP), R8               \
+	MOVLQZX (48+4*k)(SP), R9               \
+	VMOVQ (R13)(R8*1), X6                  \
+	VPINSRQ $1, (R13)(R9*1), X6, X6        \
+	VINSERTI128 $1, X6, dst, dst
+
 // QLOAD loads the quads of fragments k and k+4, whose byte offsets are at
 // 4k(SP) and 16+4k(SP), from R13 into the halves of dst.
 #define QLOAD(k, dst, xdst) \
@@ -175,9 +191,13 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 
 // BPREP loads the texels of the group whose coordinates are at (SI) and
 // (DI) from the level at lp into the level block blk of the slot at DX. A
-// level with quads reads them (from label quad); one without gathers its
-// texels.
-#define BPREP(lp, quad, done, blk) \
+// level with quads reads them (from label quad). One without reads each
+// fragment's two pairs of texels, x0 and x1 side by side in a row, with
+// two 8-byte loads into a quad (PLOAD), when every lane's x1 is x0+1; a
+// group with a lane at the edge of a repeat or clamp gathers its texels
+// one by one (from label gather), as the pair there is not side by side.
+// The pairs take half the time of the four gathers.
+#define BPREP(lp, quad, gather, transpose, done, blk) \
 	MOVQ 40(lp), R13                         \
 	TESTQ R13, R13                           \
 	JNZ quad                                 \
@@ -186,13 +206,30 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 	VPBROADCASTD 24(lp), Y8                  \
 	VPMULLD Y8, Y4, Y4                       \
 	VPMULLD Y8, Y13, Y13                     \
+	MOVQ 0(lp), R13                          \
+	VPCMPEQD Y6, Y6, Y6                      \
+	VPSUBD Y6, Y2, Y6                        \
+	VPCMPEQD Y7, Y6, Y6                      \
+	VMOVMSKPS Y6, R8                         \
+	CMPL R8, $0xff                           \
+	JNE gather                               \
+	VPSLLD $2, Y2, Y2                        \
+	VPADDD Y2, Y4, Y8                        \
+	VPADDD Y2, Y13, Y9                       \
+	VMOVDQU Y8, 0(SP)                        \
+	VMOVDQU Y9, 32(SP)                       \
+	PLOAD(0, Y2, X2)                         \
+	PLOAD(1, Y4, X4)                         \
+	PLOAD(2, Y7, X7)                         \
+	PLOAD(3, Y13, X13)                       \
+	JMP transpose                            \
+gather:                                      \
 	VPSLLD $2, Y2, Y2                        \
 	VPSLLD $2, Y7, Y7                        \
 	VPADDD Y2, Y4, Y8                        \
 	VPADDD Y7, Y4, Y9                        \
 	VPADDD Y2, Y13, Y10                      \
 	VPADDD Y7, Y13, Y11                      \
-	MOVQ 0(lp), R13                          \
 	VPCMPEQD Y6, Y6, Y6                      \
 	VPGATHERDD Y6, (R13)(Y8*1), Y2           \
 	VPCMPEQD Y6, Y6, Y6                      \
@@ -214,6 +251,7 @@ quad:                                        \
 	QLOAD(1, Y4, X4)                         \
 	QLOAD(2, Y7, X7)                         \
 	QLOAD(3, Y13, X13)                       \
+transpose:                                   \
 	VPUNPCKLDQ Y4, Y2, Y8                    \
 	VPUNPCKHDQ Y4, Y2, Y9                    \
 	VPUNPCKLDQ Y13, Y7, Y10                  \
@@ -273,12 +311,13 @@ done:                                        \
 
 // func sampleMulN(a *smArgs) int
 //
-// Locals: 0(SP) the quads' offsets, then two slots, aligned to 32 bytes.
-TEXT ·sampleMulN(SB), 0, $1120-16
+// Locals: 0(SP) the quads' or texel pairs' offsets, then two slots,
+// aligned to 32 bytes.
+TEXT ·sampleMulN(SB), 0, $1152-16
 	MOVQ a+0(FP), R10
 	MOVQ 0(R10), AX
 	MOVQ 72(R10), CX
-	LEAQ 63(SP), R14
+	LEAQ 95(SP), R14
 	ANDQ $-32, R14
 	MOVQ $-1, BX
 
@@ -355,11 +394,11 @@ held:
 
 first:
 	MOVQ R12, 448(DX)
-	BPREP(R11, quad0, done0, LEVEL0)
+	BPREP(R11, quad0, gather0, transpose0, done0, LEVEL0)
 	TESTQ R12, R12
 	JZ    prepared
 	ADDQ $48, R11
-	BPREP(R11, quad1, done1, LEVEL1)
+	BPREP(R11, quad1, gather1, transpose1, done1, LEVEL1)
 
 prepared:
 	MOVQ $1, 456(DX)
