@@ -201,7 +201,9 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 		}
 	}
 	t.setup(batches)
-	// Do not keep the caller's textures reachable after the call.
+	// Do not keep the caller's textures and slices reachable after the
+	// call.
+	defer clear(t.setups)
 	defer clear(t.batches)
 	defer clear(t.mipLevels)
 	defer clear(t.vecLevels)
@@ -289,6 +291,7 @@ func (t *Target) setup(batches []Batch) {
 	t.batches = t.batches[:0]
 	var buf [2][maxPoly]cvert
 	var prev []Vertex
+	t.setups = t.setups[:0]
 	for bi := range batches {
 		b := &batches[bi]
 		t.batches = append(t.batches, batchInfo{st: b.State, tex: b.Texture, color: b.Color, vertexColor: b.VertexColor, shader: b.Shader})
@@ -306,6 +309,19 @@ func (t *Target) setup(batches []Batch) {
 		}
 		info.rho2 = math.Inf(1)
 		if len(b.Indices) < 3 {
+			continue
+		}
+		key := setupKey{&b.Vertices[0], &b.Indices[0], len(b.Vertices), len(b.Indices), info.st.Cull, info.tex != nil || info.shader != nil}
+		start := len(t.tris)
+		if k := t.setupOf(key); k >= 0 {
+			// Another layer of the same triangles: their set-up is that
+			// batch's, which depends on nothing else.
+			s := t.setups[k]
+			t.tris = append(t.tris, t.tris[s.start:s.end]...)
+			for i := start; i < len(t.tris); i++ {
+				t.tris[i].batch = int32(bi)
+				info.bound(&t.tris[i])
+			}
 			continue
 		}
 		if len(b.Vertices) != len(prev) || &b.Vertices[0] != &prev[0] {
@@ -346,7 +362,38 @@ func (t *Target) setup(batches []Batch) {
 				t.setupTri(&fan[0], &fan[k], &fan[k+1], int32(bi), info)
 			}
 		}
+		t.setups = append(t.setups, setupRange{key, start, len(t.tris)})
 	}
+}
+
+// setupKey is what the set-up of a batch's triangles depends on: its
+// vertex and index slices (read only during Draw, so the same slices hold
+// the same triangles), its culling and whether it has texture gradients.
+type setupKey struct {
+	v      *Vertex
+	i      *uint32
+	nv, ni int
+	cull   CullMode
+	grad   bool
+}
+
+// setupRange is the range of t.tris a batch set up.
+type setupRange struct {
+	key        setupKey
+	start, end int
+}
+
+// setupOf is the index in t.setups of one of the few batches set up last
+// whose triangles are those of key, or −1. A material's layers draw the
+// same triangles, though other geosets' opaque layers may come between
+// them; looking no further keeps a Draw of thousands of batches linear.
+func (t *Target) setupOf(key setupKey) int {
+	for k := len(t.setups) - 1; k >= max(0, len(t.setups)-8); k-- {
+		if t.setups[k].key == key {
+			return k
+		}
+	}
+	return -1
 }
 
 // prepare hands every lazy sampler and shader that has a triangle to draw

@@ -43,6 +43,9 @@ type Target struct {
 
 	// Reused between Draw calls so that steady-state frames do not allocate.
 	tris []tri
+	// setups lists, per batch set up this Draw, its range of tris, so a
+	// later layer of the same triangles copies them (setupOf).
+	setups []setupRange
 	// bandTris lists the indices of the triangles that reach each
 	// band's rows, in order.
 	bandTris  [][]int32

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -106,4 +108,93 @@ func TestDrawOnly(t *testing.T) {
 	if partial < 100 || cut < 20 {
 		t.Errorf("%d pictures covered part of their target, want 100 or more; %d had rows cut to an octagon, want 20 or more", partial, cut)
 	}
+}
+
+// TestSharedSetup draws random scenes whose batches include further layers
+// of earlier batches' triangles (the same vertex and index slices, other
+// states, culling and textures, some with other batches between), once as
+// they are and once with every batch given copies of its slices, which
+// sets each up afresh: the buffers must hold the same bits. Some layers
+// must have taken their set-up from an earlier batch, or the copy would go
+// untested.
+func TestSharedSetup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	tex := []*Texture{mipChecker(64, 8, [4]float32{1, 0.5, 0.2, 1}, [4]float32{0.1, 0.3, 0.9, 0.4}), hullTexture(rng, 32, 32, false, true)}
+	shared, fresh := newTarget(t, 96, 64), newTarget(t, 96, 64)
+	copied := 0
+	var bounds []LODBound // what the lazy layers are handed, in order
+	for trial := range 300 {
+		var batches []Batch
+		for range 1 + rng.IntN(3) {
+			batches = append(batches, clusterScene(rng, tex)...)
+		}
+		// Layers of random earlier batches, each at a random place after
+		// the batch it repeats.
+		for range rng.IntN(6) {
+			k := rng.IntN(len(batches))
+			l := batches[k]
+			l.State = randomState(rng.IntN(7), rng.IntN(2) == 0, rng.IntN(3) == 0)
+			l.State.DepthTest, l.State.DepthWrite = rng.IntN(4) != 0, rng.IntN(2) == 0
+			l.Texture = nil
+			switch rng.IntN(4) {
+			case 1, 2:
+				l.Texture = tex[rng.IntN(len(tex))]
+			case 3:
+				l.Texture = &boundLog{Texture: tex[rng.IntN(len(tex))], log: &bounds}
+			}
+			l.VertexColor = rng.IntN(2) == 0
+			at := k + 1 + rng.IntN(len(batches)-k)
+			batches = append(batches[:at], append([]Batch{l}, batches[at:]...)...)
+		}
+		own := make([]Batch, len(batches))
+		for i, b := range batches {
+			b.Vertices, b.Indices = slices.Clone(b.Vertices), slices.Clone(b.Indices)
+			own[i] = b
+		}
+		for _, tg := range []*Target{shared, fresh} {
+			tg.Clear([4]float32{0.2, 0.1, 0, 0.5})
+		}
+		bounds = bounds[:0]
+		if err := shared.Draw(batches, DrawOptions{Workers: 1 + trial%2}); err != nil {
+			t.Fatal(err)
+		}
+		copied += len(batches) - len(shared.setups)
+		got := slices.Clone(bounds)
+		bounds = bounds[:0]
+		if err := fresh.Draw(own, DrawOptions{Workers: 1 + trial%2}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, bounds) {
+			t.Fatalf("trial %d: lazy layers were handed %v shared, %v set up afresh", trial, got, bounds)
+		}
+		if len(fresh.setups) != len(own) {
+			t.Fatalf("trial %d: %d batches with their own slices made %d set-ups", trial, len(own), len(fresh.setups))
+		}
+		for i := range shared.Color {
+			if math.Float32bits(shared.Color[i]) != math.Float32bits(fresh.Color[i]) {
+				t.Fatalf("trial %d: colour %d is %v shared, %v set up afresh", trial, i, shared.Color[i], fresh.Color[i])
+			}
+		}
+		for i := range shared.Depth {
+			if math.Float32bits(shared.Depth[i]) != math.Float32bits(fresh.Depth[i]) {
+				t.Fatalf("trial %d: depth %d is %v shared, %v set up afresh", trial, i, shared.Depth[i], fresh.Depth[i])
+			}
+		}
+	}
+	if copied < 100 {
+		t.Fatalf("only %d batches took an earlier batch's set-up", copied)
+	}
+	t.Logf("%d batches took an earlier batch's set-up", copied)
+}
+
+// boundLog is a *Texture as a LazySampler that logs the bounds it is
+// handed.
+type boundLog struct {
+	*Texture
+	log *[]LODBound
+}
+
+func (s *boundLog) ForLOD(b LODBound) Sampler {
+	*s.log = append(*s.log, b)
+	return s.Texture
 }
