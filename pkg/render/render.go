@@ -816,6 +816,12 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 		gc := r.p.GeosetColor(gi)
 		var base []raster.Vertex // clip positions, normals, light: shared by layers
 		baseUsed := false
+		// The last layer's vertices and the texture coordinates in them.
+		var last struct {
+			vs  []raster.Vertex
+			uvs []mdx.Vec2
+			tt  pose.TexTransform
+		}
 		for _, d := range r.materialDraws(int(g.MaterialID)) {
 			if d.hd != nil {
 				if b, it, ok := r.hdBatch(gi, int(g.MaterialID), d.hd, idx, vp); ok {
@@ -850,21 +856,31 @@ func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, err
 				uvs = g.UVSets[cs]
 			}
 			tt := r.p.TextureTransform(l.TextureAnimID)
-			// The geoset's first drawn layer takes base itself; the others
-			// copy it (their UVs all written, zero past the UV set).
-			vs := base
-			if baseUsed {
-				vs = make([]raster.Vertex, len(base))
-				copy(vs, base)
-			}
-			baseUsed = true
-			for v := range vs {
-				if v < len(uvs) {
-					vs[v].UV = tt.Apply(uvs[v])
-				} else {
-					vs[v].UV = [2]float32{}
+			var vs []raster.Vertex
+			if last.vs != nil && len(uvs) == len(last.uvs) && (len(uvs) == 0 || &uvs[0] == &last.uvs[0]) && tt == last.tt {
+				// The texture coordinates of the layer before: its
+				// vertices, and with them the rasteriser's set-up of the
+				// triangles, serve this layer too.
+				vs = last.vs
+			} else {
+				// The geoset's first drawn layer takes base itself; the
+				// others copy it (their UVs all written, zero past the
+				// UV set).
+				vs = base
+				if baseUsed {
+					vs = make([]raster.Vertex, len(base))
+					copy(vs, base)
+				}
+				baseUsed = true
+				for v := range vs {
+					if v < len(uvs) {
+						vs[v].UV = tt.Apply(uvs[v])
+					} else {
+						vs[v].UV = [2]float32{}
+					}
 				}
 			}
+			last.vs, last.uvs, last.tt = vs, uvs, tt
 			mode := normalizeFilter(l.FilterMode)
 			all = append(all, raster.Batch{
 				State:    layerState(mode, r.layerFlags(l)),
