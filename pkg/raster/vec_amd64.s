@@ -178,16 +178,65 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 //	256  the same for the second level
 //	448  nonzero when the group reads a second level
 //	456  nonzero when the kernel takes the group
+//	464  nonzero when the group's lanes read two neighbouring levels
+//	480  then, the lanes that read the coarser one
+//	512  then, the texels of the level after both, as at 64
+//
+// A group whose lanes read two neighbouring levels, lo and lo+1 (λ
+// crosses a whole number inside it, as it does along a band of the
+// picture), filters all three levels from lo: lanes on lo blend lo and
+// lo+1 by their weight, lanes on lo+1 blend lo+1 and lo+2, and each
+// keeps its own. That is what each lane's own two levels give, and
+// costs half a group more, where handing the group to sampleSplit cost
+// several.
 #define LEVEL0 64
 #define LEVEL1 256
+#define LEVEL2 512
+#define MIXED 464
+#define MIXMASK 480
 
-// SLOTAT sets DX to the slot of group g (a register): slots are 512
+// SLOTAT sets DX to the slot of group g (a register): slots are 1024
 // bytes, the first at R14.
 #define SLOTAT(g) \
 	MOVQ g, DX                               \
 	ANDQ $1, DX                              \
-	SHLQ $9, DX                              \
+	SHLQ $10, DX                             \
 	ADDQ R14, DX
+
+// STORECH stores the channels Y12, Y14, Y15, Y1 at blk of the slot at DX.
+#define STORECH(blk) \
+	VMOVUPS Y12, (blk+0)(DX)                 \
+	VMOVUPS Y14, (blk+32)(DX)                \
+	VMOVUPS Y15, (blk+64)(DX)                \
+	VMOVUPS Y1, (blk+96)(DX)
+
+// LVLERP sets the channels Y12, Y14, Y15, Y1, filtered at a level b, to
+// a + (b − a)·f, as mipTex.sample blends two levels, with a the channels
+// STORECH put at blk and f the weight at 32(DX). Uses Y0, Y3, Y6.
+#define LVLERP(blk) \
+	VMOVUPS 32(DX), Y6                       \
+	VMOVUPS (blk+0)(DX), Y0                  \
+	VSUBPS Y0, Y12, Y3                       \
+	VMULPS Y6, Y3, Y3                        \
+	VADDPS Y3, Y0, Y12                       \
+	VMOVUPS (blk+32)(DX), Y0                 \
+	VSUBPS Y0, Y14, Y3                       \
+	VMULPS Y6, Y3, Y3                        \
+	VADDPS Y3, Y0, Y14                       \
+	VMOVUPS (blk+64)(DX), Y0                 \
+	VSUBPS Y0, Y15, Y3                       \
+	VMULPS Y6, Y3, Y3                        \
+	VADDPS Y3, Y0, Y15                       \
+	VMOVUPS (blk+96)(DX), Y0                 \
+	VSUBPS Y0, Y1, Y3                        \
+	VMULPS Y6, Y3, Y3                        \
+	VADDPS Y3, Y0, Y1
+
+// MIXCH sets channel ch (at off of blk) to the lanes of MIXMASK's mask in
+// Y0 from ch as it is, the others from the slot's blk. Uses Y3.
+#define MIXCH(off, ch) \
+	VMOVUPS (LEVEL0+off)(DX), Y3             \
+	VBLENDVPS Y0, ch, Y3, ch
 
 // BPREP loads the texels of the group whose coordinates are at (SI) and
 // (DI) from the level at lp into the level block blk of the slot at DX. A
@@ -313,7 +362,7 @@ done:                                        \
 //
 // Locals: 0(SP) the quads' or texel pairs' offsets, then two slots,
 // aligned to 32 bytes.
-TEXT ·sampleMulN(SB), 0, $1152-16
+TEXT ·sampleMulN(SB), 0, $2176-16
 	MOVQ a+0(FP), R10
 	MOVQ 0(R10), AX
 	MOVQ 72(R10), CX
@@ -328,6 +377,7 @@ step:
 	JGE  filter
 	SLOTAT(R9)
 	MOVQ $0, 456(DX)
+	MOVQ $0, MIXED(DX)
 	SHLQ $5, R9
 	MOVQ 8(R10), SI
 	ADDQ R9, SI
@@ -362,12 +412,12 @@ step:
 	VPBROADCASTD 8(AX), Y9
 	VBLENDVPS Y4, Y9, Y8, Y8   // l0
 
-	// Every lane must read the same level.
+	// Every lane must read the same level, or one of two neighbours.
 	VPBROADCASTD X8, Y10
 	VPCMPEQD Y10, Y8, Y11
 	VMOVMSKPS Y11, R8
 	CMPL R8, $0xff
-	JNE  filter
+	JNE  mixlevels
 
 	VMOVUPS Y6, 32(DX)
 	VCMPPS $0x0c, Y1, Y6, Y12  // f ≠ 0
@@ -402,6 +452,53 @@ first:
 
 prepared:
 	MOVQ $1, 456(DX)
+	JMP  filter
+
+mixlevels:
+	// lo, the lanes' finest level, in every lane of X10.
+	VEXTRACTI128 $1, Y8, X10
+	VPMINSD X10, X8, X10
+	VPSHUFD $0x4e, X10, X11
+	VPMINSD X11, X10, X10
+	VPSHUFD $0xb1, X10, X11
+	VPMINSD X11, X10, X10
+	VPBROADCASTD X10, Y11
+	VPSUBD Y11, Y8, Y11        // l0 − lo
+	VPCMPEQD Y12, Y12, Y12
+	VPSRLD $31, Y12, Y12       // 1s
+	VPCMPGTD Y12, Y11, Y13     // l0 − lo > 1: more than two levels
+	VMOVMSKPS Y13, R8
+	TESTL R8, R8
+	JNZ  filter
+	VPCMPEQD Y12, Y11, Y13     // the lanes on lo+1
+	VMOVUPS Y13, MIXMASK(DX)
+	VMOVUPS Y6, 32(DX)
+	VMOVD X10, R8
+	IMUL3Q $48, R8, R11
+	ADDQ 0(AX), R11            // level lo
+	CMPQ 0(R11), $0
+	JEQ  filter
+	CMPQ 48(R11), $0
+	JEQ  filter
+	// The third level is lo+2, or lo+1 again where lo+1 is the last:
+	// its lanes then have weight 0 and need no level after it.
+	LEAQ 48(R11), R12
+	ADDL $2, R8
+	CMPL R8, 8(AX)
+	JGT  mixheld
+	ADDQ $48, R12
+	CMPQ 0(R12), $0
+	JEQ  filter
+
+mixheld:
+	MOVQ $1, 448(DX)
+	MOVQ $1, MIXED(DX)
+	BPREP(R11, quadm0, gatherm0, transposem0, donem0, LEVEL0)
+	ADDQ $48, R11
+	BPREP(R11, quadm1, gatherm1, transposem1, donem1, LEVEL1)
+	MOVQ R12, R11
+	BPREP(R11, quadm2, gatherm2, transposem2, donem2, LEVEL2)
+	MOVQ $1, 456(DX)
 
 filter:
 	// Filter group BX, prepared the step before, if it is one.
@@ -415,28 +512,25 @@ filter:
 	JEQ  store
 
 	// The second level, and between the two: a += (b − a)·f.
-	VMOVUPS Y12, (LEVEL0+0)(DX)
-	VMOVUPS Y14, (LEVEL0+32)(DX)
-	VMOVUPS Y15, (LEVEL0+64)(DX)
-	VMOVUPS Y1, (LEVEL0+96)(DX)
+	STORECH(LEVEL0)
 	BFILTER(LEVEL1)
-	VMOVUPS 32(DX), Y6
-	VMOVUPS (LEVEL0+0)(DX), Y0
-	VSUBPS Y0, Y12, Y3
-	VMULPS Y6, Y3, Y3
-	VADDPS Y3, Y0, Y12
-	VMOVUPS (LEVEL0+32)(DX), Y0
-	VSUBPS Y0, Y14, Y3
-	VMULPS Y6, Y3, Y3
-	VADDPS Y3, Y0, Y14
-	VMOVUPS (LEVEL0+64)(DX), Y0
-	VSUBPS Y0, Y15, Y3
-	VMULPS Y6, Y3, Y3
-	VADDPS Y3, Y0, Y15
-	VMOVUPS (LEVEL0+96)(DX), Y0
-	VSUBPS Y0, Y1, Y3
-	VMULPS Y6, Y3, Y3
-	VADDPS Y3, Y0, Y1
+	CMPQ MIXED(DX), $0
+	JNE  mixfilter
+	LVLERP(LEVEL0)
+	JMP  store
+
+mixfilter:
+	// Lanes on lo: lo and lo+1 blended; lanes on lo+1: lo+1 and lo+2.
+	STORECH(LEVEL1)
+	LVLERP(LEVEL0)
+	STORECH(LEVEL0)
+	BFILTER(LEVEL2)
+	LVLERP(LEVEL1)
+	VMOVUPS MIXMASK(DX), Y0
+	MIXCH(0, Y12)
+	MIXCH(32, Y14)
+	MIXCH(64, Y15)
+	MIXCH(96, Y1)
 
 store:
 	MOVQ BX, R9

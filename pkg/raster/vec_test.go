@@ -222,7 +222,8 @@ func bufferDiff(c0, c1, d0, d1 []float32) string {
 // decoded texture has its levels finer than the bound (and, here, one in
 // the middle of the chain): the kernel takes the groups that read held
 // levels only, and every fragment has the Go loop's bits, white from an
-// empty level included.
+// empty level included. A group whose lanes start on two neighbouring
+// levels, lo and lo+1, reads lo, lo+1 and lo+2 (when there is one).
 func TestVecEmptyLevels(t *testing.T) {
 	if !haveVec {
 		t.Skip("no vector kernel on this build or CPU")
@@ -242,14 +243,17 @@ func TestVecEmptyLevels(t *testing.T) {
 		// kernel's.
 		held := func(l int) bool { return !slices.Contains(empty, l) }
 		want := 0
+		n := len(tex.Levels)
 		for g := 0; g+8 <= len(u); g += 8 {
-			l0, _, _ := mipPick(len(tex.Levels), lod[g])
-			same, second := true, false
+			lo, hi, second := n, -1, false
 			for _, l := range lod[g : g+8] {
-				a, b, _ := mipPick(len(tex.Levels), l)
-				same, second = same && a == l0, second || b >= 0
+				a, b, _ := mipPick(n, l)
+				lo, hi, second = min(lo, a), max(hi, a), second || b >= 0
 			}
-			if same && held(l0) && (!second || held(l0+1)) {
+			switch {
+			case lo == hi && held(lo) && (!second || held(lo+1)):
+				want++
+			case hi == lo+1 && held(lo) && held(lo+1) && (lo+2 >= n || held(lo+2)):
 				want++
 			}
 		}
@@ -758,7 +762,8 @@ func TestVecLOD0Scenes(t *testing.T) {
 // BenchmarkVecSample measures the texture lookup of shadeSpan's pass 3
 // alone, spans of 128 fragments with one colour for all, as a glow layer
 // (a 32² texture magnified, read as quads) and a textured body (a 256²
-// texture minified, trilinear, gathered) have them.
+// texture minified, trilinear, read as texel pairs) have them, and the
+// body where λ crosses 1 inside half the groups.
 func BenchmarkVecSample(b *testing.B) {
 	for _, bc := range []struct {
 		name        string
@@ -767,6 +772,7 @@ func BenchmarkVecSample(b *testing.B) {
 	}{
 		{"magnified", 32, 1.0 / 200, -2},
 		{"trilinear", 256, 1.0 / 150, 0.2},
+		{"crossing", 256, 1.0 / 150, 0.95},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			tex := mipChecker(bc.size, 8, [4]float32{0.9, 0.8, 0.6, 1}, [4]float32{0.3, 0.4, 0.7, 0.5})
