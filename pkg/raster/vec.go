@@ -23,10 +23,11 @@ import (
 // Go loops'.
 //
 // The texture kernel takes the common case only: eight fragments that all
-// read the same held mip level (and the next), of a texture whose held
-// levels each clamp or repeat over a power of two. A group whose lanes
-// read different levels goes through it once per level (sampleSplit); any
-// other group takes the Go loop.
+// start on the same held mip level (and read the next), or on two
+// neighbouring ones, of a texture whose held levels each clamp or repeat
+// over a power of two. A group whose lanes start on levels further apart
+// goes through it once per level (sampleSplit); any other group takes the
+// Go loop.
 
 // vecLevel is a mip level as the kernel reads it; the offsets of its
 // fields are fixed in vec_amd64.s.
