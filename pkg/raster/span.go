@@ -21,7 +21,10 @@ type spanBuf struct {
 	p0, p1, p2 []float32
 	r, g, b, a []float32
 	u, v, lod  []float32
-	width      int
+	// lf is the lighting factor of a gathered fragment of a lit batch
+	// (rasterRows), worked out with its triangle before the lookup.
+	lf    []float32
+	width int
 	// pass1 is pass1x8's arguments, kept here: on rasterTri's stack they
 	// would be cleared at every call.
 	pass1 p1Args
@@ -93,7 +96,7 @@ func (s *spanBuf) grow(n int) {
 		return
 	}
 	s.width = n
-	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod} {
+	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod, &s.lf} {
 		a := make([]float32, n)
 		copy(a, (*p)[:s.pend])
 		*p = a
@@ -382,29 +385,35 @@ const smallTri = 24
 // finds the fragments of its rows over the bounding box, by the signs of
 // the edge values, which is the span walk's rule.
 //
-// The fragments of consecutive small triangles of a batch that neither
-// lights them nor both tests and writes depth are shaded together: each
-// triangle's go through shadePre as they are found, and the texture
-// lookup and blend (shadePost) take shadeBatch of them at a time, in
-// whole groups of eight, where a triangle of a few pixels paid for both
-// alone. Without a depth write, the depth test of a later triangle's
-// fragment reads what it would have read had the earlier ones been
-// blended first; without a depth test, the writes still land in order;
-// and the blend takes the fragments in order, a pixel twice included.
-// Lighting needs the fragment's triangle after the lookup.
+// The fragments of consecutive small triangles of a textured batch are
+// shaded together: each triangle's go through shadePre (and, lit, get
+// their lighting factors) as they are found, and the texture lookup and
+// blend (shadePost) take shadeBatch of them at a time, in whole groups of
+// eight, where a triangle of a few pixels paid for both alone. The blend
+// takes the fragments in order, a pixel twice included, so the colours
+// come out as they would a triangle at a time. So does the depth: without
+// a depth write, a later triangle's depth test reads what it would have
+// read had the earlier ones been blended first; without a depth test, the
+// writes still land in order; with both, each fragment that passes writes
+// its depth at once, as its blend would have, unless an alpha test could
+// still discard it, which only the texel says: such a batch is shaded a
+// triangle at a time.
 func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	sp.small++
 	st := &b.st
-	gather := b.shader == nil && b.tex != nil && b.mip > 0 && !st.Lit && !(st.DepthTest && st.DepthWrite)
+	gather := b.shader == nil && b.tex != nil && b.mip > 0 && !(st.DepthTest && st.DepthWrite && st.AlphaTest)
 	if !gather || sp.pendB != b {
 		t.flush(sp)
 	}
 	p1 := &sp.pass1
 	p1.y, p1.ye = int64(ys), int64(ye)
 	p1.width, p1.depth, p1.lanes = int64(t.Width), addr(&t.Depth[0]), &compactLanes
-	p1.depthTest = 0
+	p1.depthTest, p1.depthWrite = 0, 0
 	if st.DepthTest {
 		p1.depthTest = 1
+	}
+	if gather && st.DepthTest && st.DepthWrite {
+		p1.depthWrite = 1 // pass 1 writes the depth, the blend will not
 	}
 	for p1.y <= p1.ye {
 		k := sp.pend
@@ -420,6 +429,9 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 			continue
 		}
 		lod0 := t.shadePre(tr, b, k, n, lodBias, sp)
+		if st.Lit {
+			lightFactors(tr, st.Ambient, k, n, sp)
+		}
 		if k == 0 {
 			sp.pendB, sp.pendLOD0 = b, lod0
 		} else {
@@ -523,7 +535,10 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 // shadePost runs the passes from the texture lookup on for the first n
 // fragments of sp, which shadePre has prepared: the texel (pass 3's
 // second half), lighting (pass 4, which needs their triangle tr) and the
-// blend. lod0 says every λ was written as 0.
+// blend. lod0 says every λ was written as 0. With tr nil the fragments
+// are rasterRows' gathered ones, of several triangles: their lighting
+// factors are in sp.lf, and their depth, if they test and write it, is
+// written.
 func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf) {
 	st := &b.st
 	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
@@ -543,33 +558,77 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 		}
 	}
 	// Pass 4: lighting.
-	if st.Lit {
-		a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-		p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
-		amb := st.Ambient
+	switch {
+	case st.Lit && tr == nil:
+		k := 0
+		if haveVec && cap(rs) >= n+8 {
+			k = n
+			mulRGB8(&sp.lf[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
+		}
+		for i := k; i < n; i++ {
+			f := sp.lf[i]
+			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
+		}
+	case st.Lit:
 		k := 0
 		if haveVec && n >= 2 && cap(rs) >= n+8 {
 			k = n
-			c := lightConsts{amb: amb}
-			for j := range 3 {
-				c.n[j] = [3]float32{a0[6+j], a1[6+j], a2[6+j]}
-				c.l[j] = [3]float32{a0[9+j], a1[9+j], a2[9+j]}
-			}
-			light8(&c, &p0s[0], &p1s[0], &p2s[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
+			c := lightConstsOf(tr, st.Ambient)
+			light8(&c, &sp.p0[0], &sp.p1[0], &sp.p2[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
 		}
 		for i := k; i < len(rs); i++ {
-			p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-			nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
-			ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
-			nz := p0*a0[8] + p1*a1[8] + p2*a2[8]
-			lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
-			ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
-			lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
-			f := min(max(nx*lx+ny*ly+nz*lz, 0)+amb, 1)
+			f := lightFactor(tr, st.Ambient, sp.p0[i], sp.p1[i], sp.p2[i])
 			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
 		}
 	}
+	if tr == nil && st.DepthTest && st.DepthWrite {
+		// rasterRows wrote their depth as they passed the test.
+		s := *st
+		s.DepthWrite = false
+		st = &s
+	}
 	t.blendSpan(st, n, sp)
+}
+
+// lightConstsOf is what light8 reads of triangle tr under ambient amb.
+func lightConstsOf(tr *tri, amb float32) lightConsts {
+	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
+	c := lightConsts{amb: amb}
+	for j := range 3 {
+		c.n[j] = [3]float32{a0[6+j], a1[6+j], a2[6+j]}
+		c.l[j] = [3]float32{a0[9+j], a1[9+j], a2[9+j]}
+	}
+	return c
+}
+
+// lightFactor is the lighting factor of the fragment of tr with weights
+// p0, p1, p2: the interpolated normal and light vector's dot product, not
+// below 0, plus amb, at most 1.
+func lightFactor(tr *tri, amb, p0, p1, p2 float32) float32 {
+	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
+	nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
+	ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
+	nz := p0*a0[8] + p1*a1[8] + p2*a2[8]
+	lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
+	ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
+	lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
+	return min(max(nx*lx+ny*ly+nz*lz, 0)+amb, 1)
+}
+
+// lightFactors writes the lighting factors of the n fragments of tr from
+// s of sp to sp.lf, for shadePost to apply after the lookup (rasterRows).
+func lightFactors(tr *tri, amb float32, s, n int, sp *spanBuf) {
+	lf := sp.lf[s : s+n]
+	k := 0
+	if haveVec && n >= 2 && s+n+8 <= sp.width {
+		k = n
+		c := lightConstsOf(tr, amb)
+		c.store = 1
+		light8(&c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &lf[0], &lf[0], &lf[0], (n+7)/8)
+	}
+	for i := k; i < n; i++ {
+		lf[i] = lightFactor(tr, amb, sp.p0[s+i], sp.p1[s+i], sp.p2[s+i])
+	}
 }
 
 // blendSpan clamps the n fragments held in sp (pixel, z and the colour

@@ -329,6 +329,9 @@ type uvConsts struct {
 type lightConsts struct {
 	n, l [3][3]float32 // 0, 36: x, y and z of the vertices' normal and light vector
 	amb  float32       // 72
+	// store (76) set: light8 writes each fragment's factor to rp instead
+	// of multiplying r, g and b by it.
+	store int32
 }
 
 // blendArgs is what blend4 reads; the offsets of its fields are fixed in
@@ -372,6 +375,10 @@ type p1Args struct {
 	width int64   // 464
 	limit int64   // 472
 	depth uintptr // 480: a *float32
+	// depthWrite (488) set: passRows8 writes the depth of each fragment
+	// that passes the test, as it finds it (rasterRows' gathered
+	// fragments, whose blend comes later).
+	depthWrite int32
 }
 
 // addr is a pointer as p1Args holds it. The arrays rasterTri points into

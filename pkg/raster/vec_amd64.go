@@ -23,10 +23,17 @@ func sampleMulN(a *smArgs) int
 //go:noescape
 func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
 
-// light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments.
+// light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments, or,
+// with c.store set, the lighting factor of each into rp.
 //
 //go:noescape
 func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
+
+// mulRGB8 multiplies the colours at rp, gp and bp by the factors at fp,
+// for 8·groups fragments.
+//
+//go:noescape
+func mulRGB8(fp, rp, gp, bp *float32, groups int)
 
 // blend4 is blendSpan for BlendReplace, BlendOver and BlendAdd.
 //

@@ -711,17 +711,54 @@ lloop:
 	VADDPS Y3, Y12, Y12
 	VBROADCASTSS lconst<>+0(SB), Y3
 	VMINPS Y12, Y3, Y12
+	CMPL 76(AX), $0
+	JNE  lstore
 	VMULPS (R9)(DX*1), Y12, Y13
 	VMOVUPS Y13, (R9)(DX*1)
 	VMULPS (R10)(DX*1), Y12, Y13
 	VMOVUPS Y13, (R10)(DX*1)
 	VMULPS (R11)(DX*1), Y12, Y13
 	VMOVUPS Y13, (R11)(DX*1)
+lnext:
 	ADDQ $32, DX
 	DECQ CX
 	JNZ  lloop
 
 ldone:
+	VZEROUPPER
+	RET
+
+lstore:
+	// The factor itself, for fragments whose colour comes later.
+	VMOVUPS Y12, (R9)(DX*1)
+	JMP  lnext
+
+// func mulRGB8(fp, rp, gp, bp *float32, groups int)
+//
+// r, g and b times f, eight fragments at a time, for 8·groups fragments.
+TEXT ·mulRGB8(SB), NOSPLIT, $0-40
+	MOVQ fp+0(FP), SI
+	MOVQ rp+8(FP), R9
+	MOVQ gp+16(FP), R10
+	MOVQ bp+24(FP), R11
+	MOVQ groups+32(FP), CX
+	XORQ DX, DX
+	TESTQ CX, CX
+	JZ   mdone
+
+mloop:
+	VMOVUPS (SI)(DX*1), Y0
+	VMULPS (R9)(DX*1), Y0, Y1
+	VMOVUPS Y1, (R9)(DX*1)
+	VMULPS (R10)(DX*1), Y0, Y1
+	VMOVUPS Y1, (R10)(DX*1)
+	VMULPS (R11)(DX*1), Y0, Y1
+	VMOVUPS Y1, (R11)(DX*1)
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  mloop
+
+mdone:
 	VZEROUPPER
 	RET
 
@@ -1398,8 +1435,9 @@ p1done:
 // its whole bounding box, eight pixels at a time: a lane is in where its
 // pixel centre is inside all three edges (w + bias ≥ 0, in int32), as the
 // span walk finds it, so the same fragments are appended in the same
-// order. It stops after the row that brings the count to c.limit, with
-// c.y set to the next row. Returns how many.
+// order. With c.depthWrite set, the lanes that pass the depth test write
+// their depth. It stops after the row that brings the count to c.limit,
+// with c.y set to the next row. Returns how many.
 //
 // Locals: each edge's j steps in lane j at 0, 32, 64; its bias at 96,
 // 128, 160; its step from row to row at 192, 196, 200; its value at the
@@ -1461,6 +1499,10 @@ prgroup:
 	VCVTDQ2PS Y4, Y8
 	P1WEIGHTS(BX, tri_invArea, tri_z)
 	P1PASS(prnodepth, prnext)
+	CMPL p1Args_depthWrite(AX), $0
+	JEQ  prkeepdepth
+	VMASKMOVPS Y9, Y12, (SI)(DX*4)
+prkeepdepth:
 	P1EMIT(BX, tri_q)
 
 prnext:

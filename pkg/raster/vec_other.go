@@ -21,3 +21,5 @@ func passRows8(c *p1Args, tr *tri) int { return 0 }
 func resolveSum(block, out *float32, stride, k, w int, inv float32) {}
 
 func resolveStraight(src *float32, dst *uint8, n int) {}
+
+func mulRGB8(fp, rp, gp, bp *float32, groups int) {}
