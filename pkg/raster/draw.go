@@ -354,7 +354,13 @@ func (t *Target) setup(batches []Batch) {
 			var fan [maxPoly]pvert
 			for k := 0; k < n; k++ {
 				if !t.project(&fan[k], &poly[k].p) {
-					n = 0 // only with projections that keep w ≤ 0 inside the near plane
+					// Only with projections that keep w ≤ 0 inside the
+					// near plane, or with a vertex the clipping left far
+					// outside the guard band: clipping a triangle with a
+					// coordinate near 1e36 and a w near 1e-9 loses every
+					// digit, and such a vertex would overflow the int64
+					// edge functions.
+					n = 0
 				}
 				fan[k].a = poly[k].a
 			}
@@ -474,15 +480,21 @@ func (t *Target) projectAll(vs []Vertex) {
 
 // project maps a clip-space position inside the clip volume to the screen.
 // NDC (x, y) maps to ((x+1)/2·W, (1−y)/2·H), row 0 at the top, snapped to
-// 1/256 pixel.
+// 1/256 pixel. It returns false for a w that is not positive and for a
+// position more than twice the guard band out, which only a clipped
+// vertex that lost its precision can be.
 func (t *Target) project(pv *pvert, p *[4]float64) bool {
 	w := p[3]
 	if !(w > 0) {
 		return false
 	}
 	iw := 1 / w
-	pv.x = int64(math.Round((p[0]*iw + 1) * 0.5 * float64(t.Width) * subOne))
-	pv.y = int64(math.Round((1 - p[1]*iw) * 0.5 * float64(t.Height) * subOne))
+	nx, ny := p[0]*iw, p[1]*iw
+	if !(math.Abs(nx) <= 2*guardBand && math.Abs(ny) <= 2*guardBand) {
+		return false
+	}
+	pv.x = int64(math.Round((nx + 1) * 0.5 * float64(t.Width) * subOne))
+	pv.y = int64(math.Round((1 - ny) * 0.5 * float64(t.Height) * subOne))
 	pv.z = float32(0.5*p[2]*iw + 0.5)
 	pv.q = float32(iw)
 	return true
