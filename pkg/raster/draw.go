@@ -149,6 +149,9 @@ type batchInfo struct {
 	// mip is 1 + the index in Target.mips of tex prepared for the
 	// fragment loop, when it is a *Texture; 0 otherwise.
 	mip int32
+	// gather: the fragments of the batch's small triangles share shading
+	// batches (rasterRows).
+	gather bool
 	// hull is 1 + the index in Target.hulls of the octagons of tex's
 	// level 0 when its large triangles are cut to them (hull.go), −1 when
 	// they cannot be, 0 before prepareHulls looks; hullRule says what
@@ -440,6 +443,13 @@ func (t *Target) prepare(lodBias float32) {
 			t.mips = append(t.mips, m)
 			info.mip = int32(len(t.mips))
 		}
+	}
+	for bi := range t.batches {
+		// Only an alpha test could discard a fragment after pass 1 wrote
+		// its depth (rasterRows).
+		info := &t.batches[bi]
+		st := &info.st
+		info.gather = info.shader == nil && info.tex != nil && info.mip > 0 && !(st.DepthTest && st.DepthWrite && st.AlphaTest)
 	}
 	if useHulls {
 		t.prepareHulls(lodBias)
@@ -750,6 +760,9 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	sp := t.getSpan()
 	defer t.putSpan(sp)
+	// Pass 1's fields that stay the same for the whole Draw.
+	p1 := &sp.pass1
+	p1.width, p1.depth, p1.lanes = int64(t.Width), addr(&t.Depth[0]), addr(&compactLanes)
 	// The fragments rasterRows gathers are shaded before the band ends.
 	defer t.flush(sp)
 	for i, ti := range t.bandTris[k] {

@@ -43,11 +43,11 @@ type spanBuf struct {
 	// walk is rasterTri's, kept here: on its stack it would be cleared
 	// at every call.
 	walk spanWalk
-	// pend fragments of small triangles of batch pendB, the first ones in
+	// pend fragments of small triangles of batch pendB−1, the first ones in
 	// the arrays, have been through shadePre and wait for shadePost
 	// (rasterRows); pendLOD0 says each of them had λ written as 0.
 	pend     int
-	pendB    *batchInfo
+	pendB    int32 // an index, not a pointer: a store of one pays no write barrier
 	pendLOD0 bool
 }
 
@@ -272,15 +272,6 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		sp.culled++
 		return
 	}
-	st := &b.st
-	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
-	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
-	inv := tr.invArea
-	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
-	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
-	depth := t.Depth
-	W := t.Width
-	depthTest := st.DepthTest
 	// Room for a row past shadeBatch, and for the vector kernels' last
 	// group of eight.
 	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
@@ -309,6 +300,15 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		return
 	}
 	t.flush(sp)
+	st := &b.st
+	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
+	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
+	inv := tr.invArea
+	z0, z1, z2 := tr.z[0], tr.z[1], tr.z[2]
+	q0, q1, q2 := tr.q[0], tr.q[1], tr.q[2]
+	depth := t.Depth
+	W := t.Width
+	depthTest := st.DepthTest
 	wk := &sp.walk
 	wk.start(tr, ys)
 	for y := ys; y <= ye; y++ {
@@ -401,13 +401,13 @@ const smallTri = 24
 func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
 	sp.small++
 	st := &b.st
-	gather := b.shader == nil && b.tex != nil && b.mip > 0 && !(st.DepthTest && st.DepthWrite && st.AlphaTest)
-	if !gather || sp.pendB != b {
+	gather := b.gather
+	if !gather || sp.pendB != tr.batch+1 {
 		t.flush(sp)
 	}
+	// The per-Draw fields (width, depth, lanes) are rasterBand's.
 	p1 := &sp.pass1
 	p1.y, p1.ye = int64(ys), int64(ye)
-	p1.width, p1.depth, p1.lanes = int64(t.Width), addr(&t.Depth[0]), &compactLanes
 	p1.depthTest, p1.depthWrite = 0, 0
 	if st.DepthTest {
 		p1.depthTest = 1
@@ -433,7 +433,7 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 			lightFactors(tr, st.Ambient, k, n, sp)
 		}
 		if k == 0 {
-			sp.pendB, sp.pendLOD0 = b, lod0
+			sp.pendB, sp.pendLOD0 = tr.batch+1, lod0
 		} else {
 			sp.pendLOD0 = sp.pendLOD0 && lod0
 		}
@@ -446,9 +446,9 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 // flush shades and blends the fragments rasterRows gathered.
 func (t *Target) flush(sp *spanBuf) {
 	if sp.pend > 0 {
-		t.shadePost(nil, sp.pendB, sp.pend, sp.pendLOD0, sp)
+		t.shadePost(nil, &t.batches[sp.pendB-1], sp.pend, sp.pendLOD0, sp)
 	}
-	sp.pend, sp.pendB = 0, nil
+	sp.pend, sp.pendB = 0, 0
 }
 
 // shadeFragments shades and blends the n fragments rasterTri gathered.
@@ -573,7 +573,8 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 		k := 0
 		if haveVec && n >= 2 && cap(rs) >= n+8 {
 			k = n
-			c := lightConstsOf(tr, st.Ambient)
+			var c lightConsts
+			c.set(tr, st.Ambient)
 			light8(&c, &sp.p0[0], &sp.p1[0], &sp.p2[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
 		}
 		for i := k; i < len(rs); i++ {
@@ -590,15 +591,14 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 	t.blendSpan(st, n, sp)
 }
 
-// lightConstsOf is what light8 reads of triangle tr under ambient amb.
-func lightConstsOf(tr *tri, amb float32) lightConsts {
+// set sets c to what light8 reads of triangle tr under ambient amb.
+func (c *lightConsts) set(tr *tri, amb float32) {
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	c := lightConsts{amb: amb}
 	for j := range 3 {
 		c.n[j] = [3]float32{a0[6+j], a1[6+j], a2[6+j]}
 		c.l[j] = [3]float32{a0[9+j], a1[9+j], a2[9+j]}
 	}
-	return c
+	c.amb = amb
 }
 
 // lightFactor is the lighting factor of the fragment of tr with weights
@@ -622,7 +622,8 @@ func lightFactors(tr *tri, amb float32, s, n int, sp *spanBuf) {
 	k := 0
 	if haveVec && n >= 2 && s+n+8 <= sp.width {
 		k = n
-		c := lightConstsOf(tr, amb)
+		var c lightConsts
+		c.set(tr, amb)
 		c.store = 1
 		light8(&c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &lf[0], &lf[0], &lf[0], (n+7)/8)
 	}

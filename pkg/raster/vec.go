@@ -349,19 +349,19 @@ type blendArgs struct {
 // p1Args is what pass1x8 reads; the offsets of its fields are fixed in
 // vec_amd64.s.
 type p1Args struct {
-	x, xr      int64          // 0, 8: the span
-	o0, o1, o2 [8]int64       // 16, 80, 144: lane j's edge values less lane 0's, j steps
-	s0, s1, s2 [4]int64       // 208, 240, 272: eight steps of each
-	inv        float32        // 304
-	z, q       [3]float32     // 308, 320
-	depthTest  int32          // 332
-	row        uintptr        // 336: the depth of pixel (0, y), a *float32
-	pixBase    int64          // 344: the index of pixel (0, y)
-	pix        uintptr        // 352: where the fragments go, an *int32
-	zs, iq     uintptr        // 360, 368: *float32
-	p0, p1, p2 uintptr        // 376, 384, 392: *float32
-	lanes      *[256][8]int32 // 400: compactLanes
-	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
+	x, xr      int64      // 0, 8: the span
+	o0, o1, o2 [8]int64   // 16, 80, 144: lane j's edge values less lane 0's, j steps
+	s0, s1, s2 [4]int64   // 208, 240, 272: eight steps of each
+	inv        float32    // 304
+	z, q       [3]float32 // 308, 320
+	depthTest  int32      // 332
+	row        uintptr    // 336: the depth of pixel (0, y), a *float32
+	pixBase    int64      // 344: the index of pixel (0, y)
+	pix        uintptr    // 352: where the fragments go, an *int32
+	zs, iq     uintptr    // 360, 368: *float32
+	p0, p1, p2 uintptr    // 376, 384, 392: *float32
+	lanes      uintptr    // 400: compactLanes, a *[256][8]int32
+	w0, w1, w2 int64      // 408, 416, 424: the edge values at x
 	// narrow is 1 when every edge value of the rows' pixels fits in an
 	// int32: the kernel then steps eight values in one register and
 	// converts them in one instruction, where int64 values take two
@@ -399,7 +399,7 @@ func setupPass1(pa *p1Args, tr *tri, ys, ye int, depthTest bool) bool {
 	}
 	// The row's own fields are set for each row; only the ones for the
 	// chosen width are set here.
-	pa.inv, pa.z, pa.q, pa.lanes = tr.invArea, tr.z, tr.q, &compactLanes
+	pa.inv, pa.z, pa.q, pa.lanes = tr.invArea, tr.z, tr.q, addr(&compactLanes)
 	pa.depthTest = 0
 	if depthTest {
 		pa.depthTest = 1
