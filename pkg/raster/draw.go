@@ -189,13 +189,21 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 	if err := ctx.Err(); err != nil {
 		return st, err
 	}
+	// The last index slice checked and its vertex count: a material's
+	// layers share their indices, and need checking once.
+	var checked []uint32
+	var checkedN uint32
 	for bi := range batches {
 		b := &batches[bi]
 		n := uint32(len(b.Vertices))
-		for i, ix := range b.Indices[:len(b.Indices)/3*3] {
-			if ix >= n {
-				return st, fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
+		idx := b.Indices[:len(b.Indices)/3*3]
+		if len(idx) > 0 && (len(idx) != len(checked) || &idx[0] != &checked[0] || n < checkedN) {
+			for i, ix := range idx {
+				if ix >= n {
+					return st, fmt.Errorf("raster: batch %d: index %d at position %d out of range (%d vertices)", bi, ix, i, n)
+				}
 			}
+			checked, checkedN = idx, n
 		}
 		if tex, ok := b.Texture.(*Texture); ok {
 			if err := tex.check(); err != nil {

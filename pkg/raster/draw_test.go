@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -907,6 +908,35 @@ func TestSpanWalk(t *testing.T) {
 			if wl, wr := spanByDivision(&tr, y); xl != wl || xr != wr {
 				t.Fatalf("trial %d, rows from %d, row %d, edges %+v: walk %d..%d, divisions give %d..%d", trial, y0, y, tr.e, xl, xr, wl, wr)
 			}
+		}
+	}
+}
+
+// TestDrawChecksIndices: an index past a batch's vertices fails the Draw,
+// naming the batch, before anything is drawn, also when the batch shares
+// its index slice with an earlier one that has enough vertices.
+func TestDrawChecksIndices(t *testing.T) {
+	vs, idx := fullQuad(0)
+	short := vs[:len(vs)-1]
+	for _, c := range []struct {
+		name    string
+		batches []Batch
+		bad     string
+	}{
+		{"valid, shared", []Batch{{State: replace, Color: white, Vertices: vs, Indices: idx}, {State: add, Color: white, Vertices: vs, Indices: idx}}, ""},
+		{"index past the vertices", []Batch{{State: replace, Color: white, Vertices: short, Indices: idx}}, "batch 0"},
+		{"shared, fewer vertices", []Batch{{State: replace, Color: white, Vertices: vs, Indices: idx}, {State: add, Color: white, Vertices: short, Indices: idx}}, "batch 1"},
+	} {
+		tg := newTarget(t, 8, 8)
+		tg.Clear([4]float32{})
+		err := tg.Draw(c.batches, DrawOptions{})
+		switch {
+		case c.bad == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)):
+			t.Errorf("%s: error %v, want one naming %s", c.name, err, c.bad)
+		case c.bad != "" && pixel(tg, 4, 4) != [4]float32{}:
+			t.Errorf("%s: drew %v before failing", c.name, pixel(tg, 4, 4))
 		}
 	}
 }
