@@ -110,7 +110,8 @@ type edge struct {
 }
 
 // tri is a clipped, projected, set-up screen triangle, ordered so that the
-// inside has all edge functions ≥ 0.
+// inside has all edge functions ≥ 0. setupTri sets every field: it reuses
+// the slots of the last Draw without clearing them.
 type tri struct {
 	// Bounding box first: band workers scan it for every triangle.
 	minX, minY, maxX, maxY int32
@@ -661,9 +662,16 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	if x0 > x1 || y0 > y1 {
 		return
 	}
-	t.tris = append(t.tris, tri{})
+	// The slot is reused as the last Draw left it, not cleared: every
+	// field is set below.
+	if n := len(t.tris); n < cap(t.tris) {
+		t.tris = t.tris[:n+1]
+	} else {
+		t.tris = append(t.tris, tri{})
+	}
 	tr := &t.tris[len(t.tris)-1]
 	tr.minX, tr.maxX, tr.minY, tr.maxY = int32(x0), int32(x1), int32(y0), int32(y1)
+	tr.hull, tr.nHull = 0, 0
 	vs := [3]*pvert{v0, v1, v2}
 	// Edge k is the one opposite vertex k.
 	tr.e[0], tr.e[1], tr.e[2] = newEdge(v1, v2), newEdge(v2, v0), newEdge(v0, v1)
@@ -689,6 +697,8 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		tr.dq = grad(q[0], q[1], q[2])
 		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
 		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
+	} else {
+		tr.dq, tr.du, tr.dv = [2]float32{}, [2]float32{}, [2]float32{}
 	}
 	info.bound(tr)
 }
