@@ -1403,8 +1403,7 @@ p1done:
 	RET
 
 // PREDGE sets up edge k of the triangle at BX for passRows8: its j steps
-// in lane j at off(SP), −1 − its bias in eight lanes at off+96(SP) (the
-// value is in where w + bias ≥ 0, that is where w is above that), its step
+// in lane j at off(SP), its bias in eight lanes at off+96(SP), its step
 // from row to row at off/8+192(SP) (4 bytes) and, from the first pixel's
 // position (R10, R11: x and y in subpixels), its value there at
 // off/8+204(SP); its eight steps go to step. All are modulo 2³². Uses
@@ -1418,10 +1417,7 @@ p1done:
 	VPMULLD p1const<>+8(SB), step, Y6            \
 	VMOVDQU Y6, off(SP)                          \
 	VPSLLD $3, step, step                        \
-	MOVL (tri_e+k*edge__size+edge_bias)(BX), R14 \
-	NOTL R14                                     \
-	MOVQ R14, X6                                 \
-	VPBROADCASTD X6, Y6                          \
+	VPBROADCASTD (tri_e+k*edge__size+edge_bias)(BX), Y6 \
 	VMOVDQU Y6, (off+96)(SP)                     \
 	MOVQ (tri_e+k*edge__size+edge_b)(BX), R12   \
 	MOVQ R12, R14                                \
@@ -1443,11 +1439,9 @@ p1done:
 // their depth. It stops after the row that brings the count to c.limit,
 // with c.y set to the next row. Returns how many.
 //
-// Locals: each edge's j steps in lane j at 0, 32, 64; its threshold at
-// 96, 128, 160; its step from row to row at 192, 196, 200; its value at
-// the row's first pixel at 204, 208, 212; xr − minX + 1 at 216. Y14 holds
-// xr − x + 1 for the group at x: lane j is past xr where it is not above
-// j.
+// Locals: each edge's j steps in lane j at 0, 32, 64; its bias at 96,
+// 128, 160; its step from row to row at 192, 196, 200; its value at the
+// row's first pixel at 204, 208, 212.
 TEXT ·passRows8(SB), NOSPLIT, $224-24
 	MOVQ c+0(FP), AX
 	MOVQ tr+8(FP), BX
@@ -1462,11 +1456,6 @@ TEXT ·passRows8(SB), NOSPLIT, $224-24
 	PREDGE(1, 32, Y3)
 	PREDGE(2, 64, Y5)
 	MOVLQSX tri_maxX(BX), CX   // xr
-	MOVLQSX tri_minX(BX), R10
-	MOVQ CX, R14
-	SUBQ R10, R14
-	INCQ R14
-	MOVL R14, 216(SP)
 	MOVQ 400(AX), DI           // lane table
 	MOVL 332(AX), R8           // depth test
 	XORQ R9, R9                // n
@@ -1487,20 +1476,21 @@ prow:
 	VPADDD 32(SP), Y2, Y2
 	VPBROADCASTD 212(SP), Y4
 	VPADDD 64(SP), Y4, Y4
-	VPBROADCASTD 216(SP), Y14
 
 prgroup:
 	CMPQ DX, CX
 	JGT  prnextrow
-	// Lanes inside all three edges and not past xr are in.
-	VPCMPGTD 96(SP), Y0, Y10
-	VPCMPGTD 128(SP), Y2, Y11
-	VPAND Y11, Y10, Y10
-	VPCMPGTD 160(SP), Y4, Y11
-	VPAND Y11, Y10, Y10
-	VPCMPGTD p1const<>+8(SB), Y14, Y12
-	VPAND Y10, Y12, Y12
-	VPSUBD p1const<>+44(SB), Y14, Y14
+	// Lanes outside an edge or past xr are out.
+	VPADDD 96(SP), Y0, Y10
+	VPADDD 128(SP), Y2, Y11
+	VPOR Y11, Y10, Y10
+	VPADDD 160(SP), Y4, Y11
+	VPOR Y11, Y10, Y10
+	VPSRAD $31, Y10, Y10
+	P1PAST(Y11, X11)
+	VPOR Y10, Y12, Y12
+	VPCMPEQD Y13, Y13, Y13
+	VPXOR Y13, Y12, Y12
 	VMOVMSKPS Y12, R10
 	TESTL R10, R10
 	JZ   prnext
@@ -1551,15 +1541,7 @@ DATA p1const<>+28(SB)/4, $5
 DATA p1const<>+32(SB)/4, $6
 DATA p1const<>+36(SB)/4, $7
 DATA p1const<>+40(SB)/4, $0x3f800000 // 1
-DATA p1const<>+44(SB)/4, $8 // eight 8s
-DATA p1const<>+48(SB)/4, $8
-DATA p1const<>+52(SB)/4, $8
-DATA p1const<>+56(SB)/4, $8
-DATA p1const<>+60(SB)/4, $8
-DATA p1const<>+64(SB)/4, $8
-DATA p1const<>+68(SB)/4, $8
-DATA p1const<>+72(SB)/4, $8
-GLOBL p1const<>(SB), RODATA|NOPTR, $76
+GLOBL p1const<>(SB), RODATA|NOPTR, $44
 
 // func resolveSum(block, out *float32, stride, k, w int, inv float32)
 //
