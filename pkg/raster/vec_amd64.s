@@ -670,6 +670,17 @@ DATA uvconst<>+4(SB)/4, $0x33000000 // 2⁻²⁵
 DATA uvconst<>+8(SB)/4, $0xc2000000 // −32
 GLOBL uvconst<>(SB), RODATA|NOPTR, $12
 
+// MULRGB multiplies the eight colours of each channel at byte DX of the
+// arrays at R9, R10 and R11 (r, g, b) by the factors in f, in place.
+// Uses t.
+#define MULRGB(f, t) \
+	VMULPS (R9)(DX*1), f, t    \
+	VMOVUPS t, (R9)(DX*1)      \
+	VMULPS (R10)(DX*1), f, t   \
+	VMOVUPS t, (R10)(DX*1)     \
+	VMULPS (R11)(DX*1), f, t   \
+	VMOVUPS t, (R11)(DX*1)
+
 // func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
 //
 // Multiplies the colours of 8·groups fragments by their lighting factor,
@@ -713,12 +724,7 @@ lloop:
 	VMINPS Y12, Y3, Y12
 	CMPL 76(AX), $0
 	JNE  lstore
-	VMULPS (R9)(DX*1), Y12, Y13
-	VMOVUPS Y13, (R9)(DX*1)
-	VMULPS (R10)(DX*1), Y12, Y13
-	VMOVUPS Y13, (R10)(DX*1)
-	VMULPS (R11)(DX*1), Y12, Y13
-	VMOVUPS Y13, (R11)(DX*1)
+	MULRGB(Y12, Y13)
 lnext:
 	ADDQ $32, DX
 	DECQ CX
@@ -748,12 +754,7 @@ TEXT ·mulRGB8(SB), NOSPLIT, $0-40
 
 mloop:
 	VMOVUPS (SI)(DX*1), Y0
-	VMULPS (R9)(DX*1), Y0, Y1
-	VMOVUPS Y1, (R9)(DX*1)
-	VMULPS (R10)(DX*1), Y0, Y1
-	VMOVUPS Y1, (R10)(DX*1)
-	VMULPS (R11)(DX*1), Y0, Y1
-	VMOVUPS Y1, (R11)(DX*1)
+	MULRGB(Y0, Y1)
 	ADDQ $32, DX
 	DECQ CX
 	JNZ  mloop
