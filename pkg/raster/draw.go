@@ -151,8 +151,9 @@ type batchInfo struct {
 	// fragment loop, when it is a *Texture; 0 otherwise.
 	mip int32
 	// gather: the fragments of the batch's small triangles share shading
-	// batches (rasterRows).
-	gather bool
+	// batches (rasterRows); earlyDepth: they also test and write depth,
+	// which pass 1 writes as they pass, and so the blend does not.
+	gather, earlyDepth bool
 	// hull is 1 + the index in Target.hulls of the octagons of tex's
 	// level 0 when its large triangles are cut to them (hull.go), −1 when
 	// they cannot be, 0 before prepareHulls looks; hullRule says what
@@ -459,6 +460,7 @@ func (t *Target) prepare(lodBias float32) {
 		info := &t.batches[bi]
 		st := &info.st
 		info.gather = info.shader == nil && info.tex != nil && info.mip > 0 && !(st.DepthTest && st.DepthWrite && st.AlphaTest)
+		info.earlyDepth = info.gather && st.DepthTest && st.DepthWrite
 	}
 	if useHulls {
 		t.prepareHulls(lodBias)

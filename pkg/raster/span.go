@@ -412,8 +412,8 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 	if st.DepthTest {
 		p1.depthTest = 1
 	}
-	if gather && st.DepthTest && st.DepthWrite {
-		p1.depthWrite = 1 // pass 1 writes the depth, the blend will not
+	if b.earlyDepth {
+		p1.depthWrite = 1
 	}
 	for p1.y <= p1.ye {
 		k := sp.pend
@@ -582,7 +582,7 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
 		}
 	}
-	if tr == nil && st.DepthTest && st.DepthWrite {
+	if tr == nil && b.earlyDepth {
 		// rasterRows wrote their depth as they passed the test.
 		s := *st
 		s.DepthWrite = false
