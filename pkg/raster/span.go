@@ -104,6 +104,9 @@ func (s *spanBuf) grow(n int) {
 	pix := make([]int32, n)
 	copy(pix, s.pix[:s.pend])
 	s.pix = pix
+	s.pass1.buf = spanPtrs{pix: addr(&s.pix[0]), z: addr(&s.z[0]), iq: addr(&s.iq[0]),
+		p0: addr(&s.p0[0]), p1: addr(&s.p1[0]), p2: addr(&s.p2[0]),
+		u: addr(&s.u[0]), v: addr(&s.v[0]), lod: addr(&s.lod[0]), lf: addr(&s.lf[0])}
 }
 
 // shadeBatch is how many fragments rasterTri gathers, over as many rows of
@@ -386,10 +389,11 @@ const smallTri = 24
 // the edge values, which is the span walk's rule.
 //
 // The fragments of consecutive small triangles of a textured batch are
-// shaded together: each triangle's go through shadePre (and, lit, get
-// their lighting factors) as they are found, and the texture lookup and
-// blend (shadePost) take shadeBatch of them at a time, in whole groups of
-// eight, where a triangle of a few pixels paid for both alone. The blend
+// shaded together: passRows8 works out each triangle's texture
+// coordinates and λ (shadePre's pass 3) and, lit, their lighting factors
+// as it finds them, and the texture lookup and blend (shadePost) take
+// shadeBatch of them at a time, in whole groups of eight, where a
+// triangle of a few pixels paid for both alone. The blend
 // takes the fragments in order, a pixel twice included, so the colours
 // come out as they would a triangle at a time. So does the depth: without
 // a depth write, a later triangle's depth test reads what it would have
@@ -415,11 +419,23 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 	if b.earlyDepth {
 		p1.depthWrite = 1
 	}
+	p1.pre = 0
+	if gather {
+		// The kernel runs shadePre's pass 3 (gather implies a texture
+		// sampleMul reads), and works out the lighting factors.
+		p1.pre = 1
+		p1.uv = uvConsts{texW: b.texW, texH: b.texH, lodBias: lodBias}
+		if sp.lod0 {
+			p1.uv.lod0 = 1
+		}
+		if st.Lit {
+			p1.pre |= 2
+			p1.light = lightConsts{amb: st.Ambient, store: 1}
+		}
+	}
 	for p1.y <= p1.ye {
 		k := sp.pend
-		p1.limit = int64(shadeBatch - k)
-		p1.pix, p1.zs, p1.iq = addr(&sp.pix[k]), addr(&sp.z[k]), addr(&sp.iq[k])
-		p1.p0, p1.p1, p1.p2 = addr(&sp.p0[k]), addr(&sp.p1[k]), addr(&sp.p2[k])
+		p1.limit, p1.k = int64(shadeBatch-k), int64(k)
 		n := passRows8(p1, tr)
 		if n == 0 {
 			continue
@@ -428,10 +444,10 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 			t.shadeFragments(tr, b, n, lodBias, f, sp)
 			continue
 		}
-		lod0 := t.shadePre(tr, b, k, n, lodBias, sp)
-		if st.Lit {
-			lightFactors(tr, st.Ambient, k, n, sp)
+		if b.vertexColor {
+			colorPass(tr, b, k, n, sp)
 		}
+		lod0 := sp.lod0
 		if k == 0 {
 			sp.pendB, sp.pendLOD0 = tr.batch+1, lod0
 		} else {
@@ -473,39 +489,26 @@ func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *sp
 // 3's first half). It reports whether it wrote every λ as 0 (uvLOD8's
 // lod0), which sampleMul may then rely on.
 func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *spanBuf) bool {
-	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	// Pass 2: the batch colour, times the vertex colour. A texture
-	// sampled through sampleMul takes a colour that is the same for every
-	// fragment as it is (shadePost's cp), rather than arrays filled with
-	// it.
+	// A texture sampled through sampleMul takes a colour that is the same
+	// for every fragment as it is (shadePost's cp), rather than arrays
+	// filled with it.
 	if b.tex == nil || b.mip == 0 || b.vertexColor {
-		rs, gs, bs, as := sp.r[s:s+n], sp.g[s:s+n], sp.b[s:s+n], sp.a[s:s+n]
-		fillColor(&b.color, rs, gs, bs, as)
-		if b.vertexColor {
-			p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
-			for i := range rs {
-				p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-				rs[i] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
-				gs[i] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
-				bs[i] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
-				as[i] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
-			}
-		}
+		colorPass(tr, b, s, n, sp)
 	}
 	if b.tex == nil {
 		return false
 	}
+	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
 	// Pass 3: the texture coordinates and the level of detail of their
 	// derivatives.
 	if haveVec && n >= 2 && s+n+8 <= sp.width {
 		// Whole groups of eight: the lanes past n compute values
 		// nothing reads.
-		c := uvConsts{u: [3]float32{a0[0], a1[0], a2[0]}, v: [3]float32{a0[1], a1[1], a2[1]},
-			du: tr.du, dv: tr.dv, dq: tr.dq, texW: b.texW, texH: b.texH, lodBias: lodBias}
+		c := uvConsts{texW: b.texW, texH: b.texH, lodBias: lodBias}
 		if sp.lod0 {
 			c.lod0 = 1
 		}
-		uvLOD8(&c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &sp.iq[s], &sp.u[s], &sp.v[s], &sp.lod[s], (n+7)/8)
+		uvLOD8(tr, &c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &sp.iq[s], &sp.u[s], &sp.v[s], &sp.lod[s], (n+7)/8)
 		return sp.lod0
 	}
 	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
@@ -530,6 +533,25 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 		us[i], vs[i], lods[i] = u, v, lod
 	}
 	return false
+}
+
+// colorPass is pass 2 for the n fragments of tr from s of sp: the batch
+// colour, times the vertex colour.
+func colorPass(tr *tri, b *batchInfo, s, n int, sp *spanBuf) {
+	rs, gs, bs, as := sp.r[s:s+n], sp.g[s:s+n], sp.b[s:s+n], sp.a[s:s+n]
+	fillColor(&b.color, rs, gs, bs, as)
+	if !b.vertexColor {
+		return
+	}
+	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
+	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
+	for i := range rs {
+		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
+		rs[i] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
+		gs[i] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
+		bs[i] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
+		as[i] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+	}
 }
 
 // shadePost runs the passes from the texture lookup on for the first n
@@ -573,9 +595,8 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 		k := 0
 		if haveVec && n >= 2 && cap(rs) >= n+8 {
 			k = n
-			var c lightConsts
-			c.set(tr, st.Ambient)
-			light8(&c, &sp.p0[0], &sp.p1[0], &sp.p2[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
+			c := lightConsts{amb: st.Ambient}
+			light8(tr, &c, &sp.p0[0], &sp.p1[0], &sp.p2[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
 		}
 		for i := k; i < len(rs); i++ {
 			f := lightFactor(tr, st.Ambient, sp.p0[i], sp.p1[i], sp.p2[i])
@@ -591,16 +612,6 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 	t.blendSpan(st, n, sp)
 }
 
-// set sets c to what light8 reads of triangle tr under ambient amb.
-func (c *lightConsts) set(tr *tri, amb float32) {
-	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	for j := range 3 {
-		c.n[j] = [3]float32{a0[6+j], a1[6+j], a2[6+j]}
-		c.l[j] = [3]float32{a0[9+j], a1[9+j], a2[9+j]}
-	}
-	c.amb = amb
-}
-
 // lightFactor is the lighting factor of the fragment of tr with weights
 // p0, p1, p2: the interpolated normal and light vector's dot product, not
 // below 0, plus amb, at most 1.
@@ -613,23 +624,6 @@ func lightFactor(tr *tri, amb, p0, p1, p2 float32) float32 {
 	ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
 	lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
 	return min(max(nx*lx+ny*ly+nz*lz, 0)+amb, 1)
-}
-
-// lightFactors writes the lighting factors of the n fragments of tr from
-// s of sp to sp.lf, for shadePost to apply after the lookup (rasterRows).
-func lightFactors(tr *tri, amb float32, s, n int, sp *spanBuf) {
-	lf := sp.lf[s : s+n]
-	k := 0
-	if haveVec && n >= 2 && s+n+8 <= sp.width {
-		k = n
-		var c lightConsts
-		c.set(tr, amb)
-		c.store = 1
-		light8(&c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &lf[0], &lf[0], &lf[0], (n+7)/8)
-	}
-	for i := k; i < n; i++ {
-		lf[i] = lightFactor(tr, amb, sp.p0[s+i], sp.p1[s+i], sp.p2[s+i])
-	}
 }
 
 // blendSpan clamps the n fragments held in sp (pixel, z and the colour

@@ -315,22 +315,19 @@ func (m *mipTex) sampleMulGo(u, v, lod, r, g, b, a []float32) {
 	}
 }
 
-// uvConsts is what uvLOD8 reads of a triangle; the offsets of its fields
-// are fixed in vec_amd64.s.
+// uvConsts is what uvLOD8 reads besides the triangle (its vertices' u
+// and v, their gradients).
 type uvConsts struct {
-	u, v                [3]float32 // 0, 12: the vertices' u and v
-	du, dv, dq          [2]float32 // 24, 32, 40: their gradients (x, y)
-	texW, texH, lodBias float32    // 48, 52, 56
-	lod0                int32      // 60: 1 to write λ 0 instead (every fragment samples level 0)
+	texW, texH, lodBias float32
+	lod0                int32 // 1 to write λ 0 instead (every fragment samples level 0)
 }
 
-// lightConsts is what light8 reads of a triangle; the offsets of its
-// fields are fixed in vec_amd64.s.
+// lightConsts is what light8 reads besides the triangle (its vertices'
+// normal and light vector).
 type lightConsts struct {
-	n, l [3][3]float32 // 0, 36: x, y and z of the vertices' normal and light vector
-	amb  float32       // 72
-	// store (76) set: light8 writes each fragment's factor to rp instead
-	// of multiplying r, g and b by it.
+	amb float32
+	// store set: light8 writes each fragment's factor to rp instead of
+	// multiplying r, g and b by it.
 	store int32
 }
 
@@ -379,6 +376,25 @@ type p1Args struct {
 	// that passes the test, as it finds it (rasterRows' gathered
 	// fragments, whose blend comes later).
 	depthWrite int32
+	// The rest is passRows8's for rasterRows' gathered fragments. buf is
+	// the span buffer's arrays (spanBuf.grow sets it), k the index in
+	// them where the fragments go: the kernel points pix, zs, iq and
+	// p0..p2 there itself, which in Go cost bounds checks at every call.
+	// pre says which of shadePre's passes it runs on them, with the
+	// triangle: 1 uvLOD8 (with uv; u, v and lod at k), 2 light8 (with
+	// light, which has store set; the factors to lf at k). A triangle of
+	// a few fragments paid more for those calls in Go than for the
+	// kernels' work.
+	pre   int32
+	k     int64
+	buf   spanPtrs
+	uv    uvConsts
+	light lightConsts
+}
+
+// spanPtrs is a span buffer's arrays as passRows8 reads them.
+type spanPtrs struct {
+	pix, z, iq, p0, p1, p2, u, v, lod, lf uintptr
 }
 
 // addr is a pointer as p1Args holds it. The arrays rasterTri points into

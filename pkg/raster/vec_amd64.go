@@ -18,16 +18,17 @@ var haveVec = cpu.X86.HasAVX2
 func sampleMulN(a *smArgs) int
 
 // uvLOD8 is shadeSpan's pass 3 (texture coordinates and level of detail)
-// for 8·groups fragments.
+// for 8·groups fragments of triangle tr.
 //
 //go:noescape
-func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
+func uvLOD8(tr *tri, c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
 
-// light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments, or,
+// light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments of
+// triangle tr, or,
 // with c.store set, the lighting factor of each into rp.
 //
 //go:noescape
-func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
+func light8(tr *tri, c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
 
 // mulRGB8 multiplies the colours at rp, gp and bp by the factors at fp,
 // for 8·groups fragments.
@@ -60,7 +61,8 @@ func resolveSum(block, out *float32, stride, k, w int, inv float32)
 func resolveStraight(src *float32, dst *uint8, n int)
 
 // passRows8 is rasterTri's pass 1 for the rows of a small triangle, over
-// its bounding box; it returns how many fragments it appended.
+// its bounding box, followed by uvLOD8 and light8 on what it found as
+// c.pre says; it returns how many fragments it appended.
 //
 //go:noescape
 func passRows8(c *p1Args, tr *tri) int

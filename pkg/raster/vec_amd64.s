@@ -565,48 +565,51 @@ refused:
 	RET
 
 // LERPW interpolates the attribute whose three vertex values are at off,
-// off+4 and off+8 of base with the weights in w0, w1, w2, as the Go loops
-// do (p0·a0 + p1·a1) + p2·a2, into dst. Uses t1 and t2.
-#define LERPW(base, off, w0, w1, w2, t1, t2, dst) \
-	VBROADCASTSS off(base), t1    \
-	VMULPS t1, w0, dst            \
-	VBROADCASTSS off+4(base), t1  \
-	VMULPS t1, w1, t2             \
-	VADDPS t2, dst, dst           \
-	VBROADCASTSS off+8(base), t1  \
-	VMULPS t1, w2, t2             \
+// off+stride and off+2·stride of base with the weights in w0, w1, w2, as
+// the Go loops do (p0·a0 + p1·a1) + p2·a2, into dst. Uses t1 and t2.
+#define LERPW(base, off, stride, w0, w1, w2, t1, t2, dst) \
+	VBROADCASTSS off(base), t1            \
+	VMULPS t1, w0, dst                    \
+	VBROADCASTSS off+stride(base), t1     \
+	VMULPS t1, w1, t2                     \
+	VADDPS t2, dst, dst                   \
+	VBROADCASTSS off+2*stride(base), t1   \
+	VMULPS t1, w2, t2                     \
 	VADDPS t2, dst, dst
 
-// LERP3 is LERPW of the attribute at off of AX with the weights in Y0,
-// Y1, Y2. Uses Y3 and Y4.
-#define LERP3(off, dst) LERPW(AX, off, Y0, Y1, Y2, Y3, Y4, dst)
+// LERPT is LERPW of attribute i of the triangle at BX (tri.attr, its
+// vertices nAttr floats apart) with the weights in Y0, Y1, Y2. Uses Y3
+// and Y4.
+#define LERPT(i, dst) LERPW(BX, tri_attr+4*i, 4*const_nAttr, Y0, Y1, Y2, Y3, Y4, dst)
 
 // DERIV computes ((d − c·dq)·iq)·size, a UV derivative in texels, into dst
-// from the coordinate c, the gradients at doff and qoff of AX, iq in Y15
-// and the size at soff. Uses Y3.
+// from the coordinate c, the triangle's gradients at doff and qoff of BX,
+// iq in Y15 and the size at soff of AX. Uses Y3.
 #define DERIV(c, doff, qoff, soff, dst) \
-	VBROADCASTSS qoff(AX), Y3     \
+	VBROADCASTSS qoff(BX), Y3     \
 	VMULPS Y3, c, dst             \
-	VBROADCASTSS doff(AX), Y3     \
+	VBROADCASTSS doff(BX), Y3     \
 	VSUBPS dst, Y3, dst           \
 	VMULPS Y15, dst, dst          \
 	VBROADCASTSS soff(AX), Y3     \
 	VMULPS Y3, dst, dst
 
-// func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
+// func uvLOD8(tr *tri, c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
 //
-// The texture coordinates and level of detail of 8·groups fragments, as
-// shadeSpan's pass 3 computes them; with c.lod0 set, λ is written as 0.
-TEXT ·uvLOD8(SB), NOSPLIT, $0-72
-	MOVQ c+0(FP), AX
-	MOVQ p0+8(FP), SI
-	MOVQ p1+16(FP), DI
-	MOVQ p2+24(FP), R8
-	MOVQ iq+32(FP), R9
-	MOVQ u+40(FP), R10
-	MOVQ v+48(FP), R11
-	MOVQ lod+56(FP), R12
-	MOVQ groups+64(FP), CX
+// The texture coordinates and level of detail of 8·groups fragments of
+// tr, as shadeSpan's pass 3 computes them; with c.lod0 set, λ is written
+// as 0.
+TEXT ·uvLOD8(SB), NOSPLIT, $0-80
+	MOVQ tr+0(FP), BX
+	MOVQ c+8(FP), AX
+	MOVQ p0+16(FP), SI
+	MOVQ p1+24(FP), DI
+	MOVQ p2+32(FP), R8
+	MOVQ iq+40(FP), R9
+	MOVQ u+48(FP), R10
+	MOVQ v+56(FP), R11
+	MOVQ lod+64(FP), R12
+	MOVQ groups+72(FP), CX
 	XORQ DX, DX
 	TESTQ CX, CX
 	JZ   uvdone
@@ -616,16 +619,16 @@ uvloop:
 	VMOVUPS (DI)(DX*1), Y1
 	VMOVUPS (R8)(DX*1), Y2
 	VMOVUPS (R9)(DX*1), Y15
-	LERP3(0, Y5)                  // u
-	LERP3(12, Y6)                 // v
+	LERPT(0, Y5)                  // u
+	LERPT(1, Y6)                  // v
 	VMOVUPS Y5, (R10)(DX*1)
 	VMOVUPS Y6, (R11)(DX*1)
-	CMPL 60(AX), $0
+	CMPL uvConsts_lod0(AX), $0
 	JNE  uvlod0
-	DERIV(Y5, 24, 40, 48, Y7)     // ∂u/∂x
-	DERIV(Y6, 32, 40, 52, Y8)     // ∂v/∂x
-	DERIV(Y5, 28, 44, 48, Y9)     // ∂u/∂y
-	DERIV(Y6, 36, 44, 52, Y10)    // ∂v/∂y
+	DERIV(Y5, tri_du, tri_dq, uvConsts_texW, Y7)         // ∂u/∂x
+	DERIV(Y6, tri_dv, tri_dq, uvConsts_texH, Y8)         // ∂v/∂x
+	DERIV(Y5, (tri_du+4), (tri_dq+4), uvConsts_texW, Y9) // ∂u/∂y
+	DERIV(Y6, (tri_dv+4), (tri_dq+4), uvConsts_texH, Y10) // ∂v/∂y
 	VMULPS Y7, Y7, Y7
 	VMULPS Y8, Y8, Y8
 	VADDPS Y8, Y7, Y7             // |∂/∂x|²
@@ -643,7 +646,7 @@ uvloop:
 	VSUBPS Y3, Y12, Y12
 	VBROADCASTSS uvconst<>+4(SB), Y3
 	VMULPS Y3, Y12, Y12
-	VBROADCASTSS 56(AX), Y3
+	VBROADCASTSS uvConsts_lodBias(AX), Y3
 	VADDPS Y3, Y12, Y12
 	VXORPS Y3, Y3, Y3
 	VCMPPS $0x1e, Y3, Y11, Y13
@@ -681,19 +684,20 @@ GLOBL uvconst<>(SB), RODATA|NOPTR, $12
 	VMULPS (R11)(DX*1), f, t   \
 	VMOVUPS t, (R11)(DX*1)
 
-// func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
+// func light8(tr *tri, c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
 //
-// Multiplies the colours of 8·groups fragments by their lighting factor,
-// min(max(n·l, 0) + ambient, 1), as shadeSpan's pass 4 does.
-TEXT ·light8(SB), NOSPLIT, $0-64
-	MOVQ c+0(FP), AX
-	MOVQ p0+8(FP), SI
-	MOVQ p1+16(FP), DI
-	MOVQ p2+24(FP), R8
-	MOVQ rp+32(FP), R9
-	MOVQ gp+40(FP), R10
-	MOVQ bp+48(FP), R11
-	MOVQ groups+56(FP), CX
+// Multiplies the colours of 8·groups fragments of tr by their lighting
+// factor, min(max(n·l, 0) + ambient, 1), as shadeSpan's pass 4 does.
+TEXT ·light8(SB), NOSPLIT, $0-72
+	MOVQ tr+0(FP), BX
+	MOVQ c+8(FP), AX
+	MOVQ p0+16(FP), SI
+	MOVQ p1+24(FP), DI
+	MOVQ p2+32(FP), R8
+	MOVQ rp+40(FP), R9
+	MOVQ gp+48(FP), R10
+	MOVQ bp+56(FP), R11
+	MOVQ groups+64(FP), CX
 	XORQ DX, DX
 	TESTQ CX, CX
 	JZ   ldone
@@ -702,12 +706,12 @@ lloop:
 	VMOVUPS (SI)(DX*1), Y0
 	VMOVUPS (DI)(DX*1), Y1
 	VMOVUPS (R8)(DX*1), Y2
-	LERP3(0, Y5)                  // n
-	LERP3(12, Y6)
-	LERP3(24, Y7)
-	LERP3(36, Y8)                 // l
-	LERP3(48, Y9)
-	LERP3(60, Y10)
+	LERPT(6, Y5)                  // n
+	LERPT(7, Y6)
+	LERPT(8, Y7)
+	LERPT(9, Y8)                  // l
+	LERPT(10, Y9)
+	LERPT(11, Y10)
 	VMULPS Y8, Y5, Y5
 	VMULPS Y9, Y6, Y6
 	VADDPS Y6, Y5, Y5
@@ -718,11 +722,11 @@ lloop:
 	VMAXPS Y11, Y5, Y12
 	VCMPPS $0x03, Y5, Y5, Y13
 	VBLENDVPS Y13, Y5, Y12, Y12
-	VBROADCASTSS 72(AX), Y3
+	VBROADCASTSS lightConsts_amb(AX), Y3
 	VADDPS Y3, Y12, Y12
 	VBROADCASTSS lconst<>+0(SB), Y3
 	VMINPS Y12, Y3, Y12
-	CMPL 76(AX), $0
+	CMPL lightConsts_store(AX), $0
 	JNE  lstore
 	MULRGB(Y12, Y13)
 lnext:
@@ -1243,7 +1247,7 @@ addafter:
 	VMULPS Y9, Y6, Y6             \
 	VMULPS Y9, Y7, Y7             \
 	VMULPS Y9, Y8, Y8             \
-	LERPW(base, z, Y6, Y7, Y8, Y10, Y11, Y9)
+	LERPW(base, z, 4, Y6, Y7, Y8, Y10, Y11, Y9)
 
 // P1PAST sets Y12 to ones in the lanes past xr (CX) of the group whose
 // first pixel is DX, zeros in the others. Uses R10 and t (xt its low
@@ -1430,22 +1434,54 @@ p1done:
 	ADDQ (tri_e+k*edge__size+edge_c)(BX), R8    \
 	MOVL R8, (off/8+204)(SP)
 
+// PRPTR sets field dst of the p1Args at AX to array src of its span
+// buffer's arrays, plus R8 bytes. Uses R10.
+#define PRPTR(src, dst) \
+	MOVQ (p1Args_buf+src)(AX), R10 \
+	ADDQ R8, R10                   \
+	MOVQ R10, dst(AX)
+
+// PRARG stores field src of the p1Args at AX as the callee's argument at
+// off. Uses R10.
+#define PRARG(src, off) \
+	MOVQ src(AX), R10 \
+	MOVQ R10, off(SP)
+
+// PRARGK stores array src of the span buffer's arrays, plus R8 bytes, as
+// the callee's argument at off, and leaves it in R10.
+#define PRARGK(src, off) \
+	MOVQ (p1Args_buf+src)(AX), R10 \
+	ADDQ R8, R10                   \
+	MOVQ R10, off(SP)
+
 // func passRows8(c *p1Args, tr *tri) int
 //
 // pass1x8 for the rows c.y..c.ye of a small triangle (tri.small), over
 // its whole bounding box, eight pixels at a time: a lane is in where its
 // pixel centre is inside all three edges (w + bias ≥ 0, in int32), as the
 // span walk finds it, so the same fragments are appended in the same
-// order. With c.depthWrite set, the lanes that pass the depth test write
-// their depth. It stops after the row that brings the count to c.limit,
-// with c.y set to the next row. Returns how many.
+// order, from index c.k of the span buffer's arrays c.buf. With
+// c.depthWrite set, the lanes that pass the depth test write their depth.
+// It stops after the row that brings the count to c.limit, with c.y set
+// to the next row. Then, as c.pre says, it calls uvLOD8 and light8 on the
+// fragments it found. Returns how many.
 //
 // Locals: each edge's j steps in lane j at 0, 32, 64; its bias at 96,
 // 128, 160; its step from row to row at 192, 196, 200; its value at the
-// row's first pixel at 204, 208, 212.
+// row's first pixel at 204, 208, 212. Once the rows are done, the callees'
+// arguments at 0.
 TEXT ·passRows8(SB), NOSPLIT, $224-24
 	MOVQ c+0(FP), AX
 	MOVQ tr+8(FP), BX
+	// The outputs at k.
+	MOVQ p1Args_k(AX), R8
+	SHLQ $2, R8
+	PRPTR(spanPtrs_pix, p1Args_pix)
+	PRPTR(spanPtrs_z, p1Args_zs)
+	PRPTR(spanPtrs_iq, p1Args_iq)
+	PRPTR(spanPtrs_p0, p1Args_p0)
+	PRPTR(spanPtrs_p1, p1Args_p1)
+	PRPTR(spanPtrs_p2, p1Args_p2)
 	MOVQ p1Args_y(AX), R13     // y
 	MOVLQSX tri_minX(BX), R10
 	SHLQ $8, R10
@@ -1530,6 +1566,54 @@ prdone:
 	MOVQ R13, p1Args_y(AX)
 	VZEROUPPER
 	MOVQ R9, ret+16(FP)
+	TESTQ R9, R9
+	JZ   prret
+	MOVL p1Args_pre(AX), R13
+	TESTL $1, R13
+	JZ   prlight
+	// uvLOD8(tr, &c.uv, p0, p1, p2, iq, u, v, lod at k, groups)
+	MOVQ BX, 0(SP)
+	LEAQ p1Args_uv(AX), R10
+	MOVQ R10, 8(SP)
+	PRARG(p1Args_p0, 16)
+	PRARG(p1Args_p1, 24)
+	PRARG(p1Args_p2, 32)
+	PRARG(p1Args_iq, 40)
+	MOVQ p1Args_k(AX), R8
+	SHLQ $2, R8
+	PRARGK(spanPtrs_u, 48)
+	PRARGK(spanPtrs_v, 56)
+	PRARGK(spanPtrs_lod, 64)
+	ADDQ $7, R9
+	SHRQ $3, R9
+	MOVQ R9, 72(SP)
+	CALL ·uvLOD8(SB)
+	MOVQ c+0(FP), AX
+	MOVQ tr+8(FP), BX
+	MOVQ ret+16(FP), R9
+	MOVL p1Args_pre(AX), R13
+
+prlight:
+	TESTL $2, R13
+	JZ   prret
+	// light8(tr, &c.light, p0, p1, p2, lf, lf, lf at k, groups)
+	MOVQ BX, 0(SP)
+	LEAQ p1Args_light(AX), R10
+	MOVQ R10, 8(SP)
+	PRARG(p1Args_p0, 16)
+	PRARG(p1Args_p1, 24)
+	PRARG(p1Args_p2, 32)
+	MOVQ p1Args_k(AX), R8
+	SHLQ $2, R8
+	PRARGK(spanPtrs_lf, 40)
+	MOVQ R10, 48(SP)
+	MOVQ R10, 56(SP)
+	ADDQ $7, R9
+	SHRQ $3, R9
+	MOVQ R9, 64(SP)
+	CALL ·light8(SB)
+
+prret:
 	RET
 
 DATA p1const<>+0(SB)/8, $0x4338000000000000 // 1.5·2⁵²

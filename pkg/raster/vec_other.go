@@ -8,9 +8,9 @@ var haveVec = false
 
 func sampleMulN(a *smArgs) int { return 0 }
 
-func uvLOD8(c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int) {}
+func uvLOD8(tr *tri, c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int) {}
 
-func light8(c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int) {}
+func light8(tr *tri, c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int) {}
 
 func blend4(c *blendArgs) {}
 
