@@ -1535,9 +1535,35 @@ prgroup:
 	VCVTDQ2PS Y2, Y7
 	VCVTDQ2PS Y4, Y8
 	P1WEIGHTS(BX, tri_invArea, tri_z)
-	P1PASS(prnodepth, prnext)
+	// The depth test, as P1PASS, and the depth write. Masked loads and
+	// stores are slow, and a masked store is not forwarded to a later
+	// load; where the eight pixels lie in the row (R11 ≤ the width), the
+	// group's depths are read whole, and written whole, the lanes left
+	// out as they were.
+	TESTL R8, R8
+	JZ   prnodepth
+	LEAQ 8(DX), R11
+	CMPQ R11, R12
+	JGT  prmaskload
+	VMOVUPS (SI)(DX*4), Y10
+	JMP  prtest
+prmaskload:
+	VMASKMOVPS (SI)(DX*4), Y12, Y10
+prtest:
+	VCMPPS $0x1e, Y10, Y9, Y11
+	VANDNPS Y12, Y11, Y12
+prnodepth:
+	VMOVMSKPS Y12, R10
+	TESTL R10, R10
+	JZ   prnext
 	CMPL p1Args_depthWrite(AX), $0
 	JEQ  prkeepdepth
+	CMPQ R11, R12
+	JGT  prmaskdepth
+	VBLENDVPS Y12, Y9, Y10, Y10
+	VMOVUPS Y10, (SI)(DX*4)
+	JMP  prkeepdepth
+prmaskdepth:
 	VMASKMOVPS Y9, Y12, (SI)(DX*4)
 prkeepdepth:
 	P1EMIT(BX, tri_q)
