@@ -689,10 +689,11 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 			sx[k], sy[k] = float64(v.x)/subOne, float64(v.y)/subOne
 		}
 		den := (sx[1]-sx[0])*(sy[2]-sy[0]) - (sx[2]-sx[0])*(sy[1]-sy[0])
+		id := 1 / den
 		grad := func(f0, f1, f2 float64) [2]float32 {
 			return [2]float32{
-				float32(((f1-f0)*(sy[2]-sy[0]) - (f2-f0)*(sy[1]-sy[0])) / den),
-				float32(((f2-f0)*(sx[1]-sx[0]) - (f1-f0)*(sx[2]-sx[0])) / den),
+				float32(((f1-f0)*(sy[2]-sy[0]) - (f2-f0)*(sy[1]-sy[0])) * id),
+				float32(((f2-f0)*(sx[1]-sx[0]) - (f1-f0)*(sx[2]-sx[0])) * id),
 			}
 		}
 		q := [3]float64{float64(tr.q[0]), float64(tr.q[1]), float64(tr.q[2])}
