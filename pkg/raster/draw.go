@@ -682,7 +682,13 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	}
 	tr.invArea = float32(1 / float64(area))
 	tr.batch = bi
-	tr.small = x1-x0 < smallTri && tr.edgeMax(int(y0), int(y1)) <= math.MaxInt32
+	// An edge's value at a pixel centre of the box is its vector crossed
+	// with the centre's offset from one of its vertices, all inside the
+	// vertices' box of w×h subpixels: at most 2·w·h. Below 2³¹, which is
+	// every small triangle but a sliver reaching far off the target, the
+	// values fit without looking at them.
+	w, h := maxFx-minFx, maxFy-minFy
+	tr.small = x1-x0 < smallTri && (w*h < 1<<30 || tr.edgeMax(int(y0), int(y1)) <= math.MaxInt32)
 	if info.tex != nil || info.shader != nil {
 		var sx, sy [3]float64
 		for k, v := range vs {

@@ -940,3 +940,55 @@ func TestDrawChecksIndices(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallEdgeBound sets up random triangles, small and large, on the
+// target and reaching far off it: setupTri's bound on the edge values
+// must mark a triangle small exactly when it is narrow and its edge
+// values over its bounding box fit in int32.
+func TestSmallEdgeBound(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	narrowWide := 0 // narrow boxes whose edge values do not fit
+	small := 0
+	for scene := range 150 {
+		w, h := 16+rng.Intn(1000), 16+rng.Intn(1000)
+		var vs []Vertex
+		var idx []uint32
+		for k := range 3 * 40 {
+			// A vertex near a cluster's centre, and now and then one far
+			// to the side, where the guard band clips it.
+			cx, cy := rng.Float32()*float32(w), rng.Float32()*float32(h)
+			size := 1 + rng.Float32()*40
+			px, py := cx+size*(rng.Float32()-0.5), cy+size*(rng.Float32()-0.5)
+			if k%3 == 0 && rng.Intn(2) == 0 {
+				px = -rng.Float32() * float32(w) * 1.5
+				if rng.Intn(2) == 0 {
+					py = rng.Float32() * float32(h) * 3
+				}
+			}
+			vs = append(vs, Vertex{Position: [4]float32{2*px/float32(w) - 1, 2*py/float32(h) - 1, 0, 1}, Color: white})
+			idx = append(idx, uint32(k))
+		}
+		tg := newTarget(t, w, h)
+		if err := tg.Draw([]Batch{{State: State{Cull: CullNone}, Color: white, Vertices: vs, Indices: idx}}, DrawOptions{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range tg.tris {
+			tr := &tg.tris[i]
+			narrow := int(tr.maxX-tr.minX) < smallTri
+			fits := tr.edgeMax(int(tr.minY), int(tr.maxY)) <= math.MaxInt32
+			if tr.small != (narrow && fits) {
+				t.Fatalf("scene %d, triangle %d (box %d..%d × %d..%d, edges %+v): small %v, narrow %v, edge values fit %v",
+					scene, i, tr.minX, tr.maxX, tr.minY, tr.maxY, tr.e, tr.small, narrow, fits)
+			}
+			if narrow && !fits {
+				narrowWide++
+			}
+			if tr.small {
+				small++
+			}
+		}
+	}
+	if narrowWide < 30 || small < 300 {
+		t.Errorf("%d narrow triangles with edge values past int32, %d small: the test wants many of both", narrowWide, small)
+	}
+}
