@@ -678,7 +678,10 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	// Edge k is the one opposite vertex k.
 	tr.e[0], tr.e[1], tr.e[2] = newEdge(v1, v2), newEdge(v2, v0), newEdge(v0, v1)
 	for k, v := range vs {
-		tr.z[k], tr.q[k], tr.attr[k] = v.z, v.q, v.a
+		// Apart: as one tuple assignment, the attributes went through a
+		// copy on the stack.
+		tr.z[k], tr.q[k] = v.z, v.q
+		tr.attr[k] = v.a
 	}
 	tr.invArea = float32(1 / float64(area))
 	tr.batch = bi
