@@ -38,7 +38,7 @@ func (t *Target) budget(max int64) DrawStats {
 	var sum float64
 	cut := -1
 	for i := range t.tris {
-		f := coverage(&t.tris[i])
+		f := t.tris[i].cover
 		if cut < 0 && max > 0 && sum+f > float64(max) {
 			cut = i
 		}

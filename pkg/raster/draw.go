@@ -122,6 +122,9 @@ type tri struct {
 	attr                   [3][nAttr]float32
 	// Screen-space gradients per pixel of 1/w, u/w and v/w, for the LOD.
 	dq, du, dv [2]float32
+	// cover is the triangle's coverage estimate (budget.go), worked out
+	// once here: a shared set-up copies it with the rest.
+	cover float64
 	// hull is −1 when no fragment of the triangle can change the picture,
 	// else 1 + the index in Target.sides of the first of the nHull sides
 	// that cut its rows (hull.go), or 0.
@@ -684,6 +687,7 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		tr.attr[k] = v.a
 	}
 	tr.invArea = float32(1 / float64(area))
+	tr.cover = coverage(tr)
 	tr.batch = bi
 	// An edge's value at a pixel centre of the box is its vector crossed
 	// with the centre's offset from one of its vertices, all inside the
