@@ -24,8 +24,8 @@ func sampleMulN(a *smArgs) int
 func uvLOD8(tr *tri, c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
 
 // light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments of
-// triangle tr, or,
-// with c.store set, the lighting factor of each into rp.
+// triangle tr, or, with c.store set, the lighting factor of each into
+// rp.
 //
 //go:noescape
 func light8(tr *tri, c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
