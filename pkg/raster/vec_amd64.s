@@ -232,8 +232,9 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 	VMULPS Y6, Y3, Y3                        \
 	VADDPS Y3, Y0, Y1
 
-// MIXCH sets channel ch (at off of blk) to the lanes of MIXMASK's mask in
-// Y0 from ch as it is, the others from the slot's blk. Uses Y3.
+// MIXCH sets channel ch (at off of a level block) to the lanes of
+// MIXMASK's mask in Y0 from ch as it is, the others from the slot's
+// LEVEL0 block. Uses Y3.
 #define MIXCH(off, ch) \
 	VMOVUPS (LEVEL0+off)(DX), Y3             \
 	VBLENDVPS Y0, ch, Y3, ch
@@ -1434,24 +1435,17 @@ p1done:
 	ADDQ (tri_e+k*edge__size+edge_c)(BX), R8    \
 	MOVL R8, (off/8+204)(SP)
 
-// PRPTR sets field dst of the p1Args at AX to array src of its span
-// buffer's arrays, plus R8 bytes. Uses R10.
-#define PRPTR(src, dst) \
+// PRBUF stores array src of the span buffer's arrays (the buf of the
+// p1Args at AX), plus R8 bytes, at dst, and leaves it in R10.
+#define PRBUF(src, dst) \
 	MOVQ (p1Args_buf+src)(AX), R10 \
 	ADDQ R8, R10                   \
-	MOVQ R10, dst(AX)
+	MOVQ R10, dst
 
 // PRARG stores field src of the p1Args at AX as the callee's argument at
 // off. Uses R10.
 #define PRARG(src, off) \
 	MOVQ src(AX), R10 \
-	MOVQ R10, off(SP)
-
-// PRARGK stores array src of the span buffer's arrays, plus R8 bytes, as
-// the callee's argument at off, and leaves it in R10.
-#define PRARGK(src, off) \
-	MOVQ (p1Args_buf+src)(AX), R10 \
-	ADDQ R8, R10                   \
 	MOVQ R10, off(SP)
 
 // func passRows8(c *p1Args, tr *tri) int
@@ -1476,12 +1470,12 @@ TEXT ·passRows8(SB), NOSPLIT, $224-24
 	// The outputs at k.
 	MOVQ p1Args_k(AX), R8
 	SHLQ $2, R8
-	PRPTR(spanPtrs_pix, p1Args_pix)
-	PRPTR(spanPtrs_z, p1Args_zs)
-	PRPTR(spanPtrs_iq, p1Args_iq)
-	PRPTR(spanPtrs_p0, p1Args_p0)
-	PRPTR(spanPtrs_p1, p1Args_p1)
-	PRPTR(spanPtrs_p2, p1Args_p2)
+	PRBUF(spanPtrs_pix, p1Args_pix(AX))
+	PRBUF(spanPtrs_z, p1Args_zs(AX))
+	PRBUF(spanPtrs_iq, p1Args_iq(AX))
+	PRBUF(spanPtrs_p0, p1Args_p0(AX))
+	PRBUF(spanPtrs_p1, p1Args_p1(AX))
+	PRBUF(spanPtrs_p2, p1Args_p2(AX))
 	MOVQ p1Args_y(AX), R13     // y
 	MOVLQSX tri_minX(BX), R10
 	SHLQ $8, R10
@@ -1607,9 +1601,9 @@ prdone:
 	PRARG(p1Args_iq, 40)
 	MOVQ p1Args_k(AX), R8
 	SHLQ $2, R8
-	PRARGK(spanPtrs_u, 48)
-	PRARGK(spanPtrs_v, 56)
-	PRARGK(spanPtrs_lod, 64)
+	PRBUF(spanPtrs_u, 48(SP))
+	PRBUF(spanPtrs_v, 56(SP))
+	PRBUF(spanPtrs_lod, 64(SP))
 	ADDQ $7, R9
 	SHRQ $3, R9
 	MOVQ R9, 72(SP)
@@ -1631,7 +1625,7 @@ prlight:
 	PRARG(p1Args_p2, 32)
 	MOVQ p1Args_k(AX), R8
 	SHLQ $2, R8
-	PRARGK(spanPtrs_lf, 40)
+	PRBUF(spanPtrs_lf, 40(SP))
 	MOVQ R10, 48(SP)
 	MOVQ R10, 56(SP)
 	ADDQ $7, R9
