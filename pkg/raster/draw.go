@@ -254,7 +254,7 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	bandH := max(4, (t.Height+8*workers-1)/(8*workers))
+	bandH := bandHeight(t.Height, workers)
 	nBands := (t.Height + bandH - 1) / bandH
 	workers = min(workers, nBands)
 	t.binBands(bandH, nBands)
@@ -288,6 +288,17 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 		return st, ctx.Err()
 	}
 	return st, nil
+}
+
+// bandHeight is the height of the bands that workers band workers take
+// in turn. A single worker draws the target as one band: with eight, as
+// for two or more, the binning and each band's set-up were spent for
+// nothing, and a triangle across two bands was started twice.
+func bandHeight(h, workers int) int {
+	if workers == 1 {
+		return h
+	}
+	return max(4, (h+8*workers-1)/(8*workers))
 }
 
 // pvert is a vertex projected to the screen: fixed-point position, window
