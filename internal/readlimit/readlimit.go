@@ -14,9 +14,19 @@ import (
 // that a file of a few megabytes is read into one allocation instead of
 // a buffer that grows and copies itself. A wrong size costs only growth.
 func Read(r io.Reader, size, limit int64) (b []byte, over bool, err error) {
+	return ReadInto(r, size, limit, nil)
+}
+
+// ReadInto is Read into buf's storage when it has room for size+1 bytes
+// (it is then overwritten), else into a new buffer.
+func ReadInto(r io.Reader, size, limit int64, buf []byte) (b []byte, over bool, err error) {
 	lim := int(min(max(limit, 0), math.MaxInt-1)) + 1 // bytes to read at most
 	// One byte past the expected end, so that EOF is seen without growing.
-	b = make([]byte, 0, int(min(max(size, 0), int64(lim-1)))+1)
+	if want := int(min(max(size, 0), int64(lim-1))) + 1; cap(buf) >= want {
+		b = buf[:0]
+	} else {
+		b = make([]byte, 0, want)
+	}
 	for len(b) < lim {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)] // let append choose the growth

@@ -46,3 +46,31 @@ func TestReadError(t *testing.T) {
 		t.Errorf("got %q, %v, %v; want the 3 bytes read and the error", b, over, err)
 	}
 }
+
+func TestReadInto(t *testing.T) {
+	data := strings.Repeat("0123456789", 100)
+	for _, c := range []struct {
+		name       string
+		bufCap     int
+		size       int64
+		limit      int64
+		want       int
+		over, same bool
+	}{
+		{"room", 2000, 1000, 5000, 1000, false, true},
+		{"exact room", 1001, 1000, 5000, 1000, false, true},
+		{"one byte short", 1000, 1000, 5000, 1000, false, false},
+		{"no buffer", 0, 1000, 5000, 1000, false, false},
+		{"over the limit", 2000, 1000, 10, 11, true, true},
+		{"size too small", 2000, 10, 5000, 1000, false, true},
+	} {
+		buf := bytes.Repeat([]byte{0xa5}, c.bufCap)
+		b, over, err := ReadInto(strings.NewReader(data), c.size, c.limit, buf)
+		if err != nil || over != c.over || !bytes.Equal(b, []byte(data[:c.want])) {
+			t.Errorf("%s: %d bytes, over %v, err %v; want %d bytes, over %v", c.name, len(b), over, err, c.want, c.over)
+		}
+		if same := c.bufCap > 0 && &b[:1][0] == &buf[:1][0]; same != c.same {
+			t.Errorf("%s: read into the buffer given: %v, want %v", c.name, same, c.same)
+		}
+	}
+}

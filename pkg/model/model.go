@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 
 	"github.com/mdxrender/mdxrender/internal/readlimit"
 	"github.com/mdxrender/mdxrender/pkg/m2"
@@ -160,11 +161,53 @@ func LoadFile(path string) (*File, error) { return Loader{}.LoadFile(path) }
 
 // LoadFile is the package's LoadFile within l's quotas.
 func (l Loader) LoadFile(path string) (*File, error) {
-	b, err := ReadFile(path, int64(l.quotas().MaxFileSize))
+	buf := getFileBuf()
+	b, err := readFile(path, int64(l.quotas().MaxFileSize), buf)
 	if err != nil {
+		putFileBuf(buf)
 		return nil, err
 	}
-	return l.DecodeFile(b, path)
+	return l.decodeRead(b, path)
+}
+
+// decodeRead decodes the bytes LoadFile or LoadFS read into a buffer of
+// fileBufs, and gives the buffer back.
+func (l Loader) decodeRead(b []byte, name string) (*File, error) {
+	f, err := l.DecodeFile(b, name)
+	if !m2.IsM2(b) {
+		// The MDX and MDL decoders copy what they keep
+		// (TestLoadKeepsNoBytes); an M2 File keeps slices of b.
+		putFileBuf(b)
+	}
+	return f, err
+}
+
+// fileBufs keeps the buffers LoadFile and LoadFS read model files into
+// (as *[]byte), for the next load. A program making thumbnails one model
+// after another otherwise allocated a file's worth of bytes for each,
+// cleared by the runtime and then overwritten: a quarter-megabyte unit's
+// file was a sixth of its thumbnail's allocation, and with the
+// collections that came with it some 3 % of its time
+// (docs/performance.md).
+var fileBufs sync.Pool
+
+// maxPooledFile bounds the buffers fileBufs keeps: a pool that holds a
+// huge model's buffer until the collector drops it would hold memory for
+// little gain.
+const maxPooledFile = 16 << 20
+
+func getFileBuf() []byte {
+	if p, ok := fileBufs.Get().(*[]byte); ok {
+		return *p
+	}
+	return nil
+}
+
+func putFileBuf(b []byte) {
+	if c := cap(b); c > 0 && c <= maxPooledFile {
+		b = b[:0]
+		fileBufs.Put(&b)
+	}
 }
 
 // LoadFS reads and decodes the model file name inside fsys, as Load does;
@@ -173,11 +216,13 @@ func LoadFS(fsys fs.FS, name string) (*File, error) { return Loader{}.LoadFS(fsy
 
 // LoadFS is the package's LoadFS within l's quotas.
 func (l Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
-	b, err := ReadFS(fsys, name, int64(l.quotas().MaxFileSize))
+	buf := getFileBuf()
+	b, err := readFS(fsys, name, int64(l.quotas().MaxFileSize), buf)
 	if err != nil {
+		putFileBuf(buf)
 		return nil, err
 	}
-	return l.DecodeFile(b, name)
+	return l.decodeRead(b, name)
 }
 
 // checkGeometry checks a built model's vertices and triangles against
@@ -202,7 +247,10 @@ func checkGeometry(m *mdx.Model, q mdx.ReadQuotas) error {
 // blocks; /dev/zero never ends) and a file over limit bytes before reading
 // it, and it never reads more than limit+1 bytes whatever the file
 // claims. Errors name the file.
-func ReadFile(path string, limit int64) ([]byte, error) {
+func ReadFile(path string, limit int64) ([]byte, error) { return readFile(path, limit, nil) }
+
+// readFile is ReadFile into buf's storage when it has room (ReadInto).
+func readFile(path string, limit int64, buf []byte) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err // *PathError already names the file
@@ -215,11 +263,16 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(path, f, st.Size(), limit)
+	return readLimited(path, f, st.Size(), limit, buf)
 }
 
 // ReadFS is ReadFile for a file inside fsys.
 func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	return readFS(fsys, name, limit, nil)
+}
+
+// readFS is ReadFS into buf's storage when it has room (ReadInto).
+func readFS(fsys fs.FS, name string, limit int64, buf []byte) ([]byte, error) {
 	st, err := fs.Stat(fsys, name)
 	if err != nil {
 		return nil, err
@@ -232,7 +285,7 @@ func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(name, f, st.Size(), limit)
+	return readLimited(name, f, st.Size(), limit, buf)
 }
 
 func checkFile(name string, st fs.FileInfo, limit int64) error {
@@ -262,8 +315,8 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s: %d bytes is larger than the %d-byte limit", e.Name, e.Size, e.Limit)
 }
 
-func readLimited(name string, r io.Reader, size, limit int64) ([]byte, error) {
-	b, over, err := readlimit.Read(r, size, limit)
+func readLimited(name string, r io.Reader, size, limit int64, buf []byte) ([]byte, error) {
+	b, over, err := readlimit.ReadInto(r, size, limit, buf)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
