@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"sync"
 )
 
 // BLP header sizes: BLP1 has 7 u32 fields before the mip tables, BLP2 packs
@@ -220,15 +221,17 @@ func openBLP(data []byte, o *Options) (*mipFile, error) {
 	}
 	mf := &mipFile{format: h.format(), w: h.w, h: h.h, n: h.levels}
 	if h.content == blpJPEG {
-		streams, lerr, err := h.jpegStreams(data, budget, o)
+		header, mips, lerr, err := h.jpegLevels(data, budget, o)
 		if err != nil {
 			return nil, err
 		}
-		mf.n, mf.levelErr = len(streams), lerr
+		mf.n, mf.levelErr = len(mips), lerr
 		alpha := h.alphaBits != 0
 		mf.decode = func(i int) (*image.NRGBA, error) {
 			w, hh := mipSize(h.w, h.h, i)
-			img, err := decodeBLPJPEG(streams[i], w, hh, alpha)
+			stream := appendJPEGLevel(getJPEGScratch(), header, mips[i])
+			img, err := decodeBLPJPEG(stream, w, hh, alpha)
+			putJPEGScratch(stream)
 			return img, h.decodeError(err, i)
 		}
 		return mf, nil
@@ -314,36 +317,75 @@ func (h *blpHeader) levelError(err error, i int) *FormatError {
 	return fe
 }
 
-// jpegStreams builds the JPEG stream of every level to decode (the shared
-// header followed by the level's bytes) and checks each one's frame and
-// scans, and charges its decoding to budget, before any level is decoded.
-// A bad level after the first cuts the chain there (lerr) unless
-// Options.Strict; a level over a budget fails the whole decode.
-func (h *blpHeader) jpegStreams(data []byte, budget *pixelBudget, o *Options) (streams [][]byte, lerr, err error) {
+// jpegLevels returns the shared JPEG header and the bytes of every level
+// to decode, once each level's stream (the header followed by the
+// level's bytes, jpegLevel) has had its frame and scans checked and its
+// decoding charged to budget, before any level is decoded. A bad level
+// after the first cuts the chain there (lerr) unless Options.Strict; a
+// level over a budget fails the whole decode.
+//
+// The streams are put together again when a level is decoded, in a
+// scratch buffer: kept from here, they were a second copy of the file's
+// JPEG data for as long as the texture was.
+func (h *blpHeader) jpegLevels(data []byte, budget *pixelBudget, o *Options) (header []byte, mips [][]byte, lerr, err error) {
 	if len(data) < h.dataAt+4 {
-		return nil, nil, errAt(h.name(), -1, int64(h.dataAt), "file ends before the JPEG header size")
+		return nil, nil, nil, errAt(h.name(), -1, int64(h.dataAt), "file ends before the JPEG header size")
 	}
 	n := binary.LittleEndian.Uint32(data[h.dataAt:])
 	if uint64(n) > uint64(len(data)-h.dataAt-4) {
-		return nil, nil, errAt(h.name(), -1, int64(h.dataAt), "JPEG header size %d runs past the end of the file", n)
+		return nil, nil, nil, errAt(h.name(), -1, int64(h.dataAt), "JPEG header size %d runs past the end of the file", n)
 	}
-	header := data[h.dataAt+4 : h.dataAt+4+int(n)]
+	header = data[h.dataAt+4 : h.dataAt+4+int(n)]
 	for i := range h.levels {
-		stream, err := h.jpegLevel(header, data[h.offsets[i]:h.offsets[i]+h.sizes[i]], i, budget, o)
-		if err != nil {
+		mip := data[h.offsets[i] : h.offsets[i]+h.sizes[i]]
+		if err := h.jpegLevel(header, mip, i, budget, o); err != nil {
 			fe, ok := err.(*FormatError)
 			if !ok {
-				return nil, nil, err // over a budget
+				return nil, nil, nil, err // over a budget
 			}
 			fe = h.levelError(fe, i)
 			if i == 0 || o.strict() {
-				return nil, nil, fe
+				return nil, nil, nil, fe
 			}
-			return streams, fe, nil
+			return header, mips, fe, nil
 		}
-		streams = append(streams, stream)
+		mips = append(mips, mip)
 	}
-	return streams, nil, nil
+	return header, mips, nil, nil
+}
+
+// appendJPEGLevel appends a level's JPEG stream to dst: an SOI marker, an
+// Adobe marker, then the shared header after its own SOI (or, with a
+// header too short to hold one, the level's bytes after theirs) and the
+// level's bytes. jpegLevel has checked that the two start with an SOI.
+func appendJPEGLevel(dst, header, mip []byte) []byte {
+	dst = append(dst, 0xff, jpegSOI)
+	dst = append(dst, adobeApp14...)
+	if len(header) >= 2 {
+		return append(append(dst, header[2:]...), mip...)
+	}
+	return append(dst, mip[2-len(header):]...)
+}
+
+// jpegScratch keeps the buffers levels' streams are put together in (as
+// *[]byte): no decoder keeps a stream's bytes once it returns.
+var jpegScratch sync.Pool
+
+// maxJPEGScratch bounds the buffers jpegScratch keeps.
+const maxJPEGScratch = 4 << 20
+
+func getJPEGScratch() []byte {
+	if p, ok := jpegScratch.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+func putJPEGScratch(b []byte) {
+	if c := cap(b); c > 0 && c <= maxJPEGScratch {
+		b = b[:0]
+		jpegScratch.Put(&b)
+	}
 }
 
 // adobeApp14 is an Adobe APP14 segment with colour transform 0. Go's JPEG
@@ -351,14 +393,14 @@ func (h *blpHeader) jpegStreams(data []byte, budget *pixelBudget, o *Options) (s
 // four raw planes (inverted, as CMYK) instead of converting colours.
 var adobeApp14 = []byte{0xff, 0xee, 0x00, 0x0e, 'A', 'd', 'o', 'b', 'e', 0x00, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00}
 
-// jpegLevel returns level i's JPEG stream, with an Adobe marker after SOI,
-// once its frame has passed the checks: the frame fits in the texture (the
+// jpegLevel checks level i's JPEG stream (appendJPEGLevel): the frame
+// fits in the texture (the
 // JPEG decoder allocates the frame's size, not the level's; real files
 // carry frames larger than their level, never larger than the texture), a
 // sequential stream has at most one scan per component, a progressive one
 // at most MaxJPEGScans, the data can hold the frame, and the decoder's
 // working pictures fit in the pixel budget.
-func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o *Options) ([]byte, error) {
+func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o *Options) error {
 	n := len(header) + len(mip)
 	first := func(k int) byte {
 		if k < len(header) {
@@ -367,42 +409,36 @@ func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o 
 		return mip[k-len(header)]
 	}
 	if n < 2 || first(0) != 0xff || first(1) != jpegSOI {
-		return nil, errAt("", -1, -1, "JPEG data does not start with an SOI marker")
+		return errAt("", -1, -1, "JPEG data does not start with an SOI marker")
 	}
-	stream := make([]byte, 0, n+len(adobeApp14))
-	stream = append(stream, 0xff, jpegSOI)
-	stream = append(stream, adobeApp14...)
-	if len(header) >= 2 {
-		stream = append(append(stream, header[2:]...), mip...)
-	} else {
-		stream = append(stream, mip[2-len(header):]...)
-	}
+	stream := appendJPEGLevel(getJPEGScratch(), header, mip)
+	defer putJPEGScratch(stream)
 	f, ferr := parseJPEGFrame(stream)
 	if ferr != nil {
-		return nil, ferr
+		return ferr
 	}
 	if f.comps == 0 {
-		return nil, errAt("", -1, -1, "JPEG data has no frame header")
+		return errAt("", -1, -1, "JPEG data has no frame header")
 	}
 	if f.width > h.w || f.height > h.h {
-		return nil, errAt("", -1, -1, "JPEG frame %dx%d is larger than the %dx%d texture", f.width, f.height, h.w, h.h)
+		return errAt("", -1, -1, "JPEG frame %dx%d is larger than the %dx%d texture", f.width, f.height, h.w, h.h)
 	}
 	if err := checkScans(&f, h.name(), i, o); err != nil {
-		return nil, err
+		return err
 	}
 	if err := jpegFits(image.Config{Width: f.width, Height: f.height}, len(stream)); err != nil {
-		return nil, err
+		return err
 	}
 	if err := budget.add(i, (f.decodeBytes()+3)/4, "with its %dx%d JPEG frame decoded", f.width, f.height); err != nil {
-		return nil, err
+		return err
 	}
 	// A level cut off before its end cannot decode; saying so now lets a
 	// picture that never samples the levels before it keep the same chain
 	// as one that decodes them all.
 	if !f.eoi {
-		return nil, errAt("", -1, -1, "JPEG data ends before its end-of-image marker")
+		return errAt("", -1, -1, "JPEG data ends before its end-of-image marker")
 	}
-	return stream, nil
+	return nil
 }
 
 // checkScans refuses a sequential stream with more scans than components

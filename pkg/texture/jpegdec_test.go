@@ -367,3 +367,13 @@ func benchJPEGStreams(b *testing.B, path string) (*blpHeader, [][]byte) {
 	}
 	return h, streams
 }
+
+// jpegStreams is jpegLevels with every level's stream put together, each
+// in a buffer of its own.
+func (h *blpHeader) jpegStreams(data []byte, budget *pixelBudget, o *Options) (streams [][]byte, lerr, err error) {
+	header, mips, lerr, err := h.jpegLevels(data, budget, o)
+	for _, m := range mips {
+		streams = append(streams, appendJPEGLevel(nil, header, m))
+	}
+	return streams, lerr, err
+}

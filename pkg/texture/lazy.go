@@ -53,7 +53,8 @@ func LazyOf(t *Texture) *Lazy {
 }
 
 // OpenLazy checks data as Decode does and returns it as a Lazy; name
-// prefixes its errors. o may be nil.
+// prefixes its errors. o may be nil. The Lazy decodes its levels from
+// data when asked for them, so data must not change after the call.
 func OpenLazy(data []byte, name string, o *Options) (*Lazy, error) {
 	mf, err := openMips(data, o)
 	if err != nil {
