@@ -394,12 +394,11 @@ func putJPEGScratch(b []byte) {
 var adobeApp14 = []byte{0xff, 0xee, 0x00, 0x0e, 'A', 'd', 'o', 'b', 'e', 0x00, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00}
 
 // jpegLevel checks level i's JPEG stream (appendJPEGLevel): the frame
-// fits in the texture (the
-// JPEG decoder allocates the frame's size, not the level's; real files
-// carry frames larger than their level, never larger than the texture), a
-// sequential stream has at most one scan per component, a progressive one
-// at most MaxJPEGScans, the data can hold the frame, and the decoder's
-// working pictures fit in the pixel budget.
+// fits in the texture (the JPEG decoder allocates the frame's size, not
+// the level's; real files carry frames larger than their level, never
+// larger than the texture), a sequential stream has at most one scan per
+// component, a progressive one at most MaxJPEGScans, the data can hold
+// the frame, and the decoder's working pictures fit in the pixel budget.
 func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o *Options) error {
 	n := len(header) + len(mip)
 	first := func(k int) byte {
