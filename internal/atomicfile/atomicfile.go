@@ -53,11 +53,11 @@ func writeData(data []byte) func(io.Writer) error {
 
 // Write replaces the file name with what write writes to the buffered
 // writer it is given, which write must not keep. The folder of name must
-// exist. On any error (from
-// write, the file system, or ctx cancelled before the rename) the
-// temporary file is removed, name is left untouched and the error is
-// returned as is: os errors name the temporary file, whose name starts
-// with "." and name's base name, and callers add the target themselves.
+// exist. On any error (from write, the file system, or ctx cancelled
+// before the rename) the temporary file is removed, name is left
+// untouched and the error is returned as is: os errors name the
+// temporary file, whose name starts with "." and name's base name, and
+// callers add the target themselves.
 func Write(ctx context.Context, name string, write func(io.Writer) error) error {
 	return replace(ctx, name, write, true)
 }
