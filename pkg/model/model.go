@@ -15,8 +15,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
 
+	"github.com/mdxrender/mdxrender/internal/bufpool"
 	"github.com/mdxrender/mdxrender/internal/readlimit"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -161,54 +161,37 @@ func LoadFile(path string) (*File, error) { return Loader{}.LoadFile(path) }
 
 // LoadFile is the package's LoadFile within l's quotas.
 func (l Loader) LoadFile(path string) (*File, error) {
-	buf := getFileBuf()
-	b, err := readFile(path, int64(l.quotas().MaxFileSize), buf)
-	if err != nil {
-		putFileBuf(buf)
-		return nil, err
-	}
-	return l.decodeRead(b, path)
+	return l.load(path, func(buf []byte) ([]byte, error) {
+		return readFile(path, int64(l.quotas().MaxFileSize), buf)
+	})
 }
 
-// decodeRead decodes the bytes LoadFile or LoadFS read into a buffer of
-// fileBufs, and gives the buffer back.
-func (l Loader) decodeRead(b []byte, name string) (*File, error) {
+// load decodes the file that read reads into a buffer of fileBufs, and
+// gives the buffer back.
+func (l Loader) load(name string, read func(buf []byte) ([]byte, error)) (*File, error) {
+	buf := fileBufs.Get()
+	b, err := read(buf)
+	if err != nil {
+		fileBufs.Put(buf)
+		return nil, err
+	}
 	f, err := l.DecodeFile(b, name)
 	if !m2.IsM2(b) {
 		// The MDX and MDL decoders copy what they keep
 		// (TestLoadKeepsNoBytes); an M2 File keeps slices of b.
-		putFileBuf(b)
+		fileBufs.Put(b)
 	}
 	return f, err
 }
 
-// fileBufs keeps the buffers LoadFile and LoadFS read model files into
-// (as *[]byte), for the next load. A program making thumbnails one model
-// after another otherwise allocated a file's worth of bytes for each,
-// cleared by the runtime and then overwritten: a quarter-megabyte unit's
-// file was a sixth of its thumbnail's allocation, and with the
-// collections that came with it some 3 % of its time
-// (docs/performance.md).
-var fileBufs sync.Pool
-
-// maxPooledFile bounds the buffers fileBufs keeps: a pool that holds a
-// huge model's buffer until the collector drops it would hold memory for
-// little gain.
-const maxPooledFile = 16 << 20
-
-func getFileBuf() []byte {
-	if p, ok := fileBufs.Get().(*[]byte); ok {
-		return *p
-	}
-	return nil
-}
-
-func putFileBuf(b []byte) {
-	if c := cap(b); c > 0 && c <= maxPooledFile {
-		b = b[:0]
-		fileBufs.Put(&b)
-	}
-}
+// fileBufs keeps the buffers LoadFile and LoadFS read model files into,
+// for the next load. A program making thumbnails one model after another
+// otherwise allocated a file's worth of bytes for each, cleared by the
+// runtime and then overwritten: a quarter-megabyte unit's file was a
+// sixth of its thumbnail's allocation, and with the collections that
+// came with it some 3 % of its time (docs/performance.md). A huge
+// model's buffer is not kept.
+var fileBufs = bufpool.Pool{Max: 16 << 20}
 
 // LoadFS reads and decodes the model file name inside fsys, as Load does;
 // errors name it as name.
@@ -216,13 +199,9 @@ func LoadFS(fsys fs.FS, name string) (*File, error) { return Loader{}.LoadFS(fsy
 
 // LoadFS is the package's LoadFS within l's quotas.
 func (l Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
-	buf := getFileBuf()
-	b, err := readFS(fsys, name, int64(l.quotas().MaxFileSize), buf)
-	if err != nil {
-		putFileBuf(buf)
-		return nil, err
-	}
-	return l.decodeRead(b, name)
+	return l.load(name, func(buf []byte) ([]byte, error) {
+		return readFS(fsys, name, int64(l.quotas().MaxFileSize), buf)
+	})
 }
 
 // checkGeometry checks a built model's vertices and triangles against

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
-	"sync"
+
+	"github.com/mdxrender/mdxrender/internal/bufpool"
 )
 
 // BLP header sizes: BLP1 has 7 u32 fields before the mip tables, BLP2 packs
@@ -229,9 +230,9 @@ func openBLP(data []byte, o *Options) (*mipFile, error) {
 		alpha := h.alphaBits != 0
 		mf.decode = func(i int) (*image.NRGBA, error) {
 			w, hh := mipSize(h.w, h.h, i)
-			stream := appendJPEGLevel(getJPEGScratch(), header, mips[i])
+			stream := appendJPEGLevel(jpegScratch.Get(), header, mips[i])
 			img, err := decodeBLPJPEG(stream, w, hh, alpha)
-			putJPEGScratch(stream)
+			jpegScratch.Put(stream)
 			return img, h.decodeError(err, i)
 		}
 		return mf, nil
@@ -367,26 +368,9 @@ func appendJPEGLevel(dst, header, mip []byte) []byte {
 	return append(dst, mip[2-len(header):]...)
 }
 
-// jpegScratch keeps the buffers levels' streams are put together in (as
-// *[]byte): no decoder keeps a stream's bytes once it returns.
-var jpegScratch sync.Pool
-
-// maxJPEGScratch bounds the buffers jpegScratch keeps.
-const maxJPEGScratch = 4 << 20
-
-func getJPEGScratch() []byte {
-	if p, ok := jpegScratch.Get().(*[]byte); ok {
-		return (*p)[:0]
-	}
-	return nil
-}
-
-func putJPEGScratch(b []byte) {
-	if c := cap(b); c > 0 && c <= maxJPEGScratch {
-		b = b[:0]
-		jpegScratch.Put(&b)
-	}
-}
+// jpegScratch keeps the buffers levels' streams are put together in: no
+// decoder keeps a stream's bytes once it returns.
+var jpegScratch = bufpool.Pool{Max: 4 << 20}
 
 // adobeApp14 is an Adobe APP14 segment with colour transform 0. Go's JPEG
 // decoder refuses 4-component streams without one; with it, it returns the
@@ -410,8 +394,8 @@ func (h *blpHeader) jpegLevel(header, mip []byte, i int, budget *pixelBudget, o 
 	if n < 2 || first(0) != 0xff || first(1) != jpegSOI {
 		return errAt("", -1, -1, "JPEG data does not start with an SOI marker")
 	}
-	stream := appendJPEGLevel(getJPEGScratch(), header, mip)
-	defer putJPEGScratch(stream)
+	stream := appendJPEGLevel(jpegScratch.Get(), header, mip)
+	defer jpegScratch.Put(stream)
 	f, ferr := parseJPEGFrame(stream)
 	if ferr != nil {
 		return ferr
