@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/bitdiff"
 )
 
 // TestLoadKeepsNoBytes: LoadFile and LoadFS hand their read buffer to the
@@ -57,8 +57,8 @@ func keepsNoBytes(b []byte, name string) error {
 	if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 		return fmt.Errorf("%s: error %v after the bytes changed, %v before", name, gerr, werr)
 	}
-	if path := sameBits(reflect.ValueOf(want), reflect.ValueOf(got), ""); path != "" {
-		return fmt.Errorf("%s: the decoded model changed with its file's bytes, at %s", name, path)
+	if d := bitdiff.Diff(want, got, 1, true); len(d) > 0 {
+		return fmt.Errorf("%s: the decoded model changed with its file's bytes, at %s", name, d[0])
 	}
 	return nil
 }
@@ -80,82 +80,6 @@ func modelFiles(t testing.TB, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// sameBits compares a and b deeply, floats by their bits (a NaN equals
-// itself), and returns the path of the first difference, or "".
-func sameBits(a, b reflect.Value, path string) string {
-	if a.IsValid() != b.IsValid() {
-		return path + " (validity)"
-	}
-	if !a.IsValid() {
-		return ""
-	}
-	if a.Type() != b.Type() {
-		return path + " (type)"
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			if a.IsNil() != b.IsNil() {
-				return path + " (nil)"
-			}
-			return ""
-		}
-		return sameBits(a.Elem(), b.Elem(), path)
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if d := sameBits(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
-				return d
-			}
-		}
-	case reflect.Slice:
-		if a.IsNil() != b.IsNil() {
-			return path + " (nil)"
-		}
-		fallthrough
-	case reflect.Array:
-		if a.Len() != b.Len() {
-			return path + " (length)"
-		}
-		for i := range a.Len() {
-			if d := sameBits(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
-				return d
-			}
-		}
-	case reflect.Map:
-		if a.Len() != b.Len() || a.IsNil() != b.IsNil() {
-			return path + " (map size)"
-		}
-		for _, k := range a.MapKeys() {
-			if d := sameBits(a.MapIndex(k), b.MapIndex(k), fmt.Sprintf("%s[%v]", path, k)); d != "" {
-				return d
-			}
-		}
-	case reflect.Float32, reflect.Float64:
-		if math.Float64bits(a.Float()) != math.Float64bits(b.Float()) {
-			return path
-		}
-	case reflect.String:
-		if a.String() != b.String() {
-			return path
-		}
-	case reflect.Bool:
-		if a.Bool() != b.Bool() {
-			return path
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if a.Int() != b.Int() {
-			return path
-		}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if a.Uint() != b.Uint() {
-			return path
-		}
-	default:
-		return path + " (kind " + a.Kind().String() + ")"
-	}
-	return ""
 }
 
 // FuzzLoadKeepsNoBytes is TestLoadKeepsNoBytes for any bytes: what
