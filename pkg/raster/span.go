@@ -424,10 +424,7 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 		// The kernel runs shadePre's pass 3 (gather implies a texture
 		// sampleMul reads), and works out the lighting factors.
 		p1.pre = 1
-		p1.uv = uvConsts{texW: b.texW, texH: b.texH, lodBias: lodBias}
-		if sp.lod0 {
-			p1.uv.lod0 = 1
-		}
+		p1.uv = b.uvFor(lodBias, sp.lod0)
 		if st.Lit {
 			p1.pre |= 2
 			p1.light = lightConsts{amb: st.Ambient, store: 1}
@@ -504,10 +501,7 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 	if haveVec && n >= 2 && s+n+8 <= sp.width {
 		// Whole groups of eight: the lanes past n compute values
 		// nothing reads.
-		c := uvConsts{texW: b.texW, texH: b.texH, lodBias: lodBias}
-		if sp.lod0 {
-			c.lod0 = 1
-		}
+		c := b.uvFor(lodBias, sp.lod0)
 		uvLOD8(tr, &c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &sp.iq[s], &sp.u[s], &sp.v[s], &sp.lod[s], (n+7)/8)
 		return sp.lod0
 	}

@@ -322,6 +322,16 @@ type uvConsts struct {
 	lod0                int32 // 1 to write λ 0 instead (every fragment samples level 0)
 }
 
+// uvFor is what uvLOD8 reads for a triangle of batch b with the Draw's
+// λ bias; lod0: every fragment samples level 0.
+func (b *batchInfo) uvFor(lodBias float32, lod0 bool) uvConsts {
+	c := uvConsts{texW: b.texW, texH: b.texH, lodBias: lodBias}
+	if lod0 {
+		c.lod0 = 1
+	}
+	return c
+}
+
 // lightConsts is what light8 reads besides the triangle (its vertices'
 // normal and light vector).
 type lightConsts struct {
