@@ -295,8 +295,8 @@ func (t *Target) DrawContext(ctx context.Context, batches []Batch, opt DrawOptio
 // with room to spare.
 const oneBand = 1 << 17
 
-// bandHeight is the height of the bands that workers band workers take
-// in turn on a w×h target. A single worker draws a small target as one
+// bandHeight is the height of the bands a Draw on a w×h target hands out
+// to its band workers (workers of them). A single worker draws a small target as one
 // band: in eight, as for two or more workers, the binning and each
 // band's set-up were spent for nothing, and a small triangle across two
 // bands was started twice (1.3 % of a 256² frame's instructions). A
