@@ -275,9 +275,9 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		sp.culled++
 		return
 	}
-	// Room for a row past shadeBatch, and for the vector kernels' last
-	// group of eight.
-	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
+	// Room for two rows past shadeBatch (passRows8 takes them in pairs),
+	// and for the vector kernels' last group of eight.
+	sp.grow(2*(int(tr.maxX)-int(tr.minX)+1) + shadeBatch + 8)
 	sp.lod0 = false
 	if b.mip > 0 && b.shader == nil && (int(tr.maxX)-int(tr.minX)+1)*(ye-ys+1) >= lod0Area {
 		sp.lod0 = triLODMax(tr, float64(b.texW), float64(b.texH))+float64(lodBias) < -lodMargin

@@ -1287,7 +1287,7 @@ nodepth:                                \
 // and appends them, compacted through the lane table at DI, to pass1x8's
 // outputs at index R9, which it advances; the group's first pixel is DX
 // in the row that 344(AX) indexes. Uses Y6-Y13, R11.
-#define P1EMIT(base, q) \
+#define P1EMIT(base, q, lanepix) \
 	VBROADCASTSS q(base), Y10          \
 	VMULPS Y10, Y6, Y6                 \
 	VBROADCASTSS q+4(base), Y10        \
@@ -1313,7 +1313,7 @@ nodepth:                                \
 	ADDQ DX, R11                       \
 	MOVQ R11, X10                      \
 	VPBROADCASTD X10, Y10              \
-	VPADDD p1const<>+8(SB), Y10, Y10   \
+	VPADDD lanepix, Y10, Y10           \
 	VPERMD Y10, Y13, Y10               \
 	P1OUT(352, Y10)                    \
 	P1OUT(360, Y9)                     \
@@ -1383,7 +1383,7 @@ p1weights:
 	VPCMPEQD Y13, Y13, Y13
 	VPXOR Y13, Y12, Y12
 	P1PASS(p1nodepth, p1next)
-	P1EMIT(AX, 320)
+	P1EMIT(AX, 320, p1const<>+8(SB))
 
 p1next:
 	ADDQ $8, DX
@@ -1408,26 +1408,32 @@ p1done:
 	MOVQ R9, ret+8(FP)
 	RET
 
-// PREDGE sets up edge k of the triangle at BX for passRows8: its j steps
-// in lane j at off(SP), its bias in eight lanes at off+96(SP), its step
-// from row to row at off/8+192(SP) (4 bytes) and, from the first pixel's
+// PREDGE sets up edge k of the triangle at BX for passRows8: lane j's
+// offset from lane 0 (j&3 steps along x, j>>2 along y) at off(SP), its
+// bias in eight lanes at off+96(SP), its step from one pair of rows to
+// the next at off/8+192(SP) (4 bytes) and, from the first pixel's
 // position (R10, R11: x and y in subpixels), its value there at
-// off/8+204(SP); its eight steps go to step. All are modulo 2³². Uses
-// R8, R12, R14, Y6.
+// off/8+204(SP); its step of four pixels along x goes to step. All are
+// modulo 2³². Uses R8, R12, R14, Y6.
 #define PREDGE(k, off, step) \
 	MOVQ (tri_e+k*edge__size+edge_a)(BX), R8    \
 	MOVQ R8, R14                                 \
 	SHLQ $8, R14                                 \
 	MOVQ R14, X6                                 \
 	VPBROADCASTD X6, step                        \
-	VPMULLD p1const<>+8(SB), step, Y6            \
-	VMOVDQU Y6, off(SP)                          \
-	VPSLLD $3, step, step                        \
-	VPBROADCASTD (tri_e+k*edge__size+edge_bias)(BX), Y6 \
-	VMOVDQU Y6, (off+96)(SP)                     \
+	VPMULLD p1const<>+44(SB), step, Y6           \
+	VPSLLD $2, step, step                        \
 	MOVQ (tri_e+k*edge__size+edge_b)(BX), R12   \
 	MOVQ R12, R14                                \
 	SHLQ $8, R14                                 \
+	MOVQ R14, X7                                 \
+	VPBROADCASTD X7, Y7                          \
+	VPMULLD p1const<>+76(SB), Y7, Y7             \
+	VPADDD Y7, Y6, Y6                            \
+	VMOVDQU Y6, off(SP)                          \
+	VPBROADCASTD (tri_e+k*edge__size+edge_bias)(BX), Y6 \
+	VMOVDQU Y6, (off+96)(SP)                     \
+	SHLQ $1, R14                                 \
 	MOVL R14, (off/8+192)(SP)                    \
 	IMULQ R10, R8                                \
 	IMULQ R11, R12                               \
@@ -1451,20 +1457,26 @@ p1done:
 // func passRows8(c *p1Args, tr *tri) int
 //
 // pass1x8 for the rows c.y..c.ye of a small triangle (tri.small), over
-// its whole bounding box, eight pixels at a time: a lane is in where its
-// pixel centre is inside all three edges (w + bias ≥ 0, in int32), as the
-// span walk finds it, so the same fragments are appended in the same
-// order, from index c.k of the span buffer's arrays c.buf. With
-// c.depthWrite set, the lanes that pass the depth test write their depth.
-// It stops after the row that brings the count to c.limit, with c.y set
-// to the next row. Then, as c.pre says, it calls uvLOD8 and light8 on the
-// fragments it found. Returns how many.
+// its whole bounding box, in groups of four pixels by two rows: a lane is
+// in where its pixel centre is inside all three edges (w + bias ≥ 0, in
+// int32), as the span walk finds it, so the walk's fragments are
+// appended, from index c.k of the span buffer's arrays c.buf, a pair of
+// rows at a time, each group's row y before its row y+1: not in the
+// walk's order, which does not matter within a triangle (no two of its
+// fragments share a pixel). A triangle a few pixels wide fills twice as
+// many of a group's lanes as it would of a row of eight. With
+// c.depthWrite set, the lanes that pass the depth test write
+// their depth. It stops after the pair of rows that brings the count to
+// c.limit, with c.y set to the row after them. Then, as c.pre says, it
+// calls uvLOD8 and light8 on the fragments it found. Returns how many.
 //
-// Locals: each edge's j steps in lane j at 0, 32, 64; its bias at 96,
-// 128, 160; its step from row to row at 192, 196, 200; its value at the
-// row's first pixel at 204, 208, 212. Once the rows are done, the callees'
-// arguments at 0.
-TEXT ·passRows8(SB), NOSPLIT, $224-24
+// Locals: each edge's offset in lane j at 0, 32, 64; its bias at 96,
+// 128, 160; its step from a pair of rows to the next at 192, 196, 200;
+// its value at the pair's first pixel at 204, 208, 212; the last x at
+// which a group's four pixels of a row lie in the row (width − 4) at 216;
+// lane j's pixel less lane 0's at 224; 1 if the pair's second row is in,
+// else 0, at 256. Once the rows are done, the callees' arguments at 0.
+TEXT ·passRows8(SB), NOSPLIT, $264-24
 	MOVQ c+0(FP), AX
 	MOVQ tr+8(FP), BX
 	// The outputs at k.
@@ -1486,21 +1498,48 @@ TEXT ·passRows8(SB), NOSPLIT, $224-24
 	PREDGE(0, 0, Y1)
 	PREDGE(1, 32, Y3)
 	PREDGE(2, 64, Y5)
+	MOVQ p1Args_width(AX), R12
+	// Lane j's pixel: j&3 along the row, j>>2 rows down.
+	MOVQ R12, X6
+	VPBROADCASTD X6, Y6
+	VPMULLD p1const<>+76(SB), Y6, Y6
+	VPADDD p1const<>+44(SB), Y6, Y6
+	VMOVDQU Y6, 224(SP)
 	MOVLQSX tri_maxX(BX), CX   // xr
 	MOVQ 400(AX), DI           // lane table
 	MOVL 332(AX), R8           // depth test
 	XORQ R9, R9                // n
-	MOVQ p1Args_width(AX), R12
 	MOVQ R12, R10
 	IMULQ R13, R10
 	MOVQ R10, 344(AX)          // pixel of (0, y)
 	MOVQ p1Args_depth(AX), SI
-	LEAQ (SI)(R10*4), SI       // depth row
+	LEAQ (SI)(R10*4), SI       // depth row y
+	LEAQ (SI)(R12*4), R14      // depth row y+1
+	LEAQ -4(R12), R10
+	MOVQ R10, 216(SP)
 
 prow:
 	CMPQ R13, p1Args_ye(AX)
 	JGT  prdone
+	// Y15 is a fourth edge, xr − x, below zero in the lanes past xr and
+	// in those of the pair's second row when it is past ye (the
+	// triangle's or the band's last row), whose depths are then neither
+	// read nor written (256(SP) zero).
 	MOVLQSX tri_minX(BX), DX   // x
+	MOVQ CX, R10
+	SUBQ DX, R10
+	MOVQ R10, X15
+	VPBROADCASTD X15, Y15
+	VPSUBD p1const<>+44(SB), Y15, Y15
+	MOVQ $1, R10
+	LEAQ 1(R13), R11
+	CMPQ R11, p1Args_ye(AX)
+	JLE  prpair
+	VPOR p1const<>+108(SB), Y15, Y15
+	XORQ R10, R10
+
+prpair:
+	MOVQ R10, 256(SP)
 	VPBROADCASTD 204(SP), Y0
 	VPADDD 0(SP), Y0, Y0
 	VPBROADCASTD 208(SP), Y2
@@ -1511,62 +1550,76 @@ prow:
 prgroup:
 	CMPQ DX, CX
 	JGT  prnextrow
-	// Lanes outside an edge or past xr are out.
+	// A lane is out where an edge value, with its bias, is below zero.
 	VPADDD 96(SP), Y0, Y10
 	VPADDD 128(SP), Y2, Y11
 	VPOR Y11, Y10, Y10
 	VPADDD 160(SP), Y4, Y11
 	VPOR Y11, Y10, Y10
-	VPSRAD $31, Y10, Y10
-	P1PAST(Y11, X11)
-	VPOR Y10, Y12, Y12
-	VPCMPEQD Y13, Y13, Y13
-	VPXOR Y13, Y12, Y12
-	VMOVMSKPS Y12, R10
-	TESTL R10, R10
+	VPOR Y15, Y10, Y10
+	VMOVMSKPS Y10, R10
+	XORL $0xff, R10            // the lanes in
 	JZ   prnext
+	VPSRAD $31, Y10, Y12       // the lanes out
 	VCVTDQ2PS Y0, Y6
 	VCVTDQ2PS Y2, Y7
 	VCVTDQ2PS Y4, Y8
 	P1WEIGHTS(BX, tri_invArea, tri_z)
 	// The depth test, as P1PASS, and the depth write. Masked loads and
 	// stores are slow, and a masked store is not forwarded to a later
-	// load; where the eight pixels lie in the row (R11 ≤ the width), the
-	// group's depths are read whole, and written whole, the lanes left
-	// out as they were.
+	// load; where the group's pixels lie in the rows (DX at most
+	// 216(SP)), its depths are read whole, four from each row in, and
+	// written whole, the lanes left out as they were.
 	TESTL R8, R8
-	JZ   prnodepth
-	LEAQ 8(DX), R11
-	CMPQ R11, R12
+	JZ   prkeepdepth
+	CMPQ DX, 216(SP)
 	JGT  prmaskload
-	VMOVUPS (SI)(DX*4), Y10
+	VMOVUPS (SI)(DX*4), X10
+	CMPQ 256(SP), $0
+	JEQ  prtest
+	VINSERTF128 $1, (R14)(DX*4), Y10, Y10
 	JMP  prtest
 prmaskload:
-	VMASKMOVPS (SI)(DX*4), Y12, Y10
+	VPCMPEQD Y11, Y11, Y11
+	VPXOR Y11, Y12, Y11
+	VMASKMOVPS (SI)(DX*4), X11, X10
+	VEXTRACTF128 $1, Y11, X11
+	VMASKMOVPS (R14)(DX*4), X11, X11
+	VINSERTF128 $1, X11, Y10, Y10
 prtest:
-	VCMPPS $0x1e, Y10, Y9, Y11
-	VANDNPS Y12, Y11, Y12
-prnodepth:
+	VCMPPS $0x1e, Y10, Y9, Y11 // z > depth: the test fails
+	VORPS Y11, Y12, Y12
 	VMOVMSKPS Y12, R10
-	TESTL R10, R10
+	XORL $0xff, R10
 	JZ   prnext
 	CMPL p1Args_depthWrite(AX), $0
 	JEQ  prkeepdepth
-	CMPQ R11, R12
+	CMPQ DX, 216(SP)
 	JGT  prmaskdepth
-	VBLENDVPS Y12, Y9, Y10, Y10
-	VMOVUPS Y10, (SI)(DX*4)
+	VBLENDVPS Y12, Y10, Y9, Y10
+	VMOVUPS X10, (SI)(DX*4)
+	CMPQ 256(SP), $0
+	JEQ  prkeepdepth
+	VEXTRACTF128 $1, Y10, (R14)(DX*4)
 	JMP  prkeepdepth
 prmaskdepth:
-	VMASKMOVPS Y9, Y12, (SI)(DX*4)
+	VPCMPEQD Y11, Y11, Y11
+	VPXOR Y11, Y12, Y11
+	VMASKMOVPS X9, X11, (SI)(DX*4)
+	CMPQ 256(SP), $0
+	JEQ  prkeepdepth
+	VEXTRACTF128 $1, Y11, X11
+	VEXTRACTF128 $1, Y9, X10
+	VMASKMOVPS X10, X11, (R14)(DX*4)
 prkeepdepth:
-	P1EMIT(BX, tri_q)
+	P1EMIT(BX, tri_q, 224(SP))
 
 prnext:
-	ADDQ $8, DX
+	ADDQ $4, DX
 	VPADDD Y1, Y0, Y0
 	VPADDD Y3, Y2, Y2
 	VPADDD Y5, Y4, Y4
+	VPSUBD p1const<>+140(SB), Y15, Y15
 	JMP  prgroup
 
 prnextrow:
@@ -1576,9 +1629,12 @@ prnextrow:
 	ADDL R10, 208(SP)
 	MOVL 200(SP), R10
 	ADDL R10, 212(SP)
-	INCQ R13
-	ADDQ R12, 344(AX)
-	LEAQ (SI)(R12*4), SI
+	ADDQ $2, R13
+	MOVQ R12, R10
+	SHLQ $1, R10
+	ADDQ R10, 344(AX)
+	LEAQ (SI)(R12*8), SI
+	LEAQ (R14)(R12*8), R14
 	CMPQ R9, p1Args_limit(AX)
 	JLT  prow
 
@@ -1646,7 +1702,41 @@ DATA p1const<>+28(SB)/4, $5
 DATA p1const<>+32(SB)/4, $6
 DATA p1const<>+36(SB)/4, $7
 DATA p1const<>+40(SB)/4, $0x3f800000 // 1
-GLOBL p1const<>(SB), RODATA|NOPTR, $44
+// passRows8's lanes: four pixels along x (+44), on two rows (+76), the
+// second row's lanes (+108), and four in each (+140).
+DATA p1const<>+44(SB)/4, $0
+DATA p1const<>+48(SB)/4, $1
+DATA p1const<>+52(SB)/4, $2
+DATA p1const<>+56(SB)/4, $3
+DATA p1const<>+60(SB)/4, $0
+DATA p1const<>+64(SB)/4, $1
+DATA p1const<>+68(SB)/4, $2
+DATA p1const<>+72(SB)/4, $3
+DATA p1const<>+76(SB)/4, $0
+DATA p1const<>+80(SB)/4, $0
+DATA p1const<>+84(SB)/4, $0
+DATA p1const<>+88(SB)/4, $0
+DATA p1const<>+92(SB)/4, $1
+DATA p1const<>+96(SB)/4, $1
+DATA p1const<>+100(SB)/4, $1
+DATA p1const<>+104(SB)/4, $1
+DATA p1const<>+108(SB)/4, $0
+DATA p1const<>+112(SB)/4, $0
+DATA p1const<>+116(SB)/4, $0
+DATA p1const<>+120(SB)/4, $0
+DATA p1const<>+124(SB)/4, $-1
+DATA p1const<>+128(SB)/4, $-1
+DATA p1const<>+132(SB)/4, $-1
+DATA p1const<>+136(SB)/4, $-1
+DATA p1const<>+140(SB)/4, $4
+DATA p1const<>+144(SB)/4, $4
+DATA p1const<>+148(SB)/4, $4
+DATA p1const<>+152(SB)/4, $4
+DATA p1const<>+156(SB)/4, $4
+DATA p1const<>+160(SB)/4, $4
+DATA p1const<>+164(SB)/4, $4
+DATA p1const<>+168(SB)/4, $4
+GLOBL p1const<>(SB), RODATA|NOPTR, $172
 
 // func resolveSum(block, out *float32, stride, k, w int, inv float32)
 //
