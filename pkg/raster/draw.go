@@ -791,8 +791,12 @@ func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
 // binBands lists the triangles that reach each band of bandH rows
 // (bandTris), each band's in submission order: a band then visits its own
-// triangles only, where each band looked at every triangle's rows.
+// triangles only, where each band looked at every triangle's rows. A
+// single band's list would be every triangle: it is not made.
 func (t *Target) binBands(bandH, nBands int) {
+	if t.oneBand = nBands == 1; t.oneBand {
+		return
+	}
 	for len(t.bandTris) < nBands {
 		t.bandTris = append(t.bandTris, nil)
 	}
@@ -820,9 +824,19 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	p1.width, p1.depth, p1.lanes = int64(t.Width), addr(&t.Depth[0]), addr(&compactLanes)
 	// The fragments rasterRows gathers are shaded before the band ends.
 	defer t.flush(sp)
-	for i, ti := range t.bandTris[k] {
+	var list []int32
+	n := len(t.tris)
+	if !t.oneBand {
+		list = t.bandTris[k]
+		n = len(list)
+	}
+	for i := range n {
 		if i%stopEvery == 0 && stop.Load() {
 			return
+		}
+		ti := i
+		if list != nil {
+			ti = int(list[i])
 		}
 		tr := &t.tris[ti]
 		b := &t.batches[tr.batch]

@@ -47,8 +47,10 @@ type Target struct {
 	// later layer of the same triangles copies them (setupOf).
 	setups []setupRange
 	// bandTris lists the indices of the triangles that reach each
-	// band's rows, in order.
+	// band's rows, in order; with oneBand set, the Draw has one band,
+	// which visits every triangle, and bandTris is not filled.
 	bandTris  [][]int32
+	oneBand   bool
 	batches   []batchInfo
 	pverts    []pvert
 	mips      []mipTex
