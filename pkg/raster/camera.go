@@ -38,9 +38,9 @@ func (c Camera) ViewProjection(aspect float64) fauxgl.Matrix {
 func ClipPosition(vp fauxgl.Matrix, p [3]float32) [4]float32 {
 	x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
 	return [4]float32{
-		float32(vp.X00*x + vp.X01*y + vp.X02*z + vp.X03),
-		float32(vp.X10*x + vp.X11*y + vp.X12*z + vp.X13),
-		float32(vp.X20*x + vp.X21*y + vp.X22*z + vp.X23),
-		float32(vp.X30*x + vp.X31*y + vp.X32*z + vp.X33),
+		float32(float64(vp.X00*x) + float64(vp.X01*y) + float64(vp.X02*z) + vp.X03),
+		float32(float64(vp.X10*x) + float64(vp.X11*y) + float64(vp.X12*z) + vp.X13),
+		float32(float64(vp.X20*x) + float64(vp.X21*y) + float64(vp.X22*z) + vp.X23),
+		float32(float64(vp.X30*x) + float64(vp.X31*y) + float64(vp.X32*z) + vp.X33),
 	}
 }

@@ -86,7 +86,7 @@ type DrawOptions struct {
 // for Vertex.Light.
 func LightDir(pos, light [3]float32) [3]float32 {
 	d := [3]float64{float64(light[0] - pos[0]), float64(light[1] - pos[1]), float64(light[2] - pos[2])}
-	n := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	n := math.Sqrt(float64(d[0]*d[0]) + float64(d[1]*d[1]) + float64(d[2]*d[2]))
 	if n == 0 {
 		return [3]float32{0, 0, 1}
 	}
@@ -534,13 +534,13 @@ func (t *Target) project(pv *pvert, p *[4]float64) bool {
 		return false
 	}
 	iw := 1 / w
-	nx, ny := p[0]*iw, p[1]*iw
+	nx, ny := float64(p[0]*iw), float64(p[1]*iw)
 	if !(math.Abs(nx) <= 2*guardBand && math.Abs(ny) <= 2*guardBand) {
 		return false
 	}
 	pv.x = int64(math.Round((nx + 1) * 0.5 * float64(t.Width) * subOne))
 	pv.y = int64(math.Round((1 - ny) * 0.5 * float64(t.Height) * subOne))
-	pv.z = float32(0.5*p[2]*iw + 0.5)
+	pv.z = float32(float64(0.5*p[2]*iw) + 0.5)
 	pv.q = float32(iw)
 	return true
 }
@@ -636,11 +636,11 @@ func clipPoly(buf *[2][maxPoly]cvert, mask uint8) (*[maxPoly]cvert, int) {
 
 func lerpVert(dst, a, b *cvert, s float64) {
 	for j := 0; j < 4; j++ {
-		dst.p[j] = a.p[j] + s*(b.p[j]-a.p[j])
+		dst.p[j] = a.p[j] + float64(s*(b.p[j]-a.p[j]))
 	}
 	sf := float32(s)
 	for j := 0; j < nAttr; j++ {
-		dst.a[j] = a.a[j] + sf*(b.a[j]-a.a[j])
+		dst.a[j] = a.a[j] + float32(sf*(b.a[j]-a.a[j]))
 	}
 }
 
@@ -722,18 +722,18 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 		for k, v := range vs {
 			sx[k], sy[k] = float64(v.x)/subOne, float64(v.y)/subOne
 		}
-		den := (sx[1]-sx[0])*(sy[2]-sy[0]) - (sx[2]-sx[0])*(sy[1]-sy[0])
+		den := float64((sx[1]-sx[0])*(sy[2]-sy[0])) - float64((sx[2]-sx[0])*(sy[1]-sy[0]))
 		id := 1 / den
 		grad := func(f0, f1, f2 float64) [2]float32 {
 			return [2]float32{
-				float32(((f1-f0)*(sy[2]-sy[0]) - (f2-f0)*(sy[1]-sy[0])) * id),
-				float32(((f2-f0)*(sx[1]-sx[0]) - (f1-f0)*(sx[2]-sx[0])) * id),
+				float32((float64((f1-f0)*(sy[2]-sy[0])) - float64((f2-f0)*(sy[1]-sy[0]))) * id),
+				float32((float64((f2-f0)*(sx[1]-sx[0])) - float64((f1-f0)*(sx[2]-sx[0]))) * id),
 			}
 		}
 		q := [3]float64{float64(tr.q[0]), float64(tr.q[1]), float64(tr.q[2])}
 		tr.dq = grad(q[0], q[1], q[2])
-		tr.du = grad(q[0]*float64(tr.attr[0][0]), q[1]*float64(tr.attr[1][0]), q[2]*float64(tr.attr[2][0]))
-		tr.dv = grad(q[0]*float64(tr.attr[0][1]), q[1]*float64(tr.attr[1][1]), q[2]*float64(tr.attr[2][1]))
+		tr.du = grad(float64(q[0]*float64(tr.attr[0][0])), float64(q[1]*float64(tr.attr[1][0])), float64(q[2]*float64(tr.attr[2][0])))
+		tr.dv = grad(float64(q[0]*float64(tr.attr[0][1])), float64(q[1]*float64(tr.attr[1][1])), float64(q[2]*float64(tr.attr[2][1])))
 	} else {
 		tr.dq, tr.du, tr.dv = [2]float32{}, [2]float32{}, [2]float32{}
 	}
@@ -855,5 +855,5 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 // moves it. ρ⁴ past the float range gives 32, below it about −31.75.
 func lambda(rho2 float32) float32 {
 	bits := math.Float32bits(rho2 * rho2)
-	return (float32(int32(bits)) - 0x3f800000) * (1.0 / (1 << 25))
+	return float32((float32(int32(bits)) - 0x3f800000) * (1.0 / (1 << 25)))
 }

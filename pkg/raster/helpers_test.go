@@ -24,7 +24,7 @@ type uvSampler struct{ w, h int }
 func (s uvSampler) Width() int  { return s.w }
 func (s uvSampler) Height() int { return s.h }
 func (s uvSampler) Sample(u, v, lod float32) [4]float32 {
-	return [4]float32{u, v, lod/16 + 0.5, 1}
+	return [4]float32{u, v, float32(lod/16) + 0.5, 1}
 }
 
 // ndc makes a vertex at normalised device coordinates (w = 1).
@@ -127,9 +127,9 @@ func (s *imageSampler) Sample(u, v, lod float32) [4]float32 {
 	p01, p11 := s.pix[y1*s.w+x0], s.pix[y1*s.w+x1]
 	var out [4]float32
 	for c := 0; c < 4; c++ {
-		top := p00[c] + (p10[c]-p00[c])*ax
-		bot := p01[c] + (p11[c]-p01[c])*ax
-		out[c] = top + (bot-top)*ay
+		top := p00[c] + float32((p10[c]-p00[c])*ax)
+		bot := p01[c] + float32((p11[c]-p01[c])*ax)
+		out[c] = top + float32((bot-top)*ay)
 	}
 	return out
 }
@@ -159,7 +159,7 @@ func mipChecker(n, cells int, a, b [4]float32) *Texture {
 	l := Level{Width: n, Height: n, Stride: 4 * n, Pix: make([]uint8, 4*n*n)}
 	for i, c := range src.pix {
 		for k := range 4 {
-			l.Pix[4*i+k] = uint8(c[k]*255 + 0.5)
+			l.Pix[4*i+k] = uint8(float32(c[k]*255) + 0.5)
 		}
 	}
 	t.Levels = append(t.Levels, l)

@@ -222,8 +222,8 @@ func (b *texelBox) octagon(l *mipLevel, w0, h0 float64) octagon {
 		o.lo[3], o.hi[3] = k*dlo, k*dhi
 	} else {
 		// A level whose sides no longer halve together: its box.
-		o.lo[2], o.hi[2] = w0*o.lo[0]+h0*o.lo[1], w0*o.hi[0]+h0*o.hi[1]
-		o.lo[3], o.hi[3] = w0*o.lo[0]-h0*o.hi[1], w0*o.hi[0]-h0*o.lo[1]
+		o.lo[2], o.hi[2] = float64(w0*o.lo[0])+float64(h0*o.lo[1]), float64(w0*o.hi[0])+float64(h0*o.hi[1])
+		o.lo[3], o.hi[3] = float64(w0*o.lo[0])-float64(h0*o.hi[1]), float64(w0*o.hi[0])-float64(h0*o.lo[1])
 	}
 	return o
 }
@@ -401,10 +401,10 @@ func (t *Target) hullSides(tr *tri, b *batchInfo, lodBias float32, s *[8]hullSid
 	coef := [4][2]float64{{1, 0}, {0, 1}, {w0, h0}, {w0, -h0}}
 	n := 0
 	for d := range 4 {
-		m := (math.Abs(coef[d][0]) + math.Abs(coef[d][1])) * mu
+		m := float64((math.Abs(coef[d][0]) + math.Abs(coef[d][1])) * mu)
 		var f [3]float64
 		for v := range 3 {
-			f[v] = coef[d][0]*float64(tr.attr[v][0]) + coef[d][1]*float64(tr.attr[v][1])
+			f[v] = float64(coef[d][0]*float64(tr.attr[v][0])) + float64(coef[d][1]*float64(tr.attr[v][1]))
 		}
 		span := max(f[0], f[1], f[2]) - min(f[0], f[1], f[2])
 		for side := range 2 {
@@ -419,7 +419,7 @@ func (t *Target) hullSides(tr *tri, b *batchInfo, lodBias float32, s *[8]hullSid
 			var k [3]float64
 			var gmin, gmax float64 = inf, -inf
 			for v := range 3 {
-				g := sign*f[v] + c
+				g := float64(sign*f[v]) + c
 				gmin, gmax = min(gmin, g), max(gmax, g)
 				k[v] = float64(tr.q[v]) * g
 			}
@@ -431,7 +431,7 @@ func (t *Target) hullSides(tr *tri, b *batchInfo, lodBias float32, s *[8]hullSid
 			if gmin >= 0 || -gmin < span/16 {
 				continue
 			}
-			step := (k[0]*float64(tr.e[0].a) + k[1]*float64(tr.e[1].a) + k[2]*float64(tr.e[2].a)) * subOne
+			step := (float64(k[0]*float64(tr.e[0].a)) + float64(k[1]*float64(tr.e[1].a)) + float64(k[2]*float64(tr.e[2].a))) * subOne
 			s[n] = hullSide{k: k, step: step, inv: -1 / step}
 			n++
 		}
@@ -466,9 +466,9 @@ func cutSpan(s []hullSide, xl, xr, w0, w1, w2 int64) (int64, int64) {
 	lo, hi := 0.0, float64(xr-xl)
 	for i := range s {
 		sd := &s[i]
-		e := sd.k[0]*f0 + sd.k[1]*f1 + sd.k[2]*f2
+		e := float64(sd.k[0]*f0) + float64(sd.k[1]*f1) + float64(sd.k[2]*f2)
 		// The side holds at offset o where e + o·step ≥ 0.
-		switch t := e * sd.inv; {
+		switch t := float64(e * sd.inv); {
 		case sd.step > 0:
 			if t-1 > lo {
 				lo = t - 1

@@ -134,7 +134,7 @@ func triLODMax(tr *tri, sx, sy float64) float64 {
 		px, py, slack := t.numerators(d, sx, sy)
 		far := 0.0
 		for k := range 3 {
-			far = max(far, px[k]*px[k]+py[k]*py[k])
+			far = max(far, float64(px[k]*px[k])+float64(py[k]*py[k]))
 		}
 		l := math.Sqrt(far) + slack
 		worst = max(worst, l*l)
@@ -187,10 +187,10 @@ func newLODTri(tr *tri) (t lodTri, ok bool) {
 func (t *lodTri) numerators(d int, sx, sy float64) (px, py [3]float64, slack float64) {
 	du, dv, dq := t.du[d], t.dv[d], t.dq[d]
 	for k := range 3 {
-		px[k] = t.q[k] * (du - t.u[k]*dq) * sx
-		py[k] = t.q[k] * (dv - t.v[k]*dq) * sy
+		px[k] = t.q[k] * (du - float64(t.u[k]*dq)) * sx
+		py[k] = t.q[k] * (dv - float64(t.v[k]*dq)) * sy
 	}
-	slack = lodEps * t.qmax * ((math.Abs(du)+t.umax*math.Abs(dq))*sx + (math.Abs(dv)+t.vmax*math.Abs(dq))*sy)
+	slack = lodEps * t.qmax * (float64((math.Abs(du)+float64(t.umax*math.Abs(dq)))*sx) + float64((math.Abs(dv)+float64(t.vmax*math.Abs(dq)))*sy))
 	return px, py, slack
 }
 
@@ -204,11 +204,11 @@ func originDist2(x, y [3]float64) float64 {
 	var pos, neg bool
 	for k := range 3 {
 		j := (k + 1) % 3
-		c := x[k]*y[j] - y[k]*x[j] // cross((p_k − 0), (p_j − 0)) sign = side of edge k→j
+		c := float64(x[k]*y[j]) - float64(y[k]*x[j]) // cross((p_k − 0), (p_j − 0)) sign = side of edge k→j
 		pos = pos || c > 0
 		neg = neg || c < 0
 	}
-	area := (x[1]-x[0])*(y[2]-y[0]) - (x[2]-x[0])*(y[1]-y[0])
+	area := float64((x[1]-x[0])*(y[2]-y[0])) - float64((x[2]-x[0])*(y[1]-y[0]))
 	if area != 0 && !(pos && neg) {
 		return 0
 	}
@@ -223,13 +223,13 @@ func originDist2(x, y [3]float64) float64 {
 // segDist2 is the squared distance from the origin to segment a–b.
 func segDist2(ax, ay, bx, by float64) float64 {
 	dx, dy := bx-ax, by-ay
-	l2 := dx*dx + dy*dy
+	l2 := float64(dx*dx) + float64(dy*dy)
 	t := 0.0
 	if l2 > 0 {
-		t = min(max(-(ax*dx+ay*dy)/l2, 0), 1)
+		t = min(max(-(float64(ax*dx)+float64(ay*dy))/l2, 0), 1)
 	}
-	px, py := ax+t*dx, ay+t*dy
-	return px*px + py*py
+	px, py := ax+float64(t*dx), ay+float64(t*dy)
+	return float64(px*px) + float64(py*py)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -44,7 +44,7 @@ func (f *Fragment) LOD(w, h int) float32 {
 	fw, fh := float32(max(w, 1)), float32(max(h, 1))
 	dux, dvx := f.dudx*fw, f.dvdx*fh
 	duy, dvy := f.dudy*fw, f.dvdy*fh
-	rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
+	rho2 := max(float32(dux*dux)+float32(dvx*dvx), float32(duy*duy)+float32(dvy*dvy))
 	if rho2 > 0 {
 		return lambda(rho2) + f.lodBias
 	}
@@ -66,28 +66,28 @@ func (t *Target) shadeSpanShader(tr *tri, b *batchInfo, n int, lodBias float32, 
 		p0, p1, p2, iq := sp.p0[i], sp.p1[i], sp.p2[i], sp.iq[i]
 		f.Color = b.color
 		if b.vertexColor {
-			f.Color[0] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
-			f.Color[1] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
-			f.Color[2] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
-			f.Color[3] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+			f.Color[0] *= interp(p0, p1, p2, a0[2], a1[2], a2[2])
+			f.Color[1] *= interp(p0, p1, p2, a0[3], a1[3], a2[3])
+			f.Color[2] *= interp(p0, p1, p2, a0[4], a1[4], a2[4])
+			f.Color[3] *= interp(p0, p1, p2, a0[5], a1[5], a2[5])
 		}
-		u := p0*a0[0] + p1*a1[0] + p2*a2[0]
-		v := p0*a0[1] + p1*a1[1] + p2*a2[1]
+		u := interp(p0, p1, p2, a0[0], a1[0], a2[0])
+		v := interp(p0, p1, p2, a0[1], a1[1], a2[1])
 		f.UV = [2]float32{u, v}
 		// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in UV units; Fragment.LOD
 		// scales them to a texture's texels.
-		f.dudx = (tr.du[0] - u*tr.dq[0]) * iq
-		f.dvdx = (tr.dv[0] - v*tr.dq[0]) * iq
-		f.dudy = (tr.du[1] - u*tr.dq[1]) * iq
-		f.dvdy = (tr.dv[1] - v*tr.dq[1]) * iq
+		f.dudx = (tr.du[0] - float32(u*tr.dq[0])) * iq
+		f.dvdx = (tr.dv[0] - float32(v*tr.dq[0])) * iq
+		f.dudy = (tr.du[1] - float32(u*tr.dq[1])) * iq
+		f.dvdy = (tr.dv[1] - float32(v*tr.dq[1])) * iq
 		f.Normal = [3]float32{
-			p0*a0[6] + p1*a1[6] + p2*a2[6],
-			p0*a0[7] + p1*a1[7] + p2*a2[7],
-			p0*a0[8] + p1*a1[8] + p2*a2[8]}
+			interp(p0, p1, p2, a0[6], a1[6], a2[6]),
+			interp(p0, p1, p2, a0[7], a1[7], a2[7]),
+			interp(p0, p1, p2, a0[8], a1[8], a2[8])}
 		f.Light = [3]float32{
-			p0*a0[9] + p1*a1[9] + p2*a2[9],
-			p0*a0[10] + p1*a1[10] + p2*a2[10],
-			p0*a0[11] + p1*a1[11] + p2*a2[11]}
+			interp(p0, p1, p2, a0[9], a1[9], a2[9]),
+			interp(p0, p1, p2, a0[10], a1[10], a2[10]),
+			interp(p0, p1, p2, a0[11], a1[11], a2[11])}
 		c := sh.Shade(f)
 		sp.r[i], sp.g[i], sp.b[i], sp.a[i] = c[0], c[1], c[2], c[3]
 	}

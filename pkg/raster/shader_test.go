@@ -23,7 +23,7 @@ func (s fixedShader) Shade(f *Fragment) [4]float32 {
 	}
 	if s.lit {
 		n, l := f.Normal, f.Light
-		k := min(max(n[0]*l[0]+n[1]*l[1]+n[2]*l[2], 0)+s.ambient, 1)
+		k := min(max(float32(n[0]*l[0])+float32(n[1]*l[1])+float32(n[2]*l[2]), 0)+s.ambient, 1)
 		r, g, b = r*k, g*k, b*k
 	}
 	return [4]float32{r, g, b, a}
@@ -36,7 +36,7 @@ type lodSampler struct{ w, h int }
 func (s lodSampler) Width() int  { return s.w }
 func (s lodSampler) Height() int { return s.h }
 func (s lodSampler) Sample(u, v, lod float32) [4]float32 {
-	return [4]float32{u, v, lod/16 + 0.5, 1}
+	return [4]float32{u, v, float32(lod/16) + 0.5, 1}
 }
 
 // TestShaderMatchesFixedRule draws the unit sphere with random states once

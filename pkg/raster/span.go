@@ -197,10 +197,10 @@ func (m *mipTex) sample(u, v, lod float32) (float32, float32, float32, float32) 
 		return r, g, b, a
 	}
 	r1, g1, b1, a1 := m.levels[l1].bilinear(u, v)
-	r += (r1 - r) * f
-	g += (g1 - g) * f
-	b += (b1 - b) * f
-	a += (a1 - a) * f
+	r += float32((r1 - r) * f)
+	g += float32((g1 - g) * f)
+	b += float32((b1 - b) * f)
+	a += float32((a1 - a) * f)
 	return r, g, b, a
 }
 
@@ -242,10 +242,16 @@ func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
 	w10 := ax * (1 - ay) / 255
 	w01 := (1 - ax) * ay / 255
 	w11 := ax * ay / 255
-	return float32(p00[0])*w00 + float32(p10[0])*w10 + float32(p01[0])*w01 + float32(p11[0])*w11,
-		float32(p00[1])*w00 + float32(p10[1])*w10 + float32(p01[1])*w01 + float32(p11[1])*w11,
-		float32(p00[2])*w00 + float32(p10[2])*w10 + float32(p01[2])*w01 + float32(p11[2])*w11,
-		float32(p00[3])*w00 + float32(p10[3])*w10 + float32(p01[3])*w01 + float32(p11[3])*w11
+	return weigh4(p00[0], p10[0], p01[0], p11[0], w00, w10, w01, w11),
+		weigh4(p00[1], p10[1], p01[1], p11[1], w00, w10, w01, w11),
+		weigh4(p00[2], p10[2], p01[2], p11[2], w00, w10, w01, w11),
+		weigh4(p00[3], p10[3], p01[3], p11[3], w00, w10, w01, w11)
+}
+
+// weigh4 is c00·w00 + c10·w10 + c01·w01 + c11·w11, each product rounded
+// (unfused).
+func weigh4(c00, c10, c01, c11 uint8, w00, w10, w01, w11 float32) float32 {
+	return float32(float32(c00)*w00) + float32(float32(c10)*w10) + float32(float32(c01)*w01) + float32(float32(c11)*w11)
 }
 
 // clampPair returns i and i+1 clamped to 0..n−1.
@@ -358,11 +364,11 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		} else {
 			for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 				l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
-				z := l0*z0 + l1*z1 + l2*z2
+				z := interp(l0, l1, l2, z0, z1, z2)
 				if depthTest && z > row[x] {
 					continue
 				}
-				q := l0*q0 + l1*q1 + l2*q2
+				q := interp(l0, l1, l2, q0, q1, q2)
 				iq := 1 / q
 				pix[n], zs[n], iqs[n] = int32(y*W+x), z, iq
 				p0s[n], p1s[n], p2s[n] = l0*q0*iq, l1*q1*iq, l2*q2*iq
@@ -511,15 +517,15 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 	texW, texH := b.texW, b.texH
 	for i := range us {
 		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-		u := p0*a0[0] + p1*a1[0] + p2*a2[0]
-		v := p0*a0[1] + p1*a1[1] + p2*a2[1]
+		u := interp(p0, p1, p2, a0[0], a1[0], a2[0])
+		v := interp(p0, p1, p2, a0[1], a1[1], a2[1])
 		iq := iqs[i]
 		// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
-		dux := (du0 - u*dq0) * iq * texW
-		dvx := (dv0 - v*dq0) * iq * texH
-		duy := (du1 - u*dq1) * iq * texW
-		dvy := (dv1 - v*dq1) * iq * texH
-		rho2 := max(dux*dux+dvx*dvx, duy*duy+dvy*dvy)
+		dux := (du0 - float32(u*dq0)) * iq * texW
+		dvx := (dv0 - float32(v*dq0)) * iq * texH
+		duy := (du1 - float32(u*dq1)) * iq * texW
+		dvy := (dv1 - float32(v*dq1)) * iq * texH
+		rho2 := max(float32(dux*dux)+float32(dvx*dvx), float32(duy*duy)+float32(dvy*dvy))
 		lod := float32(-32)
 		if rho2 > 0 {
 			lod = lambda(rho2) + lodBias
@@ -541,10 +547,10 @@ func colorPass(tr *tri, b *batchInfo, s, n int, sp *spanBuf) {
 	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
 	for i := range rs {
 		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-		rs[i] *= p0*a0[2] + p1*a1[2] + p2*a2[2]
-		gs[i] *= p0*a0[3] + p1*a1[3] + p2*a2[3]
-		bs[i] *= p0*a0[4] + p1*a1[4] + p2*a2[4]
-		as[i] *= p0*a0[5] + p1*a1[5] + p2*a2[5]
+		rs[i] *= interp(p0, p1, p2, a0[2], a1[2], a2[2])
+		gs[i] *= interp(p0, p1, p2, a0[3], a1[3], a2[3])
+		bs[i] *= interp(p0, p1, p2, a0[4], a1[4], a2[4])
+		as[i] *= interp(p0, p1, p2, a0[5], a1[5], a2[5])
 	}
 }
 
@@ -606,18 +612,31 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 	t.blendSpan(st, n, sp)
 }
 
+// interp is p0·a0 + p1·a1 + p2·a2, in that order, an attribute
+// interpolated with a fragment's weights.
+//
+// Here and in every float expression of the package, a product that is
+// added to something is rounded first, float32(x*y): where Go may fuse
+// a multiply and an add into one instruction (GOAMD64=v3 and up, arm64
+// and others), an unrounded product would give other bits than the
+// vector kernels, which round every product, and than the same code on
+// another machine.
+func interp(p0, p1, p2, a0, a1, a2 float32) float32 {
+	return float32(p0*a0) + float32(p1*a1) + float32(p2*a2)
+}
+
 // lightFactor is the lighting factor of the fragment of tr with weights
 // p0, p1, p2: the interpolated normal and light vector's dot product, not
 // below 0, plus amb, at most 1.
 func lightFactor(tr *tri, amb, p0, p1, p2 float32) float32 {
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	nx := p0*a0[6] + p1*a1[6] + p2*a2[6]
-	ny := p0*a0[7] + p1*a1[7] + p2*a2[7]
-	nz := p0*a0[8] + p1*a1[8] + p2*a2[8]
-	lx := p0*a0[9] + p1*a1[9] + p2*a2[9]
-	ly := p0*a0[10] + p1*a1[10] + p2*a2[10]
-	lz := p0*a0[11] + p1*a1[11] + p2*a2[11]
-	return min(max(nx*lx+ny*ly+nz*lz, 0)+amb, 1)
+	nx := interp(p0, p1, p2, a0[6], a1[6], a2[6])
+	ny := interp(p0, p1, p2, a0[7], a1[7], a2[7])
+	nz := interp(p0, p1, p2, a0[8], a1[8], a2[8])
+	lx := interp(p0, p1, p2, a0[9], a1[9], a2[9])
+	ly := interp(p0, p1, p2, a0[10], a1[10], a2[10])
+	lz := interp(p0, p1, p2, a0[11], a1[11], a2[11])
+	return min(max(float32(nx*lx)+float32(ny*ly)+float32(nz*lz), 0)+amb, 1)
 }
 
 // blendSpan clamps the n fragments held in sp (pixel, z and the colour
@@ -657,22 +676,22 @@ func (t *Target) blendSpan(st *State, n int, sp *spanBuf) {
 			c[0], c[1], c[2], c[3] = r, g, bl, 1
 		case BlendOver:
 			k := 1 - a
-			c[0] = clamp01(r*a + c[0]*k)
-			c[1] = clamp01(g*a + c[1]*k)
-			c[2] = clamp01(bl*a + c[2]*k)
-			c[3] = clamp01(a + c[3]*k)
+			c[0] = clamp01(float32(r*a) + float32(c[0]*k))
+			c[1] = clamp01(float32(g*a) + float32(c[1]*k))
+			c[2] = clamp01(float32(bl*a) + float32(c[2]*k))
+			c[3] = clamp01(a + float32(c[3]*k))
 		case BlendAdd:
-			c[0] = clamp01(c[0] + r*a)
-			c[1] = clamp01(c[1] + g*a)
-			c[2] = clamp01(c[2] + bl*a)
+			c[0] = clamp01(c[0] + float32(r*a))
+			c[1] = clamp01(c[1] + float32(g*a))
+			c[2] = clamp01(c[2] + float32(bl*a))
 		case BlendModulate:
 			m := (r + g + bl) / 3
 			c[0], c[1], c[2] = c[0]*r, c[1]*g, c[2]*bl
-			c[3] = 1 - (1-c[3])*m
+			c[3] = 1 - float32((1-c[3])*m)
 		case BlendModulate2x:
 			m := min(1, 2*(r+g+bl)/3)
 			c[0], c[1], c[2] = clamp01(2*c[0]*r), clamp01(2*c[1]*g), clamp01(2*c[2]*bl)
-			c[3] = 1 - (1-c[3])*m
+			c[3] = 1 - float32((1-c[3])*m)
 		}
 		if dw {
 			depth[x] = zs[i]

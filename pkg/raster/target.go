@@ -171,7 +171,7 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 	over := func(s []float32) uint32 {
 		s = s[:4]
 		f := 1 - clamp01(s[3])
-		return uint32(to8(s[0]+f*bgc[0])) | uint32(to8(s[1]+f*bgc[1]))<<8 | uint32(to8(s[2]+f*bgc[2]))<<16 | 255<<24
+		return uint32(to8(s[0]+float32(f*bgc[0]))) | uint32(to8(s[1]+float32(f*bgc[1])))<<8 | uint32(to8(s[2]+float32(f*bgc[2])))<<16 | 255<<24
 	}
 	if bg != nil && win != img.Rect {
 		outside := over(make([]float32, 4))
@@ -294,4 +294,4 @@ func clamp01(v float32) float32 {
 	return v
 }
 
-func to8(v float32) uint8 { return uint8(clamp01(v)*255 + 0.5) }
+func to8(v float32) uint8 { return uint8(float32(clamp01(v)*255) + 0.5) }

@@ -87,10 +87,10 @@ func (t *Texture) Sample(u, v, lod float32) [4]float32 {
 		return a
 	}
 	b := t.level(l1, u, v)
-	a[0] += (b[0] - a[0]) * f
-	a[1] += (b[1] - a[1]) * f
-	a[2] += (b[2] - a[2]) * f
-	a[3] += (b[3] - a[3]) * f
+	a[0] += float32((b[0] - a[0]) * f)
+	a[1] += float32((b[1] - a[1]) * f)
+	a[2] += float32((b[2] - a[2]) * f)
+	a[3] += float32((b[3] - a[3]) * f)
 	return a
 }
 
@@ -108,7 +108,7 @@ func (t *Texture) level(l int, u, v float32) [4]float32 {
 func texelPos(u, size float32) (int, float32) {
 	// Comparisons rather than the built-in min and max, as in level: the
 	// same value for every u that is not NaN, in fewer instructions.
-	x := u*size - 0.5
+	x := float32(u*size) - 0.5
 	if x < -1e8 {
 		x = -1e8
 	} else if x > 1e8 {

@@ -17,10 +17,11 @@ import (
 // (resolveSum) and conversion (resolveStraight). Each does the
 // float32 operations of its Go loop in the same order, so the pictures
 // have the same bits (TestVecSample, TestVecPasses, TestVecFrames,
-// TestVecRandomScenes, TestVecResolve, FuzzVecSample, FuzzVecScene). Where
-// Go fuses multiplies and adds (GOAMD64=v3 and up, other architectures)
-// the kernels are not built, as their results would then differ from the
-// Go loops'.
+// TestVecRandomScenes, TestVecResolve, FuzzVecSample, FuzzVecScene). Go
+// may fuse a multiply and an add (GOAMD64=v3 and up, arm64 and others),
+// which would give the Go loops other bits: the package rounds every
+// product first (see interp), and TestNoFusedMultiplyAdd holds it to
+// that, so the kernels are built at every amd64 level.
 //
 // The texture kernel takes the common case only: eight fragments that all
 // start on the same held mip level (and read the next), or on two

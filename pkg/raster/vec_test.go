@@ -880,11 +880,11 @@ func TestPass1Narrow(t *testing.T) {
 		inv := tr.invArea
 		for x := xl; x <= xr; x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
 			l0, l1, l2 := float32(w0)*inv, float32(w1)*inv, float32(w2)*inv
-			z := l0*tr.z[0] + l1*tr.z[1] + l2*tr.z[2]
+			z := interp(l0, l1, l2, tr.z[0], tr.z[1], tr.z[2])
 			if depthTest && z > depth[x] {
 				continue
 			}
-			q := l0*tr.q[0] + l1*tr.q[1] + l2*tr.q[2]
+			q := interp(l0, l1, l2, tr.q[0], tr.q[1], tr.q[2])
 			iq := 1 / q
 			i := n[2]
 			o.pix[i], o.z[i], o.iq[i] = int32(y*W+int(x)), z, iq
