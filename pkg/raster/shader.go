@@ -66,13 +66,13 @@ func (t *Target) shadeSpanShader(tr *tri, b *batchInfo, n int, lodBias float32, 
 		p0, p1, p2, iq := sp.p0[i], sp.p1[i], sp.p2[i], sp.iq[i]
 		f.Color = b.color
 		if b.vertexColor {
-			f.Color[0] *= interp(p0, p1, p2, a0[2], a1[2], a2[2])
-			f.Color[1] *= interp(p0, p1, p2, a0[3], a1[3], a2[3])
-			f.Color[2] *= interp(p0, p1, p2, a0[4], a1[4], a2[4])
-			f.Color[3] *= interp(p0, p1, p2, a0[5], a1[5], a2[5])
+			f.Color[0] *= float32(p0*a0[2]) + float32(p1*a1[2]) + float32(p2*a2[2])
+			f.Color[1] *= float32(p0*a0[3]) + float32(p1*a1[3]) + float32(p2*a2[3])
+			f.Color[2] *= float32(p0*a0[4]) + float32(p1*a1[4]) + float32(p2*a2[4])
+			f.Color[3] *= float32(p0*a0[5]) + float32(p1*a1[5]) + float32(p2*a2[5])
 		}
-		u := interp(p0, p1, p2, a0[0], a1[0], a2[0])
-		v := interp(p0, p1, p2, a0[1], a1[1], a2[1])
+		u := float32(p0*a0[0]) + float32(p1*a1[0]) + float32(p2*a2[0])
+		v := float32(p0*a0[1]) + float32(p1*a1[1]) + float32(p2*a2[1])
 		f.UV = [2]float32{u, v}
 		// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in UV units; Fragment.LOD
 		// scales them to a texture's texels.
@@ -81,13 +81,13 @@ func (t *Target) shadeSpanShader(tr *tri, b *batchInfo, n int, lodBias float32, 
 		f.dudy = (tr.du[1] - float32(u*tr.dq[1])) * iq
 		f.dvdy = (tr.dv[1] - float32(v*tr.dq[1])) * iq
 		f.Normal = [3]float32{
-			interp(p0, p1, p2, a0[6], a1[6], a2[6]),
-			interp(p0, p1, p2, a0[7], a1[7], a2[7]),
-			interp(p0, p1, p2, a0[8], a1[8], a2[8])}
+			float32(p0*a0[6]) + float32(p1*a1[6]) + float32(p2*a2[6]),
+			float32(p0*a0[7]) + float32(p1*a1[7]) + float32(p2*a2[7]),
+			float32(p0*a0[8]) + float32(p1*a1[8]) + float32(p2*a2[8])}
 		f.Light = [3]float32{
-			interp(p0, p1, p2, a0[9], a1[9], a2[9]),
-			interp(p0, p1, p2, a0[10], a1[10], a2[10]),
-			interp(p0, p1, p2, a0[11], a1[11], a2[11])}
+			float32(p0*a0[9]) + float32(p1*a1[9]) + float32(p2*a2[9]),
+			float32(p0*a0[10]) + float32(p1*a1[10]) + float32(p2*a2[10]),
+			float32(p0*a0[11]) + float32(p1*a1[11]) + float32(p2*a2[11])}
 		c := sh.Shade(f)
 		sp.r[i], sp.g[i], sp.b[i], sp.a[i] = c[0], c[1], c[2], c[3]
 	}

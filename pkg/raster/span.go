@@ -242,16 +242,11 @@ func (l *mipLevel) bilinear(u, v float32) (float32, float32, float32, float32) {
 	w10 := ax * (1 - ay) / 255
 	w01 := (1 - ax) * ay / 255
 	w11 := ax * ay / 255
-	return weigh4(p00[0], p10[0], p01[0], p11[0], w00, w10, w01, w11),
-		weigh4(p00[1], p10[1], p01[1], p11[1], w00, w10, w01, w11),
-		weigh4(p00[2], p10[2], p01[2], p11[2], w00, w10, w01, w11),
-		weigh4(p00[3], p10[3], p01[3], p11[3], w00, w10, w01, w11)
-}
-
-// weigh4 is c00·w00 + c10·w10 + c01·w01 + c11·w11, each product rounded
-// (unfused).
-func weigh4(c00, c10, c01, c11 uint8, w00, w10, w01, w11 float32) float32 {
-	return float32(float32(c00)*w00) + float32(float32(c10)*w10) + float32(float32(c01)*w01) + float32(float32(c11)*w11)
+	// Each product rounded before it is added (see interp).
+	return float32(float32(p00[0])*w00) + float32(float32(p10[0])*w10) + float32(float32(p01[0])*w01) + float32(float32(p11[0])*w11),
+		float32(float32(p00[1])*w00) + float32(float32(p10[1])*w10) + float32(float32(p01[1])*w01) + float32(float32(p11[1])*w11),
+		float32(float32(p00[2])*w00) + float32(float32(p10[2])*w10) + float32(float32(p01[2])*w01) + float32(float32(p11[2])*w11),
+		float32(float32(p00[3])*w00) + float32(float32(p10[3])*w10) + float32(float32(p01[3])*w01) + float32(float32(p11[3])*w11)
 }
 
 // clampPair returns i and i+1 clamped to 0..n−1.
@@ -517,8 +512,8 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 	texW, texH := b.texW, b.texH
 	for i := range us {
 		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-		u := interp(p0, p1, p2, a0[0], a1[0], a2[0])
-		v := interp(p0, p1, p2, a0[1], a1[1], a2[1])
+		u := float32(p0*a0[0]) + float32(p1*a1[0]) + float32(p2*a2[0])
+		v := float32(p0*a0[1]) + float32(p1*a1[1]) + float32(p2*a2[1])
 		iq := iqs[i]
 		// d(u)/dx = (d(u/w)/dx − u·d(1/w)/dx)·w, in texels.
 		dux := (du0 - float32(u*dq0)) * iq * texW
@@ -547,10 +542,10 @@ func colorPass(tr *tri, b *batchInfo, s, n int, sp *spanBuf) {
 	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
 	for i := range rs {
 		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
-		rs[i] *= interp(p0, p1, p2, a0[2], a1[2], a2[2])
-		gs[i] *= interp(p0, p1, p2, a0[3], a1[3], a2[3])
-		bs[i] *= interp(p0, p1, p2, a0[4], a1[4], a2[4])
-		as[i] *= interp(p0, p1, p2, a0[5], a1[5], a2[5])
+		rs[i] *= float32(p0*a0[2]) + float32(p1*a1[2]) + float32(p2*a2[2])
+		gs[i] *= float32(p0*a0[3]) + float32(p1*a1[3]) + float32(p2*a2[3])
+		bs[i] *= float32(p0*a0[4]) + float32(p1*a1[4]) + float32(p2*a2[4])
+		as[i] *= float32(p0*a0[5]) + float32(p1*a1[5]) + float32(p2*a2[5])
 	}
 }
 
@@ -630,12 +625,12 @@ func interp(p0, p1, p2, a0, a1, a2 float32) float32 {
 // below 0, plus amb, at most 1.
 func lightFactor(tr *tri, amb, p0, p1, p2 float32) float32 {
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	nx := interp(p0, p1, p2, a0[6], a1[6], a2[6])
-	ny := interp(p0, p1, p2, a0[7], a1[7], a2[7])
-	nz := interp(p0, p1, p2, a0[8], a1[8], a2[8])
-	lx := interp(p0, p1, p2, a0[9], a1[9], a2[9])
-	ly := interp(p0, p1, p2, a0[10], a1[10], a2[10])
-	lz := interp(p0, p1, p2, a0[11], a1[11], a2[11])
+	nx := float32(p0*a0[6]) + float32(p1*a1[6]) + float32(p2*a2[6])
+	ny := float32(p0*a0[7]) + float32(p1*a1[7]) + float32(p2*a2[7])
+	nz := float32(p0*a0[8]) + float32(p1*a1[8]) + float32(p2*a2[8])
+	lx := float32(p0*a0[9]) + float32(p1*a1[9]) + float32(p2*a2[9])
+	ly := float32(p0*a0[10]) + float32(p1*a1[10]) + float32(p2*a2[10])
+	lz := float32(p0*a0[11]) + float32(p1*a1[11]) + float32(p2*a2[11])
 	return min(max(float32(nx*lx)+float32(ny*ly)+float32(nz*lz), 0)+amb, 1)
 }
 
