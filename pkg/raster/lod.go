@@ -223,13 +223,13 @@ func originDist2(x, y [3]float64) float64 {
 // segDist2 is the squared distance from the origin to segment a–b.
 func segDist2(ax, ay, bx, by float64) float64 {
 	dx, dy := bx-ax, by-ay
-	l2 := float64(dx*dx) + float64(dy*dy)
 	t := 0.0
-	if l2 > 0 {
+	if l2 := float64(dx*dx) + float64(dy*dy); l2 > 0 {
 		t = min(max(-(float64(ax*dx)+float64(ay*dy))/l2, 0), 1)
 	}
-	px, py := ax+float64(t*dx), ay+float64(t*dy)
-	return float64(px*px) + float64(py*py)
+	ax += float64(t * dx) // the nearest point
+	ay += float64(t * dy)
+	return float64(ax*ax) + float64(ay*ay)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
