@@ -1454,6 +1454,61 @@ p1done:
 	MOVQ src(AX), R10 \
 	MOVQ R10, off(SP)
 
+// PRWEIGHTS is P1WEIGHTS for passRows8, with the triangle's 1/area and
+// vertex depths broadcast once into its locals at inv, z0, z1 and z2
+// (PRCONST).
+#define PRWEIGHTS(inv, z0, z1, z2) \
+	VMULPS inv(SP), Y6, Y6        \
+	VMULPS inv(SP), Y7, Y7        \
+	VMULPS inv(SP), Y8, Y8        \
+	VMULPS z0(SP), Y6, Y9         \
+	VMULPS z1(SP), Y7, Y11        \
+	VADDPS Y11, Y9, Y9            \
+	VMULPS z2(SP), Y8, Y11        \
+	VADDPS Y11, Y9, Y9
+
+// PREMIT is P1EMIT for passRows8, with the vertices' 1/w broadcast once
+// into its locals at q0, q1 and q2 (PRCONST), 1 in Y14, and lane j's
+// pixel offset at lanepix.
+#define PREMIT(q0, q1, q2, lanepix) \
+	VMULPS q0(SP), Y6, Y6              \
+	VMULPS q1(SP), Y7, Y7              \
+	VMULPS q2(SP), Y8, Y8              \
+	VADDPS Y7, Y6, Y10                 \
+	VADDPS Y8, Y10, Y10                \
+	VDIVPS Y10, Y14, Y11               \
+	VMULPS Y11, Y6, Y6                 \
+	VMULPS Y11, Y7, Y7                 \
+	VMULPS Y11, Y8, Y8                 \
+	MOVQ R10, R11                      \
+	SHLQ $5, R11                       \
+	VMOVDQU (DI)(R11*1), Y13           \
+	VPERMPS Y9, Y13, Y9                \
+	VPERMPS Y11, Y13, Y11              \
+	VPERMPS Y6, Y13, Y6                \
+	VPERMPS Y7, Y13, Y7                \
+	VPERMPS Y8, Y13, Y8                \
+	MOVQ 344(AX), R11                  \
+	ADDQ DX, R11                       \
+	MOVQ R11, X10                      \
+	VPBROADCASTD X10, Y10              \
+	VPADDD lanepix(SP), Y10, Y10       \
+	VPERMD Y10, Y13, Y10               \
+	P1OUT(352, Y10)                    \
+	P1OUT(360, Y9)                     \
+	P1OUT(368, Y11)                    \
+	P1OUT(376, Y6)                     \
+	P1OUT(384, Y7)                     \
+	P1OUT(392, Y8)                     \
+	POPCNTL R10, R10                   \
+	ADDQ R10, R9
+
+// PRCONST broadcasts the float at off of the triangle at BX into the
+// local at loc. Uses Y6.
+#define PRCONST(off, loc) \
+	VBROADCASTSS off(BX), Y6 \
+	VMOVUPS Y6, loc(SP)
+
 // func passRows8(c *p1Args, tr *tri) int
 //
 // pass1x8 for the rows c.y..c.ye of a small triangle (tri.small), over
@@ -1475,8 +1530,10 @@ p1done:
 // its value at the pair's first pixel at 204, 208, 212; the last x at
 // which a group's four pixels of a row lie in the row (width − 4) at 216;
 // lane j's pixel less lane 0's at 224; 1 if the pair's second row is in,
-// else 0, at 256. Once the rows are done, the callees' arguments at 0.
-TEXT ·passRows8(SB), NOSPLIT, $264-24
+// else 0, at 256; the triangle's 1/area, z and q broadcast at 264, 296,
+// 328, 360, 392, 424, 456. Once the rows are done, the callees'
+// arguments at 0.
+TEXT ·passRows8(SB), NOSPLIT, $488-24
 	MOVQ c+0(FP), AX
 	MOVQ tr+8(FP), BX
 	// The outputs at k.
@@ -1498,6 +1555,14 @@ TEXT ·passRows8(SB), NOSPLIT, $264-24
 	PREDGE(0, 0, Y1)
 	PREDGE(1, 32, Y3)
 	PREDGE(2, 64, Y5)
+	PRCONST(tri_invArea, 264)
+	PRCONST(tri_z, 296)
+	PRCONST((tri_z+4), 328)
+	PRCONST((tri_z+8), 360)
+	PRCONST(tri_q, 392)
+	PRCONST((tri_q+4), 424)
+	PRCONST((tri_q+8), 456)
+	VBROADCASTSS p1const<>+40(SB), Y14 // 1
 	MOVQ p1Args_width(AX), R12
 	// Lane j's pixel: j&3 along the row, j>>2 rows down.
 	MOVQ R12, X6
@@ -1564,7 +1629,7 @@ prgroup:
 	VCVTDQ2PS Y0, Y6
 	VCVTDQ2PS Y2, Y7
 	VCVTDQ2PS Y4, Y8
-	P1WEIGHTS(BX, tri_invArea, tri_z)
+	PRWEIGHTS(264, 296, 328, 360)
 	// The depth test, as P1PASS, and the depth write. Masked loads and
 	// stores are slow, and a masked store is not forwarded to a later
 	// load; where the group's pixels lie in the rows (DX at most
@@ -1612,7 +1677,7 @@ prmaskdepth:
 	VEXTRACTF128 $1, Y9, X10
 	VMASKMOVPS X10, X11, (R14)(DX*4)
 prkeepdepth:
-	P1EMIT(BX, tri_q, 224(SP))
+	PREMIT(392, 424, 456, 224)
 
 prnext:
 	ADDQ $4, DX
