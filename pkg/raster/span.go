@@ -276,9 +276,10 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		sp.culled++
 		return
 	}
-	// Room for two rows past shadeBatch (passRows8 takes them in pairs),
-	// and for the vector kernels' last group of eight.
-	sp.grow(2*(int(tr.maxX)-int(tr.minX)+1) + shadeBatch + 8)
+	// Room for a row past shadeBatch (for a small triangle, narrower than
+	// smallTri, two: passRows8 takes its rows in pairs), and for the
+	// vector kernels' last group of eight.
+	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + smallTri + shadeBatch + 8)
 	sp.lod0 = false
 	if b.mip > 0 && b.shader == nil && (int(tr.maxX)-int(tr.minX)+1)*(ye-ys+1) >= lod0Area {
 		sp.lod0 = triLODMax(tr, float64(b.texW), float64(b.texH))+float64(lodBias) < -lodMargin
