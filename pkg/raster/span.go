@@ -616,7 +616,10 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 // a multiply and an add into one instruction (GOAMD64=v3 and up, arm64
 // and others), an unrounded product would give other bits than the
 // vector kernels, which round every product, and than the same code on
-// another machine.
+// another machine. TestNoFusedMultiplyAdd holds the package to it. Where
+// the weights and attributes are loaded from memory the sums are written
+// out rather than through interp: inlined, a helper's arguments are all
+// loaded before its arithmetic, and the compiler spilled them.
 func interp(p0, p1, p2, a0, a1, a2 float32) float32 {
 	return float32(p0*a0) + float32(p1*a1) + float32(p2*a2)
 }
