@@ -1294,10 +1294,17 @@ nodepth:                                \
 	VMULPS Y10, Y7, Y7                 \
 	VBROADCASTSS q+8(base), Y10        \
 	VMULPS Y10, Y8, Y8                 \
+	VBROADCASTSS p1const<>+40(SB), Y11 \
+	P1APPEND(Y11, lanepix)
+
+// P1APPEND is the rest of P1EMIT from lk·qk in Y6-Y8, with 1 in the
+// register one: q, iq and pk, compacted through the lane table and
+// appended with the lanes' pixels (the group's first plus lanepix) and
+// depths (Y9). Uses Y10, Y11, Y13, R11.
+#define P1APPEND(one, lanepix) \
 	VADDPS Y7, Y6, Y10                 \
 	VADDPS Y8, Y10, Y10                \
-	VBROADCASTSS p1const<>+40(SB), Y11 \
-	VDIVPS Y10, Y11, Y11               \
+	VDIVPS Y10, one, Y11               \
 	VMULPS Y11, Y6, Y6                 \
 	VMULPS Y11, Y7, Y7                 \
 	VMULPS Y11, Y8, Y8                 \
@@ -1474,34 +1481,7 @@ p1done:
 	VMULPS q0(SP), Y6, Y6              \
 	VMULPS q1(SP), Y7, Y7              \
 	VMULPS q2(SP), Y8, Y8              \
-	VADDPS Y7, Y6, Y10                 \
-	VADDPS Y8, Y10, Y10                \
-	VDIVPS Y10, Y14, Y11               \
-	VMULPS Y11, Y6, Y6                 \
-	VMULPS Y11, Y7, Y7                 \
-	VMULPS Y11, Y8, Y8                 \
-	MOVQ R10, R11                      \
-	SHLQ $5, R11                       \
-	VMOVDQU (DI)(R11*1), Y13           \
-	VPERMPS Y9, Y13, Y9                \
-	VPERMPS Y11, Y13, Y11              \
-	VPERMPS Y6, Y13, Y6                \
-	VPERMPS Y7, Y13, Y7                \
-	VPERMPS Y8, Y13, Y8                \
-	MOVQ 344(AX), R11                  \
-	ADDQ DX, R11                       \
-	MOVQ R11, X10                      \
-	VPBROADCASTD X10, Y10              \
-	VPADDD lanepix(SP), Y10, Y10       \
-	VPERMD Y10, Y13, Y10               \
-	P1OUT(352, Y10)                    \
-	P1OUT(360, Y9)                     \
-	P1OUT(368, Y11)                    \
-	P1OUT(376, Y6)                     \
-	P1OUT(384, Y7)                     \
-	P1OUT(392, Y8)                     \
-	POPCNTL R10, R10                   \
-	ADDQ R10, R9
+	P1APPEND(Y14, lanepix(SP))
 
 // PRCONST broadcasts the float at off of the triangle at BX into the
 // local at loc. Uses Y6.
