@@ -178,9 +178,13 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 //	256  the same for the second level
 //	448  nonzero when the group reads a second level
 //	456  nonzero when the kernel takes the group
-//	464  nonzero when the group's lanes read two neighbouring levels
-//	480  then, the lanes that read the coarser one
-//	512  then, the texels of the level after both, as at 64
+//	464  1 when the group's lanes read two neighbouring levels, 2 when
+//	     they read three
+//	480  then, the lanes that read the second of them
+//	512  then, the texels of the level after it, as at 64
+//	704  with three, the texels of the level after that, as at 64
+//	896  and the lanes that read the third
+//	928  and, while the group is prepared, the address of that level
 //
 // A group whose lanes read two neighbouring levels, lo and lo+1 (λ
 // crosses a whole number inside it, as it does along a band of the
@@ -188,12 +192,17 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 // lo+1 by their weight, lanes on lo+1 blend lo+1 and lo+2, and each
 // keeps its own. That is what each lane's own two levels give, and
 // costs half a group more, where handing the group to sampleSplit cost
-// several.
+// several. Lanes on three levels, lo to lo+2 (fragments of several
+// small triangles gathered into one group, one of them seen edge-on),
+// filter four the same way.
 #define LEVEL0 64
 #define LEVEL1 256
 #define LEVEL2 512
+#define LEVEL3 704
 #define MIXED 464
 #define MIXMASK 480
+#define MIXMASK2 896
+#define MIXLEVEL3 928
 
 // SLOTAT sets DX to the slot of group g (a register): slots are 1024
 // bytes, the first at R14.
@@ -467,12 +476,15 @@ mixlevels:
 	VPSUBD Y11, Y8, Y11        // l0 − lo
 	VPCMPEQD Y12, Y12, Y12
 	VPSRLD $31, Y12, Y12       // 1s
-	VPCMPGTD Y12, Y11, Y13     // l0 − lo > 1: more than two levels
+	VPADDD Y12, Y12, Y3        // 2s
+	VPCMPGTD Y3, Y11, Y13      // l0 − lo > 2: more than three levels
 	VMOVMSKPS Y13, R8
 	TESTL R8, R8
 	JNZ  filter
 	VPCMPEQD Y12, Y11, Y13     // the lanes on lo+1
 	VMOVUPS Y13, MIXMASK(DX)
+	VPCMPEQD Y3, Y11, Y13      // the lanes on lo+2
+	VMOVUPS Y13, MIXMASK2(DX)
 	VMOVUPS Y6, 32(DX)
 	VMOVD X10, R8
 	IMUL3Q $48, R8, R11
@@ -482,7 +494,8 @@ mixlevels:
 	CMPQ 48(R11), $0
 	JEQ  filter
 	// The third level is lo+2, or lo+1 again where lo+1 is the last:
-	// its lanes then have weight 0 and need no level after it.
+	// its lanes then have weight 0 and need no level after it; then
+	// no lane is on lo+2.
 	LEAQ 48(R11), R12
 	ADDL $2, R8
 	CMPL R8, 8(AX)
@@ -490,15 +503,40 @@ mixlevels:
 	ADDQ $48, R12
 	CMPQ 0(R12), $0
 	JEQ  filter
+	VMOVMSKPS Y13, R9
+	TESTL R9, R9
+	JZ   mixheld
+	// Lanes on lo+2 read lo+3 too, or lo+2 again where lo+2 is the
+	// last.
+	MOVQ R12, R9
+	INCL R8
+	CMPL R8, 8(AX)
+	JGT  mixheld3
+	ADDQ $48, R9
+	CMPQ 0(R9), $0
+	JEQ  filter
+
+mixheld3:
+	MOVQ R9, MIXLEVEL3(DX)
+	MOVQ $2, MIXED(DX)
+	JMP  mixprep
 
 mixheld:
-	MOVQ $1, 448(DX)
 	MOVQ $1, MIXED(DX)
+
+mixprep:
+	MOVQ $1, 448(DX)
 	BPREP(R11, quadm0, gatherm0, transposem0, donem0, LEVEL0)
 	ADDQ $48, R11
 	BPREP(R11, quadm1, gatherm1, transposem1, donem1, LEVEL1)
 	MOVQ R12, R11
 	BPREP(R11, quadm2, gatherm2, transposem2, donem2, LEVEL2)
+	CMPQ MIXED(DX), $1
+	JEQ  mixprepared
+	MOVQ MIXLEVEL3(DX), R11
+	BPREP(R11, quadm3, gatherm3, transposem3, donem3, LEVEL3)
+
+mixprepared:
 	MOVQ $1, 456(DX)
 
 filter:
@@ -521,13 +559,30 @@ filter:
 	JMP  store
 
 mixfilter:
-	// Lanes on lo: lo and lo+1 blended; lanes on lo+1: lo+1 and lo+2.
+	// Lanes on lo: lo and lo+1 blended; lanes on lo+1: lo+1 and lo+2;
+	// lanes on lo+2: lo+2 and the level after it. The texels of a level
+	// block, once filtered, make room for the level's channels.
 	STORECH(LEVEL1)
 	LVLERP(LEVEL0)
 	STORECH(LEVEL0)
 	BFILTER(LEVEL2)
+	CMPQ MIXED(DX), $1
+	JEQ  mixtwo
+	STORECH(LEVEL2)
+
+mixtwo:
 	LVLERP(LEVEL1)
 	VMOVUPS MIXMASK(DX), Y0
+	MIXCH(0, Y12)
+	MIXCH(32, Y14)
+	MIXCH(64, Y15)
+	MIXCH(96, Y1)
+	CMPQ MIXED(DX), $1
+	JEQ  store
+	STORECH(LEVEL0)
+	BFILTER(LEVEL3)
+	LVLERP(LEVEL2)
+	VMOVUPS MIXMASK2(DX), Y0
 	MIXCH(0, Y12)
 	MIXCH(32, Y14)
 	MIXCH(64, Y15)

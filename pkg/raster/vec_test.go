@@ -51,9 +51,15 @@ func vecGroups(rng *rand.Rand, n, levels int) (u, v, lod []float32) {
 	u, v, lod = make([]float32, n), make([]float32, n), make([]float32, n)
 	for g := 0; g < n; g += 8 {
 		base := (rng.Float32()*1.2 - 0.1) * float32(levels)
+		// Most groups' λ lie within a level; some spread over two or
+		// three, as fragments of several small triangles do.
+		spread := float32(0.3)
+		if rng.IntN(4) == 0 {
+			spread = 2.5
+		}
 		for i := g; i < min(g+8, n); i++ {
 			u[i], v[i] = vecCoord(rng, 6), vecCoord(rng, 6)
-			lod[i] = base + rng.Float32()*0.3
+			lod[i] = base + rng.Float32()*spread
 			if rng.IntN(30) == 0 {
 				lod[i] = vecCoord(rng, 4*float32(levels))
 			}
@@ -223,7 +229,8 @@ func bufferDiff(c0, c1, d0, d1 []float32) string {
 // the middle of the chain): the kernel takes the groups that read held
 // levels only, and every fragment has the Go loop's bits, white from an
 // empty level included. A group whose lanes start on two neighbouring
-// levels, lo and lo+1, reads lo, lo+1 and lo+2 (when there is one).
+// levels, lo and lo+1, reads lo, lo+1 and lo+2 (when there is one); on
+// three, lo to lo+3.
 func TestVecEmptyLevels(t *testing.T) {
 	if !haveVec {
 		t.Skip("no vector kernel on this build or CPU")
@@ -254,6 +261,8 @@ func TestVecEmptyLevels(t *testing.T) {
 			case lo == hi && held(lo) && (!second || held(lo+1)):
 				want++
 			case hi == lo+1 && held(lo) && held(lo+1) && (lo+2 >= n || held(lo+2)):
+				want++
+			case hi == lo+2 && held(lo) && held(lo+1) && held(lo+2) && (lo+3 >= n || held(lo+3)):
 				want++
 			}
 		}
