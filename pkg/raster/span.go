@@ -405,15 +405,15 @@ const smallTri = 24
 // still discard it, which only the texel says: such a batch is shaded a
 // triangle at a time.
 func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
-	sp.small++
+	b.setRows(&sp.pass1, lodBias, sp.lod0)
+	t.rows(tr, b, ys, ye, sp.lod0, lodBias, f, sp)
+}
+
+// setRows sets the fields of pass1 that passRows8 reads for every small
+// triangle of batch b (lod0: whose fragments all sample level 0); the
+// per-Draw ones (width, depth, lanes) are rasterBand's.
+func (b *batchInfo) setRows(p1 *p1Args, lodBias float32, lod0 bool) {
 	st := &b.st
-	gather := b.gather
-	if !gather || sp.pendB != tr.batch+1 {
-		t.flush(sp)
-	}
-	// The per-Draw fields (width, depth, lanes) are rasterBand's.
-	p1 := &sp.pass1
-	p1.y, p1.ye = int64(ys), int64(ye)
 	p1.depthTest, p1.depthWrite = 0, 0
 	if st.DepthTest {
 		p1.depthTest = 1
@@ -422,16 +422,27 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 		p1.depthWrite = 1
 	}
 	p1.pre = 0
-	if gather {
+	if b.gather {
 		// The kernel runs shadePre's pass 3 (gather implies a texture
 		// sampleMul reads), and works out the lighting factors.
 		p1.pre = 1
-		p1.uv = b.uvFor(lodBias, sp.lod0)
+		p1.uv = b.uvFor(lodBias, lod0)
 		if st.Lit {
 			p1.pre |= 2
 			p1.light = lightConsts{amb: st.Ambient, store: 1}
 		}
 	}
+}
+
+// rows is rasterRows once setRows has set pass1 for b.
+func (t *Target) rows(tr *tri, b *batchInfo, ys, ye int, lod0 bool, lodBias float32, f *Fragment, sp *spanBuf) {
+	sp.small++
+	gather := b.gather
+	if !gather || sp.pendB != tr.batch+1 {
+		t.flush(sp)
+	}
+	p1 := &sp.pass1
+	p1.y, p1.ye = int64(ys), int64(ye)
 	for p1.y <= p1.ye {
 		k := sp.pend
 		p1.limit, p1.k = int64(shadeBatch-k), int64(k)
@@ -446,7 +457,6 @@ func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, 
 		if b.vertexColor {
 			colorPass(tr, b, k, n, sp)
 		}
-		lod0 := sp.lod0
 		if k == 0 {
 			sp.pendB, sp.pendLOD0 = tr.batch+1, lod0
 		} else {
