@@ -1880,6 +1880,31 @@ rssample:
 rsdone:
 	RET
 
+// RTCONV converts the pair of pixels in Y0 to straight 8-bit colour at
+// (DI), for resolveStraight. Uses Y1-Y4.
+#define RTCONV \
+	VPERMILPS $0xff, Y0, Y1           /* a = alpha */ \
+	VPERMILPS $0x00, Y0, Y2           \
+	VMAXPS Y1, Y2, Y1                 /* s0 > a ? s0 : a */ \
+	VPERMILPS $0x55, Y0, Y2           \
+	VMAXPS Y1, Y2, Y1                 \
+	VPERMILPS $0xaa, Y0, Y2           \
+	VMAXPS Y1, Y2, Y1                 \
+	VDIVPS Y1, Y13, Y3                /* 1/a */ \
+	VMULPS Y3, Y0, Y0                 \
+	VBLENDPS $0x88, Y1, Y0, Y0        /* the alpha channels: a itself */ \
+	VMAXPS Y10, Y0, Y0                /* clamp01: NaN and below 0 to 0 */ \
+	VMINPS Y13, Y0, Y0                \
+	VMULPS Y12, Y0, Y0                \
+	VADDPS Y11, Y0, Y0                \
+	VCMPPS $0x1e, Y10, Y1, Y4         /* a > 0 */ \
+	VCVTTPS2DQ Y0, Y0                 \
+	VANDPS Y4, Y0, Y0                 \
+	VEXTRACTI128 $1, Y0, X1           \
+	VPACKUSDW X1, X0, X0              \
+	VPACKUSWB X0, X0, X0              \
+	MOVQ X0, (DI)
+
 // func resolveStraight(src *float32, dst *uint8, n int)
 //
 // Resolve's conversion to straight (not premultiplied) 8-bit colour for
@@ -1887,50 +1912,53 @@ rsdone:
 // alpha and colour as the Go loop picks it (VMAXPS keeps its second
 // operand on NaN and ties, like the loop's comparisons), the colour is
 // divided by it, and a pixel whose alpha is not above 0 stays zero: dst
-// must hold zeros.
+// must hold zeros. Most pixels of a thumbnail were never drawn, in long
+// runs: eight all-zero pixels are passed over with one test, and a pair
+// of them within eight that are not.
 TEXT ·resolveStraight(SB), NOSPLIT, $0-24
 	MOVQ src+0(FP), SI
 	MOVQ dst+8(FP), DI
 	MOVQ n+16(FP), CX
-	SHRQ $1, CX
+	SHRQ $1, CX               // pairs left
 	JZ   rtdone
 	VBROADCASTSS vconst<>+4(SB), Y13  // 1
 	VBROADCASTSS vconst<>+8(SB), Y12  // 255
 	VBROADCASTSS vconst<>+0(SB), Y11  // 0.5
 	VXORPS Y10, Y10, Y10
 
-rtpair:
+rteight:
+	MOVQ CX, DX               // the pairs of a last group of fewer
+	CMPQ CX, $4
+	JLT  rtpairs
+	VMOVDQU (SI), Y0
+	VPOR 32(SI), Y0, Y1
+	VPOR 64(SI), Y1, Y1
+	VPOR 96(SI), Y1, Y1
+	MOVQ $4, DX
+	VPTEST Y1, Y1
+	JNZ  rtpairs
+	ADDQ $128, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JNZ  rteight
+	JMP  rtend
+
+rtpairs:
+	// DX pairs, one at a time.
 	VMOVUPS (SI), Y0
-	// Most pixels of a thumbnail were never drawn: two all-zero pixels
-	// stay as NewNRGBA made them.
 	VPTEST Y0, Y0
 	JZ   rtnext
-	VPERMILPS $0xff, Y0, Y1           // a = alpha
-	VPERMILPS $0x00, Y0, Y2
-	VMAXPS Y1, Y2, Y1                 // s0 > a ? s0 : a
-	VPERMILPS $0x55, Y0, Y2
-	VMAXPS Y1, Y2, Y1
-	VPERMILPS $0xaa, Y0, Y2
-	VMAXPS Y1, Y2, Y1
-	VDIVPS Y1, Y13, Y3                // 1/a
-	VMULPS Y3, Y0, Y0
-	VBLENDPS $0x88, Y1, Y0, Y0        // the alpha channels: a itself
-	VMAXPS Y10, Y0, Y0                // clamp01: NaN and below 0 to 0
-	VMINPS Y13, Y0, Y0
-	VMULPS Y12, Y0, Y0
-	VADDPS Y11, Y0, Y0
-	VCMPPS $0x1e, Y10, Y1, Y4         // a > 0
-	VCVTTPS2DQ Y0, Y0
-	VANDPS Y4, Y0, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPACKUSDW X1, X0, X0
-	VPACKUSWB X0, X0, X0
-	MOVQ X0, (DI)
+	RTCONV
 rtnext:
 	ADDQ $32, SI
 	ADDQ $8, DI
 	DECQ CX
-	JNZ  rtpair
+	DECQ DX
+	JNZ  rtpairs
+	TESTQ CX, CX
+	JNZ  rteight
+
+rtend:
 	VZEROUPPER
 
 rtdone:

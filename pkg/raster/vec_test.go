@@ -541,6 +541,9 @@ func TestVecResolve(t *testing.T) {
 	for round := range 60 {
 		k := 1 + round%5
 		w, h := k*(1+rng.IntN(20)), k*(1+rng.IntN(20))
+		if k == 1 {
+			w = 1 + rng.IntN(100)
+		}
 		tg := newTarget(t, w, h)
 		for i := range tg.Color {
 			tg.Color[i] = rng.Float32()*1.3 - 0.1
@@ -548,13 +551,19 @@ func TestVecResolve(t *testing.T) {
 				tg.Color[i] = vecValue(rng)
 			}
 		}
-		// Runs of never-drawn pixels (all +0, which the kernel skips),
-		// some with a −0 channel (which it must not).
+		// Never-drawn pixels (all +0, which the kernel skips), alone and
+		// in runs of up to 40, some with a −0 channel (which it must not).
 		for p := 0; p < len(tg.Color)/4; p++ {
 			if rng.IntN(3) == 0 {
-				clear(tg.Color[4*p : 4*p+4])
-				if rng.IntN(8) == 0 {
-					tg.Color[4*p+rng.IntN(4)] = float32(math.Copysign(0, -1))
+				run := 1
+				if rng.IntN(4) == 0 {
+					run = rng.IntN(40)
+				}
+				for ; run > 0 && p < len(tg.Color)/4; run, p = run-1, p+1 {
+					clear(tg.Color[4*p : 4*p+4])
+					if rng.IntN(30) == 0 {
+						tg.Color[4*p+rng.IntN(4)] = float32(math.Copysign(0, -1))
+					}
 				}
 			}
 		}
@@ -573,6 +582,22 @@ func TestVecResolve(t *testing.T) {
 		}
 		if !slices.Equal(out[0], out[1]) {
 			t.Fatalf("round %d (k %d, %d×%d, bg %v): Resolve differs with the kernel", round, k, w, h, bg)
+		}
+	}
+	// One drawn pixel in a row of never-drawn ones, at every place in
+	// the kernel's groups of eight and in the pairs after the last.
+	for w := 2; w <= 22; w++ {
+		for x := range w {
+			tg := newTarget(t, w, 1)
+			tg.Color[4*x], tg.Color[4*x+3] = 0.25, 0.5
+			haveVec = true
+			img, err := tg.Resolve(1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := img.Pix[4*x : 4*x+4]; !slices.Equal(got, []uint8{128, 0, 0, 128}) {
+				t.Fatalf("%d pixels, drawn at %d: resolved to %v", w, x, got)
+			}
 		}
 	}
 }
