@@ -830,17 +830,18 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 		list = t.bandTris[k]
 		n = len(list)
 	}
-	// Most triangles of a model at thumbnail size are small ones of a
-	// textured batch whose fragments are gathered (rasterRows): they go
-	// to rows directly, with room for any of them made once and pass1's
-	// fields for their batch set when it changes (rowsB, 1 + its index;
-	// 0 after rasterTri, which sets them its own way).
+	// Runs of small triangles go to rasterRows, with room for any of
+	// them made once: most triangles of a model at thumbnail size.
 	vec := haveVec
 	if vec {
 		sp.grow(2*smallTri + shadeBatch + 8)
 	}
-	rowsB := int32(0)
-	for i := range n {
+	for i := 0; i < n; i++ {
+		if vec {
+			if i = t.rasterRows(list, i, n, y0, y1, lodBias, &frag, stop, sp); i == n {
+				return
+			}
+		}
 		if i%stopEvery == 0 && stop.Load() {
 			return
 		}
@@ -850,23 +851,10 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 		}
 		tr := &t.tris[ti]
 		b := &t.batches[tr.batch]
-		ys, ye := max(y0, int(tr.minY)), min(y1-1, int(tr.maxY))
-		if vec && b.gather && tr.small && tr.hull == 0 && (int(tr.maxX)-int(tr.minX)+1)*(ye-ys+1) < lod0Area {
-			if rowsB != tr.batch+1 {
-				b.setRows(p1, lodBias, false)
-				rowsB = tr.batch + 1
-			}
-			if t.DrawOnly {
-				sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
-			}
-			t.rows(tr, b, ys, ye, false, lodBias, nil, sp)
-			continue
-		}
-		rowsB = 0
 		if b.shader != nil && frag == nil {
 			frag = new(Fragment)
 		}
-		t.rasterTri(tr, b, ys, ye, lodBias, frag, sp)
+		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag, sp)
 	}
 }
 

@@ -1,6 +1,9 @@
 package raster
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // The fragment loop works a row span of a triangle at a time, in passes:
 // find the fragments that pass the depth test and their perspective
@@ -276,14 +279,10 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		sp.culled++
 		return
 	}
-	// Room for a row past shadeBatch (for a small triangle, narrower than
-	// smallTri, two: passRows8 takes its rows in pairs), and for the
-	// vector kernels' last group of eight.
-	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + smallTri + shadeBatch + 8)
-	sp.lod0 = false
-	if b.mip > 0 && b.shader == nil && (int(tr.maxX)-int(tr.minX)+1)*(ye-ys+1) >= lod0Area {
-		sp.lod0 = triLODMax(tr, float64(b.texW), float64(b.texH))+float64(lodBias) < -lodMargin
-	}
+	// Room for a row past shadeBatch, and for the vector kernels' last
+	// group of eight.
+	sp.grow(int(tr.maxX) - int(tr.minX) + 1 + shadeBatch + 8)
+	sp.lod0 = boxArea(tr, ys, ye) >= lod0Area && b.level0(tr, lodBias)
 	// pass1x8 takes the rows of at least vecSpan pixels, its arguments
 	// set up at the first: most triangles of a model at thumbnail size
 	// have none.
@@ -299,10 +298,6 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		// The rows' spans lie in the bounding box; a cut triangle's are
 		// added row by row.
 		sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
-	}
-	if vec1 && tr.small && len(sides) == 0 {
-		t.rasterRows(tr, b, ys, ye, lodBias, f, sp)
-		return
 	}
 	t.flush(sp)
 	st := &b.st
@@ -386,9 +381,26 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 // less than walking the spans.
 const smallTri = 24
 
-// rasterRows is rasterTri for a small triangle (tri.small): passRows8
-// finds the fragments of its rows over the bounding box, by the signs of
-// the edge values, which is the span walk's rule.
+// level0 reports whether every fragment of tr, of batch b, samples
+// level 0 alone (its λ is at most 0). It is worth working out for rows
+// whose box has lod0Area pixels or more (boxArea).
+func (b *batchInfo) level0(tr *tri, lodBias float32) bool {
+	return b.mip > 0 && b.shader == nil && triLODMax(tr, float64(b.texW), float64(b.texH))+float64(lodBias) < -lodMargin
+}
+
+// boxArea is the area of tr's bounding box over rows ys..ye.
+func boxArea(tr *tri, ys, ye int) int { return (int(tr.maxX) - int(tr.minX) + 1) * (ye - ys + 1) }
+
+// rasterRows is rasterTri for a run of small triangles (tri.small) that
+// no hull cuts: the band's triangles from the i-th of list (of t.tris
+// when list is nil) on, in rows y0..y1−1, until one that is not. It
+// returns the index of that one, n once stop is set (looked at every
+// stopEvery triangles); frag is the band's Fragment for batches with a
+// Shader, made when first needed. The span buffer must have room for
+// 2·smallTri + shadeBatch + 8 fragments. passRows8 finds each triangle's
+// fragments over its bounding box, by the signs of the edge values,
+// which is the span walk's rule; pass1's fields for a batch are set when
+// the batch changes.
 //
 // The fragments of consecutive small triangles of a textured batch are
 // shaded together: passRows8 works out each triangle's texture
@@ -404,9 +416,70 @@ const smallTri = 24
 // its depth at once, as its blend would have, unless an alpha test could
 // still discard it, which only the texel says: such a batch is shaded a
 // triangle at a time.
-func (t *Target) rasterRows(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f *Fragment, sp *spanBuf) {
-	b.setRows(&sp.pass1, lodBias, sp.lod0)
-	t.rows(tr, b, ys, ye, sp.lod0, lodBias, f, sp)
+func (t *Target) rasterRows(list []int32, i, n, y0, y1 int, lodBias float32, frag **Fragment, stop *atomic.Bool, sp *spanBuf) int {
+	p1 := &sp.pass1
+	bi := int32(-1)
+	var b *batchInfo
+	// set: pass1's fields are batch bi's for λ written as 0 or not (lod0).
+	set, lod0 := false, false
+	for ; i < n; i++ {
+		if i%stopEvery == 0 && stop.Load() {
+			return n
+		}
+		ti := i
+		if list != nil {
+			ti = int(list[i])
+		}
+		tr := &t.tris[ti]
+		if !tr.small || tr.hull != 0 {
+			return i
+		}
+		ys, ye := max(y0, int(tr.minY)), min(y1-1, int(tr.maxY))
+		if tr.batch != bi {
+			bi, b, set = tr.batch, &t.batches[tr.batch], false
+			if b.shader != nil && *frag == nil {
+				*frag = new(Fragment)
+			}
+		}
+		if l0 := boxArea(tr, ys, ye) >= lod0Area && b.level0(tr, lodBias); !set || l0 != lod0 {
+			b.setRows(p1, lodBias, l0)
+			set, lod0 = true, l0
+		}
+		if t.DrawOnly {
+			sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
+		}
+		sp.small++
+		gather := b.gather
+		if !gather || sp.pendB != bi+1 {
+			t.flush(sp)
+		}
+		p1.y, p1.ye = int64(ys), int64(ye)
+		for p1.y <= p1.ye {
+			k := sp.pend
+			p1.limit, p1.k = int64(shadeBatch-k), int64(k)
+			nf := passRows8(p1, tr)
+			if nf == 0 {
+				continue
+			}
+			if !gather {
+				sp.lod0 = lod0
+				t.shadeFragments(tr, b, nf, lodBias, *frag, sp)
+				continue
+			}
+			if b.vertexColor {
+				colorPass(tr, b, k, nf, sp)
+			}
+			if k == 0 {
+				sp.pendB, sp.pendLOD0 = bi+1, lod0
+			} else {
+				sp.pendLOD0 = sp.pendLOD0 && lod0
+			}
+			if sp.pend = k + nf; sp.pend >= shadeBatch {
+				t.flush(sp)
+			}
+		}
+	}
+	return i
 }
 
 // setRows sets the fields of pass1 that passRows8 reads for every small
@@ -430,40 +503,6 @@ func (b *batchInfo) setRows(p1 *p1Args, lodBias float32, lod0 bool) {
 		if st.Lit {
 			p1.pre |= 2
 			p1.light = lightConsts{amb: st.Ambient, store: 1}
-		}
-	}
-}
-
-// rows is rasterRows once setRows has set pass1 for b.
-func (t *Target) rows(tr *tri, b *batchInfo, ys, ye int, lod0 bool, lodBias float32, f *Fragment, sp *spanBuf) {
-	sp.small++
-	gather := b.gather
-	if !gather || sp.pendB != tr.batch+1 {
-		t.flush(sp)
-	}
-	p1 := &sp.pass1
-	p1.y, p1.ye = int64(ys), int64(ye)
-	for p1.y <= p1.ye {
-		k := sp.pend
-		p1.limit, p1.k = int64(shadeBatch-k), int64(k)
-		n := passRows8(p1, tr)
-		if n == 0 {
-			continue
-		}
-		if !gather {
-			t.shadeFragments(tr, b, n, lodBias, f, sp)
-			continue
-		}
-		if b.vertexColor {
-			colorPass(tr, b, k, n, sp)
-		}
-		if k == 0 {
-			sp.pendB, sp.pendLOD0 = tr.batch+1, lod0
-		} else {
-			sp.pendLOD0 = sp.pendLOD0 && lod0
-		}
-		if sp.pend = k + n; sp.pend >= shadeBatch {
-			t.flush(sp)
 		}
 	}
 }
