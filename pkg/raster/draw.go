@@ -718,22 +718,26 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	w, h := maxFx-minFx, maxFy-minFy
 	tr.small = x1-x0 < smallTri && (w*h < 1<<30 || tr.edgeMax(int(y0), int(y1)) <= math.MaxInt32)
 	if info.tex != nil || info.shader != nil {
-		var sx, sy [3]float64
-		for k, v := range vs {
-			sx[k], sy[k] = float64(v.x)/subOne, float64(v.y)/subOne
-		}
-		den := float64((sx[1]-sx[0])*(sy[2]-sy[0])) - float64((sx[2]-sx[0])*(sy[1]-sy[0]))
-		id := 1 / den
+		// The vertices' offsets from the first, in pixels, held in
+		// locals: through arrays the compiler reloaded them for each
+		// gradient. Each position is rounded before the subtraction, as
+		// the rule for products says (interp): the division by a power
+		// of two is a product.
+		px := func(c int64) float64 { return float64(float64(c) / subOne) }
+		x0, y0 := px(v0.x), px(v0.y)
+		dx1, dy1 := px(v1.x)-x0, px(v1.y)-y0
+		dx2, dy2 := px(v2.x)-x0, px(v2.y)-y0
+		id := 1 / (float64(dx1*dy2) - float64(dx2*dy1))
 		grad := func(f0, f1, f2 float64) [2]float32 {
 			return [2]float32{
-				float32((float64((f1-f0)*(sy[2]-sy[0])) - float64((f2-f0)*(sy[1]-sy[0]))) * id),
-				float32((float64((f2-f0)*(sx[1]-sx[0])) - float64((f1-f0)*(sx[2]-sx[0]))) * id),
+				float32((float64((f1-f0)*dy2) - float64((f2-f0)*dy1)) * id),
+				float32((float64((f2-f0)*dx1) - float64((f1-f0)*dx2)) * id),
 			}
 		}
-		q := [3]float64{float64(tr.q[0]), float64(tr.q[1]), float64(tr.q[2])}
-		tr.dq = grad(q[0], q[1], q[2])
-		tr.du = grad(float64(q[0]*float64(tr.attr[0][0])), float64(q[1]*float64(tr.attr[1][0])), float64(q[2]*float64(tr.attr[2][0])))
-		tr.dv = grad(float64(q[0]*float64(tr.attr[0][1])), float64(q[1]*float64(tr.attr[1][1])), float64(q[2]*float64(tr.attr[2][1])))
+		q0, q1, q2 := float64(v0.q), float64(v1.q), float64(v2.q)
+		tr.dq = grad(q0, q1, q2)
+		tr.du = grad(float64(q0*float64(v0.a[0])), float64(q1*float64(v1.a[0])), float64(q2*float64(v2.a[0])))
+		tr.dv = grad(float64(q0*float64(v0.a[1])), float64(q1*float64(v1.a[1])), float64(q2*float64(v2.a[1])))
 	} else {
 		tr.dq, tr.du, tr.dv = [2]float32{}, [2]float32{}, [2]float32{}
 	}
