@@ -60,22 +60,25 @@ GLOBL vconst8<>(SB), RODATA|NOPTR, $192
 // the level at lp, as texelPos, repeatPair (over a power of two) and
 // clampPair do: i0 and i1 the two texels, fr the weight of the second.
 // size, max and wrap are the offsets of the level's size, size−1 and
-// wrap mask. Uses Y0, Y1, Y6, Y8, Y9, Y10, Y11, Y12.
-#define AXIS(src, lp, size, max, wrap, i0, i1, fr) \
+// wrap mask; clamp and done are labels for the two ways, taken by a
+// branch as every lane goes the same way. Uses Y0, Y1, Y6, Y8, Y9.
+#define AXIS(src, lp, size, max, wrap, i0, i1, fr, clamp, done) \
 	AXISPOS(src, lp, size, i0, fr)     \
 	VPCMPEQD Y6, Y6, Y6                \
 	VPSUBD Y6, i0, i1                  \
 	VPBROADCASTD max(lp), Y8           \
+	CMPL wrap(lp), $0                  \
+	JEQ  clamp                         \
+	VPAND Y8, i0, i0                   \
+	VPAND Y8, i1, i1                   \
+	JMP  done                          \
+clamp:                                 \
 	VPXOR Y9, Y9, Y9                   \
-	VPBROADCASTD wrap(lp), Y10         \
-	VPAND Y8, i0, Y11                  \
-	VPMAXSD Y9, i0, Y12                \
-	VPMINSD Y8, Y12, Y12               \
-	VBLENDVPS Y10, Y11, Y12, i0        \
-	VPAND Y8, i1, Y11                  \
-	VPMAXSD Y9, i1, Y12                \
-	VPMINSD Y8, Y12, Y12               \
-	VBLENDVPS Y10, Y11, Y12, i1
+	VPMAXSD Y9, i0, i0                 \
+	VPMINSD Y8, i0, i0                 \
+	VPMAXSD Y9, i1, i1                 \
+	VPMINSD Y8, i1, i1                 \
+done:
 
 // QAXIS is AXIS for a level read as quads: qi is the quad's index on the
 // axis, i0 masked to the level where it repeats, clamp(i0+1, 0, size)
@@ -255,13 +258,14 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 // two 8-byte loads into a quad (PLOAD), when every lane's x1 is x0+1; a
 // group with a lane at the edge of a repeat or clamp gathers its texels
 // one by one (from label gather), as the pair there is not side by side.
-// The pairs take half the time of the four gathers.
-#define BPREP(lp, quad, gather, transpose, done, blk) \
+// The pairs take half the time of the four gathers. uc, ud, vc and vd
+// are labels for AXIS along u and v.
+#define BPREP(lp, quad, gather, transpose, done, blk, uc, ud, vc, vd) \
 	MOVQ 40(lp), R13                         \
 	TESTQ R13, R13                           \
 	JNZ quad                                 \
-	AXIS(SI, lp, 8, 16, 28, Y2, Y7, Y3)      \
-	AXIS(DI, lp, 12, 20, 32, Y4, Y13, Y5)    \
+	AXIS(SI, lp, 8, 16, 28, Y2, Y7, Y3, uc, ud) \
+	AXIS(DI, lp, 12, 20, 32, Y4, Y13, Y5, vc, vd) \
 	VPBROADCASTD 24(lp), Y8                  \
 	VPMULLD Y8, Y4, Y4                       \
 	VPMULLD Y8, Y13, Y13                     \
@@ -454,11 +458,11 @@ held:
 
 first:
 	MOVQ R12, 448(DX)
-	BPREP(R11, quad0, gather0, transpose0, done0, LEVEL0)
+	BPREP(R11, quad0, gather0, transpose0, done0, LEVEL0, uc0, ud0, vc0, vd0)
 	TESTQ R12, R12
 	JZ    prepared
 	ADDQ $48, R11
-	BPREP(R11, quad1, gather1, transpose1, done1, LEVEL1)
+	BPREP(R11, quad1, gather1, transpose1, done1, LEVEL1, uc1, ud1, vc1, vd1)
 
 prepared:
 	MOVQ $1, 456(DX)
@@ -526,15 +530,15 @@ mixheld:
 
 mixprep:
 	MOVQ $1, 448(DX)
-	BPREP(R11, quadm0, gatherm0, transposem0, donem0, LEVEL0)
+	BPREP(R11, quadm0, gatherm0, transposem0, donem0, LEVEL0, ucm0, udm0, vcm0, vdm0)
 	ADDQ $48, R11
-	BPREP(R11, quadm1, gatherm1, transposem1, donem1, LEVEL1)
+	BPREP(R11, quadm1, gatherm1, transposem1, donem1, LEVEL1, ucm1, udm1, vcm1, vdm1)
 	MOVQ R12, R11
-	BPREP(R11, quadm2, gatherm2, transposem2, donem2, LEVEL2)
+	BPREP(R11, quadm2, gatherm2, transposem2, donem2, LEVEL2, ucm2, udm2, vcm2, vdm2)
 	CMPQ MIXED(DX), $1
 	JEQ  mixprepared
 	MOVQ MIXLEVEL3(DX), R11
-	BPREP(R11, quadm3, gatherm3, transposem3, donem3, LEVEL3)
+	BPREP(R11, quadm3, gatherm3, transposem3, donem3, LEVEL3, ucm3, udm3, vcm3, vdm3)
 
 mixprepared:
 	MOVQ $1, 456(DX)
