@@ -133,6 +133,9 @@ type tri struct {
 	// small is set for a triangle narrower than smallTri whose edge
 	// values fit in int32 over its bounding box: rasterRows draws it.
 	small bool
+	// big is set for a triangle whose bounding box has hullArea pixels
+	// or more: its texture's hull may cut it (hull.go).
+	big bool
 }
 
 type batchInfo struct {
@@ -717,6 +720,7 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	// values fit without looking at them.
 	w, h := maxFx-minFx, maxFy-minFy
 	tr.small = x1-x0 < smallTri && (w*h < 1<<30 || tr.edgeMax(int(y0), int(y1)) <= math.MaxInt32)
+	tr.big = (x1-x0+1)*(y1-y0+1) >= hullArea
 	if info.tex != nil || info.shader != nil {
 		// The vertices' offsets from the first, in pixels, held in
 		// locals: through arrays the compiler reloaded them for each
@@ -756,18 +760,27 @@ func newEdge(a, b *pvert) edge {
 	return e
 }
 
-// bound adds a set-up triangle of the batch to its LODBound.
+// bound adds a set-up triangle of the batch to its LODBound. It is
+// small enough to be inlined into the loops over triangles, and leaves
+// the bound itself, for lazy samplers only, to lodBound.
 func (info *batchInfo) bound(tr *tri) {
-	if info.lazy && !info.settled && (info.tex != nil || info.shader != nil) {
+	if info.lazy && !info.settled {
+		info.lodBound(tr)
+	}
+	info.drawn = true
+	if tr.big {
+		info.big++
+	}
+}
+
+// lodBound lowers a lazy batch's LODBound to a triangle's.
+func (info *batchInfo) lodBound(tr *tri) {
+	if info.tex != nil || info.shader != nil {
 		sx, sy := 1.0, 1.0
 		if info.shader == nil {
 			sx, sy = float64(info.texW), float64(info.texH)
 		}
 		info.rho2 = min(info.rho2, triLOD(tr, sx, sy))
-	}
-	info.drawn = true
-	if (int(tr.maxX)-int(tr.minX)+1)*(int(tr.maxY)-int(tr.minY)+1) >= hullArea {
-		info.big++
 	}
 }
 

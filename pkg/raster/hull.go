@@ -269,7 +269,7 @@ func (t *Target) prepareHulls(lodBias float32) {
 	for i := range t.tris {
 		tr := &t.tris[i]
 		b := &t.batches[tr.batch]
-		if b.hull < 0 || (int(tr.maxX)-int(tr.minX)+1)*(int(tr.maxY)-int(tr.minY)+1) < hullArea {
+		if b.hull < 0 || !tr.big {
 			continue
 		}
 		if b.hull == 0 {
