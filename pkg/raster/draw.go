@@ -131,7 +131,8 @@ type tri struct {
 	hull  int32
 	nHull uint8
 	// small is set for a triangle narrower than smallTri whose edge
-	// values fit in int32 over its bounding box: rasterRows draws it.
+	// values fit in int32 over its bounding box: rasterRows draws it,
+	// unless a hull cuts it.
 	small bool
 	// big is set for a triangle whose bounding box has hullArea pixels
 	// or more: its texture's hull may cut it (hull.go).
