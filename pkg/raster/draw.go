@@ -863,17 +863,22 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 		if i%stopEvery == 0 && stop.Load() {
 			return
 		}
-		ti := i
-		if list != nil {
-			ti = int(list[i])
-		}
-		tr := &t.tris[ti]
+		tr := t.bandTri(list, i)
 		b := &t.batches[tr.batch]
 		if b.shader != nil && frag == nil {
 			frag = new(Fragment)
 		}
 		t.rasterTri(tr, b, max(y0, int(tr.minY)), min(y1-1, int(tr.maxY)), lodBias, frag, sp)
 	}
+}
+
+// bandTri is the i-th triangle of a band's list (of t.tris when list is
+// nil: a Draw of one band, which binBands does not list).
+func (t *Target) bandTri(list []int32, i int) *tri {
+	if list != nil {
+		return &t.tris[list[i]]
+	}
+	return &t.tris[i]
 }
 
 // lambda is GL's λ = ½·log2 ρ² for a ρ² > 0, computed as the reference

@@ -426,11 +426,7 @@ func (t *Target) rasterRows(list []int32, i, n, y0, y1 int, lodBias float32, fra
 		if i%stopEvery == 0 && stop.Load() {
 			return n
 		}
-		ti := i
-		if list != nil {
-			ti = int(list[i])
-		}
-		tr := &t.tris[ti]
+		tr := t.bandTri(list, i)
 		if !tr.small || tr.hull != 0 {
 			return i
 		}

@@ -61,8 +61,9 @@ func resolveSum(block, out *float32, stride, k, w int, inv float32)
 func resolveStraight(src *float32, dst *uint8, n int)
 
 // passRows8 is rasterTri's pass 1 for the rows of a small triangle, over
-// its bounding box in groups of 4×2 pixels, followed by uvLOD8 and light8 on what it found as
-// c.pre says; it returns how many fragments it appended.
+// its bounding box in groups of 4×2 pixels, followed by uvLOD8 and
+// light8 on what it found as c.pre says; it returns how many fragments
+// it appended.
 //
 //go:noescape
 func passRows8(c *p1Args, tr *tri) int
