@@ -6,6 +6,7 @@ package clip
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -41,4 +42,32 @@ func prefix(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// Display returns s fit to print unquoted in a terminal, a log or a page:
+// at most n of its bytes, cut as String cuts, with every control
+// character (C0, DEL, C1), and every byte that is not UTF-8, written as a
+// Go escape (\x1b, \u0085), so that a name from a file cannot move the
+// cursor, clear the screen or hide what follows it.
+func Display(s string, n int) string {
+	p := prefix(s, n)
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, p[i])
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(p[i : i+size])
+		}
+		i += size
+	}
+	if len(p) < len(s) {
+		fmt.Fprintf(&b, "… (%d more bytes)", len(s)-len(p))
+	}
+	return b.String()
 }

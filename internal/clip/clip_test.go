@@ -28,3 +28,24 @@ func TestString(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+func TestDisplay(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain/name.mdx": "plain/name.mdx",
+		"esc\x1b[2Jhere": `esc\x1b[2Jhere`,
+		"nul\x00":        `nul\x00`,
+		"del\x7f":        `del\x7f`,
+		"c1\u0085":       `c1\u0085`,
+		"bad\xffutf8":    `bad\xffutf8`,
+		"ünïcödé ok":     "ünïcödé ok",
+		"tab\tnewline\n": `tab\x09newline\x0a`,
+	} {
+		if got := Display(in, 100); got != want {
+			t.Errorf("Display(%q) = %q, want %q", in, got, want)
+		}
+	}
+	long := strings.Repeat("a", 1000)
+	if got := Display(long, 10); got != "aaaaaaaaaa… (990 more bytes)" {
+		t.Errorf("long: %q", got)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
 // allocated runs fn and returns the bytes it allocated.
@@ -255,6 +257,23 @@ func TestNotAnArchive(t *testing.T) {
 		var fe *FormatError
 		if !errors.As(err, &fe) {
 			t.Errorf("%d bytes of garbage: %v", len(b), err)
+		}
+	}
+}
+
+// TestHostileBuilder checks that internal/hostile's archives, which the
+// hostile-input cases are built with, read back as written.
+func TestHostileBuilder(t *testing.T) {
+	big := bytes.Repeat([]byte("abcdefgh"), 3000)
+	b := hostile.MPQFiles(map[string][]byte{`dir\a.txt`: []byte("hello"), "b.bin": big}, []string{`dir\a.txt`, "b.bin"})
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "built.mpq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]byte{"dir/a.txt": []byte("hello"), "b.bin": big} {
+		got, err := fs.ReadFile(a, name)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, %v", name, len(got), err)
 		}
 	}
 }
