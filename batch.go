@@ -11,6 +11,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -95,15 +96,15 @@ type batchModel struct {
 // Open decodes a model the batch read and finds its textures: in the
 // job's texture roots, its folder (or its folder inside an archive), its
 // map's root, then the game data.
-func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (batch.Model, error) {
+func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, meter *budget.Meter) (batch.Model, error) {
 	in := job.Input
 	f, err := decodeContext(ctx, func() (*model.File, error) {
-		return model.Loader{Quotas: job.Limits.Quotas()}.DecodeFile(data, in.Path)
+		return model.Loader{Meter: meter}.DecodeFile(data, in.Path)
 	})
 	if err != nil {
 		return nil, err
 	}
-	local := localSources(filepath.Dir(in.Path))
+	local := localSources(filepath.Dir(in.Path), in.Top)
 	if in.FS != nil {
 		// Path is "tree:name"; the tree's part names its sources
 		local = fsLocal(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
@@ -112,7 +113,7 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte) (
 	if err != nil {
 		return nil, err
 	}
-	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache, Limits: job.Limits})
+	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache, Limits: job.Limits}, meter)
 	bm := &batchModel{r: r, m: m}
 	for _, s := range m.Sequences {
 		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{

@@ -1,6 +1,8 @@
 package mdxrender_test
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"context"
 	"errors"
 	"fmt"
@@ -105,8 +107,8 @@ func Example_batch() {
 // before anything is allocated).
 func ExampleLimits() {
 	o := &mdxrender.Options{Limits: mdxrender.Limits{
-		MaxFileSize:     16 << 20, // bytes
-		MaxRenderPixels: 512 * 512,
+		ReadBytes:    16 << 20, // the model file and its textures together
+		RenderPixels: 512 * 512,
 	}}
 	m, err := mdxrender.Open("testdata/models/team_color.mdl", o)
 	if err != nil {
@@ -118,9 +120,9 @@ func ExampleLimits() {
 	fmt.Println(img.Bounds().Size(), err)
 
 	_, _, err = m.RenderContext(ctx, mdxrender.View{Width: 512, SSAA: 2})
-	var be *mdxrender.BudgetError
-	fmt.Println(errors.As(err, &be), be.Budget, be.Value)
+	var be *budget.Error
+	fmt.Println(errors.As(err, &be), be.Limit, be.Value)
 	// Output:
 	// (512,512) <nil>
-	// true MaxRenderPixels 1048576
+	// true render_pixels 1048576
 }

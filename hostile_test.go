@@ -1,6 +1,8 @@
 package mdxrender
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -56,35 +58,35 @@ func TestHostileCorpusSmall(t *testing.T) {
 		{name: "JPEG frame larger than the BLP", model: textured("frame.blp", hostile.BLP1Streams(64, 64, hostile.BaselineJPEG(2048, 2048, 4))),
 			warn: "larger than the 64x64 texture"},
 		{name: "BLP levels all full frames", model: textured("full.blp", hostile.BLP1Streams(256, 256, hostile.Repeat(hostile.BaselineJPEG(256, 256, 4), 9)...)),
-			lim: Limits{MaxTexturePixels: 256 * 256 * 2}, warn: "MaxPixels"},
+			lim: Limits{TexturePixels: 256 * 256 * 2}, warn: "texture_pixels"},
 		{name: "BLP of 16 full-size levels", model: textured("sixteen.blp", hostile.BLP1Streams(512, 512, hostile.Repeat(hostile.BaselineJPEG(512, 512, 4), 16)...)),
-			lim: Limits{MaxTexturePixels: 512 * 512 * 2}, warn: "MaxPixels"},
+			lim: Limits{TexturePixels: 512 * 512 * 2}, warn: "texture_pixels"},
 		{name: "BLP chain over the pixel budget", model: textured("chain.blp", chain(256, 9)),
-			lim: Limits{MaxTexturePixels: 256 * 256}, warn: "MaxPixels"},
+			lim: Limits{TexturePixels: 256 * 256}, warn: "texture_pixels"},
 		{name: "progressive BLP, 1800 scans", model: textured("prog.blp", hostile.BLP1Streams(64, 64, hostile.ProgressiveJPEG(64, 64, 4, 1800))),
-			warn: "MaxJPEGScans"},
-		{name: "progressive JPEG, 1800 scans", model: textured("prog.jpg", hostile.ProgressiveJPEG(64, 64, 3, 1800)), warn: "MaxJPEGScans"},
+			warn: "jpeg_scans"},
+		{name: "progressive JPEG, 1800 scans", model: textured("prog.jpg", hostile.ProgressiveJPEG(64, 64, 3, 1800)), warn: "jpeg_scans"},
 		{name: "sequential JPEG, 500 scans", model: textured("seq.jpg", hostile.SequentialJPEG(64, 64, 3, 500)), warn: "scans"},
 		{name: "16-bit PNG", model: textured("png16.png", hostile.PNG(256, 256, 16, hostile.PNGRGBA)),
-			lim: Limits{MaxTexturePixels: 256 * 256 * 2}, warn: "MaxPixels"},
+			lim: Limits{TexturePixels: 256 * 256 * 2}, warn: "texture_pixels"},
 		{name: "MDL line of vertices", model: write("vertices.mdl", hostile.MDLGeometry(5000, 1)),
-			lim: Limits{MaxVertices: 4096}, err: "more than 4096 vertices"},
+			lim: Limits{Vertices: 4096}, err: "more than 4096 vertices"},
 		{name: "MDL at the geometry quotas", model: write("at_quota.mdl", hostile.MDLGeometry(4096, 8192)),
-			lim: Limits{MaxVertices: 4096, MaxTriangles: 8192}},
+			lim: Limits{Vertices: 4096, Triangles: 8192}},
 		{name: "PRE2 storm, long-lived", model: write("pre2_10.mdl", hostile.MDLEmitters("pre2_10", hostile.Emitters{PRE2: 10, Rate: maxRate, Life: 600})),
-			lim: Limits{MaxSimulationWork: 2_000_000}, view: View{Time: Ms(500)}, err: "MaxWork"},
+			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: Ms(500)}, err: "MaxWork"},
 		{name: "PRE2 storm, short-lived", model: write("pre2_short.mdl", hostile.MDLEmitters("pre2_short", hostile.Emitters{PRE2: 20, Rate: maxRate, Life: 1})),
-			view: View{Width: 64, Time: Ms(500), Distance: 60, Target: &[3]float64{}}, warn: "MaxOverdraw"},
+			view: View{Width: 64, Time: Ms(500), Distance: 60, Target: &[3]float64{}}, warn: "overdraw limit"},
 		{name: "ribbon storm", model: write("ribbon.mdl", hostile.MDLEmitters("ribbon", hostile.Emitters{Ribbons: 50, Rate: 4e9, Life: 600})),
-			lim: Limits{MaxSimulationWork: 2_000_000}, view: View{Time: Ms(500)}, err: "MaxWork"},
+			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: Ms(500)}, err: "MaxWork"},
 		{name: "ribbon storm, short-lived", model: write("ribbon_short.mdl", hostile.MDLEmitters("ribbon_short", hostile.Emitters{Ribbons: 50, Rate: 4e9, Life: 1})),
-			lim: Limits{MaxRibbonEdges: 500}, view: View{Width: 64, Time: Ms(500)}, warn: "MaxRibbonEdges"},
+			lim: Limits{RibbonEdges: 500}, view: View{Width: 64, Time: Ms(500)}, warn: "MaxRibbonEdges"},
 		{name: "many spawned models", model: func() string {
 			write("prem_spawned.mdl", hostile.MDLSpawned(200))
 			return write("prem.mdl", hostile.MDLEmitters("prem", hostile.Emitters{PREM: 20, Rate: 1000, Life: 10, SpawnPath: "prem_spawned.mdl"}))
-		}(), lim: Limits{MaxSpawnedVertices: 20_000}, view: View{Width: 64, Time: Ms(500)}, warn: "MaxSpawnedVertices"},
+		}(), lim: Limits{SpawnedVertices: 20_000}, view: View{Width: 64, Time: Ms(500)}, warn: "MaxSpawnedVertices"},
 		{name: "render --size 8192 --ssaa 2", model: textured("small.blp", hostile.BLP1Streams(8, 8, hostile.BaselineJPEG(8, 8, 4))),
-			view: View{Width: 8192, SSAA: 2}, err: "MaxRenderPixels budget of 16777216"},
+			view: View{Width: 8192, SSAA: 2}, err: "render_pixels limit of 16Mi"},
 		{name: "1,000-node parent cycle", model: write("cycle.mdl", hostile.MDLCycle(1000)), err: "cycle of 1000 nodes"},
 		{name: "strings of 100 KB", model: write("long.mdl", hostile.MDLLongStrings(100_000)), warn: "(100004 bytes)"},
 	}
@@ -148,7 +150,7 @@ func TestHostileCorpusSmall(t *testing.T) {
 			if c.absent != "" && strings.Contains(msgs, c.absent) {
 				t.Errorf("a message names %s: %s", c.absent, msgs)
 			}
-			var be *BudgetError
+			var be *budget.Error
 			if errors.As(err, &be) && took > time.Second {
 				t.Errorf("refused after %v", took)
 			}

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // TestOptionsLimits: the front door's Limits reach reading the file,
@@ -25,22 +26,21 @@ func TestOptionsLimits(t *testing.T) {
 	if _, err := Open(grid, nil); err != nil {
 		t.Fatalf("default limits: %v", err)
 	}
-	var qe *mdx.QuotaError
-	if _, err := Open(grid, &Options{Limits: Limits{MaxVertices: 299}}); !errors.As(err, &qe) || !strings.Contains(err.Error(), "grid.mdl") {
-		t.Errorf("MaxVertices: got %v, want a *mdx.QuotaError naming the file", err)
+	var be *budget.Error
+	if _, err := Open(grid, &Options{Limits: Limits{Vertices: 299}}); !errors.As(err, &be) || be.Limit != budget.Vertices || !strings.Contains(err.Error(), "grid.mdl") {
+		t.Errorf("Vertices: got %v, want a vertices *budget.Error naming the file", err)
 	}
-	var tl *model.TooLargeError
-	if _, err := Open(grid, &Options{Limits: Limits{MaxFileSize: 100}}); !errors.As(err, &tl) || tl.Limit != 100 {
-		t.Errorf("MaxFileSize: got %v, want a *model.TooLargeError", err)
+	if _, err := Open(grid, &Options{Limits: Limits{ReadBytes: 100}}); !errors.As(err, &be) || be.Limit != budget.ReadBytes || be.Max != 100 {
+		t.Errorf("ReadBytes: got %v, want a read_bytes *budget.Error", err)
 	}
-	if _, err := OpenFS(os.DirFS(dir), "grid.mdl", &Options{Limits: Limits{MaxTriangles: 9}}); !errors.As(err, &qe) {
-		t.Errorf("OpenFS MaxTriangles: %v", err)
+	if _, err := OpenFS(os.DirFS(dir), "grid.mdl", &Options{Limits: Limits{Triangles: 9}}); !errors.As(err, &be) || be.Limit != budget.Triangles {
+		t.Errorf("OpenFS Triangles: %v", err)
 	}
-	if _, err := LoadFileLimits(grid, Limits{MaxVertices: 299}); !errors.As(err, &qe) {
+	if _, err := LoadFileLimits(grid, Limits{Vertices: 299}); !errors.As(err, &be) {
 		t.Errorf("LoadFileLimits: %v", err)
 	}
 
-	m, err := Open(quad, &Options{Limits: Limits{MaxTexturePixels: 1000, MaxRenderPixels: 100 * 100}})
+	m, err := Open(quad, &Options{Limits: Limits{TexturePixels: 1000, RenderPixels: 100 * 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,27 +50,16 @@ func TestOptionsLimits(t *testing.T) {
 	}
 	bad := false
 	for _, w := range warns {
-		bad = bad || (w.Code == BadTexture && strings.Contains(w.Message, "MaxPixels"))
+		bad = bad || (w.Code == render.OverBudget && strings.Contains(w.Message, "texture_pixels"))
 	}
 	if !bad {
-		t.Errorf("MaxTexturePixels did not reach the texture decoder: %v", warns)
+		t.Errorf("TexturePixels did not reach the texture decoder: %v", warns)
 	}
-	var be *BudgetError
-	if _, _, err := m.Render(View{Width: 101}); !errors.As(err, &be) || be.Budget != "MaxRenderPixels" {
-		t.Errorf("MaxRenderPixels: got %v", err)
+	if _, _, err := m.Render(View{Width: 101}); !errors.As(err, &be) || be.Limit != budget.RenderPixels {
+		t.Errorf("RenderPixels: got %v", err)
 	}
 	if _, _, err := m.RenderFrames(t.Context(), View{Width: 101}, []Frame{{}, {Time: 10}}); !errors.As(err, &be) {
 		t.Errorf("RenderFrames MaxRenderPixels: got %v", err)
-	}
-}
-
-func TestDefaultLimits(t *testing.T) {
-	d := DefaultLimits()
-	if d.MaxFileSize != 128<<20 || d.MaxRenderPixels != 4096*4096 || d.MaxOverdraw != 512 || d.MaxVertices != 1<<20 || d.MaxParticles != 10_000 {
-		t.Errorf("%+v", d)
-	}
-	if (Limits{}).WithDefaults() != d {
-		t.Error("the zero Limits is not the defaults")
 	}
 }
 

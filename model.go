@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mdxrender/mdxrender/internal/archivepath"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
@@ -32,6 +33,14 @@ type Options struct {
 	// private cache. (A decoded texture is cached whatever budgets it was
 	// decoded within.)
 	Cache *texture.Cache
+	// Within is the folder the model was given in (a repository's
+	// checkout, an upload's folder): the map a model on disk is part of
+	// (a folder holding war3map.w3i) is looked for from the model's
+	// folder up to Within, never above it, so that nothing outside what
+	// the caller named is read. "" looks in the model's own folder, and
+	// in the folders the model's path itself names .w3x or .w3m
+	// ("maps/Hero.w3x/war3mapImported/Hero.mdx"), known by name alone.
+	Within string
 	// NoMapRoot looks for a model's textures in its own folder only, not
 	// also at the root of the map it is part of: the game looks there, the
 	// reference viewer's harness does not, and comparisons with its
@@ -43,17 +52,12 @@ type Options struct {
 	Limits Limits
 }
 
-// Limits is the resource budget of one model: file size, geometry,
-// texture decoding, particles, picture size and overdraw. Every zero field
-// means its default. See render.Limits and docs/hostile-input.md.
-type Limits = render.Limits
-
-// DefaultLimits returns the Limits the zero Limits stands for.
-func DefaultLimits() Limits { return render.DefaultLimits() }
-
-// BudgetError reports a picture refused because it would take more than a
-// budget of Limits allows (a size over MaxRenderPixels).
-type BudgetError = render.BudgetError
+// Limits is the budget of one model: what reading its files, decoding
+// them and its textures, simulating its emitters and drawing a picture of
+// it may cost. Every zero field means its default. Anything refused for
+// its cost fails with a *budget.Error naming the file, the limit and the
+// value. See pkg/budget and docs/hostile-input.md.
+type Limits = budget.Limits
 
 // Folder is the texture source of a folder on disk. No symbolic link in it
 // leads reads outside it.
@@ -69,9 +73,12 @@ type Model struct {
 	// Name is the model's path, which messages name it by.
 	Name string
 	// Format is the file's format, told from its content.
-	Format  Format
-	tex     render.Textures
-	limits  Limits
+	Format Format
+	tex    render.Textures
+	// meter holds what reading the file cost; every picture call starts
+	// from a fork of it, so that the file counts towards each picture's
+	// budget and no picture's towards the next.
+	meter   *budget.Meter
 	archive *mpq.Archive // opened by Open for a path inside an archive
 }
 
@@ -89,16 +96,19 @@ const (
 // "maps/Hero.w3x:war3mapImported/Hero.mdx" names a file inside an archive
 // (a packed map or an MPQ); the Model then keeps the archive open until
 // Close. A file that is not a regular file (a folder, a FIFO, a device),
-// or that is larger than o.Limits.MaxFileSize, is refused before it is
-// read; a model over the geometry budgets fails while it is decoded.
-// Errors name the file.
+// or that is larger than o.Limits allows a model to read, is refused
+// before it is read; a model over the geometry limits fails while it is
+// decoded. Errors name the file.
 //
 // Textures are looked for in o.Textures first, then in the model's folder,
 // then, for a model that is part of a map (a packed one, or a folder named
 // .w3x/.w3m or holding war3map.w3i), in the map's root, as the game does;
-// then in o.GameData.
+// then in o.GameData. The map's root is looked for no higher than
+// o.Within (see Options.Within): nothing above what the caller named is
+// read.
 func Open(path string, o *Options) (*Model, error) {
-	ld := loader(o)
+	meter := budget.NewMeter(limitsOf(o))
+	ld := model.Loader{Meter: meter}
 	if arch, inner, ok := archivepath.Split(path); ok {
 		a, err := mpq.Open(arch)
 		if err != nil {
@@ -109,7 +119,7 @@ func Open(path string, o *Options) (*Model, error) {
 			a.Close()
 			return nil, fmt.Errorf("%s: %w", arch, err)
 		}
-		m := newModel(f, path, fsLocal(arch, a, inner), o)
+		m := newModel(f, path, fsLocal(arch, a, inner), o, meter)
 		m.archive = a
 		return m, nil
 	}
@@ -117,16 +127,19 @@ func Open(path string, o *Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newModel(f, path, localSources(filepath.Dir(path)), o), nil
+	top := filepath.Dir(path)
+	if o != nil && o.Within != "" {
+		top = o.Within
+	}
+	return newModel(f, path, localSources(filepath.Dir(path), top), o, meter), nil
 }
 
-// loader is the model loader within o's limits.
-func loader(o *Options) model.Loader {
-	var l Limits
-	if o != nil {
-		l = o.Limits
+// limitsOf returns o's limits.
+func limitsOf(o *Options) Limits {
+	if o == nil {
+		return Limits{}
 	}
-	return model.Loader{Quotas: l.Quotas()}
+	return o.Limits
 }
 
 // OpenFS reads the model file name inside fsys, which may be a folder
@@ -135,7 +148,8 @@ func loader(o *Options) model.Loader {
 // an archive's root), then in Options.GameData. Errors name the file as
 // name.
 func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
-	f, err := loader(o).LoadFS(fsys, name)
+	meter := budget.NewMeter(limitsOf(o))
+	f, err := model.Loader{Meter: meter}.LoadFS(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +157,7 @@ func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
 	if a, ok := fsys.(*mpq.Archive); ok {
 		src = a.Name()
 	}
-	return newModel(f, name, fsLocal(src, fsys, name), o), nil
+	return newModel(f, name, fsLocal(src, fsys, name), o, meter), nil
 }
 
 // Close closes the archive Open read the model from, if any; the Model
@@ -157,7 +171,7 @@ func (m *Model) Close() error {
 	return err
 }
 
-func newModel(f *model.File, name string, local []texture.Source, o *Options) *Model {
+func newModel(f *model.File, name string, local []texture.Source, o *Options, meter *budget.Meter) *Model {
 	if o == nil {
 		o = &Options{}
 	}
@@ -168,8 +182,8 @@ func newModel(f *model.File, name string, local []texture.Source, o *Options) *M
 	if o.NoMapRoot {
 		local = local[:1]
 	}
-	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache, Options: o.Limits.TextureOptions()}
-	return &Model{Model: f.Model, Name: name, Format: f.Format, tex: render.Textures{Local: local, Resolver: res}, limits: o.Limits}
+	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache, Options: texture.OptionsWithin(o.Limits)}
+	return &Model{Model: f.Model, Name: name, Format: f.Format, tex: render.Textures{Local: local, Resolver: res}, meter: meter}
 }
 
 // Render draws a still of the model as v says; the zero View draws what
@@ -198,12 +212,12 @@ func (m *Model) RenderFrames(ctx context.Context, v View, frames []Frame) ([]*im
 // Dependencies lists the files other than the model that its pictures in
 // the given teams' colours read: textures and spawned models.
 func (m *Model) Dependencies(teams []Team) []texture.File {
-	return render.Dependencies(m.Model, m.tex, teams)
+	return render.Dependencies(m.Model, m.tex, teams, m.meter.Fork())
 }
 
 func (m *Model) animator() *render.Animator {
 	a := render.NewAnimator(m.Model, m.Name, m.tex)
-	a.Limits = m.limits
+	a.Meter = m.meter.Fork()
 	a.Framebuffers = &framebuffers
 	return a
 }
@@ -219,9 +233,9 @@ var framebuffers render.Framebuffers
 // textures. Errors name the file.
 func LoadFile(path string) (*model.File, error) { return LoadFileLimits(path, Limits{}) }
 
-// LoadFileLimits is LoadFile within l's file size and geometry budgets.
+// LoadFileLimits is LoadFile within l's read and geometry limits.
 func LoadFileLimits(path string, l Limits) (*model.File, error) {
-	ld := model.Loader{Quotas: l.Quotas()}
+	ld := model.Loader{Meter: budget.NewMeter(l)}
 	arch, inner, ok := archivepath.Split(path)
 	if !ok {
 		return ld.LoadFile(path)

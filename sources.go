@@ -110,36 +110,67 @@ func OpenGameData(dir string) (*Sources, error) {
 	return OpenSources(paths...)
 }
 
-// mapRoot returns the root of the unpacked map that folder dir lies in: a
-// folder whose name ends in .w3x or .w3m, or that holds war3map.w3i, at
-// dir or above it. Models inside a map name their textures from the map's
-// root (war3mapImported\ models name Textures\x.blp kept at the root), as
-// the game reads them.
-func mapRoot(dir string) (string, bool) {
+// mapRoot returns the root of the unpacked map that folder dir lies in,
+// as far as top, the folder the user named (a batch's input folder, or
+// the folder of a model named on its own), lets it look: the nearest
+// folder from dir up to top whose name ends in .w3x or .w3m or that holds
+// war3map.w3i; failing that, a folder whose name ends in .w3x or .w3m
+// among those the user wrote in top's own path
+// ("maps/Hero.w3x/war3mapImported"), known by its name alone. Nothing
+// above top is ever opened or statted: a model in a folder of uploads
+// must not make the search read the folders that hold the uploads.
+// Models inside a map name their textures from the map's root
+// (war3mapImported\ models name Textures\x.blp kept at the root), as the
+// game reads them.
+func mapRoot(dir, top string) (string, bool) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
 		return "", false
 	}
+	t, err := filepath.Abs(top)
+	if err != nil {
+		return "", false
+	}
 	for {
-		if archivepath.IsArchive(d) && !strings.EqualFold(filepath.Ext(d), ".mpq") {
+		if isMapName(d) {
 			return d, true
 		}
 		if st, err := os.Stat(filepath.Join(d, "war3map.w3i")); err == nil && st.Mode().IsRegular() {
 			return d, true
 		}
+		if d == t {
+			break
+		}
 		up := filepath.Dir(d)
-		if up == d {
-			return "", false
+		if up == d || !strings.HasPrefix(d, t+string(filepath.Separator)) {
+			return "", false // dir is not below top: look no further
 		}
 		d = up
 	}
+	// The folders the user wrote above top, by name only.
+	for p := filepath.Clean(top); ; {
+		up := filepath.Dir(p)
+		if up == p || up == "." {
+			return "", false
+		}
+		if p = up; isMapName(p) {
+			abs, err := filepath.Abs(p)
+			return abs, err == nil
+		}
+	}
+}
+
+// isMapName reports whether the folder p is an unpacked map by its name.
+func isMapName(p string) bool {
+	return archivepath.IsArchive(p) && !strings.EqualFold(filepath.Ext(p), ".mpq")
 }
 
 // localSources are the places a model's own textures are looked for: its
-// folder, then the root of the map it is part of.
-func localSources(dir string) []texture.Source {
+// folder dir, then the root of the map it is part of, found no higher
+// than top (mapRoot).
+func localSources(dir, top string) []texture.Source {
 	local := []texture.Source{texture.Folder(dir)}
-	if root, ok := mapRoot(dir); ok {
+	if root, ok := mapRoot(dir, top); ok {
 		if abs, _ := filepath.Abs(dir); abs != root {
 			local = append(local, texture.Folder(root))
 		}

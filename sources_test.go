@@ -276,10 +276,120 @@ func TestUnpackedMapRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "war3map.w3i"), []byte("map info"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if n := missing(nil); n != 0 {
-		t.Errorf("inside a map, %d textures are still missing", n)
+	if n := missing(nil); n == 0 {
+		t.Error("the map's root was found above the model's folder, which is all the caller named")
 	}
-	if n := missing(&mdxrender.Options{NoMapRoot: true}); n == 0 {
+	if n := missing(&mdxrender.Options{Within: root}); n != 0 {
+		t.Errorf("inside a map named as Within, %d textures are still missing", n)
+	}
+	if n := missing(&mdxrender.Options{Within: root, NoMapRoot: true}); n == 0 {
 		t.Error("NoMapRoot still looks at the map's root")
+	}
+}
+
+// mapAboveInput lays out an unpacked map (war3map.w3i and the textures at
+// its root) whose war3mapImported folder is what a batch is given, and
+// returns the map's folder and that input folder.
+func mapAboveInput(t *testing.T, base string) (outer, input string) {
+	outer = filepath.Join(base, "outer")
+	input = filepath.Join(outer, "in")
+	for _, f := range []struct{ from, to string }{
+		{"testdata/models/flipbook.mdl", "in/war3mapImported/flipbook.mdl"},
+		{"testdata/models/Textures/fixture_checker.tga", "Textures/fixture_checker.tga"},
+		{"testdata/models/Textures/fixture_stripes.tga", "Textures/fixture_stripes.tga"},
+	} {
+		b, err := os.ReadFile(f.from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(outer, filepath.FromSlash(f.to))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outer, "war3map.w3i"), []byte("map info"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return outer, input
+}
+
+// missingTextures counts the missing-texture warnings of a batch manifest.
+func missingTextures(m *batch.Manifest) int {
+	n := 0
+	for _, res := range m.Models {
+		for _, w := range res.Warnings {
+			if w.Code == mdxrender.MissingTexture {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestMapSearchStaysWithinInput: a batch given a folder below a map does
+// not find the map's root above it (nothing above the folder the user
+// named is read), and finds it when given the map's folder itself.
+func TestMapSearchStaysWithinInput(t *testing.T) {
+	if base := os.Getenv("MDXR_MAPSEARCH_BASE"); base != "" {
+		// The traced child: the tree exists; run the batch over it.
+		cfg := batch.DefaultConfig()
+		cfg.Inputs.Dirs = []string{filepath.Join(base, "outer", "in")}
+		runBatch(t, cfg)
+		return
+	}
+	outer, input := mapAboveInput(t, t.TempDir())
+	cfg := batch.DefaultConfig()
+	cfg.Inputs.Dirs = []string{input}
+	if _, m := runBatch(t, cfg); missingTextures(m) == 0 {
+		t.Error("the map's root above the input folder was searched")
+	}
+	cfg.Inputs.Dirs = []string{outer}
+	if _, m := runBatch(t, cfg); missingTextures(m) != 0 {
+		t.Errorf("given the map's folder, %d textures are missing", missingTextures(m))
+	}
+}
+
+// TestMapSearchNeverTouchesAbove runs the batch of
+// TestMapSearchStaysWithinInput under strace and checks that no system
+// call named a path outside the input folder's tree but inside the map
+// (war3map.w3i, the map's textures), nor any war3map.w3i above it. It
+// skips without strace.
+func TestMapSearchNeverTouchesAbove(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace not installed")
+	}
+	base := t.TempDir()
+	outer, input := mapAboveInput(t, base)
+	log := filepath.Join(t.TempDir(), "strace.log")
+	cmd := exec.Command(strace, "-f", "-qq", "-o", log, "-e", "trace=%file,getdents64",
+		os.Args[0], "-test.run=^TestMapSearchStaysWithinInput$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "MDXR_MAPSEARCH_BASE="+base)
+	out, err := cmd.CombinedOutput()
+	b, rerr := os.ReadFile(log)
+	if rerr != nil || len(b) == 0 {
+		t.Skipf("strace could not trace the test (%v): %s", err, out)
+	}
+	if err != nil {
+		t.Fatalf("the traced batch failed: %v\n%s", err, out)
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		_, p, ok := strings.Cut(line, `"`)
+		p, _, ok2 := strings.Cut(p, `"`)
+		if !ok || !ok2 {
+			continue
+		}
+		n++
+		inside := p == input || strings.HasPrefix(p, input+string(filepath.Separator))
+		if (filepath.Base(p) == "war3map.w3i" && !inside) || strings.HasPrefix(p, filepath.Join(outer, "Textures")) {
+			t.Errorf("looked above the input folder %s: %s", input, line)
+		}
+	}
+	if n == 0 {
+		t.Skip("strace logged no file system calls")
 	}
 }

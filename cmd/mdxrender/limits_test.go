@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,19 +12,6 @@ import (
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
-
-func TestParseCount(t *testing.T) {
-	for s, want := range map[string]int64{"5": 5, "2k": 2000, "3M": 3_000_000, "1G": 1e9, "64Ki": 64 << 10, "256Mi": 256 << 20, "2Gi": 2 << 30} {
-		if n, err := parseCount(s); err != nil || n != want {
-			t.Errorf("%q: %d, %v; want %d", s, n, err, want)
-		}
-	}
-	for _, s := range []string{"", "0", "-1", "1.5", "abc", "1T", "9223372036854775807Gi"} {
-		if _, err := parseCount(s); err == nil {
-			t.Errorf("%q: accepted", s)
-		}
-	}
-}
 
 // TestLimitFlag: --limit sets the budgets the batch configuration's
 // limits.* keys name, dashes or underscores alike, and says what it wants
@@ -37,14 +26,14 @@ func TestLimitFlag(t *testing.T) {
 		t.Errorf("applied: %+v", c)
 	}
 	l, err := lf.limits()
-	if err != nil || l.MaxParticles != 50000 || l.MaxRenderPixels != 64<<20 || l.WithDefaults().MaxVertices != 1<<20 {
+	if err != nil || l.Particles != 50000 || l.RenderPixels != 64<<20 || l.Get(budget.Vertices) != 1<<20 {
 		t.Errorf("limits: %+v %v", l, err)
 	}
 	for _, c := range []struct{ val, want string }{
 		{"particles", "want NAME=VALUE"},
-		{"nope=1", `no budget named "nope" (budgets: file_size, vertices`},
-		{"vertices=-3", "--limit vertices=-3: want a positive whole number"},
-		{"vertices=" + strings.Repeat("9", 500), "..."},
+		{"nope=1", `no limit named "nope" (limits: read_bytes, vertices`},
+		{"vertices=-3", `--limit "vertices=-3": want a positive whole number`},
+		{"vertices=" + strings.Repeat("9", 500), "(509 bytes)"},
 	} {
 		lf := limitFlags{vals: []string{c.val}}
 		if _, err := lf.limits(); err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 300 {
@@ -64,7 +53,7 @@ func TestRenderSizeRefused(t *testing.T) {
 	if code != 1 || time.Since(start) > 2*time.Second {
 		t.Fatalf("exit %d after %v: %s", code, time.Since(start), stderr)
 	}
-	for _, want := range []string{"portrait_camera.mdl", "size 8192x8192 at ssaa 2", "MaxRenderPixels budget of 16777216", "--limit render_pixels=N"} {
+	for _, want := range []string{"portrait_camera.mdl", "size 8192x8192 at ssaa 2", "render_pixels limit of 16Mi", "--limit render_pixels=N"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr %q lacks %q", stderr, want)
 		}

@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/archivepath"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -90,7 +93,7 @@ atomically.`,
 			}
 			defer roots.Close()
 			defer game.Close()
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !mapRoot, Limits: lim})
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !mapRoot, Within: within(args[0]), Limits: lim})
 			if err != nil {
 				return limitHint(err)
 			}
@@ -115,6 +118,21 @@ atomically.`,
 	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent or sequence")
 	f.BoolVar(&ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
-	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does (false: the model's folder only, as the reference viewer's harness does)")
+	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does, found no higher than the current folder (false: the model's folder only, as the reference viewer's harness does)")
 	return cmd
+}
+
+// within is the folder the search for a model's map may climb to: the
+// current folder, for a model named by a path below it (a CI job runs in
+// its checkout), else the model's own folder. Nothing above what the
+// user works in is read.
+func within(model string) string {
+	if arch, _, ok := archivepath.Split(model); ok {
+		model = arch
+	}
+	p := filepath.Clean(model)
+	if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) {
+		return filepath.Dir(p)
+	}
+	return "."
 }

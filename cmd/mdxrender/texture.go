@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"fmt"
 
 	"github.com/mdxrender/mdxrender"
@@ -48,9 +50,9 @@ instead.`,
 			if err != nil {
 				return fmt.Errorf("texture: %w", err)
 			}
-			opt := lim.TextureOptions()
+			opt := texture.OptionsWithin(lim)
 			opt.FirstLevelOnly = mip == 0
-			tex, err := file.Decode(&opt)
+			tex, err := file.Decode(&opt, budget.NewMeter(lim))
 			if err != nil {
 				return limitHint(err)
 			}

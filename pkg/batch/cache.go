@@ -1,11 +1,14 @@
 package batch
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -24,26 +27,17 @@ type cacheRecord struct {
 
 // cacheKey hashes everything that decides a model's outputs: the program
 // version, the model bytes, each resolved texture's path and bytes, and the
-// job's options and output names.
-func cacheKey(version string, data []byte, deps []texture.File, job *Job, stems []string) string {
+// job's options and output names. Reading the dependencies is charged to
+// the model's meter, as the render that reads them again is: a file over
+// what the model may read is hashed as refused, unread.
+func cacheKey(version string, data []byte, deps []texture.File, job *Job, stems []string, meter *budget.Meter) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "mdxrender cache v2\x00%s\x00", version)
 	m := sha256.Sum256(data)
 	h.Write(m[:])
 	for _, d := range deps {
 		fmt.Fprintf(h, "dep\x00%s\x00", d)
-		if f, err := d.Source.FS.Open(d.Name); err != nil {
-			io.WriteString(h, "missing\x00")
-		} else {
-			fh := sha256.New()
-			_, err := io.Copy(fh, f)
-			f.Close()
-			if err != nil {
-				io.WriteString(h, "unreadable\x00")
-			} else {
-				h.Write(fh.Sum(nil))
-			}
-		}
+		io.WriteString(h, hashDependency(d, meter))
 	}
 	opts, _ := json.Marshal(struct {
 		Job   *Job
@@ -51,6 +45,29 @@ func cacheKey(version string, data []byte, deps []texture.File, job *Job, stems 
 	}{job, stems})
 	h.Write(opts)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// hashDependency returns the hash of dependency d's bytes, or why it has
+// none ("missing", "unreadable", "over budget").
+func hashDependency(d texture.File, meter *budget.Meter) string {
+	st, err := fs.Stat(d.Source.FS, d.Name)
+	if err != nil || !st.Mode().IsRegular() {
+		return "missing\x00"
+	}
+	if meter.ChargeRead(d.String(), st.Size()) != nil {
+		return "over budget\x00"
+	}
+	f, err := d.Source.FS.Open(d.Name)
+	if err != nil {
+		return "missing\x00"
+	}
+	defer f.Close()
+	fh := sha256.New()
+	// At most what was charged, and a byte more to tell a file that grew.
+	if _, err := io.Copy(fh, io.LimitReader(f, st.Size()+1)); err != nil {
+		return "unreadable\x00"
+	}
+	return string(fh.Sum(nil))
 }
 
 func cachePath(outDir, inputKey string) string {

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -65,7 +67,7 @@ type fakeModel struct {
 	long  int
 }
 
-func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte) (Model, error) {
+func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte, _ *budget.Meter) (Model, error) {
 	f.opened.Add(1)
 	h := fnv.New32a()
 	h.Write(data)

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"slices"
 	"strings"
 	"testing"
@@ -12,13 +14,13 @@ import (
 func TestLimitsConfig(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "x"})
-	c := loadYAML(t, dir, "inputs:\n  dirs: [m]\nlimits:\n  particles: 50000\n  file_size: 1000\n  render_pixels: 67108864\n")
+	c := loadYAML(t, dir, "inputs:\n  dirs: [m]\nlimits:\n  particles: 50000\n  read_bytes: 1000\n  render_pixels: 67108864\n")
 	jobs, err := c.Plan(Shard{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := jobs[0].Limits
-	if l.MaxParticles != 50000 || l.FileSize() != 1000 || l.MaxRenderPixels != 64<<20 || l.WithDefaults().MaxOverdraw != 512 {
+	if l.Particles != 50000 || l.Get(budget.ReadBytes) != 1000 || l.RenderPixels != 64<<20 || l.Get(budget.Overdraw) != 512 {
 		t.Errorf("job limits %+v", l)
 	}
 	c.Limits.Overdraw = -2
@@ -32,7 +34,11 @@ func TestLimitsConfig(t *testing.T) {
 			names = append(names, k.Name)
 		}
 	}
-	if len(names) != 11 || !slices.Contains(names, "limits.simulation_work") || EnvName("limits.texture_pixels") != "MDXR_LIMITS_TEXTURE_PIXELS" {
-		t.Errorf("limits keys %v", names)
+	var want []string
+	for _, n := range budget.Names() {
+		want = append(want, "limits."+n)
+	}
+	if !slices.Equal(names, want) || EnvName("limits.texture_pixels") != "MDXR_LIMITS_TEXTURE_PIXELS" {
+		t.Errorf("limits keys %v, want budget's %v", names, want)
 	}
 }

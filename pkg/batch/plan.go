@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bufio"
 	"errors"
 	"fmt"
@@ -40,6 +42,12 @@ type Input struct {
 	// Root names the folder, glob root or tree the input was found in (the
 	// common folder of explicit files): output.name's {root}.
 	Root string
+	// Top is the folder the configuration named that holds a file on
+	// disk: its inputs.dirs folder, its glob's fixed part, or, for a file
+	// named on its own, its own folder. The search for the map a model is
+	// part of looks no higher (the texture search never reads above what
+	// the user named).
+	Top string
 }
 
 // Shard is share Index of Count.
@@ -120,8 +128,18 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 	var warns []string
 	warn := func(s string) { warns = append(warns, s) }
 	root := ""
+	top := "" // the folder being walked; "" for explicit files
 	add := func(p, rel string) {
-		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel), Root: root})
+		t := top
+		if t == "" {
+			// A file named on its own: the configuration's folder (the
+			// current one without a file) when the file is below it.
+			t = filepath.Dir(p)
+			if r, err := filepath.Rel(abs(base), abs(p)); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				t = base
+			}
+		}
+		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel), Root: root, Top: t})
 	}
 	// Explicit files and list entries are named relative to the deepest
 	// folder holding all of them, so outputs keep their layout without the
@@ -189,7 +207,7 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 	}
 	for _, d := range c.Inputs.Dirs {
 		dir := resolve(base, d)
-		root = filepath.Base(abs(dir))
+		root, top = filepath.Base(abs(dir)), dir
 		if err := walkFiles(dir, c.hasExt, add, warn); err != nil {
 			errs = append(errs, fmt.Errorf("inputs.dirs: %w", err))
 		}
@@ -220,12 +238,12 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 		prefix := strings.Join(segs[:n], "/")
 		rest := segs[n:]
 		dir := resolve(base, filepath.FromSlash(prefix))
-		root = filepath.Base(abs(dir))
+		root, top = filepath.Base(abs(dir)), dir
 		if len(rest) == 0 { // no wildcard: a plain file
 			if _, err := os.Stat(dir); err != nil {
 				errs = append(errs, fmt.Errorf("inputs.globs: %w", err))
 			} else {
-				root = filepath.Base(filepath.Dir(abs(dir)))
+				root, top = filepath.Base(filepath.Dir(abs(dir))), filepath.Dir(dir)
 				add(dir, filepath.Base(dir))
 			}
 			continue
@@ -342,7 +360,7 @@ type Job struct {
 	Sheet     SheetOptions
 	Formats   []string
 	// Limits bound what reading, decoding and drawing the model may cost.
-	Limits render.Limits
+	Limits budget.Limits
 }
 
 // Team is a team colour to render: as the configuration names it (output

@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"context"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -14,9 +16,11 @@ import (
 type Renderer interface {
 	// Open decodes a model and resolves its textures. data is the file's
 	// content (already read, so the cache hashes exactly what is rendered);
-	// job gives the input, texture roots and options. Open is called once
-	// per model, possibly from several goroutines for different models.
-	Open(ctx context.Context, job *Job, data []byte) (Model, error)
+	// job gives the input, texture roots and options; meter is the model's
+	// budget (job.Limits), charged already with reading data, to charge
+	// everything else the model costs to. Open is called once per model,
+	// possibly from several goroutines for different models.
+	Open(ctx context.Context, job *Job, data []byte, meter *budget.Meter) (Model, error)
 }
 
 // Model is an opened model. Its methods are called from one goroutine.

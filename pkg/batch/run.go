@@ -1,6 +1,8 @@
 package batch
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"context"
 	"errors"
 	"fmt"
@@ -325,10 +327,14 @@ func (jr *jobRun) produce() error {
 	t := time.Now()
 	var data []byte
 	var err error
+	// One budget for everything the model costs: its file, the
+	// dependencies hashed for the cache, and what opening and drawing it
+	// read, decode and simulate.
+	meter := budget.NewMeter(job.Limits)
 	if job.Input.FS != nil {
-		data, err = model.ReadFS(job.Input.FS, job.Input.Name, job.Limits.FileSize())
+		data, err = model.ReadFS(job.Input.FS, job.Input.Name, meter)
 	} else {
-		data, err = model.ReadFile(job.Input.Path, job.Limits.FileSize())
+		data, err = model.ReadFile(job.Input.Path, meter)
 	}
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
@@ -336,7 +342,7 @@ func (jr *jobRun) produce() error {
 	res.Timings.ReadMS = ms(time.Since(t))
 
 	t = time.Now()
-	m, err := jr.r.Renderer.Open(jr.ctx, job, data)
+	m, err := jr.r.Renderer.Open(jr.ctx, job, data, meter)
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
@@ -350,7 +356,7 @@ func (jr *jobRun) produce() error {
 			stems = append(stems, c.Stem(job, v.Name, tm.Name))
 		}
 	}
-	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems)
+	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems, meter)
 	if !c.Force {
 		if old, ok := lookupCache(c.outDir(), job.Input.Key, res.CacheKey); ok {
 			*res = *old

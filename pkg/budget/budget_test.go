@@ -126,19 +126,23 @@ func TestNilMeterBoundsEachCharge(t *testing.T) {
 
 func TestRead(t *testing.T) {
 	m := NewMeter(Limits{ReadBytes: 10})
-	b, err := m.Read(bytes.NewReader([]byte("hello")), 5, "f", nil)
+	b, err := m.ReadFile("f", bytes.NewReader([]byte("hello")), 5, nil)
 	if err != nil || string(b) != "hello" {
 		t.Fatalf("%q, %v", b, err)
 	}
 	// A file of 8 bytes does not fit in the 5 left: refused before reading.
 	r := &countReader{r: bytes.NewReader(make([]byte, 8))}
-	if _, err := m.Read(r, 8, "g", nil); err == nil || r.n != 0 {
+	if _, err := m.ReadFile("g", r, 8, nil); err == nil || r.n != 0 {
 		t.Errorf("err %v, %d bytes read", err, r.n)
 	}
 	// A file that says 2 bytes and holds 100 is cut off past the limit.
 	r = &countReader{r: bytes.NewReader(make([]byte, 100))}
-	if _, err := m.Read(r, 2, "h", nil); err == nil || r.n > 8 {
+	if _, err := m.ReadFile("h", r, 2, nil); err == nil || r.n > 8 {
 		t.Errorf("err %v, %d bytes read", err, r.n)
+	}
+	// The same name again is not charged again.
+	if _, err := m.ReadFile("f", bytes.NewReader([]byte("hello")), 5, nil); err != nil {
+		t.Errorf("a file read twice was charged twice: %v", err)
 	}
 }
 

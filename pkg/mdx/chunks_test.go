@@ -1,6 +1,8 @@
 package mdx
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bytes"
 	"errors"
 	"strings"
@@ -513,17 +515,10 @@ func TestBadInput(t *testing.T) {
 	if _, err := DecodeBytes(header(1250).b); !errors.As(err, &ue) {
 		t.Errorf("v1250: %v", err)
 	}
-	d := Decoder{Quotas: ReadQuotas{MaxKeys: 1}}
 	w := header(800)
-	w.chunk("GEOA", func(c *bb) {
-		c.sized(func(g *bb) { g.f32(1).u32(0).f32(1, 1, 1).i32(0).floatTrack("KGAO", 0, -1, 0, 1, 10, 0) })
-	})
-	var qe *QuotaError
-	if _, err := d.DecodeBytes(w.b); !errors.As(err, &qe) {
-		t.Errorf("key quota: %v", err)
-	}
-	if _, err := (&Decoder{Quotas: ReadQuotas{MaxFileSize: 10}}).Decode(bytes.NewReader(w.b)); !errors.As(err, &qe) {
-		t.Errorf("size quota: %v", err)
+	var be *budget.Error
+	if _, err := (&Decoder{Limits: budget.Limits{ReadBytes: 10}}).Decode(bytes.NewReader(w.b)); !errors.As(err, &be) || be.Limit != budget.ReadBytes {
+		t.Errorf("read limit: %v", err)
 	}
 }
 

@@ -1,67 +1,55 @@
 package mdx
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 )
 
-// ReadQuotas bounds what a decoder accepts from a hostile file. Every count
-// is also checked against the bytes that remain, so memory use is at most a
-// small multiple of the input size; quotas tighten that further. Zero fields
-// mean no limit.
-type ReadQuotas struct {
-	MaxFileSize int // bytes read from an io.Reader
-	MaxRecords  int // records in one chunk (geosets, bones, sequences...)
-	MaxKeys     int // keys in one track
-	// MaxVertices and MaxTriangles bound a model's geometry over all its
-	// geosets (triangles are face indices / 3), for what is drawn from it
-	// costs far more than its bytes: each vertex is posed and each
-	// triangle set up for every picture. Both decoders count as they read
-	// and stop at the geoset that passes a limit.
-	MaxVertices  int
-	MaxTriangles int
-}
+// Every count a file gives is checked against the bytes that remain, so
+// what a decoder allocates is at most a small multiple of the input's
+// size. Two caps bound what no real file comes near, so that a list of
+// tiny records cannot make millions of allocations: maxRecords records in
+// one chunk (geosets, bones, sequences...) and maxKeys keys in one track.
+// A file over them is malformed (*FormatError).
+const (
+	maxRecords = 1 << 20
+	maxKeys    = 1 << 24
+)
 
-// DefaultQuotas are used by Decode, DecodeBytes and DecodeMDL. The largest
-// model of the test corpus has 48,360 vertices and 71,401 triangles.
-var DefaultQuotas = ReadQuotas{MaxFileSize: 1 << 30, MaxRecords: 1 << 20, MaxKeys: 1 << 24,
-	MaxVertices: 1 << 20, MaxTriangles: 1 << 21}
-
-// Decoder decodes MDX files with configurable quotas.
+// Decoder decodes MDX and MDL files within the geometry limits of Limits
+// (Vertices and Triangles, over all geosets: what is drawn from a model
+// costs far more than its bytes, as each vertex is posed and each triangle
+// set up for every picture) and reads at most ReadBytes from an
+// io.Reader. Both decoders count the geometry as they read and stop at the
+// geoset (MDX) or the vertex (MDL) that passes a limit, with a
+// *budget.Error. The zero Decoder decodes within the default limits.
 type Decoder struct {
-	Quotas ReadQuotas
+	Limits budget.Limits
 }
 
-// Decode reads an MDX model from r with DefaultQuotas.
-func Decode(r io.Reader) (*Model, error) {
-	return (&Decoder{Quotas: DefaultQuotas}).Decode(r)
-}
+// Decode reads an MDX model from r within the default limits.
+func Decode(r io.Reader) (*Model, error) { return (&Decoder{}).Decode(r) }
 
-// DecodeBytes decodes an MDX model held in b with DefaultQuotas. The model
-// does not keep references to b.
-func DecodeBytes(b []byte) (*Model, error) {
-	return (&Decoder{Quotas: DefaultQuotas}).DecodeBytes(b)
-}
+// DecodeBytes decodes an MDX model held in b within the default limits.
+// The model does not keep references to b.
+func DecodeBytes(b []byte) (*Model, error) { return (&Decoder{}).DecodeBytes(b) }
 
-// Decode reads all of r and decodes it. Errors from r are returned wrapped;
-// malformed content gives a *FormatError.
+// Decode reads all of r, at most Limits' ReadBytes, and decodes it. Errors
+// from r are returned wrapped; malformed content gives a *FormatError.
 func (d *Decoder) Decode(r io.Reader) (*Model, error) {
-	var b []byte
-	var err error
-	if d.Quotas.MaxFileSize > 0 {
-		b, err = io.ReadAll(io.LimitReader(r, int64(d.Quotas.MaxFileSize)+1))
-		if err == nil && len(b) > d.Quotas.MaxFileSize {
-			return nil, &QuotaError{Chunk: "MDLX", What: "file size", Limit: d.Quotas.MaxFileSize}
-		}
-	} else {
-		b, err = io.ReadAll(r)
-	}
+	b, err := d.readAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("mdx: reading: %w", err)
 	}
 	return d.DecodeBytes(b)
+}
+
+// readAll reads r within ReadBytes.
+func (d *Decoder) readAll(r io.Reader) ([]byte, error) {
+	return budget.NewMeter(d.Limits).ReadFile("", r, 0, nil)
 }
 
 // IsMDX reports whether b starts with the MDX magic "MDLX".
@@ -107,31 +95,28 @@ type decoder struct {
 	// has been read.
 	versioned bool
 	// vertices and faceIndices count the geometry read so far, against
-	// ReadQuotas.MaxVertices and MaxTriangles.
+	// the limits.
 	vertices, faceIndices int
+	lim                   budget.Limits
 }
 
 // geometry counts a geoset's nv vertices and ni face indices, read at
-// offset at, and fails with a *QuotaError once the model's totals pass a
-// quota.
+// offset at, and fails with a *budget.Error once the model's totals pass a
+// limit.
 func (d *decoder) geometry(at, nv, ni int) {
 	r := &d.r
 	d.vertices += nv
 	d.faceIndices += ni
-	q := r.q
-	var what string
-	var n, limit int
-	switch {
-	case q.MaxVertices > 0 && d.vertices > q.MaxVertices:
-		what, n, limit = "vertices", d.vertices, q.MaxVertices
-	case q.MaxTriangles > 0 && d.faceIndices/3 > q.MaxTriangles:
-		what, n, limit = "triangles", d.faceIndices/3, q.MaxTriangles
-	default:
+	err := d.lim.Check(budget.Vertices, int64(d.vertices), "", "")
+	if err == nil {
+		err = d.lim.Check(budget.Triangles, int64(d.faceIndices/3), "", "")
+	}
+	if err == nil {
 		return
 	}
 	if r.err == nil {
-		r.err = &QuotaError{Chunk: tagString(r.chunk), Offset: int64(at), Limit: limit,
-			What: fmt.Sprintf("%d %s over all geosets (ReadQuotas.Max%s%s)", n, what, strings.ToUpper(what[:1]), what[1:])}
+		err.(*budget.Error).What = fmt.Sprintf("mdx: %s at offset %#x, the geoset that passes it", tagString(r.chunk), at)
+		r.err = err
 	}
 	r.pos = r.end
 }
@@ -141,15 +126,11 @@ func (d *Decoder) DecodeBytes(b []byte) (*Model, error) {
 	if !IsMDX(b) {
 		return nil, ErrNotMDX
 	}
-	q := d.Quotas
-	if q.MaxFileSize > 0 && len(b) > q.MaxFileSize {
-		return nil, &QuotaError{Chunk: "MDLX", What: fmt.Sprintf("file size %d", len(b)), Limit: q.MaxFileSize}
-	}
 	// A Warcraft III file is read as version 800 until its VERS says
 	// otherwise (the reference viewer reads a file without VERS as 800); a
 	// WoW file is known by its first chunk, as its layout differs from the
 	// start.
-	dec := &decoder{r: reader{b: b, q: &q}, v: 800, m: &Model{}, lay: &fileLayout{}}
+	dec := &decoder{r: reader{b: b}, v: 800, m: &Model{}, lay: &fileLayout{}, lim: d.Limits}
 	if v, ok := wowVersion(b); ok {
 		dec.v = ver(v)
 		dec.lay.wow = &wowLayout{}
@@ -225,8 +206,8 @@ func (d *decoder) once(tag uint32, i int) bool {
 // the chunk's padding.
 func (d *decoder) fixed(ref *chunkRef, start, end, size int) int {
 	n := (end - start) / size
-	if q := d.r.q.MaxRecords; q > 0 && n > q {
-		d.r.quota(start, "record count", n, q)
+	if n > maxRecords {
+		d.r.tooMany(start, "record count", n, maxRecords)
 		return 0
 	}
 	ref.n = n
@@ -268,8 +249,8 @@ func (d *decoder) records(ref *chunkRef, end int, one func()) {
 	for r.err == nil && end-r.pos >= 4 {
 		one()
 		ref.n++
-		if q := r.q.MaxRecords; q > 0 && ref.n > q {
-			r.quota(r.pos, "record count", ref.n, q)
+		if ref.n > maxRecords {
+			r.tooMany(r.pos, "record count", ref.n, maxRecords)
 		}
 	}
 }
@@ -283,8 +264,8 @@ func (d *decoder) listCount(min int, what string) int {
 	if !ok {
 		return 0
 	}
-	if q := r.q.MaxRecords; q > 0 && n > q {
-		r.quota(r.pos-4, what+" count", n, q)
+	if n > maxRecords {
+		r.tooMany(r.pos-4, what+" count", n, maxRecords)
 		return 0
 	}
 	return n

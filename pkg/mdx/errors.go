@@ -28,15 +28,3 @@ func (e UnsupportedError) Error() string { return "mdx: unsupported " + string(e
 
 // ErrNotMDX is returned when the input does not start with the "MDLX" magic.
 var ErrNotMDX = errors.New("mdx: not an MDX file (no MDLX magic)")
-
-// QuotaError reports a file that exceeds a ReadQuotas limit.
-type QuotaError struct {
-	Chunk  string
-	Offset int64
-	What   string
-	Limit  int
-}
-
-func (e *QuotaError) Error() string {
-	return fmt.Sprintf("mdx: %s at offset %#x: %s exceeds the quota of %d", e.Chunk, e.Offset, e.What, e.Limit)
-}

@@ -1,6 +1,8 @@
 package mdx
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bytes"
 	"errors"
 	"os"
@@ -89,13 +91,12 @@ func FuzzDecodeMDX(f *testing.F) {
 // model re-encodes to b; its canonical encoding decodes to the same model
 // and is stable.
 func checkRoundTrip(t *testing.T, b []byte) {
-	d := Decoder{Quotas: ReadQuotas{MaxRecords: 1 << 16, MaxKeys: 1 << 16}}
-	m, err := d.DecodeBytes(b)
+	m, err := DecodeBytes(b)
 	if err != nil {
 		var fe *FormatError
-		var qe *QuotaError
+		var be *budget.Error
 		var ue UnsupportedError
-		if !errors.As(err, &fe) && !errors.As(err, &qe) && !errors.As(err, &ue) && !errors.Is(err, ErrNotMDX) {
+		if !errors.As(err, &fe) && !errors.As(err, &be) && !errors.As(err, &ue) && !errors.Is(err, ErrNotMDX) {
 			t.Fatalf("untyped error %T: %v", err, err)
 		}
 		return

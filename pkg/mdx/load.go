@@ -9,16 +9,16 @@ import (
 // (no "MDLX" magic) nor MDL text.
 var ErrUnknownFormat = errors.New("mdx: unknown model format: neither MDX (\"MDLX\" magic) nor MDL text (\"FormatVersion\" or a Version/Model block)")
 
-// DecodeAny decodes an MDX or MDL model with DefaultQuotas, telling them
+// DecodeAny decodes an MDX or MDL model within the default limits, telling them
 // apart by content (Detect), never by file name. MDL text that Detect
 // misses because it lacks "FormatVersion" near the start (a fragment
 // without a Version block) is still read when its first word is a known
 // top-level MDL block.
 func DecodeAny(b []byte) (*Model, error) {
-	return (&Decoder{Quotas: DefaultQuotas}).DecodeAny(b)
+	return (&Decoder{}).DecodeAny(b)
 }
 
-// DecodeAny is the package's DecodeAny with d's quotas, for either format.
+// DecodeAny is the package's DecodeAny within d's limits, for either format.
 func (d *Decoder) DecodeAny(b []byte) (*Model, error) {
 	switch Detect(b) {
 	case FormatMDX:

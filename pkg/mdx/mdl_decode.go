@@ -1,6 +1,8 @@
 package mdx
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"fmt"
 	"io"
 	"math"
@@ -19,23 +21,17 @@ import (
 // hints: lists end at their closing brace, and no count allocates more than
 // the remaining text could hold.
 func DecodeMDL(b []byte) (*Model, error) {
-	return (&Decoder{Quotas: DefaultQuotas}).DecodeMDL(b)
+	return (&Decoder{}).DecodeMDL(b)
 }
 
-// DecodeMDL is DecodeMDL with d's quotas: text longer than MaxFileSize,
-// or a model with more vertices or triangles than MaxVertices and
-// MaxTriangles, gives a *MDLError wrapping a *QuotaError. The geometry
-// quotas are checked as the lists are read, so a hostile list fails at
-// the first item over the limit.
+// DecodeMDL is DecodeMDL within d's limits: a model with more vertices or
+// triangles than they allow gives a *MDLError wrapping a *budget.Error,
+// at the first item over the limit (the lists are counted as they are
+// read).
 func (d *Decoder) DecodeMDL(b []byte) (m *Model, err error) {
-	q := d.Quotas
-	if q.MaxFileSize > 0 && len(b) > q.MaxFileSize {
-		qe := &QuotaError{Chunk: "MDL", What: fmt.Sprintf("file size %d", len(b)), Limit: q.MaxFileSize}
-		return nil, &MDLError{Line: 1, Column: 1, Reason: qe.What + " bytes, more than the ReadQuotas.MaxFileSize quota", Err: qe}
-	}
 	p := &mdlParser{b: b, line: 1, budget: 8*len(b) + 4096,
-		vertices:  geoCount{limit: q.MaxVertices, what: "vertices", field: "MaxVertices"},
-		triangles: geoCount{limit: q.MaxTriangles, what: "triangles", field: "MaxTriangles"}}
+		vertices:  geoCount{limit: d.Limits.Get(budget.Vertices), kind: budget.Vertices},
+		triangles: geoCount{limit: d.Limits.Get(budget.Triangles), kind: budget.Triangles}}
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		p.pos, p.lineStart = 3, 3
 	}
@@ -81,19 +77,14 @@ func nilIfEmpty[T any](s *[]T) {
 	}
 }
 
-// ParseMDL reads all of r and parses it as MDL text with DefaultQuotas.
-// I/O errors are returned wrapped; malformed text gives a *MDLError.
-func ParseMDL(r io.Reader) (*Model, error) {
-	return (&Decoder{Quotas: DefaultQuotas}).ParseMDL(r)
-}
+// ParseMDL reads all of r and parses it as MDL text within the default
+// limits. I/O errors are returned wrapped; malformed text gives a
+// *MDLError.
+func ParseMDL(r io.Reader) (*Model, error) { return (&Decoder{}).ParseMDL(r) }
 
-// ParseMDL is ParseMDL with d's quotas; it reads at most MaxFileSize+1
-// bytes of r.
+// ParseMDL is ParseMDL within d's limits; it reads at most ReadBytes of r.
 func (d *Decoder) ParseMDL(r io.Reader) (*Model, error) {
-	if d.Quotas.MaxFileSize > 0 {
-		r = io.LimitReader(r, int64(d.Quotas.MaxFileSize)+1)
-	}
-	b, err := io.ReadAll(r)
+	b, err := d.readAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("mdl: reading: %w", err)
 	}

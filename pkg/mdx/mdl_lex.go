@@ -1,6 +1,8 @@
 package mdx
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bytes"
 	"fmt"
 	"math"
@@ -8,9 +10,9 @@ import (
 	"unsafe"
 )
 
-// MDLError reports malformed MDL text, or text over a ReadQuotas limit:
-// the 1-based line and column of the token where reading stopped, and what
-// was expected there. Err is the *QuotaError of a quota, nil otherwise.
+// MDLError reports malformed MDL text, or text over a limit: the 1-based
+// line and column of the token where reading stopped, and what was
+// expected there. Err is the *budget.Error of a limit, nil otherwise.
 type MDLError struct {
 	Line, Column int
 	Reason       string
@@ -92,7 +94,7 @@ type mdlParser struct {
 	blocks  int // top-level blocks read
 	budget  int // bytes left for pre-sizing lists from counts
 	// vertices and triangles count the model's geometry as it is read,
-	// against quotas (ReadQuotas.MaxVertices, MaxTriangles; 0: none).
+	// against the limits.
 	vertices, triangles geoCount
 	faceIndices         int // vertex indices of faces read so far
 	// wLine, wCol locate the last word taken by word(), for errors in
@@ -100,22 +102,21 @@ type mdlParser struct {
 	wLine, wCol int
 }
 
-// geoCount counts geometry against a quota while the text is read, so
+// geoCount counts geometry against a limit while the text is read, so
 // that an oversized list fails at its first item over the limit rather
 // than once it is all in memory.
 type geoCount struct {
-	n, limit int
-	what     string // "vertices"
-	field    string // the ReadQuotas field
+	n, limit int64
+	kind     budget.Kind
 }
 
 // add counts k more items, failing past the limit.
 func (p *mdlParser) add(c *geoCount, k int) {
-	c.n += k
-	if c.limit > 0 && c.n > c.limit {
-		q := &QuotaError{Chunk: "GEOS", Offset: int64(p.pos), What: fmt.Sprintf("%d %s (ReadQuotas.%s)", c.n, c.what, c.field), Limit: c.limit}
-		panic(&MDLError{Line: p.tokLine, Column: p.tokCol, Err: q,
-			Reason: fmt.Sprintf("the model has more than %d %s, the ReadQuotas.%s quota", c.limit, c.what, c.field)})
+	c.n += int64(k)
+	if c.n > c.limit {
+		be := &budget.Error{Limit: c.kind, Max: c.limit, Value: c.n, What: "mdl: the geoset that passes it"}
+		panic(&MDLError{Line: p.tokLine, Column: p.tokCol, Err: be,
+			Reason: fmt.Sprintf("more than %d %s, the %s limit", c.limit, c.kind.Unit(), c.kind)})
 	}
 }
 

@@ -1,6 +1,8 @@
 package mdx
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"errors"
 	"os"
 	"runtime"
@@ -10,33 +12,32 @@ import (
 	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
-// TestMDLGeometryQuota: geometry over the quotas fails with a *MDLError
-// at the item that passes the limit, wrapping a *QuotaError, without the
-// rest of the list being read.
+// TestMDLGeometryQuota: geometry over the limits fails with a *MDLError
+// at the item that passes the limit, wrapping a *budget.Error, without
+// the rest of the list being read.
 func TestMDLGeometryQuota(t *testing.T) {
 	small := hostile.MDLGeometry(300, 200)
 	if m, err := DecodeMDL(small); err != nil || len(m.Geosets[0].Vertices) != 300 || len(m.Geosets[0].Faces) != 600 {
 		t.Fatalf("within the quotas: %v", err)
 	}
 	for _, c := range []struct {
-		q    ReadQuotas
+		l    budget.Limits
 		want string
 	}{
-		{ReadQuotas{MaxVertices: 299}, "more than 299 vertices, the ReadQuotas.MaxVertices quota"},
-		{ReadQuotas{MaxTriangles: 199}, "more than 199 triangles, the ReadQuotas.MaxTriangles quota"},
-		{ReadQuotas{MaxFileSize: len(small) - 1}, "more than the ReadQuotas.MaxFileSize quota"},
+		{budget.Limits{Vertices: 299}, "more than 299 vertices, the vertices limit"},
+		{budget.Limits{Triangles: 199}, "more than 199 triangles, the triangles limit"},
 	} {
-		_, err := (&Decoder{Quotas: c.q}).DecodeMDL(small)
+		_, err := (&Decoder{Limits: c.l}).DecodeMDL(small)
 		var me *MDLError
-		var qe *QuotaError
-		if !errors.As(err, &me) || !errors.As(err, &qe) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: got %v, want a *MDLError wrapping a *QuotaError, containing %q", c.q, err, c.want)
+		var be *budget.Error
+		if !errors.As(err, &me) || !errors.As(err, &be) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: got %v, want a *MDLError wrapping a *budget.Error, containing %q", c.l, err, c.want)
 		}
 	}
-	if _, err := (&Decoder{Quotas: ReadQuotas{MaxVertices: 300, MaxTriangles: 200}}).DecodeMDL(small); err != nil {
-		t.Errorf("at the quotas: %v", err)
+	if _, err := (&Decoder{Limits: budget.Limits{Vertices: 300, Triangles: 200}}).DecodeMDL(small); err != nil {
+		t.Errorf("at the limits: %v", err)
 	}
-	_, err := (&Decoder{Quotas: ReadQuotas{MaxVertices: 10}}).DecodeMDL(small)
+	_, err := (&Decoder{Limits: budget.Limits{Vertices: 10}}).DecodeMDL(small)
 	var me *MDLError
 	line := 1 + strings.Count(string(small[:strings.Index(string(small), "Vertices")]), "\n")
 	if errors.As(err, &me); me == nil || me.Line != line || me.Column < 100 || me.Column > 200 {
@@ -55,7 +56,7 @@ func TestHostileMDLVertexLine(t *testing.T) {
 	_, err := DecodeMDL(b)
 	runtime.ReadMemStats(&z)
 	if err == nil || !strings.Contains(err.Error(), "more than 1048576 vertices") {
-		t.Errorf("got %v, want the MaxVertices quota error", err)
+		t.Errorf("got %v, want the vertices limit's error", err)
 	}
 	if n := z.TotalAlloc - a.TotalAlloc; n > 64<<20 {
 		t.Errorf("allocated %d bytes", n)
@@ -63,12 +64,12 @@ func TestHostileMDLVertexLine(t *testing.T) {
 }
 
 // TestMDLCorpusWithinQuotas parses every corpus MDL model with a
-// sixteenth of the default geometry quotas: the defaults are at least
+// sixteenth of the default geometry limits: the defaults are at least
 // sixteen times what real models have.
 func TestMDLCorpusWithinQuotas(t *testing.T) {
-	d := Decoder{Quotas: DefaultQuotas}
-	d.Quotas.MaxVertices /= 16
-	d.Quotas.MaxTriangles /= 16
+	var d Decoder
+	d.Limits.Vertices = budget.Vertices.Default() / 16
+	d.Limits.Triangles = budget.Triangles.Default() / 16
 	n := 0
 	for _, e := range corpusMDL(t) {
 		if _, skip := mdlNotAModel(e); skip {
@@ -78,8 +79,8 @@ func TestMDLCorpusWithinQuotas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var qe *QuotaError
-		if _, err := d.DecodeMDL(b); errors.As(err, &qe) {
+		var be *budget.Error
+		if _, err := d.DecodeMDL(b); errors.As(err, &be) {
 			t.Errorf("%s: %v", e.Rel, err)
 		}
 		n++

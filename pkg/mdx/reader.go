@@ -16,7 +16,6 @@ type reader struct {
 	end   int // bound of the current chunk or record
 	err   error
 	chunk uint32
-	q     *ReadQuotas
 }
 
 func (r *reader) failf(off int, format string, args ...any) {
@@ -253,18 +252,17 @@ func (r *reader) keys(at int, n uint32, ksize int) (int, bool) {
 		r.failf(r.pos-4, "%s key count %d exceeds remaining %d bytes", tagString(le.Uint32(r.b[at:])), n, rem)
 		return 0, false
 	}
-	if r.q.MaxKeys > 0 && int(n) > r.q.MaxKeys {
-		r.quota(at, "key count", int(n), r.q.MaxKeys)
+	if int(n) > maxKeys {
+		r.tooMany(at, "key count", int(n), maxKeys)
 		return 0, false
 	}
 	return int(n), true
 }
 
-func (r *reader) quota(at int, what string, n, limit int) {
-	if r.err == nil {
-		r.err = &QuotaError{Chunk: tagString(r.chunk), Offset: int64(at), What: fmt.Sprintf("%s %d", what, n), Limit: limit}
-	}
-	r.pos = r.end
+// tooMany fails on a count over one of the decoder's caps (maxRecords,
+// maxKeys).
+func (r *reader) tooMany(at int, what string, n, limit int) {
+	r.failf(at, "%s %d is more than this decoder accepts (%d)", what, n, limit)
 }
 
 // take reads a track into *p unless one is there already (a repeated tag is

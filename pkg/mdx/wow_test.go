@@ -485,12 +485,6 @@ func TestWoWBadInput(t *testing.T) {
 	if _, err := DecodeBytes(huge); !errors.As(err, &fe) || !strings.Contains(err.Error(), "sequence count") {
 		t.Errorf("huge count: %v", err)
 	}
-	// MaxRecords bounds the lists split by size (GLBS, TEXS, PIVT) as it
-	// does the counted ones: the fixture has 6 pivots.
-	var qe *QuotaError
-	if _, err := (&Decoder{Quotas: ReadQuotas{MaxRecords: 5}}).DecodeBytes(b); !errors.As(err, &qe) || qe.Chunk != "PIVT" {
-		t.Errorf("PIVT over the record quota: %v", err)
-	}
 	// Versions between Warcraft III and WoW stay unsupported.
 	var ue UnsupportedError
 	if _, err := DecodeBytes(header(1250).b); !errors.As(err, &ue) {

@@ -17,7 +17,7 @@ import (
 	"os"
 
 	"github.com/mdxrender/mdxrender/internal/bufpool"
-	"github.com/mdxrender/mdxrender/internal/readlimit"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -32,38 +32,13 @@ const (
 	FormatM2  Format = "m2"  // WoW M2 ("MD20")
 )
 
-// DefaultMaxFileSize is the largest model file read unless told otherwise:
-// 128 MiB. The largest model file of the test corpus is 3.4 MB, and
-// Reforged's largest units are a few tens of MB; a file a hundred times
-// the corpus' largest is refused before it is read instead of holding
-// its size in memory (twice, decoded).
-const DefaultMaxFileSize = 128 << 20
-
-// MaxFileSize is the largest model file Load, LoadFile and LoadFS read.
-var MaxFileSize int64 = DefaultMaxFileSize
-
-// Loader reads and decodes model files within quotas: the file's size
-// and, for every format, the model's geometry.
+// Loader reads and decodes model files within a model's budget: reading
+// the file is charged to Meter (its bytes, against ReadBytes: a file that
+// does not fit is refused before it is read), and decoding is held to the
+// Meter's geometry limits. The zero Loader (a nil Meter) reads within the
+// default limits.
 type Loader struct {
-	// Quotas bound the file (MaxFileSize) and what it holds; a zero
-	// field means mdx.DefaultQuotas' value, and a zero MaxFileSize
-	// means the package's MaxFileSize.
-	Quotas mdx.ReadQuotas
-}
-
-// quotas returns l's quotas with the defaults filled in.
-func (l Loader) quotas() mdx.ReadQuotas {
-	q, d := l.Quotas, mdx.DefaultQuotas
-	d.MaxFileSize = int(MaxFileSize)
-	for _, f := range []struct{ v, d *int }{
-		{&q.MaxFileSize, &d.MaxFileSize}, {&q.MaxRecords, &d.MaxRecords}, {&q.MaxKeys, &d.MaxKeys},
-		{&q.MaxVertices, &d.MaxVertices}, {&q.MaxTriangles, &d.MaxTriangles},
-	} {
-		if *f.v <= 0 {
-			*f.v = *f.d
-		}
-	}
-	return q
+	Meter *budget.Meter
 }
 
 // File is a decoded model file with what the format-specific decoder
@@ -109,12 +84,9 @@ func Decode(b []byte, name string) (*mdx.Model, error) {
 // DecodeFile is Decode returning the format and, for M2, the file as read.
 func DecodeFile(b []byte, name string) (*File, error) { return Loader{}.DecodeFile(b, name) }
 
-// DecodeFile is the package's DecodeFile within l's quotas.
+// DecodeFile is the package's DecodeFile within l's limits.
 func (l Loader) DecodeFile(b []byte, name string) (*File, error) {
-	q := l.quotas()
-	if len(b) > q.MaxFileSize {
-		return nil, &TooLargeError{Name: name, Size: int64(len(b)), Limit: int64(q.MaxFileSize)}
-	}
+	lim := l.Meter.Limits()
 	if m2.IsM2(b) {
 		mf, err := m2.DecodeBytes(b)
 		if err != nil {
@@ -128,13 +100,13 @@ func (l Loader) DecodeFile(b []byte, name string) (*File, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		// pkg/m2 bounds its counts by the file's bytes; the geometry
-		// quotas are checked on what it built.
-		if err := checkGeometry(m, q); err != nil {
+		// limits are checked on what it built.
+		if err := checkGeometry(m, lim); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		return &File{Model: m, Format: FormatM2, Size: int64(len(b)), M2: mf}, nil
 	}
-	m, err := (&mdx.Decoder{Quotas: q}).DecodeAny(b)
+	m, err := (&mdx.Decoder{Limits: lim}).DecodeAny(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -145,9 +117,9 @@ func (l Loader) DecodeFile(b []byte, name string) (*File, error) {
 	return f, nil
 }
 
-// Load reads and decodes the model file at path, refusing anything but a
-// regular file and files larger than MaxFileSize before reading them.
-// Errors name the file.
+// Load reads and decodes the model file at path within the default
+// limits, refusing anything but a regular file, and a file larger than
+// the read limit, before reading it. Errors name the file.
 func Load(path string) (*mdx.Model, error) {
 	f, err := LoadFile(path)
 	if err != nil {
@@ -159,10 +131,10 @@ func Load(path string) (*mdx.Model, error) {
 // LoadFile is Load returning the format and, for M2, the file as read.
 func LoadFile(path string) (*File, error) { return Loader{}.LoadFile(path) }
 
-// LoadFile is the package's LoadFile within l's quotas.
+// LoadFile is the package's LoadFile within l's budget.
 func (l Loader) LoadFile(path string) (*File, error) {
 	return l.load(path, func(buf []byte) ([]byte, error) {
-		return readFile(path, int64(l.quotas().MaxFileSize), buf)
+		return readFile(path, l.Meter, buf)
 	})
 }
 
@@ -197,44 +169,42 @@ var fileBufs = bufpool.Pool{Max: 16 << 20}
 // errors name it as name.
 func LoadFS(fsys fs.FS, name string) (*File, error) { return Loader{}.LoadFS(fsys, name) }
 
-// LoadFS is the package's LoadFS within l's quotas.
+// LoadFS is the package's LoadFS within l's budget.
 func (l Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
 	return l.load(name, func(buf []byte) ([]byte, error) {
-		return readFS(fsys, name, int64(l.quotas().MaxFileSize), buf)
+		return readFS(fsys, name, l.Meter, buf)
 	})
 }
 
 // checkGeometry checks a built model's vertices and triangles against
-// the quotas, as the MDX and MDL decoders do while reading.
-func checkGeometry(m *mdx.Model, q mdx.ReadQuotas) error {
-	var nv, nt int
+// the limits, as the MDX and MDL decoders do while reading.
+func checkGeometry(m *mdx.Model, l budget.Limits) error {
+	var nv, nt int64
 	for i := range m.Geosets {
-		nv += len(m.Geosets[i].Vertices)
-		nt += len(m.Geosets[i].Faces) / 3
+		nv += int64(len(m.Geosets[i].Vertices))
+		nt += int64(len(m.Geosets[i].Faces) / 3)
 	}
-	switch {
-	case q.MaxVertices > 0 && nv > q.MaxVertices:
-		return &mdx.QuotaError{Chunk: "MD20", What: fmt.Sprintf("%d vertices over all geosets (ReadQuotas.MaxVertices)", nv), Limit: q.MaxVertices}
-	case q.MaxTriangles > 0 && nt > q.MaxTriangles:
-		return &mdx.QuotaError{Chunk: "MD20", What: fmt.Sprintf("%d triangles over all geosets (ReadQuotas.MaxTriangles)", nt), Limit: q.MaxTriangles}
+	const what = "m2: over all geosets of the view drawn"
+	if err := l.Check(budget.Vertices, nv, "", what); err != nil {
+		return err
 	}
-	return nil
+	return l.Check(budget.Triangles, nt, "", what)
 }
 
-// ReadFile reads the file at path on disk for decoding: it refuses a
-// folder, a FIFO, a device or a socket before opening it (opening a FIFO
-// blocks; /dev/zero never ends) and a file over limit bytes before reading
-// it, and it never reads more than limit+1 bytes whatever the file
-// claims. Errors name the file.
-func ReadFile(path string, limit int64) ([]byte, error) { return readFile(path, limit, nil) }
+// ReadFile reads the file at path on disk for decoding, charging it to m
+// (budget.Meter.ReadFile): it refuses a folder, a FIFO, a device or a
+// socket before opening it (opening a FIFO blocks; /dev/zero never ends)
+// and a file larger than what m has left before reading it, and it never
+// reads more than that whatever the file claims. Errors name the file.
+func ReadFile(path string, m *budget.Meter) ([]byte, error) { return readFile(path, m, nil) }
 
-// readFile is ReadFile into buf's storage when it has room (ReadInto).
-func readFile(path string, limit int64, buf []byte) ([]byte, error) {
+// readFile is ReadFile into buf's storage when it has room.
+func readFile(path string, m *budget.Meter, buf []byte) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err // *PathError already names the file
 	}
-	if err := checkFile(path, st, limit); err != nil {
+	if err := checkFile(path, st); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(path)
@@ -242,21 +212,21 @@ func readFile(path string, limit int64, buf []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(path, f, st.Size(), limit, buf)
+	return readCharged(path, f, st.Size(), m, buf)
 }
 
 // ReadFS is ReadFile for a file inside fsys.
-func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	return readFS(fsys, name, limit, nil)
+func ReadFS(fsys fs.FS, name string, m *budget.Meter) ([]byte, error) {
+	return readFS(fsys, name, m, nil)
 }
 
-// readFS is ReadFS into buf's storage when it has room (ReadInto).
-func readFS(fsys fs.FS, name string, limit int64, buf []byte) ([]byte, error) {
+// readFS is ReadFS into buf's storage when it has room.
+func readFS(fsys fs.FS, name string, m *budget.Meter, buf []byte) ([]byte, error) {
 	st, err := fs.Stat(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFile(name, st, limit); err != nil {
+	if err := checkFile(name, st); err != nil {
 		return nil, err
 	}
 	f, err := fsys.Open(name)
@@ -264,45 +234,27 @@ func readFS(fsys fs.FS, name string, limit int64, buf []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(name, f, st.Size(), limit, buf)
+	return readCharged(name, f, st.Size(), m, buf)
 }
 
-func checkFile(name string, st fs.FileInfo, limit int64) error {
+func checkFile(name string, st fs.FileInfo) error {
 	switch {
 	case st.IsDir():
 		return fmt.Errorf("%s: is a folder, not a model file", name)
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%s: not a regular file (%s); refused before reading", name, st.Mode().Type())
-	case st.Size() > limit:
-		return &TooLargeError{Name: name, Size: st.Size(), Limit: limit}
 	}
 	return nil
 }
 
-// TooLargeError reports a model file larger than the limit it is read
-// with, refused before (or while) it is read.
-type TooLargeError struct {
-	Name  string
-	Size  int64 // -1 when the file grew past the limit while being read
-	Limit int64
-}
-
-func (e *TooLargeError) Error() string {
-	if e.Size < 0 {
-		return fmt.Sprintf("%s: larger than the %d-byte limit", e.Name, e.Limit)
-	}
-	return fmt.Sprintf("%s: %d bytes is larger than the %d-byte limit", e.Name, e.Size, e.Limit)
-}
-
-func readLimited(name string, r io.Reader, size, limit int64, buf []byte) ([]byte, error) {
-	b, over, err := readlimit.ReadInto(r, size, limit, buf)
-	if err != nil {
+// readCharged reads r, the file name of size bytes, charged to m.
+func readCharged(name string, r io.Reader, size int64, m *budget.Meter, buf []byte) ([]byte, error) {
+	b, err := m.ReadFile(name, r, size, buf)
+	var be *budget.Error
+	if err != nil && !errors.As(err, &be) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if over {
-		return nil, &TooLargeError{Name: name, Size: -1, Limit: limit}
-	}
-	return b, nil
+	return b, err
 }
 
 // IsUnsupportedVersion reports whether err comes from an M2 file of a

@@ -163,5 +163,3 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 }
-
-func mdxQuotas(fileSize int) mdx.ReadQuotas { return mdx.ReadQuotas{MaxFileSize: fileSize} }

@@ -3,6 +3,8 @@
 package model
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -36,8 +38,8 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, 2000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var tl *TooLargeError
-	if _, err := (Loader{Quotas: mdxQuotas(1000)}).LoadFile(big); !errors.As(err, &tl) || tl.Size != 2000 || tl.Limit != 1000 || tl.Name != big {
-		t.Errorf("over the file size quota: %v", err)
+	var be *budget.Error
+	if _, err := (Loader{Meter: budget.NewMeter(budget.Limits{ReadBytes: 1000})}).LoadFile(big); !errors.As(err, &be) || be.Value != 2000 || be.Max != 1000 || be.File != big || be.Limit != budget.ReadBytes {
+		t.Errorf("over the read limit: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package particles
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"context"
 	"errors"
 	"io/fs"
@@ -187,7 +189,7 @@ func TestCorpusWithinBudgets(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			s.LoadSpawnedModels(FileModelLoader(resolverFinder{res, []texture.Source{texture.Folder(filepath.Dir(path))}}))
+			s.LoadSpawnedModels(FileModelLoader(resolverFinder{res, []texture.Source{texture.Folder(filepath.Dir(path))}}, budget.Limits{}))
 			s.Start(seq, pose.View{})
 			iv := m.Sequences[seq].Interval
 			end := min(float64(iv[1])-float64(iv[0]), 30_000)

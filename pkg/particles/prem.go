@@ -1,6 +1,8 @@
 package particles
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"cmp"
 	"errors"
 	"fmt"
@@ -23,18 +25,15 @@ const maxPREMParticles = 256
 // Options.MaxSpawnedVertices.
 const spawnedNodeVertices = 32
 
-// maxSpawnedModelBytes bounds the size of a spawned model file read by
-// FileModelLoader.
-const maxSpawnedModelBytes = 64 << 20
-
 // Finder finds and reads a file a model refers to, as pkg/render does
 // with its texture resolver (the model's own folder, then the search
-// roots). It returns the contents, read within limit bytes; a name for the
-// file, which becomes Mesh.SourcePath; the candidates tried in order (for
-// warnings); and an error wrapping fs.ErrNotExist when nothing matched.
-// particles does not import pkg/texture; render passes a Finder in.
+// roots), charging what it reads to the model's budget. It returns the
+// contents; a name for the file, which becomes Mesh.SourcePath; the
+// candidates tried in order (for warnings); and an error wrapping
+// fs.ErrNotExist when nothing matched. particles does not import
+// pkg/texture; render passes a Finder in.
 type Finder interface {
-	ReadFile(path string, limit int64) (data []byte, name string, tried []string, err error)
+	ReadFile(path string) (data []byte, name string, tried []string, err error)
 }
 
 // ModelLoader returns the model a PREM emitter's Path names and the name
@@ -43,25 +42,16 @@ type Finder interface {
 type ModelLoader func(path string) (*mdx.Model, string, error)
 
 // FileModelLoader returns a ModelLoader that finds a spawned model with f
-// and decodes it with mdx.DecodeAny. The path is tried as written, then
-// with .mdl and .mdx swapped: the viewer asks for the .mdx of a .mdl path,
-// and a folder of converted models may hold either.
-func FileModelLoader(f Finder) ModelLoader {
-	return FileModelLoaderQuotas(f, mdx.DefaultQuotas)
-}
-
-// FileModelLoaderQuotas is FileModelLoader decoding within q (a file
-// larger than q.MaxFileSize, or than 64 MiB, is not read).
-func FileModelLoaderQuotas(f Finder, q mdx.ReadQuotas) ModelLoader {
-	limit := int64(maxSpawnedModelBytes)
-	if q.MaxFileSize > 0 {
-		limit = min(limit, int64(q.MaxFileSize))
-	}
-	d := &mdx.Decoder{Quotas: q}
+// and decodes it with mdx.DecodeAny within l's geometry limits. The path
+// is tried as written, then with .mdl and .mdx swapped: the viewer asks
+// for the .mdx of a .mdl path, and a folder of converted models may hold
+// either.
+func FileModelLoader(f Finder, l budget.Limits) ModelLoader {
+	d := &mdx.Decoder{Limits: l}
 	return func(path string) (*mdx.Model, string, error) {
 		var tried []string
 		for _, cand := range spawnPathVariants(path) {
-			b, name, t, err := f.ReadFile(cand, limit)
+			b, name, t, err := f.ReadFile(cand)
 			tried = append(tried, t...)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue

@@ -1,6 +1,8 @@
 package particles
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"errors"
 	"io/fs"
 	"math"
@@ -260,7 +262,7 @@ func TestPREMTextureParticlesWarn(t *testing.T) {
 // dirFinder finds a path under one folder, exactly as written.
 type dirFinder string
 
-func (d dirFinder) ReadFile(path string, limit int64) ([]byte, string, []string, error) {
+func (d dirFinder) ReadFile(path string) ([]byte, string, []string, error) {
 	f := filepath.Join(string(d), filepath.FromSlash(strings.ReplaceAll(path, `\`, "/")))
 	b, err := os.ReadFile(f)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -282,7 +284,7 @@ func TestFileModelLoader(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Abilities", "spark.mdl"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	load := FileModelLoader(dirFinder(dir))
+	load := FileModelLoader(dirFinder(dir), budget.Limits{})
 	m, file, err := load(`Abilities\spark.mdx`)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package particles
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bufio"
 	"encoding/json"
 	"os"
@@ -79,7 +81,7 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.LoadSpawnedModels(FileModelLoader(resolverFinder{res, []texture.Source{texture.Folder(filepath.Dir(mpath))}}))
+		s.LoadSpawnedModels(FileModelLoader(resolverFinder{res, []texture.Source{texture.Folder(filepath.Dir(mpath))}}, budget.Limits{}))
 		seq := j.Sequence.Index
 		if len(m.Sequences) == 0 {
 			seq = -1
@@ -110,7 +112,7 @@ type resolverFinder struct {
 	local []texture.Source
 }
 
-func (f resolverFinder) ReadFile(p string, limit int64) ([]byte, string, []string, error) {
-	b, file, tried, err := f.r.ReadFile(f.local, p, limit)
+func (f resolverFinder) ReadFile(p string) ([]byte, string, []string, error) {
+	b, file, tried, err := f.r.ReadFile(f.local, p, nil)
 	return b, file.String(), tried, err
 }

@@ -1,6 +1,8 @@
 package particles
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"encoding/json"
 	"math"
 	"os"
@@ -430,7 +432,7 @@ func TestFixtureLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.LoadSpawnedModels(FileModelLoader(dirFinder(dir)))
+		s.LoadSpawnedModels(FileModelLoader(dirFinder(dir), budget.Limits{}))
 		s.Start(0, pose.View{})
 		s.AdvanceTo(c.ms)
 		ribbons, prem, emitted := 0, 0, 0
@@ -519,7 +521,7 @@ func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.LoadSpawnedModels(FileModelLoader(dirFinder(filepath.Dir(mpath))))
+		s.LoadSpawnedModels(FileModelLoader(dirFinder(filepath.Dir(mpath)), budget.Limits{}))
 		seq := j.Sequence.Index
 		if len(m.Sequences) == 0 {
 			seq = -1

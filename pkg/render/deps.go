@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -15,7 +16,10 @@ import (
 // its PREM emitters spawn (listed even when they fail to decode, as their
 // bytes still decide the picture). A cache keyed on their contents
 // re-renders a model when one of them changes.
-func Dependencies(m *mdx.Model, tex Textures, teams []texture.Team) []texture.File {
+//
+// Reading the spawned models to find their files is charged to meter (nil:
+// a Meter within the default limits).
+func Dependencies(m *mdx.Model, tex Textures, teams []texture.Team, meter *budget.Meter) []texture.File {
 	if tex.Resolver == nil {
 		tex.Resolver = &texture.Resolver{}
 	}
@@ -69,8 +73,8 @@ func Dependencies(m *mdx.Model, tex Textures, teams []texture.Team) []texture.Fi
 			replaceable(e.ReplaceableID)
 		}
 	}
-	a := &Animator{m: m, tex: tex, spawned: map[string]texture.File{}}
-	load := particles.FileModelLoader(spawnFinder{a, tex.Local})
+	a := &Animator{m: m, tex: tex, spawned: map[string]texture.File{}, Meter: meter}
+	load := particles.FileModelLoader(spawnFinder{a, tex.Local}, a.meter().Limits())
 	for _, e := range m.ParticleEmitters {
 		if e.Path == "" {
 			continue

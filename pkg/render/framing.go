@@ -471,7 +471,7 @@ type runCamera func(dir [3]float64, yaw, pitch float64) (raster.Camera, error)
 // the frames' boxes instead.
 func (a *Animator) runCamera(ctx context.Context, opt View, frames []Frame) (runCamera, error) {
 	pa := NewAnimator(a.m, a.name, a.tex)
-	pa.Limits = a.Limits
+	pa.Meter = a.meter()
 	fo := opt
 	frames[0].apply(&fo)
 	r, err := pa.newFrame(ctx, &fo)

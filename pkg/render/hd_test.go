@@ -515,7 +515,7 @@ func TestHDDependencies(t *testing.T) {
 	path := filepath.Join(modelsDir, "hd_team.mdl")
 	m := loadFixture(t, path)
 	m.Textures[hdTeam].ReplaceableID = 2
-	deps := Dependencies(m, Textures{Local: []texture.Source{texture.Folder(modelsDir)}, Resolver: &texture.Resolver{Sources: []texture.Source{texture.Folder(dir)}}}, []texture.Team{texture.Player(1)})
+	deps := Dependencies(m, Textures{Local: []texture.Source{texture.Folder(modelsDir)}, Resolver: &texture.Resolver{Sources: []texture.Source{texture.Folder(dir)}}}, []texture.Team{texture.Player(1)}, nil)
 	var names []string
 	for _, f := range deps {
 		names = append(names, filepath.Base(f.Name))

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bufio"
 	"os"
 	"path/filepath"
@@ -29,12 +31,6 @@ func corpusModels(t *testing.T) []string {
 	return out
 }
 
-func TestDefaultMaxFileSize(t *testing.T) {
-	if DefaultMaxFileSize != model.DefaultMaxFileSize {
-		t.Errorf("render's %d, the loader's %d", DefaultMaxFileSize, model.DefaultMaxFileSize)
-	}
-}
-
 // TestCorpusOverdraw draws every corpus model at the default view,
 // halfway through each of its first two sequences (the bind pose if it
 // has none), with a quarter of the default MaxOverdraw: no real model
@@ -60,7 +56,7 @@ func TestCorpusOverdraw(t *testing.T) {
 			}
 		}
 		a := NewAnimator(m, path, besideModel(path, nil))
-		a.Limits.MaxOverdraw = DefaultMaxOverdraw / 4
+		a.Meter = budget.NewMeter(budget.Limits{Overdraw: budget.Overdraw.Default() / 4})
 		for _, s := range seqs {
 			_, warns, err := a.Render(View{Sequence: s, Time: Share(0.5)})
 			if err != nil {

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"context"
 	"errors"
 	"fmt"
@@ -34,11 +36,11 @@ func TestRenderSizeBudget(t *testing.T) {
 	a := NewAnimator(cubeModel(), "cube.mdx", Textures{})
 	start := time.Now()
 	_, _, err := a.Render(View{Width: 8192, SSAA: 2})
-	var be *BudgetError
-	if !errors.As(err, &be) || be.Budget != "MaxRenderPixels" || be.Value != 16384*16384 || be.Limit != DefaultMaxRenderPixels {
-		t.Fatalf("got %v, want a MaxRenderPixels *BudgetError", err)
+	var be *budget.Error
+	if !errors.As(err, &be) || be.Limit != budget.RenderPixels || be.Value != 16384*16384 || be.Max != budget.RenderPixels.Default() {
+		t.Fatalf("got %v, want a render_pixels *budget.Error", err)
 	}
-	for _, want := range []string{"cube.mdx", "size 8192x8192 at ssaa 2", "16384x16384 samples", "MaxRenderPixels budget of 16777216"} {
+	for _, want := range []string{"cube.mdx", "size 8192x8192 at ssaa 2", "16384x16384 samples", "render_pixels limit of 16Mi"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
@@ -48,15 +50,15 @@ func TestRenderSizeBudget(t *testing.T) {
 	}
 	// The budget counts samples: at a budget of 64×64, 32 at ssaa 2 draws
 	// and 33 does not.
-	a.Limits.MaxRenderPixels = 64 * 64
+	a.Meter = budget.NewMeter(budget.Limits{RenderPixels: 64 * 64})
 	if _, _, err := a.Render(View{Width: 32, SSAA: 2}); err != nil {
 		t.Errorf("at the budget: %v", err)
 	}
-	if _, _, err := a.Render(View{Width: 33, SSAA: 2}); !errors.As(err, &be) || be.Value != 66*66 || be.Limit != 64*64 {
-		t.Errorf("over a raised budget: %v", err)
+	if _, _, err := a.Render(View{Width: 33, SSAA: 2}); !errors.As(err, &be) || be.Value != 66*66 || be.Max != 64*64 {
+		t.Errorf("over a lowered budget: %v", err)
 	}
-	big := Limits{MaxRenderPixels: 16384 * 16384}
-	if err := big.checkSize(8192, 8192, 2); err != nil {
+	a.Meter = budget.NewMeter(budget.Limits{RenderPixels: 16384 * 16384})
+	if err := a.checkSize(8192, 8192, 2); err != nil {
 		t.Errorf("raised budget: %v", err)
 	}
 }
@@ -80,7 +82,7 @@ func TestOverdrawCapsPicture(t *testing.T) {
 			capped = w.Message
 		}
 	}
-	if capped == "" || !strings.Contains(capped, "MaxOverdraw budget of 512") {
+	if capped == "" || !strings.Contains(capped, "overdraw limit of 512") {
 		t.Errorf("no CappedPicture warning naming the budget: %v", warns)
 	}
 	if st := a.stats; st.SkippedTriangles == 0 || st.Fragments > 512*64*64 {
@@ -92,7 +94,7 @@ func TestOverdrawCapsPicture(t *testing.T) {
 	t.Logf("%v; %s", time.Since(start), capped)
 
 	// Raised, the budget lets every triangle through.
-	a.Limits.MaxOverdraw = 1 << 20
+	a.Meter = budget.NewMeter(budget.Limits{Overdraw: 1 << 20})
 	if _, warns, err := a.Render(v); err != nil || hasCode(warns, CappedPicture) {
 		t.Errorf("raised budget: %v %v", err, warns)
 	}
@@ -114,18 +116,18 @@ func TestRenderCancel(t *testing.T) {
 	m := storm(t, 50)
 	for _, c := range []struct {
 		name string
-		lim  Limits
+		lim  budget.Limits
 		v    View
 	}{
 		// Seconds of simulation (about 8 s at a load of 9 on two cores): a
 		// long pre-roll of 100,000 particles.
-		{"simulating", Limits{MaxParticles: 100_000, MaxSimulationWork: 1 << 40}, View{Width: 64, Time: Ms(500), Particles: Particles{Preroll: 60_000}}},
+		{"simulating", budget.Limits{Particles: 100_000, SimulationWork: 1 << 40}, View{Width: 64, Time: Ms(500), Particles: Particles{Preroll: 60_000}}},
 		// Seconds of drawing (about 30 s): no overdraw budget, a large
 		// picture.
-		{"drawing", Limits{MaxOverdraw: 1 << 30}, View{Width: 1024, Time: Ms(100)}},
+		{"drawing", budget.Limits{Overdraw: 1 << 30}, View{Width: 1024, Time: Ms(100)}},
 	} {
 		a := NewAnimator(m, "storm.mdl", Textures{})
-		a.Limits = c.lim
+		a.Meter = budget.NewMeter(c.lim)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 		start := time.Now()
 		_, _, err := a.RenderContext(ctx, c.v)
@@ -174,7 +176,7 @@ func TestRenderCancelWhileDecoding(t *testing.T) {
 // this frame is reported with this frame, not the next.
 func TestParticleCapWarnedNow(t *testing.T) {
 	a := NewAnimator(storm(t, 2), "storm.mdl", Textures{})
-	a.Limits.MaxParticles = 10
+	a.Meter = budget.NewMeter(budget.Limits{Particles: 10})
 	_, warns, err := a.Render(View{Width: 32, Time: Ms(100), Particles: Particles{Preroll: NoPreroll}})
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +213,7 @@ func TestMessagesBounded(t *testing.T) {
 }
 
 // TestSpawnedModelQuotas: the models PREM emitters spawn are decoded
-// within the Limits' geometry budgets too.
+// within the model's geometry limits too.
 func TestSpawnedModelQuotas(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "spawned.mdl"), hostile.MDLSpawned(300), 0o644); err != nil {
@@ -223,7 +225,7 @@ func TestSpawnedModelQuotas(t *testing.T) {
 	}
 	tex := Textures{Local: []texture.Source{texture.Folder(dir)}}
 	a := NewAnimator(m, filepath.Join(dir, "prem.mdl"), tex)
-	a.Limits.MaxVertices = 299
+	a.Meter = budget.NewMeter(budget.Limits{Vertices: 299})
 	_, warns, err := a.Render(View{Width: 16, Time: Ms(500)})
 	if err != nil || !hasCode(warns, ParticleProblem) || !strings.Contains(fmt.Sprint(warns), "more than 299 vertices") {
 		t.Errorf("spawned model over MaxVertices: %v %v", err, warns)

@@ -79,7 +79,7 @@ func (r *frame) replaceable(id uint32) *texSampler {
 	if smp, ok := r.tex[key]; ok {
 		return smp
 	}
-	req := texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team}
+	req := texture.Request{Local: r.local, ReplaceableID: id, HD: hdTextures(r.m), Team: r.opt.Team, Meter: r.anim.meter()}
 	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	smp := newTexSampler(r, l, 0, req.Name())
@@ -153,7 +153,7 @@ func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) *te
 		return standInSampler(r, texture.WhiteTexture())
 	}
 	t := &m.Textures[id]
-	req := texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team}
+	req := texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team, Meter: r.anim.meter()}
 	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	return newTexSampler(r, l, texture.Wrap(t.Flags), req.Name())

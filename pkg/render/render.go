@@ -23,6 +23,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 	"github.com/mdxrender/mdxrender/internal/beside"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -51,9 +52,12 @@ type Textures struct {
 // identical to those of separate Animators. An Animator is not safe for
 // concurrent use; use one per goroutine.
 type Animator struct {
-	// Limits bound the work of every picture (see Limits); the zero
-	// Limits is DefaultLimits(). Set it before the first picture.
-	Limits Limits
+	// Meter is the model's budget: what drawing its pictures costs
+	// (textures read and decoded, spawned models, particle simulation) is
+	// charged to it, and its limits bound the pictures themselves. nil
+	// makes one within the default limits at the first picture. Set it
+	// before the first picture.
+	Meter *budget.Meter
 	// Framebuffers, when set, lends the framebuffers pictures are drawn
 	// in; each call that draws gives its buffer back before it returns.
 	// Set it before the first picture.
@@ -77,7 +81,7 @@ type Animator struct {
 	// uvRects caches visibleUV per texture and blend class.
 	uvRects map[uvKey]uvRect
 	// ownResolver is set when NewAnimator made tex.Resolver, which then
-	// takes its texture budgets from Limits at the first picture.
+	// takes its decode options from Meter's limits at the first picture.
 	ownResolver bool
 	// stats are the rasteriser's of the last picture drawn.
 	stats raster.DrawStats
@@ -169,7 +173,7 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 	if opt.Particles.Off {
 		return nil, nil
 	}
-	k := simKey{seq: seq, camera: opt.Camera, opt: a.Limits.particles(opt.Particles.options())}
+	k := simKey{seq: seq, camera: opt.Camera, opt: a.particles(opt.Particles.options())}
 	if opt.Camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
@@ -185,7 +189,7 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 		} else {
 			// PREM emitters spawn models found like textures: the model's
 			// folder, then the texture sources.
-			s.LoadSpawnedModels(particles.FileModelLoaderQuotas(spawnFinder{a, a.tex.Local}, a.Limits.Quotas()))
+			s.LoadSpawnedModels(particles.FileModelLoader(spawnFinder{a, a.tex.Local}, a.meter().Limits()))
 			if err := s.StartContext(r.ctx, seq, view); err != nil {
 				// Not kept: an interrupted pre-roll starts over next time.
 				return nil, fmt.Errorf("render %s: %w", a.name, err)
@@ -217,8 +221,8 @@ type spawnFinder struct {
 	local []texture.Source
 }
 
-func (f spawnFinder) ReadFile(p string, limit int64) ([]byte, string, []string, error) {
-	b, file, tried, err := f.a.tex.Resolver.ReadFile(f.local, p, limit)
+func (f spawnFinder) ReadFile(p string) ([]byte, string, []string, error) {
+	b, file, tried, err := f.a.tex.Resolver.ReadFile(f.local, p, f.a.meter())
 	if file.Source.FS != nil {
 		f.a.spawned[file.String()] = file
 	}
@@ -265,8 +269,8 @@ func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 	if v.Width < 1 || v.Height < 1 || v.SSAA < 1 || v.Width*v.SSAA > raster.MaxSide || v.Height*v.SSAA > raster.MaxSide {
 		return nil, fmt.Errorf("render: size %dx%d at ssaa %d is out of range (max side %d)", v.Width, v.Height, v.SSAA, raster.MaxSide)
 	}
-	if err := a.Limits.checkSize(v.Width, v.Height, v.SSAA); err != nil {
-		return nil, fmt.Errorf("render %s: %w", a.name, err)
+	if err := a.checkSize(v.Width, v.Height, v.SSAA); err != nil {
+		return nil, err
 	}
 	if v.Fov < 0 || v.Fov >= 180 {
 		return nil, fmt.Errorf("render: field of view %v is out of range", v.Fov)
@@ -283,7 +287,7 @@ func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 	}
 	if a.ownResolver {
 		// Once: a load abandoned by a cancelled frame may still read them.
-		a.tex.Resolver.Options = a.Limits.TextureOptions()
+		a.tex.Resolver.Options = texture.OptionsWithin(a.meter().Limits())
 		a.ownResolver = false
 	}
 	return &frame{
@@ -313,6 +317,8 @@ func (r *frame) textureWarnings(ws []texture.Warning) {
 			code = TeamColor
 		case texture.Substituted:
 			code = SubstitutedTexture
+		case texture.OverBudget:
+			code = OverBudget
 		}
 		r.warn(code, "%s", w.String())
 	}
@@ -449,7 +455,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		return nil, err
 	}
 	samples := int64(tg.Width) * int64(tg.Height)
-	overdraw := int64(r.anim.Limits.WithDefaults().MaxOverdraw)
+	overdraw := r.anim.meter().Limits().Get(budget.Overdraw)
 	st, err := tg.DrawContext(r.ctx, batches, raster.DrawOptions{
 		Workers: opt.Workers, LODBias: float32(math.Log2(float64(k))), MaxFragments: overdraw * samples,
 	})
@@ -458,7 +464,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	}
 	r.anim.stats = st
 	if st.SkippedTriangles > 0 {
-		r.warn(CappedPicture, "%d of %d triangles left out: drawn, they would cover %d times the picture's %d pixels, more than the MaxOverdraw budget of %d",
+		r.warn(CappedPicture, "%d of %d triangles left out: drawn, they would cover %d times the picture's %d pixels, more than the overdraw limit of %d",
 			st.SkippedTriangles, st.Triangles+st.SkippedTriangles, (st.Fragments+st.SkippedFragments)/samples, samples, overdraw)
 	}
 	return tg.Resolve(k, bg)
@@ -728,7 +734,7 @@ func (r *frame) texture(id int, wrap uint32) *texSampler {
 		r.tex[key] = smp
 		return smp
 	}
-	req := texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team}
+	req := texture.Request{Local: r.local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(r.m), Team: r.opt.Team, Meter: r.anim.meter()}
 	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	smp := newTexSampler(r, l, texture.Wrap(t.Flags|wrap), req.Name())

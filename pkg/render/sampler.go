@@ -90,7 +90,7 @@ func (s *texSampler) levels(finest int, warn bool) glSampler {
 		err error
 	}
 	got := beside.Run(s.r.ctx, func() decoded {
-		t, err := s.l.Texture(finest)
+		t, err := s.l.Texture(finest, s.r.anim.meter())
 		return decoded{t, err}
 	})
 	if got == nil { // the frame is abandoned; Draw stops before shading

@@ -47,9 +47,13 @@ const (
 	// TeamColor: the team colour asked for cannot be drawn; another is
 	// used.
 	TeamColor WarningCode = "team-colour"
-	// CappedPicture: a budget of Limits left part of the picture out
-	// (MaxOverdraw: the triangles drawn last).
+	// CappedPicture: a limit of the model's budget left part of the
+	// picture out (overdraw: the triangles drawn last).
 	CappedPicture WarningCode = "capped"
+	// OverBudget: a texture was not drawn (drawn white) because reading
+	// or decoding it would pass a limit of the model's budget
+	// (budget.Limits); the message names the limit.
+	OverBudget WarningCode = "over-budget"
 	// BlankPicture: every pixel of the picture is the background: the
 	// model is hidden at that moment, has not emitted yet, or the camera
 	// misses it.

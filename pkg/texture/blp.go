@@ -1,6 +1,8 @@
 package texture
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -432,8 +434,7 @@ func checkScans(f *jpegFrame, format string, mip int, o *Options) error {
 		return errAt(format, mip, -1, "sequential JPEG with %d scans for %d components", f.scans, f.comps)
 	}
 	if m := o.maxScans(); f.progressive && f.scans > m {
-		return &BudgetError{Format: format, Mip: mip, Budget: "MaxJPEGScans", Limit: int64(m), Value: int64(f.scans),
-			What: fmt.Sprintf("progressive JPEG frame %dx%d", f.width, f.height)}
+		return overBudget(budget.JPEGScans, int64(m), int64(f.scans), format, mip, fmt.Sprintf("progressive JPEG frame %dx%d", f.width, f.height))
 	}
 	return nil
 }

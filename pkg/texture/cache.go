@@ -2,7 +2,10 @@ package texture
 
 import (
 	"container/list"
+	"errors"
 	"sync"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // DefaultCacheBytes is the decoded-size budget NewCache uses for 0.
@@ -66,51 +69,86 @@ func NewCache(maxBytes int64) *Cache {
 }
 
 // Load returns the decoded texture f with all of its levels, from the
-// cache when the file has not changed since it was decoded. o may be nil.
-func (c *Cache) Load(f File, o *Options) (*Texture, error) {
-	l, err := c.Open(f, o)
+// cache when the file has not changed since it was decoded, charged to m
+// as Open and Lazy.Texture charge it. o may be nil.
+func (c *Cache) Load(f File, o *Options, m *budget.Meter) (*Texture, error) {
+	l, err := c.Open(f, o, m)
 	if err != nil {
 		return nil, err
 	}
-	return l.Texture(0)
+	return l.Texture(0, m)
 }
 
 // Open returns file f read and checked, from the cache when the file has
 // not changed since; its levels are decoded as its Texture method is asked
 // for them, and kept in the cache. o may be nil. A file whose file system
 // cannot be told apart from others is opened without the cache.
-func (c *Cache) Open(f File, o *Options) (*Lazy, error) {
+//
+// What opening the file costs is charged to m whether or not the cache
+// has it, so that a model's budget runs out at the same texture whatever
+// other models did before: the file's bytes, and for a TGA, PNG or JPEG
+// (decoded whole when opened) its pixels. A charge m refuses fails Open
+// before the file is read or decoded.
+func (c *Cache) Open(f File, o *Options, m *budget.Meter) (*Lazy, error) {
 	fk, ok := f.stamp()
 	if !ok {
-		return f.Open(o)
+		return f.Open(o, m)
+	}
+	name := f.String()
+	if err := m.ChargeRead(name, fk.size); err != nil {
+		return nil, err
 	}
 	key := cacheKey{file: fk}
 	if o != nil {
 		key.opts = *o
 	}
-	c.mu.Lock()
-	if el, ok := c.entries[key]; ok {
-		c.order.MoveToFront(el)
-		c.stats.Hits++
-		c.mu.Unlock()
-		return el.Value.(*cacheEntry).lazy, nil
-	}
-	if call, ok := c.inflight[key]; ok {
+	for {
+		c.mu.Lock()
+		if el, ok := c.entries[key]; ok {
+			c.order.MoveToFront(el)
+			c.stats.Hits++
+			c.mu.Unlock()
+			l := el.Value.(*cacheEntry).lazy
+			if err := l.chargeOpen(m); err != nil {
+				return nil, err
+			}
+			return l, nil
+		}
+		call, ok := c.inflight[key]
+		if !ok {
+			break
+		}
 		c.stats.Hits++
 		c.mu.Unlock()
 		<-call.done
-		return call.lazy, call.err
+		if call.err == errRefused {
+			continue // the opener's budget ran out, not necessarily ours
+		}
+		if call.err != nil {
+			return nil, call.err
+		}
+		if err := call.lazy.chargeOpen(m); err != nil {
+			return nil, err
+		}
+		return call.lazy, nil
 	}
 	call := &cacheCall{done: make(chan struct{})}
 	c.inflight[key] = call
 	c.stats.Misses++
 	c.mu.Unlock()
 
-	data, err := f.read()
+	data, err := f.Read(m)
 	if err == nil {
-		call.lazy, err = OpenLazy(data, f.String(), o)
+		err = chargeDecode(m, name, data, true)
 	}
-	call.err = err
+	if err != nil {
+		// Refused by this opener's budget, or unreadable: the goroutines
+		// waiting try for themselves.
+		call.err = errRefused
+	} else {
+		call.lazy, err = OpenLazy(data, name, o)
+		call.err = err
+	}
 
 	c.mu.Lock()
 	delete(c.inflight, key)
@@ -123,13 +161,21 @@ func (c *Cache) Open(f File, o *Options) (*Lazy, error) {
 	}
 	c.mu.Unlock()
 	close(call.done)
-	return call.lazy, call.err
+	return call.lazy, err
 }
 
-// Open reads f and checks it as Decode would, without decoding its levels.
-func (f File) Open(o *Options) (*Lazy, error) {
-	data, err := f.read()
+// errRefused tells the goroutines waiting for a file that its opener's
+// budget refused it: they open it themselves, within their own.
+var errRefused = errors.New("texture: refused by the opener's budget")
+
+// Open reads f and checks it as Decode would, without decoding its levels,
+// charging m as Cache.Open does.
+func (f File) Open(o *Options, m *budget.Meter) (*Lazy, error) {
+	data, err := f.Read(m)
 	if err != nil {
+		return nil, err
+	}
+	if err := chargeDecode(m, f.String(), data, true); err != nil {
 		return nil, err
 	}
 	return OpenLazy(data, f.String(), o)

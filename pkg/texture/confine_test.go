@@ -14,7 +14,8 @@ import (
 // confineTree makes a texture root whose links lead to a folder outside
 // it in every way a link can (a folder link, a relative and an absolute
 // file link, a link several folders down, a link to a link), plus links
-// that stay inside; it returns the root and the outside folder.
+// that stay inside, relative and absolute; it returns the root and the
+// outside folder.
 func confineTree(t *testing.T, base string) (root, outside string) {
 	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
 	writeTGA(t, filepath.Join(outside, "secret.tga"), [3]uint8{9, 9, 9})
@@ -27,7 +28,8 @@ func confineTree(t *testing.T, base string) (root, outside string) {
 		"abs.tga":            filepath.Join(outside, "secret.tga"),
 		"Textures/up":        filepath.Join("..", "..", "outside", "Textures"),
 		"hop":                "sub",
-		"inside.tga":         filepath.Join(root, "ok.tga"),
+		"inside.tga":         "ok.tga",
+		"absinside.tga":      filepath.Join(root, "ok.tga"),
 		"Textures/back.tga":  filepath.Join("..", "ok.tga"),
 		"Textures/loop1.tga": "loop2.tga",
 		"Textures/loop2.tga": "loop1.tga",
@@ -46,7 +48,9 @@ func confineTree(t *testing.T, base string) (root, outside string) {
 func confineLookups(t *testing.T, root, outside string) {
 	r := &Resolver{Sources: []Source{Folder(root)}}
 	for _, p := range []string{`sub\secret.tga`, `SUB\Secret.blp`, `rel.tga`, `abs.tga`, `Textures\up\deep.tga`,
-		`textures\UP\Deep.blp`, `hop\secret.tga`, `sub\Textures\deep.tga`, `Textures\loop1.tga`} {
+		`textures\UP\Deep.blp`, `hop\secret.tga`, `sub\Textures\deep.tga`, `Textures\loop1.tga`,
+		`absinside.tga`, // an absolute link is refused even when it points inside (os.Root's rule)
+	} {
 		tex, warns := r.Load(Request{Path: p})
 		if colourOf(t, tex) != [3]uint8{255, 255, 255} || len(warns) != 1 {
 			t.Errorf("%q: got %v, %v; want refused", p, colourOf(t, tex), warns)

@@ -1,6 +1,8 @@
 package texture
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"fmt"
 	"image"
 	"image/png"
@@ -14,7 +16,7 @@ import (
 // of the default pixel budget and a quarter of the default scan limit, so
 // that a default close enough to real files to refuse one fails here
 // first.
-var corpusBudgets = Options{MaxPixels: DefaultMaxPixels / 4 * 3, MaxJPEGScans: DefaultMaxJPEGScans / 4}
+var corpusBudgets = Options{MaxPixels: budget.TexturePixels.Default() / 4 * 3, MaxJPEGScans: int(budget.JPEGScans.Default()) / 4}
 
 // TestCorpusDecodes decodes every BLP, DDS, TGA and PNG in the shared
 // corpus with all of its mip levels, within corpusBudgets.

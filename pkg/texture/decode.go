@@ -1,6 +1,8 @@
 package texture
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -68,9 +70,9 @@ func unknownFormat(data []byte) error {
 		Reason: fmt.Sprintf("unrecognised format (first bytes %q)", data[:n])}
 }
 
-// DecodeFile reads and decodes the texture at path on disk. Errors name
-// the file.
-func DecodeFile(path string, o *Options) (*Texture, error) { return osFile(path).Decode(o) }
+// DecodeFile reads and decodes the texture at path on disk within the
+// default limits. Errors name the file.
+func DecodeFile(path string, o *Options) (*Texture, error) { return osFile(path).Decode(o, nil) }
 
 // DecodeFileConfig is DecodeConfig for a file on disk.
 func DecodeFileConfig(path string) (Config, error) { return osFile(path).DecodeConfig() }
@@ -80,10 +82,14 @@ func osFile(path string) File {
 	return File{Source: Folder(filepath.Dir(path)), Name: filepath.Base(path)}
 }
 
-// Decode reads and decodes the texture f. Errors name the file.
-func (f File) Decode(o *Options) (*Texture, error) {
-	data, err := f.read()
+// Decode reads and decodes the texture f, with all of its levels,
+// charging reading it and its pixels to m. Errors name the file.
+func (f File) Decode(o *Options, m *budget.Meter) (*Texture, error) {
+	data, err := f.Read(m)
 	if err != nil {
+		return nil, err
+	}
+	if err := chargeDecode(m, f.String(), data, false); err != nil {
 		return nil, err
 	}
 	t, err := Decode(data, o)
@@ -92,9 +98,6 @@ func (f File) Decode(o *Options) (*Texture, error) {
 	}
 	return t, withFile(err, f.String())
 }
-
-// read reads a texture file within maxFileSize.
-func (f File) read() ([]byte, error) { return f.ReadFile(maxFileSize) }
 
 // withFile records the file name in a typed error so messages name it.
 func withFile(err error, path string) error {
@@ -106,7 +109,7 @@ func withFile(err error, path string) error {
 		fe.File = path
 		return err
 	}
-	var be *BudgetError
+	var be *budget.Error
 	if errors.As(err, &be) && be.File == "" {
 		be.File = path
 		return err
@@ -122,10 +125,42 @@ func withFile(err error, path string) error {
 // DecodeConfig reports f's format, size and mip count without decoding its
 // pixels.
 func (f File) DecodeConfig() (Config, error) {
-	data, err := f.read()
+	data, err := f.Read(nil)
 	if err != nil {
 		return Config{}, err
 	}
 	c, err := DecodeConfig(data)
 	return c, withFile(err, f.String())
+}
+
+// decodeKey is the budget.Meter.ChargeOnce key of decoding level Level of
+// the file Name (-1: the whole file, as one picture).
+type decodeKey struct {
+	Name  string
+	Level int
+}
+
+// chargeDecode charges m, before anything is decoded, the pixels decoding
+// data costs a model: a TGA, PNG or JPEG, decoded whole, its picture and
+// the mipmaps drawing it builds; a BLP or DDS its stored levels, unless
+// onlyWhole (Lazy.Texture charges the levels it decodes as it decodes
+// them). Data whose header cannot be read costs nothing: decoding it
+// fails at once.
+func chargeDecode(m *budget.Meter, name string, data []byte, onlyWhole bool) error {
+	c, err := DecodeConfig(data)
+	if err != nil {
+		return nil
+	}
+	var px int64
+	switch c.Format {
+	case FormatPNG, FormatJPEG, FormatTGA:
+		px = int64(c.Width) * int64(c.Height) * 4 / 3
+	default:
+		if onlyWhole {
+			return nil
+		}
+		px = levelPixels(c.Width, c.Height, c.Levels)
+	}
+	return m.ChargeOnce(decodeKey{name, -1}, budget.TexturePixels, px, name,
+		fmt.Sprintf("%s %dx%d decoded", c.Format, c.Width, c.Height))
 }

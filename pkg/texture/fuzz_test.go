@@ -52,7 +52,7 @@ func checkLazy(t *testing.T, data []byte, tex *Texture, decErr error) {
 	if l.Width() != tex0Width(tex, l) || l.Levels() < 1 {
 		t.Fatalf("lazy %dx%d with %d levels", l.Width(), l.Height(), l.Levels())
 	}
-	all, err := l.Texture(0)
+	all, err := l.Texture(0, nil)
 	if (err == nil) != (decErr == nil) {
 		t.Fatalf("Texture(0) error %v, Decode error %v", err, decErr)
 	}
@@ -64,7 +64,7 @@ func checkLazy(t *testing.T, data []byte, tex *Texture, decErr error) {
 		t.Fatalf("Texture(0) has %d levels, Decode %d", len(all.Levels), len(tex.Levels))
 	}
 	for k := range l.Levels() + 1 {
-		part, err := l.Texture(k)
+		part, err := l.Texture(k, nil)
 		if err != nil {
 			t.Fatalf("Texture(%d) failed after Texture(0) succeeded: %v", k, err)
 		}

@@ -1,6 +1,8 @@
 package texture
 
 import (
+	"github.com/mdxrender/mdxrender/pkg/budget"
+
 	"errors"
 	"image"
 	"os"
@@ -24,7 +26,7 @@ func allocated(f func()) uint64 {
 
 // TestPixelBudgetIsExact checks what each decoder charges against
 // MaxPixels: a budget one pixel short of the need fails with a
-// *BudgetError saying so, the exact need passes.
+// *budget.Error saying so, the exact need passes.
 func TestPixelBudgetIsExact(t *testing.T) {
 	pal := testPalette()
 	blk := []byte{0x00, 0xf8, 0x1f, 0x00, 0xe4, 0x1b, 0, 0}
@@ -51,9 +53,9 @@ func TestPixelBudgetIsExact(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Decode(c.data, &Options{MaxPixels: c.need - 1})
-			var be *BudgetError
-			if !errors.As(err, &be) || be.Budget != "MaxPixels" || be.Value != c.need || be.Limit != c.need-1 {
-				t.Fatalf("budget %d: got %v, want a MaxPixels *BudgetError needing %d", c.need-1, err, c.need)
+			var be *budget.Error
+			if !errors.As(err, &be) || be.Limit != budget.TexturePixels || be.Value != c.need || be.Max != c.need-1 {
+				t.Fatalf("budget %d: got %v, want a texture_pixels *budget.Error needing %d", c.need-1, err, c.need)
 			}
 			if _, err := Decode(c.data, &Options{MaxPixels: c.need}); err != nil {
 				t.Fatalf("budget %d: %v", c.need, err)
@@ -78,9 +80,9 @@ func TestBudgetsCanBeRaised(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := DecodeFile(path, nil)
-	var be *BudgetError
-	if !errors.As(err, &be) || be.File != path || be.Budget != "MaxJPEGScans" || be.Value != 1800 || be.Limit != DefaultMaxJPEGScans {
-		t.Fatalf("got %v, want a MaxJPEGScans *BudgetError naming %s", err, path)
+	var be *budget.Error
+	if !errors.As(err, &be) || be.File != path || be.Limit != budget.JPEGScans || be.Value != 1800 || be.Max != budget.JPEGScans.Default() {
+		t.Fatalf("got %v, want a jpeg_scans *budget.Error naming %s", err, path)
 	}
 	if !strings.HasPrefix(err.Error(), path+": JPEG: ") {
 		t.Errorf("message %q does not start with the file", err)

@@ -1,8 +1,11 @@
 package texture
 
 import (
+	"fmt"
 	"image"
 	"sync"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Lazy is a texture file that has been read and checked but whose mip
@@ -125,11 +128,20 @@ func (l *Lazy) Settled() bool {
 // next finer one that decodes is returned as the only level. It fails
 // when it comes down to level 0 and that cannot be decoded, for an
 // unsupported feature, and, with Options.Strict, for any damaged level.
-func (l *Lazy) Texture(finest int) (*Texture, error) {
+//
+// Each level decoded for a model, or found decoded already, is charged to
+// m (its pixels, once per level and Meter) before it is decoded; a level m
+// refuses fails Texture with the *budget.Error.
+func (l *Lazy) Texture(finest int, m *budget.Meter) (*Texture, error) {
 	if t := l.mf.tex; t != nil {
 		return t, nil
 	}
 	lo := min(max(finest, 0), l.n-1)
+	for k := lo; k < l.n; k++ {
+		if err := l.chargeLevel(m, k); err != nil {
+			return nil, err
+		}
+	}
 	t := &Texture{Format: l.format, w: l.w, h: l.h, Levels: make([]*image.NRGBA, l.n), LevelErr: l.levelErr}
 	hi := l.n
 	for k := lo; k < hi; k++ {
@@ -145,6 +157,9 @@ func (l *Lazy) Texture(finest int) (*Texture, error) {
 	}
 	for hi == lo { // level lo itself is damaged: fall back to finer ones
 		lo--
+		if err := l.chargeLevel(m, lo); err != nil {
+			return nil, err
+		}
 		img, err := l.level(lo)
 		if err != nil {
 			if isUnsupported(err) || lo == 0 || l.opts.strict() {
@@ -200,6 +215,24 @@ func (l *Lazy) level(k int) (*image.NRGBA, error) {
 		}
 		return img, err
 	}
+}
+
+// chargeLevel charges level k's pixels to m.
+func (l *Lazy) chargeLevel(m *budget.Meter, k int) error {
+	w, h := mipSize(l.w, l.h, k)
+	return m.ChargeOnce(decodeKey{l.name, k}, budget.TexturePixels, int64(w)*int64(h), l.name,
+		fmt.Sprintf("%s mip %d, %dx%d", l.format, k, w, h))
+}
+
+// chargeOpen charges to m what opening the file cost a model when it
+// comes from a cache: its pixels when it was decoded whole (chargeDecode).
+func (l *Lazy) chargeOpen(m *budget.Meter) error {
+	t := l.mf.tex
+	if t == nil || l.name == "" {
+		return nil
+	}
+	return m.ChargeOnce(decodeKey{l.name, -1}, budget.TexturePixels, int64(l.w)*int64(l.h)*4/3, l.name,
+		fmt.Sprintf("%s %dx%d decoded", l.format, l.w, l.h))
 }
 
 func isUnsupported(err error) bool {

@@ -20,9 +20,9 @@ func TestLazySettled(t *testing.T) {
 		want bool
 	}{
 		{"opened", func() error { return nil }, false},
-		{"levels 2 and 3", func() error { _, err := l.Texture(2); return err }, false},
+		{"levels 2 and 3", func() error { _, err := l.Texture(2, nil); return err }, false},
 		{"an extent (level 0)", func() error { _, err := l.Extent(ByAlpha, 1); return err }, false},
-		{"every level", func() error { _, err := l.Texture(0); return err }, true},
+		{"every level", func() error { _, err := l.Texture(0, nil); return err }, true},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {

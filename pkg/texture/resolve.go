@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Warning describes a texture a render went on without: the path the
@@ -20,6 +21,9 @@ type Warning struct {
 	Path     string   // as stored in the model ("" for a replaceable id)
 	Searched []string // files tried, in order
 	Reason   string
+	// Err is the error behind Reason, when there is one (a
+	// *budget.Error for OverBudget).
+	Err error
 }
 
 // WarningKind says what went wrong with a texture.
@@ -38,6 +42,9 @@ const (
 	// .blp was used (a Reforged model naming a .tif the game stores as
 	// .dds, say); Reason says which file.
 	Substituted
+	// OverBudget: reading or decoding the file would pass one of the
+	// model's limits (Err is the *budget.Error); drawn white.
+	OverBudget
 )
 
 // A model's path is its author's: String quotes at most 200 bytes of it
@@ -76,6 +83,11 @@ type Request struct {
 	// Team is the team colour replaceable ids 1 (team colour) and 2 (team
 	// glow) stand for.
 	Team Team
+	// Meter is charged what reading and decoding the texture costs (nil:
+	// each file is held to the default limits on its own). A model's
+	// requests share one, so that its textures together stay within its
+	// limits.
+	Meter *budget.Meter
 }
 
 // Resolver finds and loads the textures models refer to. Sources are
@@ -348,9 +360,9 @@ func readDirNames(fsys fs.FS, dir string) []string {
 // warning.
 func (r *Resolver) Load(req Request) (*Texture, []Warning) {
 	l, warns := r.LoadLazy(req)
-	t, err := l.Texture(0)
+	t, err := l.Texture(0, req.Meter)
 	if err != nil {
-		return WhiteTexture(), append(warns, Warning{Kind: Damaged, Path: req.Name(), Reason: "cannot decode: " + err.Error()})
+		return WhiteTexture(), append(warns, DecodeWarning(req.Name(), err))
 	}
 	if t.LevelErr != nil && t.LevelErr != l.levelErr {
 		warns = append(warns, Warning{Kind: Damaged, Path: req.Name(), Reason: "mip chain cut short: " + t.LevelErr.Error()})
@@ -404,12 +416,12 @@ func (r *Resolver) LoadLazy(req Request) (*Lazy, []Warning) {
 	}
 	var l *Lazy
 	if r.Cache != nil {
-		l, err = r.Cache.Open(file, &r.Options)
+		l, err = r.Cache.Open(file, &r.Options, req.Meter)
 	} else {
-		l, err = file.Open(&r.Options)
+		l, err = file.Open(&r.Options, req.Meter)
 	}
 	if err != nil {
-		return LazyOf(WhiteTexture()), []Warning{{Kind: Damaged, Path: path, Reason: "cannot decode: " + err.Error()}}
+		return LazyOf(WhiteTexture()), []Warning{DecodeWarning(path, err)}
 	}
 	var warns []Warning
 	if req.Path != "" && substituted(req.Path, file.Name) {
@@ -419,6 +431,17 @@ func (r *Resolver) LoadLazy(req Request) (*Lazy, []Warning) {
 		warns = append(warns, Warning{Kind: Damaged, Path: path, Reason: "mip chain cut short: " + l.levelErr.Error()})
 	}
 	return l, warns
+}
+
+// DecodeWarning is the warning about the texture path that could not be
+// read or decoded for err: OverBudget when a limit refused it, Damaged
+// otherwise.
+func DecodeWarning(path string, err error) Warning {
+	var be *budget.Error
+	if errors.As(err, &be) {
+		return Warning{Kind: OverBudget, Path: path, Reason: "not drawn: " + err.Error(), Err: err}
+	}
+	return Warning{Kind: Damaged, Path: path, Reason: "cannot decode: " + err.Error(), Err: err}
 }
 
 func lazyStandIn(t *Texture, ws []Warning) (*Lazy, []Warning) { return LazyOf(t), ws }
@@ -437,13 +460,13 @@ func teamStandIn(id uint32, team Team) (*Texture, []Warning) {
 	return TeamColorTexture(rgb), warns
 }
 
-// ReadFile finds p as Find does and reads it within limit bytes (a spawned
-// model, say), refusing anything but a regular file.
-func (r *Resolver) ReadFile(local []Source, p string, limit int64) ([]byte, File, []string, error) {
+// ReadFile finds p as Find does and reads it (a spawned model, say),
+// charging it to m and refusing anything but a regular file.
+func (r *Resolver) ReadFile(local []Source, p string, m *budget.Meter) ([]byte, File, []string, error) {
 	f, tried, err := r.Find(local, p)
 	if err != nil {
 		return nil, f, tried, err
 	}
-	b, err := f.ReadFile(limit)
+	b, err := f.Read(m)
 	return b, f, tried, err
 }

@@ -8,10 +8,12 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
-	"github.com/mdxrender/mdxrender/internal/readlimit"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Source is a tree of files that textures (and the models particle
@@ -27,14 +29,16 @@ type Source struct {
 	Dir string
 }
 
-// Folder returns the Source of the folder dir on disk. Nothing outside dir
-// is ever opened, listed or statted through it: symbolic links are
-// followed only while they stay below dir, so a link in a texture folder
-// cannot make a model read files elsewhere. Links in dir's own path are
-// resolved once, at the first lookup, and the Source stays with the folder
-// they led to then.
+// Folder returns the Source of the folder dir on disk, read through an
+// os.Root opened on dir at its first lookup: nothing outside dir is ever
+// opened, listed or statted through it. A symbolic link in it is followed
+// while it stays below dir; one that leads out of it, or that is absolute
+// (os.Root's rule), is refused when a lookup meets it. Links in dir's own
+// path are resolved once, when the root is opened, and the Source stays
+// with the folder they led to then. The copies of a Source share the
+// root, which the runtime closes once no copy is left.
 func Folder(dir string) Source {
-	return Source{Name: dir, FS: folderFS{dir: dir, real: new(realDir)}}
+	return Source{Name: dir, FS: folderFS{dir: dir, root: new(rootOnce)}}
 }
 
 // FSSource returns the Source of folder dir inside fsys, named name in
@@ -81,15 +85,12 @@ func (s Source) join(parts ...string) string {
 	return p
 }
 
-// maxFileSize bounds how much of a file is read. The largest legitimate
-// texture (8192² raw BGRA with mips) is under 400 MB.
-const maxFileSize = 512 << 20
-
-// ReadFile reads the file, refusing anything but a regular file (a FIFO
-// would block, a device never end) and files larger than limit bytes
-// before reading them; it never reads more than limit+1 bytes whatever the
-// size the file claims. Errors name the file.
-func (f File) ReadFile(limit int64) ([]byte, error) {
+// Read reads the file, charging it to m (budget.Meter.ReadFile): it
+// refuses anything but a regular file (a FIFO would block, a device never
+// end), and a file larger than what m has left, before reading it, and
+// never reads more than that whatever size the file claims. Errors name
+// the file.
+func (f File) Read(m *budget.Meter) ([]byte, error) {
 	st, err := fs.Stat(f.Source.FS, f.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f, err)
@@ -97,22 +98,21 @@ func (f File) ReadFile(limit int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file (%s)", f, st.Mode().Type())
 	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes is more than the %d-byte limit", f, st.Size(), limit)
+	name := f.String()
+	if err := m.ChargeRead(name, st.Size()); err != nil {
+		return nil, err
 	}
 	h, err := f.Source.FS.Open(f.Name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f, err)
 	}
 	defer h.Close()
-	b, over, err := readlimit.Read(h, st.Size(), limit)
-	if err != nil {
+	b, err := m.ReadFile(name, h, st.Size(), nil)
+	var be *budget.Error
+	if err != nil && !errors.As(err, &be) {
 		return nil, fmt.Errorf("%s: %w", f, err)
 	}
-	if over {
-		return nil, fmt.Errorf("%s: more than the %d-byte limit", f, limit)
-	}
-	return b, nil
+	return b, err
 }
 
 // stamp identifies a version of a file for the cache: the file system it
@@ -171,174 +171,99 @@ type ptrKey struct {
 	p uintptr
 }
 
-// folderFS is a folder on disk whose every operation is confined to it:
-// a path is resolved one component at a time, each symbolic link's target
-// checked to lie below the folder (itself resolved) before it is looked
-// at, so no link can make it open, list or even stat a place outside.
-// (os.Root would also refuse absolute links that point back inside the
-// folder, which texture libraries made with links use.)
+// folderFS is a folder on disk whose every operation goes through an
+// os.Root, so that no name or symbolic link leads outside it.
 type folderFS struct {
 	dir string
-	// real is dir's real path once resolved, shared by the copies of
+	// root is the folder's os.Root once opened, shared by the copies of
 	// the Source (Folder makes it; the zero folderFS is only a key).
-	real *realDir
+	root *rootOnce
 }
 
-// realDir holds a folder's real path. Resolving it again at every lookup
-// took a system call per component of the folder's path (eight for a
-// model eight folders deep), most of what finding a texture cost.
-type realDir struct {
-	mu   sync.Mutex
-	path string
+// rootOnce opens a folder's root at its first use. Opening it again for
+// every lookup cost system calls a warm render does not have to spend.
+type rootOnce struct {
+	once sync.Once
+	r    *os.Root
+	err  error
 }
 
-// root returns the real path of d's folder.
-func (d folderFS) root() (string, error) {
-	d.real.mu.Lock()
-	defer d.real.mu.Unlock()
-	if d.real.path == "" {
-		p, err := filepath.EvalSymlinks(d.dir)
-		if err != nil {
-			return "", err
-		}
-		d.real.path = p
-	}
-	return d.real.path, nil
+// open returns d's root.
+func (d folderFS) open() (*os.Root, error) {
+	d.root.once.Do(func() { d.root.r, d.root.err = os.OpenRoot(d.dir) })
+	return d.root.r, d.root.err
 }
 
-// maxLinks bounds the symbolic links followed in resolving one path, as
-// the operating system's own limit does (a loop of links ends there).
-const maxLinks = 40
-
-// resolve returns the real path of name below d, or an error wrapping
-// errOutside when it leads elsewhere.
-func (d folderFS) resolve(op, name string) (string, error) {
-	p, _, err := d.resolveStat(op, name)
-	return p, err
-}
-
-// resolveStat is resolve that also returns what the last component's
-// Lstat reported, which is its Stat as it is not a link; nil when name
-// is the folder itself.
-func (d folderFS) resolveStat(op, name string) (string, fs.FileInfo, error) {
-	if !fs.ValidPath(name) {
-		return "", nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+// pathErr is the error of op on name, with err cut to what it says: a
+// refused link's error names no place outside the folder.
+func pathErr(op, name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
 	}
-	root, err := d.root()
-	if err != nil {
-		return "", nil, err
+	if err != nil && err.Error() == "path escapes from parent" {
+		err = errOutside
 	}
-	fail := func(err error) (string, fs.FileInfo, error) {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return "", nil, &fs.PathError{Op: op, Path: name, Err: err}
-	}
-	// cur is a real path below root (no links in it); todo are the
-	// components left, a link's target's spliced in front of the rest.
-	cur := root
-	var last fs.FileInfo // cur's, when its last step was a component
-	todo := strings.Split(name, "/")
-	links := 0
-	for len(todo) > 0 {
-		c := todo[0]
-		todo = todo[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			// Only reached through a link's target: name is a valid path.
-			if cur == root {
-				return fail(errOutside)
-			}
-			cur, last = filepath.Dir(cur), nil
-			continue
-		}
-		next := filepath.Join(cur, c)
-		st, err := os.Lstat(next)
-		if err != nil {
-			return fail(err)
-		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			cur, last = next, st
-			continue
-		}
-		if links++; links > maxLinks {
-			return fail(errors.New("too many levels of symbolic links"))
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return fail(err)
-		}
-		if filepath.IsAbs(target) || filepath.VolumeName(target) != "" {
-			// An absolute link is followed only when it names a place
-			// below the folder, as the folder's real path or as d spells
-			// it.
-			rel, ok := below(root, filepath.Clean(target))
-			if !ok {
-				if rel, ok = below(filepath.Clean(d.dir), filepath.Clean(target)); !ok {
-					return fail(errOutside)
-				}
-			}
-			cur, last = root, nil
-			target = rel
-		}
-		todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
-	}
-	return cur, last, nil
-}
-
-// stat resolves name and returns its real path and Stat.
-func (d folderFS) stat(op, name string) (string, fs.FileInfo, error) {
-	real, st, err := d.resolveStat(op, name)
-	if err != nil || st != nil {
-		return real, st, err
-	}
-	st, err = os.Stat(real)
-	if err != nil {
-		return "", nil, &fs.PathError{Op: op, Path: name, Err: errors.Unwrap(err)}
-	}
-	return real, st, nil
-}
-
-// below returns p relative to dir when p is dir or lies below it,
-// lexically.
-func below(dir, p string) (string, bool) {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
+	return &fs.PathError{Op: op, Path: name, Err: err}
 }
 
 // Open opens a regular file or a folder; it refuses other kinds of files
-// (FIFOs, devices, sockets) before opening them, because opening a FIFO
-// blocks until someone writes to it.
+// (FIFOs, devices, sockets): it opens without blocking and checks what it
+// opened, because opening a FIFO blocks until someone writes to it.
 func (d folderFS) Open(name string) (fs.File, error) {
-	real, st, err := d.stat("open", name)
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	r, err := d.open()
 	if err != nil {
-		return nil, err
+		return nil, pathErr("open", name, err)
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, pathErr("open", name, err)
 	}
 	if !st.Mode().IsRegular() && !st.IsDir() {
+		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
 	}
-	return os.Open(real)
+	return f, nil
 }
 
 // Stat reports on name without opening it.
 func (d folderFS) Stat(name string) (fs.FileInfo, error) {
-	_, st, err := d.stat("stat", name)
-	return st, err
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	r, err := d.open()
+	if err != nil {
+		return nil, pathErr("stat", name, err)
+	}
+	st, err := r.Stat(name)
+	if err != nil {
+		return nil, pathErr("stat", name, err)
+	}
+	return st, nil
 }
 
 // ReadDir lists a folder below d.
 func (d folderFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	real, err := d.resolve("readdir", name)
+	f, err := d.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadDir(real)
+	defer f.Close()
+	rd, ok := f.(fs.ReadDirFile)
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.ErrUnsupported}
+	}
+	ents, err := rd.ReadDir(-1)
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, err
 }
 
 var errNotRegular = errors.New("not a regular file or folder")
@@ -346,4 +271,4 @@ var errNotRegular = errors.New("not a regular file or folder")
 // errOutside is what a refused symbolic link reports. The link's target
 // is not repeated: it may name a place the reader of a log should not
 // learn about.
-var errOutside = errors.New("a symbolic link leads outside the search folder: not followed")
+var errOutside = errors.New("a symbolic link leads outside the search folder, or is absolute: not followed")

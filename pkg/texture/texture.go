@@ -3,6 +3,8 @@ package texture
 import (
 	"fmt"
 	"image"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // DefaultMaxDimension is the largest width or height accepted unless
@@ -10,23 +12,6 @@ import (
 // 2048 wide; 8192 leaves room for Reforged maps while keeping a hostile
 // header from asking for gigabytes.
 const DefaultMaxDimension = 8192
-
-// DefaultMaxPixels is the decode budget unless [Options.MaxPixels] says
-// otherwise: 96 Mi pixels of 4 bytes, 384 MiB. The largest texture of the
-// corpus the tests decode, a 4096×4096 BLP1 JPEG with its mip chain, needs
-// just over 64 Mi (a third for its levels, the rest for the JPEG decoder's
-// pictures); an 8192×8192 texture with mips, 85 Mi for its levels alone,
-// needs a larger budget.
-const DefaultMaxPixels = 96 << 20
-
-// DefaultMaxJPEGScans is the most scans a progressive JPEG stream may have
-// unless [Options.MaxJPEGScans] says otherwise. Encoders write about ten
-// (the corpus' progressive BLPs have 18); every scan makes the decoder walk
-// the whole frame again, so a stream of a few kilobytes with thousands of
-// scans would take minutes. libjpeg-turbo's own scan limit for untrusted
-// input (TJFLAG_LIMITSCANS) is 500; this one is lower because the decoders
-// here are slower per scan.
-const DefaultMaxJPEGScans = 100
 
 // Options bound what a decoder will accept. The zero value is usable.
 type Options struct {
@@ -39,11 +24,15 @@ type Options struct {
 	// stream's coefficients, the 16-bit image a PNG decodes to before
 	// conversion, the TGA decoder's own image). It is checked against the
 	// headers before anything is allocated; a texture over it fails with
-	// a *BudgetError. Zero means DefaultMaxPixels.
+	// a *budget.Error. Zero means the TexturePixels limit's default: a
+	// model's textures together are held to that limit too (a
+	// budget.Meter), so one texture can never need more.
 	MaxPixels int64
 	// MaxJPEGScans refuses a progressive JPEG stream (in a BLP or a .jpg)
-	// with more scans than this, with a *BudgetError. Zero means
-	// DefaultMaxJPEGScans.
+	// with more scans than this, with a *budget.Error: every scan makes
+	// the decoder walk the whole frame again, so a stream of a few
+	// kilobytes with thousands of scans would take minutes. Zero means the
+	// JPEGScans limit's default.
 	MaxJPEGScans int
 	// FirstLevelOnly decodes only mip level 0, for callers (thumbnails of a
 	// texture, the CLI) that never minify.
@@ -60,16 +49,22 @@ func (o *Options) maxDim() int {
 	return o.MaxDimension
 }
 
+// OptionsWithin returns the decode options of l: one texture may need at
+// most the pixels and scans l allows a whole model.
+func OptionsWithin(l budget.Limits) Options {
+	return Options{MaxPixels: l.Get(budget.TexturePixels), MaxJPEGScans: int(l.Get(budget.JPEGScans))}
+}
+
 func (o *Options) maxPixels() int64 {
 	if o == nil || o.MaxPixels <= 0 {
-		return DefaultMaxPixels
+		return budget.TexturePixels.Default()
 	}
 	return o.MaxPixels
 }
 
 func (o *Options) maxScans() int {
 	if o == nil || o.MaxJPEGScans <= 0 {
-		return DefaultMaxJPEGScans
+		return int(budget.JPEGScans.Default())
 	}
 	return o.MaxJPEGScans
 }
@@ -237,32 +232,14 @@ func (e *UnsupportedError) Error() string {
 	return s
 }
 
-// BudgetError reports a texture that needs more than an Options budget
-// allows. The file may be well formed: raising the budget named in Budget
-// lets it through.
-type BudgetError struct {
-	File   string
-	Format string
-	Mip    int    // the level being checked, -1 for the whole texture
-	Budget string // "MaxPixels" or "MaxJPEGScans"
-	Limit  int64  // the budget
-	Value  int64  // what the texture needs: pixels so far, or scans
-	What   string // what was being counted when the budget ran out
-}
-
-func (e *BudgetError) Error() string {
-	s := e.Format
-	if e.File != "" {
-		s = e.File + ": " + s
+// overBudget is the *budget.Error of a decode over one of Options'
+// bounds, naming the format and level in its What.
+func overBudget(k budget.Kind, max, value int64, format string, mip int, what string) *budget.Error {
+	w := format
+	if mip >= 0 {
+		w += fmt.Sprintf(" mip %d", mip)
 	}
-	if e.Mip >= 0 {
-		s += fmt.Sprintf(" mip %d", e.Mip)
-	}
-	v := fmt.Sprintf("%d pixels needed", e.Value)
-	if e.Budget == "MaxJPEGScans" {
-		v = fmt.Sprintf("%d scans", e.Value)
-	}
-	return fmt.Sprintf("%s: %s: %s, over the %s budget of %d", s, e.What, v, e.Budget, e.Limit)
+	return &budget.Error{Limit: k, Max: max, Value: value, What: w + ": " + what}
 }
 
 // pixelBudget adds up what one decode costs against Options.MaxPixels.
@@ -280,8 +257,7 @@ func newPixelBudget(format string, o *Options) *pixelBudget {
 // total would pass the budget.
 func (b *pixelBudget) add(mip int, n int64, what string, args ...any) error {
 	if n > b.limit-b.used {
-		return &BudgetError{Format: b.format, Mip: mip, Budget: "MaxPixels", Limit: b.limit,
-			Value: b.used + n, What: fmt.Sprintf(what, args...)}
+		return overBudget(budget.TexturePixels, b.limit, b.used+n, b.format, mip, fmt.Sprintf(what, args...))
 	}
 	b.used += n
 	return nil
