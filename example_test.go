@@ -1,8 +1,6 @@
 package mdxrender_test
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // A model file to a PNG: open, render with the defaults changed where

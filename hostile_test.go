@@ -1,8 +1,6 @@
 package mdxrender
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // TestHostileCorpusSmall runs every file and render case of the

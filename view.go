@@ -68,5 +68,6 @@ const (
 	ParticleProblem     = render.ParticleProblem
 	TeamColor           = render.TeamColor
 	CappedPicture       = render.CappedPicture
+	OverBudget          = render.OverBudget
 	BlankPicture        = render.BlankPicture
 )

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // TestLimitFlag: --limit sets the budgets the batch configuration's

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"fmt"
-
-	"github.com/mdxrender/mdxrender"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 

@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 

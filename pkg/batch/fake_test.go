@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -20,9 +18,11 @@ import (
 	"testing"
 	"time"
 
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // fakeRenderer "decodes" a tiny text format instead of MDX, so tests can

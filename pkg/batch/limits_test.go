@@ -1,11 +1,11 @@
 package batch
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // TestLimitsConfig: the limits.* keys reach every job; a negative budget

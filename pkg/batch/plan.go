@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bufio"
 	"errors"
 	"fmt"
@@ -16,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
-
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )

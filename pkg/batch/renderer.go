@@ -1,10 +1,9 @@
 package batch
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"context"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
 	"github.com/mdxrender/mdxrender/pkg/texture"

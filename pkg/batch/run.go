@@ -1,8 +1,6 @@
 package batch
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"context"
 	"errors"
 	"fmt"
@@ -16,8 +14,8 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
-
 	"github.com/mdxrender/mdxrender/internal/pngenc"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )

@@ -1,12 +1,12 @@
 package mdx
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bytes"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // decodeOK decodes b, fails the test on error, and checks that the bytes

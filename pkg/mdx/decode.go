@@ -1,11 +1,11 @@
 package mdx
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Every count a file gives is checked against the bytes that remain, so

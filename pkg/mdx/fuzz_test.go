@@ -1,13 +1,13 @@
 package mdx
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // fuzzSeeds are small hand-built models covering every chunk (see

@@ -1,13 +1,13 @@
 package mdx
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"fmt"
 	"io"
 	"math"
 	"strings"
 	"unsafe"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // DecodeMDL parses a model from MDL text (docs/formats.md#mdl-text),

@@ -1,13 +1,13 @@
 package mdx
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bytes"
 	"fmt"
 	"math"
 	"strconv"
 	"unsafe"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // MDLError reports malformed MDL text, or text over a limit: the 1-based

@@ -1,8 +1,6 @@
 package mdx
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"errors"
 	"os"
 	"runtime"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // TestMDLGeometryQuota: geometry over the limits fails with a *MDLError

@@ -3,14 +3,14 @@
 package model
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // TestReadRefusesSpecialFiles: a FIFO and a link to /dev/zero are refused

@@ -1,8 +1,6 @@
 package particles
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"context"
 	"errors"
 	"io/fs"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/texture"

@@ -1,8 +1,6 @@
 package particles
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"cmp"
 	"errors"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )

@@ -1,8 +1,6 @@
 package particles
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"errors"
 	"io/fs"
 	"math"
@@ -11,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )

@@ -1,14 +1,13 @@
 package particles
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/texture"

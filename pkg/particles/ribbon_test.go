@@ -1,8 +1,6 @@
 package particles
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"encoding/json"
 	"math"
 	"os"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )

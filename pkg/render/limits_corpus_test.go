@@ -1,14 +1,13 @@
 package render
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/model"
 )
 

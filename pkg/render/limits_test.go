@@ -1,8 +1,6 @@
 package render
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"

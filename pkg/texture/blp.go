@@ -1,8 +1,6 @@
 package texture
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"image/jpeg"
 
 	"github.com/mdxrender/mdxrender/internal/bufpool"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // BLP header sizes: BLP1 has 7 u32 fields before the mip tables, BLP2 packs

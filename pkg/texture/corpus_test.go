@@ -1,8 +1,6 @@
 package texture
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"fmt"
 	"image"
 	"image/png"
@@ -10,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // corpusBudgets are the budgets the corpus is decoded with: three quarters

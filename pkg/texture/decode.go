@@ -1,12 +1,12 @@
 package texture
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Sniff names the format of data from its first bytes, or returns "" when

@@ -1,8 +1,6 @@
 package texture
 
 import (
-	"github.com/mdxrender/mdxrender/pkg/budget"
-
 	"errors"
 	"image"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // allocated returns the bytes f allocates (the test must not run in
