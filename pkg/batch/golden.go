@@ -2,12 +2,16 @@ package batch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
+	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // Check statuses.
@@ -124,4 +128,51 @@ func DecodePNGFile(name string) (image.Image, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
+}
+
+// maxGoldenBytes bounds a golden file's size: a PNG of the largest picture
+// the default limits draw, uncompressed, is 64 MiB.
+const maxGoldenBytes = 96 << 20
+
+// decodeGolden decodes the golden PNG name (a slash path) below the
+// folder dir, read through an os.Root opened on dir, if it is size pixels
+// large: golden folders come with the repository a pull request changes,
+// so a golden that would decode to a picture of another size is reported
+// as a mismatch from its header alone, never decoded, and no link leads
+// the read outside dir.
+func decodeGolden(dir, name string, size image.Point) (image.Image, image.Point, error) {
+	label := filepath.Join(dir, filepath.FromSlash(name))
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, image.Point{}, err
+	}
+	defer r.Close()
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, image.Point{}, &fs.PathError{Op: "open", Path: label, Err: errors.Unwrap(err)}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, image.Point{}, fmt.Errorf("%s: not a regular file", label)
+	}
+	if st.Size() > maxGoldenBytes {
+		return nil, image.Point{}, fmt.Errorf("%s: %d bytes, more than a golden picture can be (%d)", label, st.Size(), maxGoldenBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxGoldenBytes))
+	if err != nil {
+		return nil, image.Point{}, fmt.Errorf("%s: %w", label, err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, image.Point{}, fmt.Errorf("%s: %w", label, err)
+	}
+	if got := image.Pt(cfg.Width, cfg.Height); got != size {
+		return nil, got, nil
+	}
+	m, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, size, fmt.Errorf("%s: %w", label, err)
+	}
+	return m, size, nil
 }

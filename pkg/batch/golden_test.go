@@ -8,8 +8,11 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
 )
 
 // solid is a w x h image of one colour.
@@ -196,5 +199,37 @@ func TestCheckRun(t *testing.T) {
 		if !found {
 			t.Errorf("gallery does not link %s", d)
 		}
+	}
+}
+
+// TestGoldenNeverDecodedAtAnotherSize: a golden from the repository that
+// says it is 8192×8192 (half a megabyte that would decode to 256 MB) is a
+// size mismatch read from its header, not a decode; a link out of the
+// golden folder is not followed.
+func TestGoldenNeverDecodedAtAnotherSize(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.png"), hostile.PNGHeader(8192, 8192, 8, hostile.PNGRGBA, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	m, size, err := decodeGolden(dir, "big.png", image.Pt(64, 64))
+	runtime.ReadMemStats(&b)
+	if err != nil || m != nil || size != image.Pt(8192, 8192) {
+		t.Fatalf("got %v %v %v, want the golden's size and no picture", m, size, err)
+	}
+	if n := b.TotalAlloc - a.TotalAlloc; n > 16<<20 {
+		t.Errorf("allocated %d bytes", n)
+	}
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "x.png"), hostile.PNG(64, 64, 8, hostile.PNGRGBA), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", filepath.Base(outside), "x.png"), filepath.Join(dir, "link.png")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if _, _, err := decodeGolden(dir, "link.png", image.Pt(64, 64)); err == nil {
+		t.Error("a link out of the golden folder was followed")
 	}
 }

@@ -46,6 +46,11 @@ type Input struct {
 	// part of looks no higher (the texture search never reads above what
 	// the user named).
 	Top string
+	// Inner, for a file found by walking Top, is its slash path there:
+	// the file is read through an os.Root opened on Top, so that no link,
+	// even one made after the walk, leads the read outside the folder
+	// the user named. "" for a file named on its own, read by its path.
+	Inner string
 }
 
 // Shard is share Index of Count.
@@ -137,7 +142,11 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 				t = base
 			}
 		}
-		out = append(out, Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel), Root: root, Top: t})
+		in := Input{Path: p, Key: filepath.ToSlash(filepath.Clean(p)), Rel: filepath.ToSlash(rel), Root: root, Top: t}
+		if top != "" {
+			in.Inner = filepath.ToSlash(rel)
+		}
+		out = append(out, in)
 	}
 	// Explicit files and list entries are named relative to the deepest
 	// folder holding all of them, so outputs keep their layout without the

@@ -329,10 +329,13 @@ func (jr *jobRun) produce() error {
 	// dependencies hashed for the cache, and what opening and drawing it
 	// read, decode and simulate.
 	meter := budget.NewMeter(job.Limits)
-	if job.Input.FS != nil {
-		data, err = model.ReadFS(job.Input.FS, job.Input.Name, meter)
-	} else {
-		data, err = model.ReadFile(job.Input.Path, meter)
+	switch in := job.Input; {
+	case in.FS != nil:
+		data, err = model.ReadFS(in.FS, in.Name, meter)
+	case in.Inner != "":
+		data, err = model.ReadBelow(in.Top, in.Inner, meter)
+	default:
+		data, err = model.ReadFile(in.Path, meter)
 	}
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
@@ -495,18 +498,25 @@ func (jr *jobRun) check() {
 			jr.res.Checks = append(jr.res.Checks, cr)
 			continue
 		}
-		want, err := DecodePNGFile(goldPath)
+		got, err := DecodePNGFile(gotPath)
+		var want image.Image
+		var wantSize image.Point
+		if err == nil {
+			want, wantSize, err = decodeGolden(golden, o.Path, got.Bounds().Size())
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			cr.Status, cr.Message = CheckMissing, "no golden image; run with --update to store one"
 			jr.res.Checks = append(jr.res.Checks, cr)
 			continue
 		}
-		var got image.Image
-		if err == nil {
-			got, err = DecodePNGFile(gotPath)
-		}
 		if err != nil {
 			cr.Status, cr.Message = CheckFail, err.Error()
+			jr.res.Checks = append(jr.res.Checks, cr)
+			continue
+		}
+		if want == nil {
+			cr.Status = CheckFail
+			cr.Message = fmt.Sprintf("size %v, golden %v", got.Bounds().Size(), wantSize)
 			jr.res.Checks = append(jr.res.Checks, cr)
 			continue
 		}

@@ -85,9 +85,10 @@ func TestInterruptWithStuckModel(t *testing.T) {
 	}
 }
 
-// A folder holding a FIFO, a socket, a dangling link and a link loop:
-// the batch does not hang on them, says what it skipped, and renders the
-// rest. A linked input folder is followed, not silently empty.
+// A folder holding a FIFO, a socket, a dangling link, a link loop and
+// links that lead out of it: the batch does not hang on them, says what
+// it skipped, and renders the rest, nothing outside the folder. A linked
+// input folder is followed, not silently empty.
 func TestFolderWithSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"real/ok.mdx": "seq Stand 0 100", "real/sub/deep.mdx": "seq Stand 0 100"})
@@ -98,9 +99,14 @@ func TestFolderWithSpecialFiles(t *testing.T) {
 	if l, err := net.Listen("unix", filepath.Join(real, "sock.mdx")); err == nil {
 		defer l.Close()
 	}
-	os.Symlink(filepath.Join(dir, "nowhere.mdx"), filepath.Join(real, "dangling.mdx"))
-	os.Symlink(real, filepath.Join(real, "sub", "loop"))
+	os.Symlink("nowhere.mdx", filepath.Join(real, "dangling.mdx"))
+	os.Symlink("..", filepath.Join(real, "sub", "loop"))
 	os.Symlink(real, filepath.Join(dir, "linked"))
+	// Links out of the input folder, relative and absolute: what they
+	// lead to is not the batch's to read.
+	fixture(t, dir, map[string]string{"elsewhere/secret.mdx": "seq Stand 0 100"})
+	os.Symlink(filepath.Join("..", "elsewhere"), filepath.Join(real, "out"))
+	os.Symlink(filepath.Join(dir, "elsewhere", "secret.mdx"), filepath.Join(real, "abs.mdx"))
 	done := make(chan struct{})
 	var m *Manifest
 	var err error
@@ -120,7 +126,8 @@ func TestFolderWithSpecialFiles(t *testing.T) {
 		t.Errorf("rendered %+v, want ok.mdx and sub/deep.mdx", m.Summary)
 	}
 	skipped := strings.Join(m.Skipped, "\n")
-	for _, want := range []string{"pipe.mdx: not a regular file (a FIFO); skipped", "dangling.mdx: a symbolic link that leads nowhere", "loop: a link back to a folder above it"} {
+	for _, want := range []string{"pipe.mdx: not a regular file (a FIFO); skipped", "dangling.mdx: a symbolic link that leads nowhere", "loop: a link back to a folder above it",
+		"out: a symbolic link that leads outside the input folder", "abs.mdx: a symbolic link that leads outside the input folder, or is absolute"} {
 		if !strings.Contains(skipped, want) {
 			t.Errorf("skipped lacks %q:\n%s", want, skipped)
 		}

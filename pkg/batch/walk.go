@@ -1,21 +1,26 @@
 package batch
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // walkFiles calls add for every regular file below the folder root whose
-// slash path relative to root want accepts, in sorted order. Unlike
-// filepath.WalkDir it follows symbolic links, to folders too (root itself
-// may be one: a linked input folder must not silently hold no models),
-// and it never stalls: a link back to a folder above it is not followed
-// again, and a FIFO, device or socket (which would block or never end
-// when read) is skipped. Each thing skipped that want would have taken is
-// told to warn.
+// slash path relative to root want accepts, in sorted order. It reads the
+// folder through an os.Root opened on it, so that nothing outside the
+// folder the user named is listed or taken: a symbolic link is followed,
+// to a folder too, while it stays inside (root itself may be a link: a
+// linked input folder must not silently hold no models), and one that
+// leads out of the folder, or is absolute, is skipped. It never stalls: a
+// link back to a folder above it is not followed again, and a FIFO,
+// device or socket (which would block or never end when read) is
+// skipped. Each thing skipped that want would have taken is told to warn.
 func walkFiles(root string, want func(rel string) bool, add func(p, rel string), warn func(string)) error {
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -24,22 +29,43 @@ func walkFiles(root string, want func(rel string) bool, add func(p, rel string),
 	if !fi.IsDir() {
 		return fmt.Errorf("%s is not a folder", root)
 	}
-	return walkDir(root, "", []os.FileInfo{fi}, want, add, warn)
-}
-
-func walkDir(dir, rel string, above []os.FileInfo, want func(string) bool, add func(p, rel string), warn func(string)) error {
-	ents, err := os.ReadDir(dir)
+	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err
 	}
+	defer r.Close()
+	w := &folderWalk{r: r, root: root, want: want, add: add, warn: warn}
+	return w.dir(".", []os.FileInfo{fi})
+}
+
+type folderWalk struct {
+	r    *os.Root
+	root string
+	want func(string) bool
+	add  func(p, rel string)
+	warn func(string)
+}
+
+func (w *folderWalk) dir(rel string, above []os.FileInfo) error {
+	f, err := w.r.Open(rel)
+	if err != nil {
+		return err
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, e := range ents {
-		p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+		r := path.Join(rel, e.Name())
+		p := filepath.Join(w.root, filepath.FromSlash(r))
 		t := e.Type()
 		var info os.FileInfo
 		if t&fs.ModeSymlink != 0 {
-			if info, err = os.Stat(p); err != nil {
-				if want(r) {
-					warn(fmt.Sprintf("%s: a symbolic link that leads nowhere (%v); skipped", p, unwrapPath(err)))
+			if info, err = w.r.Stat(r); err != nil {
+				if w.want(r) || isEscape(err) {
+					w.warn(linkProblem(p, err))
 				}
 				continue
 			}
@@ -48,28 +74,47 @@ func walkDir(dir, rel string, above []os.FileInfo, want func(string) bool, add f
 		switch {
 		case t.IsDir():
 			if info == nil {
-				if info, err = os.Stat(p); err != nil {
+				if info, err = w.r.Stat(r); err != nil {
 					return err
 				}
 			}
 			if loops(above, info) {
-				warn(fmt.Sprintf("%s: a link back to a folder above it; not followed again", p))
+				w.warn(fmt.Sprintf("%s: a link back to a folder above it; not followed again", p))
 				continue
 			}
-			if err := walkDir(p, r, append(above[:len(above):len(above)], info), want, add, warn); err != nil {
+			if err := w.dir(r, append(above[:len(above):len(above)], info)); err != nil {
 				return err
 			}
 		case t.IsRegular():
-			if want(r) {
-				add(p, r)
+			if w.want(r) {
+				w.add(p, r)
 			}
 		default:
-			if want(r) {
-				warn(fmt.Sprintf("%s: not a regular file (%s); skipped", p, fileKind(t)))
+			if w.want(r) {
+				w.warn(fmt.Sprintf("%s: not a regular file (%s); skipped", p, fileKind(t)))
 			}
 		}
 	}
 	return nil
+}
+
+// isEscape reports whether err is os.Root's refusal of a name or link
+// that leads outside it.
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// linkProblem says why the link at p was not followed, without naming
+// where it points (an input folder's links may point at places the log's
+// reader should not learn about).
+func linkProblem(p string, err error) string {
+	if isEscape(err) {
+		return fmt.Sprintf("%s: a symbolic link that leads outside the input folder, or is absolute; not followed", p)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Sprintf("%s: a symbolic link that leads nowhere; skipped", p)
+	}
+	return fmt.Sprintf("%s: a symbolic link that cannot be followed (%v); skipped", p, unwrapPath(err))
 }
 
 // loops reports whether dir is one of the folders above it.

@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/mdxrender/mdxrender/internal/bufpool"
 	"github.com/mdxrender/mdxrender/pkg/budget"
@@ -172,7 +173,7 @@ func LoadFS(fsys fs.FS, name string) (*File, error) { return Loader{}.LoadFS(fsy
 // LoadFS is the package's LoadFS within l's budget.
 func (l Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
 	return l.load(name, func(buf []byte) ([]byte, error) {
-		return readFS(fsys, name, l.Meter, buf)
+		return readFS(fsys, name, name, l.Meter, buf)
 	})
 }
 
@@ -217,24 +218,48 @@ func readFile(path string, m *budget.Meter, buf []byte) ([]byte, error) {
 
 // ReadFS is ReadFile for a file inside fsys.
 func ReadFS(fsys fs.FS, name string, m *budget.Meter) ([]byte, error) {
-	return readFS(fsys, name, m, nil)
+	return readFS(fsys, name, name, m, nil)
 }
 
-// readFS is ReadFS into buf's storage when it has room.
-func readFS(fsys fs.FS, name string, m *budget.Meter, buf []byte) ([]byte, error) {
-	st, err := fs.Stat(fsys, name)
+// ReadBelow is ReadFile for the file name (a slash path) below the folder
+// dir, read through an os.Root opened on dir: no symbolic link, whenever
+// it was made, leads the read outside dir. Errors name the file as
+// dir/name.
+func ReadBelow(dir, name string, m *budget.Meter) ([]byte, error) {
+	label := filepath.Join(dir, filepath.FromSlash(name))
+	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFile(name, st); err != nil {
+	defer r.Close()
+	return readFS(r.FS(), name, label, m, nil)
+}
+
+// readFS is ReadFS into buf's storage when it has room; label names the
+// file in errors.
+func readFS(fsys fs.FS, name, label string, m *budget.Meter, buf []byte) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, relabel(err, label)
+	}
+	if err := checkFile(label, st); err != nil {
 		return nil, err
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, relabel(err, label)
 	}
 	defer f.Close()
-	return readCharged(name, f, st.Size(), m, buf)
+	return readCharged(label, f, st.Size(), m, buf)
+}
+
+// relabel names the file label in a *fs.PathError.
+func relabel(err error, label string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: label, Err: pe.Err}
+	}
+	return err
 }
 
 func checkFile(name string, st fs.FileInfo) error {
