@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -20,17 +21,12 @@ const headerSize = 0x144
 // field of view).
 const cameraSize = 124
 
-// MaxFileSize bounds what Decode reads from an io.Reader.
-const MaxFileSize = 1 << 30
-
-// Decode reads all of r and decodes it as an M2.
+// Decode reads all of r, at most the default read limit
+// (budget.ReadBytes; more is a *budget.Error), and decodes it as an M2.
 func Decode(r io.Reader) (*File, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	b, err := budget.NewMeter(budget.Limits{}).ReadFile("", r, 0, nil)
 	if err != nil {
 		return nil, fmt.Errorf("m2: reading: %w", err)
-	}
-	if len(b) > MaxFileSize {
-		return nil, &FormatError{Block: "file", Reason: fmt.Sprintf("larger than %d bytes", MaxFileSize)}
 	}
 	return DecodeBytes(b)
 }
