@@ -218,9 +218,9 @@ type Error struct {
 	File string
 	// Limit is the limit it passed.
 	Limit Kind
-	// Max is the limit's value; Value what was asked for in all (what
-	// was spent before, plus this).
-	Max, Value int64
+	// Max is the limit's value; Value what was asked for in all: Used,
+	// what the model had spent before, plus what this asked for.
+	Max, Value, Used int64
 	// What says what asked for it.
 	What string
 }
@@ -235,7 +235,12 @@ func (e *Error) Error() string {
 		b.WriteString(e.What)
 		b.WriteString(": ")
 	}
-	fmt.Fprintf(&b, "needs %s %s, over the %s limit of %s", count(e.Value), e.Limit.Unit(), e.Limit, count(e.Max))
+	if e.Used > 0 {
+		fmt.Fprintf(&b, "needs %s %s, %s in all with what the model spent before, over the %s limit of %s",
+			count(e.Value-e.Used), e.Limit.Unit(), count(e.Value), e.Limit, count(e.Max))
+	} else {
+		fmt.Fprintf(&b, "needs %s %s, over the %s limit of %s", count(e.Value), e.Limit.Unit(), e.Limit, count(e.Max))
+	}
 	return b.String()
 }
 

@@ -56,7 +56,7 @@ func (m *Meter) Charge(k Kind, n int64, file, what string) error {
 	for {
 		old := m.used[k].Load()
 		if n > max-old {
-			return &Error{File: file, Limit: k, Max: max, Value: old + n, What: what}
+			return &Error{File: file, Limit: k, Max: max, Value: old + n, Used: old, What: what}
 		}
 		if m.used[k].CompareAndSwap(old, old+n) {
 			return nil

@@ -36,7 +36,8 @@ func (m *Meter) ReadFile(name string, r io.Reader, size int64, buf []byte) ([]by
 	if extra := int64(len(b)) - size; extra > 0 {
 		const what = "reading a file longer than its size said"
 		if over {
-			return nil, &Error{File: name, Limit: ReadBytes, Max: m.Limits().Get(ReadBytes), Value: m.Used(ReadBytes) + extra, What: what}
+			used := m.Used(ReadBytes)
+			return nil, &Error{File: name, Limit: ReadBytes, Max: m.Limits().Get(ReadBytes), Value: used + extra, Used: used, What: what}
 		}
 		if err := m.Charge(ReadBytes, extra, name, what); err != nil {
 			return nil, err

@@ -277,3 +277,19 @@ func TestHostileBuilder(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileZlibPadded checks the builder of padded compressed files the
+// hostile cases use: the file reads back as its head and zeros.
+func TestHostileZlibPadded(t *testing.T) {
+	head := []byte("BLP1 head")
+	raw, flags := hostile.ZlibPadded(head, 10000, 4096)
+	b := hostile.MPQ(3, []hostile.MPQBlock{{Raw: raw, Size: 10000, Flags: flags}}, []hostile.MPQName{{Name: "p.blp", Block: 0}})
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "padded.mpq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fs.ReadFile(a, "p.blp")
+	if err != nil || len(got) != 10000 || !bytes.HasPrefix(got, head) || bytes.Count(got[len(head):], []byte{0}) != 10000-len(head) {
+		t.Errorf("%d bytes, %v", len(got), err)
+	}
+}

@@ -15,6 +15,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
@@ -121,6 +123,76 @@ func main() {
 		log.Fatal(err)
 	}
 	special("texroot/sub", func(p string) error { return os.Symlink(outside, p) })
+
+	// One budget per model. Sixteen texture names for one 8192² PNG, in a
+	// map (one block) and as loose copies: each texture is within the
+	// limit on its own, their sum is not.
+	png8192 := hostile.PNG(8192, 8192, 8, hostile.PNGRGBA)
+	var names16 []string
+	for i := range 16 {
+		names16 = append(names16, fmt.Sprintf("t%d.png", i))
+		write("loose16/"+names16[i], png8192)
+	}
+	write("loose16/m.mdl", hostile.MDLTexturedMany(names16))
+	write("map_16_names_one_png.w3x", manyNames(3, hostile.MDLTexturedMany(names16), names16, hostile.MPQBlock{Data: png8192}))
+	// Eight 8×8 BLPs, each padded to 500 MiB in a map of a few MB (16 MiB
+	// sectors: shift 15).
+	blp8 := hostile.BLP1Streams(8, 8, hostile.BaselineJPEG(8, 8, 4))
+	var blps []string
+	var blocks []hostile.MPQBlock
+	for i := range 8 {
+		blps = append(blps, fmt.Sprintf("b%d.blp", i))
+		raw, flags := hostile.ZlibPadded(blp8, 500<<20, 16<<20)
+		blocks = append(blocks, hostile.MPQBlock{Raw: raw, Size: 500 << 20, Flags: flags})
+	}
+	write("map_8_padded_blps.w3x", manyBlocks(15, hostile.MDLTexturedMany(blps), blps, blocks))
+	// Twenty texture names for one 127 MiB compressed block, for a batch
+	// (which reads each to hash it, then to draw it).
+	var names20 []string
+	for i := range 20 {
+		names20 = append(names20, fmt.Sprintf("z%d.blp", i))
+	}
+	raw, flags := hostile.ZlibPadded(blp8, 127<<20, 16<<20)
+	write("map_20_names_one_block.w3x", manyNames(15, hostile.MDLTexturedMany(names20), names20, hostile.MPQBlock{Raw: raw, Size: 127 << 20, Flags: flags}))
+	// An unpacked map whose war3mapImported folder is what a batch is
+	// given: the map's root above it must not be searched.
+	write("above/war3map.w3i", []byte("map info"))
+	write("above/Textures/secret.blp", blp8)
+	write("above/in/war3mapImported/m.mdl", hostile.MDLTextured(`Textures\secret.blp`))
+}
+
+// manyNames is a map of sectors of 512<<shift bytes holding the model
+// m.mdl, a (listfile), and one block that every one of names stands for.
+func manyNames(shift uint16, model []byte, names []string, block hostile.MPQBlock) []byte {
+	blocks := make([]hostile.MPQBlock, len(names))
+	for i := range blocks {
+		blocks[i] = block
+	}
+	return manyBlocks(shift, model, names, blocks)
+}
+
+// manyBlocks is a map of sectors of 512<<shift bytes holding the model
+// m.mdl, a (listfile), and the blocks under names; equal blocks are
+// stored once.
+func manyBlocks(shift uint16, model []byte, names []string, blocks []hostile.MPQBlock) []byte {
+	list := "m.mdl\r\n" + strings.Join(names, "\r\n")
+	all := []hostile.MPQBlock{{Data: model, Sectors: true}, {Data: []byte(list)}}
+	mnames := []hostile.MPQName{{Name: "m.mdl", Block: 0}, {Name: "(listfile)", Block: 1}}
+	for i, n := range names {
+		b := len(all)
+		if i > 0 && sameBlock(blocks[i], blocks[i-1]) {
+			b = len(all) - 1
+		} else {
+			all = append(all, blocks[i])
+		}
+		mnames = append(mnames, hostile.MPQName{Name: n, Block: b})
+	}
+	return hostile.MPQ(shift, all, mnames)
+}
+
+// sameBlock reports whether a and b hold the same bytes as they are built.
+func sameBlock(a, b hostile.MPQBlock) bool {
+	return a.Size == b.Size && a.Flags == b.Flags && a.Sectors == b.Sectors && bytes.Equal(a.Raw, b.Raw) && bytes.Equal(a.Data, b.Data)
 }
 
 // blpChain is a BLP1 JPEG of size×size with n levels, each a JPEG frame
