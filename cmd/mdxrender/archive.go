@@ -7,11 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mdxrender/mdxrender/internal/archivepath"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/spf13/cobra"
@@ -197,10 +196,13 @@ mentions can still be named; case and '/' versus '\' do not matter).
 
 Archive paths are made safe before anything is written: '\' becomes '/',
 empty and "." elements are dropped, and a name with a ".." element or a
-drive letter is refused. Of several locale variants of one name only the one
-the game would pick (neutral first) is written. Each file is written to a
-temporary file beside its target and renamed into place, so an interrupted
-run leaves no half-written file. A file that cannot be read is reported on
+drive letter is refused. Nothing is written through a symbolic link inside
+DIR: a file whose folder inside DIR is a link (wherever it leads) is
+refused, naming the link; a link in the place of a file is replaced by the
+file. Of several locale variants of one name only the one the game would
+pick (neutral first) is written. Each file is written to a temporary file
+beside its target and renamed into place, so an interrupted run leaves no
+half-written file. A file that cannot be read is reported on
 stderr and the others are still extracted; the exit status is then 1.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -227,13 +229,18 @@ stderr and the others are still extracted; the exit status is then 1.`,
 			} else {
 				files = extractAll(a)
 			}
+			out, err := atomicfile.Create(outDir)
+			if err != nil {
+				return fmt.Errorf("archive extract: %w", err)
+			}
+			defer out.Close()
+			x := extractor{files: out.Group()}
 			written := 0
-			var x extractor
 			for _, f := range files {
 				name := entryName(f)
-				rel, err := safeArchivePath(name)
+				rel, err := archivepath.Clean(name)
 				if err == nil {
-					err = x.write(f, filepath.Join(outDir, rel))
+					err = x.write(cmd.Context(), f, rel)
 				}
 				if err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", describeArchiveErr(args[0], name, err))
@@ -282,40 +289,19 @@ func extractAll(a *mpq.Archive) []*mpq.File {
 	return out
 }
 
-// safeArchivePath turns an archive name into a relative path that stays
-// inside the output folder.
-func safeArchivePath(name string) (string, error) {
-	var elems []string
-	for _, e := range strings.Split(strings.ReplaceAll(name, "\\", "/"), "/") {
-		switch {
-		case e == "" || e == ".":
-			continue
-		case e == "..":
-			return "", fmt.Errorf("refusing a path that climbs out of the output folder")
-		case strings.ContainsRune(e, 0) || len(e) >= 2 && e[1] == ':':
-			return "", fmt.Errorf("refusing a path with a drive letter or NUL byte")
-		}
-		elems = append(elems, e)
-	}
-	if len(elems) == 0 {
-		return "", fmt.Errorf("empty path")
-	}
-	return filepath.Join(elems...), nil
-}
-
 // wholeFileLimit is the size up to which a file is read in one piece
 // before it is written; larger ones are streamed a sector at a time.
 const wholeFileLimit = 16 << 20
 
-// extractor writes files under a folder, each whole or not at all, so an
-// interrupted run never leaves a half-written file under the final name;
-// they are flushed to disk together at the end.
+// extractor writes files into the output folder, each whole or not at
+// all, so an interrupted run never leaves a half-written file under the
+// final name; they are flushed to disk together at the end.
 type extractor struct {
-	made  map[string]bool // folders already created
-	files atomicfile.Group
+	files *atomicfile.Group
 }
 
-func (x *extractor) write(f *mpq.File, path string) error {
+// write writes the file f as rel (a slash path) in the output folder.
+func (x *extractor) write(ctx context.Context, f *mpq.File, rel string) error {
 	var src io.Reader
 	if f.Size <= wholeFileLimit {
 		b, err := f.ReadAll()
@@ -331,17 +317,7 @@ func (x *extractor) write(f *mpq.File, path string) error {
 		defer rc.Close()
 		src = rc
 	}
-	dir := filepath.Dir(path)
-	if !x.made[dir] {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if x.made == nil {
-			x.made = map[string]bool{}
-		}
-		x.made[dir] = true
-	}
-	return x.files.Write(context.Background(), path, func(w io.Writer) error {
+	return x.files.Write(ctx, rel, func(w io.Writer) error {
 		_, err := io.Copy(w, src)
 		return err
 	})

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // Model result statuses.
@@ -163,6 +164,11 @@ func ReadManifest(name string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseManifest(name, b)
+}
+
+// parseManifest decodes the manifest file name holds b.
+func parseManifest(name string, b []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -276,9 +282,19 @@ func ReportName(name string, m *Manifest) string {
 }
 
 // WriteReports writes the manifest (as name, or ReportName of it) and the
-// reports m.Reports names into dir: JUnit XML, the Markdown summary and
-// the gallery. It returns the names written.
+// reports m.Reports names into the folder dir, creating it if missing:
+// JUnit XML, the Markdown summary and the gallery. It returns the names
+// written.
 func (m *Manifest) WriteReports(ctx context.Context, dir, name string) ([]string, error) {
+	d, err := atomicfile.Create(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return m.writeReports(ctx, d, name)
+}
+
+func (m *Manifest) writeReports(ctx context.Context, d *atomicfile.Dir, name string) ([]string, error) {
 	b, err := m.MarshalIndent()
 	if err != nil {
 		return nil, err
@@ -288,7 +304,7 @@ func (m *Manifest) WriteReports(ctx context.Context, dir, name string) ([]string
 	}
 	var written []string
 	put := func(name string, data []byte) error {
-		if err := WriteFileAtomic(ctx, filepath.Join(dir, filepath.FromSlash(name)), data); err != nil {
+		if err := d.WriteFile(ctx, name, data); err != nil {
 			return err
 		}
 		written = append(written, name)

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
-
 	"github.com/mdxrender/mdxrender/internal/pngenc"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -57,7 +57,8 @@ type Runner struct {
 	// batch; 0 means DefaultStopGrace.
 	StopGrace time.Duration
 
-	out *durable // the current Run's outputs and cache records
+	out    *durable        // the current Run's outputs and cache records
+	golden *atomicfile.Dir // the golden folder, when Check rewrites it
 }
 
 // DefaultStopGrace is Runner.StopGrace's default.
@@ -82,13 +83,13 @@ var errModelTimeout = errors.New("model timeout")
 // cache records, so the next run resumes where this one stopped.
 func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	c := r.Config
-	out := c.outDir()
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	out, err := atomicfile.Create(c.outDir())
+	if err != nil {
 		return nil, fmt.Errorf("batch: output folder: %w", err)
 	}
+	defer out.Close()
 	sh := r.Shard
 	if sh.Count == 0 && c.Shard != "" {
-		var err error
 		if sh, err = ParseShard(c.Shard); err != nil {
 			return nil, fmt.Errorf("batch: shard: %w", err)
 		}
@@ -98,8 +99,16 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		return nil, err
 	}
 	defer unlock()
-	if err := SweepTemp(out); err != nil {
+	if err := out.SweepTemp(); err != nil {
 		return nil, fmt.Errorf("batch: removing leftovers of an interrupted run: %w", err)
+	}
+	if r.Check && c.Check.Update {
+		g, err := atomicfile.Create(resolve(c.base(), c.Check.Golden))
+		if err != nil {
+			return nil, fmt.Errorf("batch: golden folder: %w", err)
+		}
+		defer g.Close()
+		r.golden = g
 	}
 	r.out = newDurable(out)
 	var earlier *earlierFiles
@@ -188,11 +197,11 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		// Write what there is, however the run was stopped: the writes
 		// must not be cancelled with it.
 		wctx := context.WithoutCancel(ctx)
-		SweepTemp(out)
+		out.SweepTemp()
 		m.Interrupted = true
 		m.Reports = Reports{}
 		m.summarize()
-		if err := WriteFileAtomic(wctx, filepath.Join(out, ManifestName(m)), mustIndent(m)); err != nil {
+		if err := out.WriteFile(wctx, ManifestName(m), mustIndent(m)); err != nil {
 			return m, fmt.Errorf("batch: interrupted, and the manifest of the finished models was not written: %w", err)
 		}
 		return m, err
@@ -201,7 +210,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		m.Pruned = prune(out, earlier, p.all, jobs, m.Models)
 	}
 	m.summarize()
-	if _, err := m.WriteReports(ctx, out, ManifestName(m)); err != nil {
+	if _, err := m.writeReports(ctx, out, ManifestName(m)); err != nil {
 		return m, err
 	}
 	return m, flushErr
@@ -352,7 +361,7 @@ func (jr *jobRun) produce() error {
 	}
 	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems)
 	if !c.Force {
-		if old, ok := lookupCache(c.outDir(), job.Input.Key, res.CacheKey); ok {
+		if old, ok := lookupCache(jr.r.out.dir, job.Input.Key, res.CacheKey); ok {
 			*res = *old
 			res.Status = StatusCached
 			res.Checks = nil
@@ -457,7 +466,7 @@ func (jr *jobRun) frame(seq int, ms uint32, yaw float64) render.Frame {
 
 func (jr *jobRun) write(rel string, data []byte, of OutputFile) error {
 	of.Path = rel
-	if err := jr.r.out.write(jr.ctx, filepath.Join(jr.r.Config.outDir(), filepath.FromSlash(rel)), data); err != nil {
+	if err := jr.r.out.write(jr.ctx, rel, data); err != nil {
 		return err
 	}
 	jr.res.Outputs = append(jr.res.Outputs, of)
@@ -469,19 +478,18 @@ func encodePNG(m image.Image) ([]byte, error) { return pngenc.Bytes(m) }
 // check compares the still and sheet PNGs with their goldens.
 func (jr *jobRun) check() {
 	c := jr.r.Config
-	out := c.outDir()
+	out := jr.r.out.dir
 	golden := resolve(c.base(), c.Check.Golden)
 	for _, o := range jr.res.Outputs {
 		if o.Kind != FormatPNG && o.Kind != FormatSheet {
 			continue
 		}
 		cr := CheckResult{Output: o.Path, Golden: filepath.ToSlash(filepath.Join(golden, filepath.FromSlash(o.Path)))}
-		gotPath := filepath.Join(out, filepath.FromSlash(o.Path))
 		goldPath := filepath.FromSlash(cr.Golden)
 		if c.Check.Update {
-			b, err := os.ReadFile(gotPath)
+			b, err := out.ReadFile(o.Path)
 			if err == nil {
-				err = WriteFileAtomic(jr.ctx, goldPath, b)
+				err = jr.r.golden.WriteFile(jr.ctx, o.Path, b)
 			}
 			if err != nil {
 				cr.Status, cr.Message = CheckFail, "update: "+err.Error()
@@ -499,7 +507,10 @@ func (jr *jobRun) check() {
 		}
 		var got image.Image
 		if err == nil {
-			got, err = DecodePNGFile(gotPath)
+			var b []byte
+			if b, err = out.ReadFile(o.Path); err == nil {
+				got, err = decodePNG(out.Path(o.Path), b)
+			}
 		}
 		if err != nil {
 			cr.Status, cr.Message = CheckFail, err.Error()
@@ -522,7 +533,7 @@ func (jr *jobRun) check() {
 			rel := strings.TrimSuffix(o.Path, ".png") + ".diff.png"
 			b, err := encodePNG(diff)
 			if err == nil {
-				err = WriteFileAtomic(jr.ctx, filepath.Join(out, filepath.FromSlash(rel)), b)
+				err = out.WriteFile(jr.ctx, rel, b)
 			}
 			if err == nil {
 				cr.Diff = rel
