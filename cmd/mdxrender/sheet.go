@@ -97,11 +97,11 @@ a usage error, 130 if interrupted.`,
 			}
 			res := m.Models[0]
 			for _, w := range res.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w.Message)
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", clip.Display(args[0]+": "+w.Message, maxMessage))
 			}
 			if res.Status == batch.StatusFailed {
 				for _, e := range res.Errors {
-					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", args[0], e)
+					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", clip.Display(args[0]+": "+e, maxMessage))
 				}
 				return exitCodeError{1}
 			}
