@@ -95,3 +95,41 @@ func byRelOf(m *Manifest) map[string]*ModelResult {
 	}
 	return out
 }
+
+// A report or manifest that cannot be written is an error naming it; the
+// others are still written, and the manifest lists only the reports that
+// are there.
+func TestBatchReportWriteFailures(t *testing.T) {
+	for _, blocked := range []string{"manifest.json", "index.html"} {
+		t.Run(blocked, func(t *testing.T) {
+			dir := t.TempDir()
+			fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100"})
+			// A folder in the file's place: no rename replaces it, whoever
+			// runs the test.
+			if err := os.MkdirAll(filepath.Join(dir, "out", blocked, "x"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			m, err := runConfig(t, dir, "inputs: {dirs: [m]}\noutput: {dir: out}\nrender: {size: 16}\n")
+			if err == nil || m == nil {
+				t.Fatalf("Run: %v, %v; want an error with the manifest", m, err)
+			}
+			if !strings.Contains(err.Error(), blocked+" was not written") || !strings.Contains(err.Error(), filepath.Join(dir, "out", blocked)) {
+				t.Errorf("error %q does not name %s", err, blocked)
+			}
+			if strings.Contains(err.Error(), ".mdxr-tmp-") {
+				t.Errorf("error %q names a temporary file", err)
+			}
+			if m.Summary.OK != 1 {
+				t.Errorf("summary %+v", m.Summary)
+			}
+			if blocked == "index.html" {
+				disk, err := ReadManifest(filepath.Join(dir, "out", "manifest.json"))
+				if err != nil || disk.Reports.Gallery != "" {
+					t.Errorf("the manifest: %v; gallery %q, want none listed", err, disk.Reports.Gallery)
+				}
+			} else if _, err := os.Stat(filepath.Join(dir, "out", "index.html")); err != nil {
+				t.Errorf("the gallery was not written: %v", err)
+			}
+		})
+	}
+}

@@ -73,7 +73,9 @@ var errModelTimeout = errors.New("model timeout")
 // manifest and the batch goes on. The manifest, check reports and gallery
 // are written at the end; the error is only for problems with the run
 // itself (planning, another batch writing into the output folder, an
-// unwritable output folder, cancellation).
+// unwritable output folder, cancellation) or with writing its records: a
+// report, the manifest or cache records that could not be written (the
+// manifest is then returned with the error).
 //
 // If ctx is cancelled, Run stops taking models and cancels the ones in
 // flight through their contexts (a model that does not stop within
@@ -211,7 +213,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	}
 	m.summarize()
 	if _, err := m.writeReports(ctx, out, ManifestName(m)); err != nil {
-		return m, err
+		return m, errors.Join(flushErr, err)
 	}
 	return m, flushErr
 }
