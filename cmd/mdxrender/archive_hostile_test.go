@@ -271,3 +271,43 @@ func TestArchiveNamesAreEscaped(t *testing.T) {
 		t.Errorf("a missing name: %q", stderr)
 	}
 }
+
+// A batch whose manifest cannot be written says so and fails, after
+// telling the models' outcomes; the models a map holds under names that
+// would climb out of the output folder are listed as skipped.
+func TestBatchWriteFailuresAreReported(t *testing.T) {
+	dir := t.TempDir()
+	models := filepath.Join(dir, "models")
+	if err := os.MkdirAll(models, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mdxBytes, err := os.ReadFile(filepath.Join("..", "..", "testdata", "models", "two_sided.mdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeArchive(t, models, "a.mdl", mdxBytes)
+	names := []string{`..\up.mdl`, `units\\b.mdl`}
+	writeArchive(t, dir, "map.w3x", hostile.MPQFiles(map[string][]byte{names[0]: mdxBytes, names[1]: mdxBytes}, names))
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(filepath.Join(out, "manifest.json", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, "batch", models, filepath.Join(dir, "map.w3x"), "-o", out, "--size", "16")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stdout, "2 models: 2 rendered") {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
+	}
+	for _, want := range []string{
+		"mdxrender: manifest.json was not written: write " + filepath.Join(out, "manifest.json"),
+		`map.w3x:..\up.mdl: a ".." element would climb out of the output folder; skipped`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "units", "b-default.png")); err != nil {
+		t.Errorf("units\\\\b.mdl was not rendered under its plain name: %v", err)
+	}
+}

@@ -2,9 +2,12 @@ package batch
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -94,6 +97,79 @@ func byRelOf(m *Manifest) map[string]*ModelResult {
 		out[m.Models[i].Rel] = &m.Models[i]
 	}
 	return out
+}
+
+// Models of an archive whose names have empty or "." elements or a
+// leading separator are rendered under the plain name, unless another
+// model has it; those with ".." or a drive letter are not taken. Every
+// model left out is listed with the reason.
+func TestBatchArchiveNames(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{
+		`units\\a.mdx`,      // made plain, it is units\a.mdx's name: left out
+		`units\a.mdx`,       // plain
+		`\lead.mdx`,         // lead.mdx
+		`c\.\d.mdx`,         // c/d.mdx
+		`e\\f.mdx`,          // e/f.mdx
+		`x.mdx\`,            // x.mdx
+		`..\up.mdx`,         // climbs out
+		`g\..\..\h.mdx`,     // climbs out
+		`C:\drive.mdx`,      // a drive letter
+		`readme\..\x.txt`,   // not a model: not mentioned
+		`ok\dots..name.mdx`, // ".." inside an element is a name like any other
+	}
+	content := map[string]string{}
+	for i, n := range names {
+		content[n] = fmt.Sprintf("seq Stand-%d 0 100", i)
+	}
+	writeMap(t, dir, names, content)
+	m, err := runConfig(t, dir, "inputs: {files: [map.w3x]}\noutput: {dir: out, name: \"{path}\"}\nrender: {size: 16}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rels []string
+	for _, r := range m.Models {
+		rels = append(rels, r.Rel)
+		if r.Status != StatusOK {
+			t.Errorf("%s: %s %v", r.Rel, r.Status, r.Errors)
+		}
+	}
+	sort.Strings(rels)
+	want := []string{"c/d.mdx", "e/f.mdx", "lead.mdx", "ok/dots..name.mdx", "units/a.mdx", "x.mdx"}
+	if !slices.Equal(rels, want) {
+		t.Errorf("rendered %v, want %v", rels, want)
+	}
+	// Each is rendered from its own entry: units/a.mdx is the plain
+	// units\a.mdx, and e/f.mdx is e\\f.mdx.
+	for rel, seq := range map[string]string{"units/a.mdx": "Stand-1", "e/f.mdx": "Stand-4", "x.mdx": "Stand-5"} {
+		if r := byRelOf(m)[rel]; r == nil || len(r.Outputs) != 1 || r.Outputs[0].Sequence != seq || !strings.HasSuffix(r.Input, ":"+rel) {
+			t.Errorf("%s: %+v, want it drawn with %s", rel, r, seq)
+		}
+	}
+	skipped := strings.Join(m.Skipped, "\n")
+	for _, w := range []string{
+		`map.w3x:units\\a.mdx: made plain, its name is units/a.mdx, which units\a.mdx has already; skipped`,
+		`map.w3x:..\up.mdx: a ".." element would climb out of the output folder; skipped`,
+		`map.w3x:g\..\..\h.mdx: a ".." element would climb out of the output folder; skipped`,
+		`map.w3x:C:\drive.mdx: a drive letter or NUL byte in the name; skipped`,
+	} {
+		if !strings.Contains(skipped, w) {
+			t.Errorf("skipped lacks %q:\n%s", w, skipped)
+		}
+	}
+	if len(m.Skipped) != 4 {
+		t.Errorf("%d skipped, want 4:\n%s", len(m.Skipped), skipped)
+	}
+	disk, err := ReadManifest(filepath.Join(dir, "out", "manifest.json"))
+	if err != nil || !slices.Equal(disk.Skipped, m.Skipped) {
+		t.Errorf("the manifest on disk: %v, skipped %q", err, disk.Skipped)
+	}
+	got := filesUnder(t, filepath.Join(dir, "out"))
+	for _, w := range []string{"c/d.png", "e/f.png", "lead.png", "ok/dots..name.png", "units/a.png", "x.png"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("no %s among %v", w, got)
+		}
+	}
 }
 
 // A report or manifest that cannot be written is an error naming it; the

@@ -336,10 +336,13 @@ func (jr *jobRun) produce() error {
 	t := time.Now()
 	var data []byte
 	var err error
-	if job.Input.FS != nil {
-		data, err = model.ReadFS(job.Input.FS, job.Input.Name, job.Limits.FileSize())
-	} else {
-		data, err = model.ReadFile(job.Input.Path, job.Limits.FileSize())
+	switch in := &job.Input; {
+	case in.Entry != nil:
+		data, err = model.ReadFS(entryFS{in.Entry, in.Name}, in.Name, job.Limits.FileSize())
+	case in.FS != nil:
+		data, err = model.ReadFS(in.FS, in.Name, job.Limits.FileSize())
+	default:
+		data, err = model.ReadFile(in.Path, job.Limits.FileSize())
 	}
 	if err != nil {
 		return fmt.Errorf("read: %w", err)
