@@ -226,9 +226,9 @@ half-written file.
 What one extraction writes is bounded by --limit extract_bytes=N (default
 1Gi; N may end in k, M, G or Ki, Mi, Gi): a file whose declared size does
 not fit in what is left is refused before it is read, and one that grows
-past it while written is stopped and removed. A file that cannot
-be read or is refused is reported on stderr and the others are still
-extracted; the exit status is then 1.`,
+past it while written is stopped and removed. A file that cannot be read
+or is refused is reported on stderr (the first 20, then how many more)
+and the others are still extracted; the exit status is then 1.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outDir == "" {
@@ -243,15 +243,22 @@ extracted; the exit status is then 1.`,
 				return err
 			}
 			defer a.Close()
+			// An archive of a million entries must not make a million lines
+			// of messages: past maxFailures, failures are only counted.
 			stderr := cmd.ErrOrStderr()
-			var files []*mpq.File
 			failed := 0
+			fail := func(msg string) {
+				if failed < maxFailures {
+					fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(msg, maxMessage))
+				}
+				failed++
+			}
+			var files []*mpq.File
 			if len(args) > 1 {
 				for _, name := range args[1:] {
 					f, ok := a.Lookup(name)
 					if !ok {
-						fmt.Fprintf(stderr, "mdxrender: %s: %s: not in the archive\n", args[0], clip.Display(name, maxName))
-						failed++
+						fail(fmt.Sprintf("%s: %s: not in the archive", args[0], name))
 						continue
 					}
 					files = append(files, f)
@@ -273,14 +280,16 @@ extracted; the exit status is then 1.`,
 					err = x.write(cmd.Context(), f, name, rel)
 				}
 				if err != nil {
-					fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(describeArchiveErr(args[0], name, err), maxMessage))
-					failed++
+					fail(describeArchiveErr(args[0], name, err))
 					continue
 				}
 				written++
 			}
 			if err := x.files.Sync(); err != nil {
 				return fmt.Errorf("archive extract: flushing to disk: %w", err)
+			}
+			if failed > maxFailures {
+				fmt.Fprintf(stderr, "mdxrender: %s: %d more files were not extracted (their messages left out)\n", args[0], failed-maxFailures)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "extracted %d files (%d bytes) to %s\n", written, x.used, outDir)
 			if failed > 0 {
@@ -294,8 +303,12 @@ extracted; the exit status is then 1.`,
 	return cmd
 }
 
-// maxName bounds an archive entry's name in a listing or a message: a
-// hostile archive's names can be megabytes long.
+// maxFailures is how many failed files archive extract reports one by
+// one.
+const maxFailures = 20
+
+// maxName bounds an archive entry's name in a listing: a hostile
+// archive's names can be megabytes long.
 const maxName = 200
 
 // extractLimit reads archive extract's --limit flags, which take only
