@@ -7,14 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/mdxrender/mdxrender/internal/atomicfile"
-	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/spf13/cobra"
+
+	"github.com/mdxrender/mdxrender/internal/archivepath"
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
+	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/mpq"
 )
 
 func newArchiveCmd() *cobra.Command {
@@ -46,7 +48,12 @@ With --json the output is one object: "archive", "header" (offset, format,
 sector size, table sizes), "warnings" and "files", each file with "name",
 "named" (false for a FileNNNNNNNN name), "block", "locale", "size",
 "compressed_size", "flags", "compression" and, when its sectors cannot be
-examined, "error". Keys are only ever added, never renamed.`,
+examined, "error". Names are printed as the archive spells them, except
+that the text listing escapes control characters and bytes that are not
+UTF-8 (as \x1b) and clips a name past 200 bytes, and the JSON clips a name
+past 4096 bytes and then says so with "name_clipped": true (JSON itself
+replaces bytes that are not UTF-8 with U+FFFD). Warnings and errors are
+escaped and clipped in both. Keys are only ever added, never renamed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := mpq.Open(args[0])
@@ -64,7 +71,7 @@ examined, "error". Keys are only ever added, never renamed.`,
 				return err
 			}
 			for _, w := range rep.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w)
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w) // escaped by archiveListing
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SIZE\tSTORED\tLOCALE\tFLAGS\tCOMPRESSION\tNAME")
@@ -81,7 +88,7 @@ examined, "error". Keys are only ever added, never renamed.`,
 						flags = append(flags, fl)
 					}
 				}
-				fmt.Fprintf(tw, "%d\t%d\t%#x\t%s\t%s\t%s\n", f.Size, f.CompressedSize, f.Locale, strings.Join(flags, ","), comp, f.Name)
+				fmt.Fprintf(tw, "%d\t%d\t%#x\t%s\t%s\t%s\n", f.Size, f.CompressedSize, f.Locale, strings.Join(flags, ","), comp, clip.Display(f.Name, maxName))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -113,7 +120,9 @@ type archiveHeader struct {
 }
 
 type archiveEntry struct {
-	Name           string   `json:"name"`
+	Name string `json:"name"`
+	// NameClipped says that Name is the start of a longer name.
+	NameClipped    bool     `json:"name_clipped,omitempty"`
 	Named          bool     `json:"named"`
 	Block          int      `json:"block"`
 	Locale         uint16   `json:"locale"`
@@ -132,28 +141,35 @@ func archiveListing(path string, a *mpq.Archive) archiveReport {
 			Offset: h.Offset, Format: h.Version(), Map: h.Map, SectorSize: h.SectorSize,
 			HashTableEntries: h.HashTableEntries, BlockTableEntries: h.BlockTableEntries, BlockEntriesRead: h.BlockEntriesRead,
 		},
-		Warnings: a.Warnings(),
+		Warnings: []string{},
 		Files:    []archiveEntry{},
 	}
-	if rep.Warnings == nil {
-		rep.Warnings = []string{}
+	for _, w := range a.Warnings() {
+		rep.Warnings = append(rep.Warnings, clip.Display(w, maxMessage))
 	}
 	for _, f := range a.Files() {
 		e := archiveEntry{
 			Name: entryName(f), Named: f.Name != "", Block: f.BlockIndex, Locale: f.Locale,
 			Size: f.Size, CompressedSize: f.CompressedSize, Flags: mpq.FlagNames(f.Flags), Compression: []string{},
 		}
+		if len(e.Name) > maxJSONName {
+			e.Name, e.NameClipped = clip.String(e.Name, maxJSONName), true
+		}
 		cs, err := f.Compressions()
 		for _, c := range cs {
 			e.Compression = append(e.Compression, c.String())
 		}
 		if err != nil {
-			e.Error = err.Error()
+			e.Error = clip.Display(err.Error(), maxMessage)
 		}
 		rep.Files = append(rep.Files, e)
 	}
 	return rep
 }
+
+// maxJSONName bounds a name in archive ls --json, which is otherwise
+// given whole: no real name comes near it.
+const maxJSONName = 4096
 
 // entryName is a file's name, or StormLib's FileNNNNNNNN.ext for an entry
 // whose name is unknown.
@@ -187,7 +203,10 @@ func sniffExt(f *mpq.File) string {
 }
 
 func newArchiveExtractCmd() *cobra.Command {
-	var outDir string
+	var (
+		outDir string
+		lf     limitFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "extract ARCHIVE [NAME...] -o DIR",
 		Short: "Extract files from an archive into a folder",
@@ -197,29 +216,51 @@ mentions can still be named; case and '/' versus '\' do not matter).
 
 Archive paths are made safe before anything is written: '\' becomes '/',
 empty and "." elements are dropped, and a name with a ".." element or a
-drive letter is refused. Of several locale variants of one name only the one
-the game would pick (neutral first) is written. Each file is written to a
-temporary file beside its target and renamed into place, so an interrupted
-run leaves no half-written file. A file that cannot be read is reported on
-stderr and the others are still extracted; the exit status is then 1.`,
+drive letter is refused. Nothing is written through a symbolic link inside
+DIR: a file whose folder inside DIR is a link (wherever it leads) is
+refused, naming the link; a link in the place of a file is replaced by the
+file. Of several locale variants of one name only the one the game would
+pick (neutral first) is written. Each file is written to a temporary file
+beside its target and renamed into place, so an interrupted run leaves no
+half-written file.
+
+What one extraction writes is bounded by --limit extract_bytes=N (default
+1Gi; N may end in k, M, G or Ki, Mi, Gi): a file whose declared size does
+not fit in what is left is refused before it is read, and one that grows
+past it while written is stopped and removed. A file that cannot be read
+or is refused is reported on stderr (the first 20, then how many more)
+and the others are still extracted; the exit status is then 1.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outDir == "" {
 				return errors.New("archive extract: -o DIR is required")
 			}
+			lim, err := lf.limits()
+			if err != nil {
+				return usageError{err}
+			}
+			max := lim.Get(budget.ExtractBytes)
 			a, err := mpq.Open(args[0])
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			var files []*mpq.File
+			// An archive of a million entries must not make a million lines
+			// of messages: past maxFailures, failures are only counted.
+			stderr := cmd.ErrOrStderr()
 			failed := 0
+			fail := func(msg string) {
+				if failed < maxFailures {
+					fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(msg, maxMessage))
+				}
+				failed++
+			}
+			var files []*mpq.File
 			if len(args) > 1 {
 				for _, name := range args[1:] {
 					f, ok := a.Lookup(name)
 					if !ok {
-						fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s: %s: not in the archive\n", args[0], name)
-						failed++
+						fail(fmt.Sprintf("%s: %s: not in the archive", args[0], name))
 						continue
 					}
 					files = append(files, f)
@@ -227,17 +268,21 @@ stderr and the others are still extracted; the exit status is then 1.`,
 			} else {
 				files = extractAll(a)
 			}
+			out, err := atomicfile.Create(outDir)
+			if err != nil {
+				return fmt.Errorf("archive extract: %w", err)
+			}
+			defer out.Close()
+			x := extractor{archive: args[0], files: out.Group(), max: max}
 			written := 0
-			var x extractor
 			for _, f := range files {
 				name := entryName(f)
-				rel, err := safeArchivePath(name)
+				rel, err := archivepath.Clean(name)
 				if err == nil {
-					err = x.write(f, filepath.Join(outDir, rel))
+					err = x.write(cmd.Context(), f, name, rel)
 				}
 				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", describeArchiveErr(args[0], name, err))
-					failed++
+					fail(describeArchiveErr(args[0], name, err))
 					continue
 				}
 				written++
@@ -245,7 +290,10 @@ stderr and the others are still extracted; the exit status is then 1.`,
 			if err := x.files.Sync(); err != nil {
 				return fmt.Errorf("archive extract: flushing to disk: %w", err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "extracted %d files to %s\n", written, outDir)
+			if failed > maxFailures {
+				fmt.Fprintf(stderr, "mdxrender: %s: %d more files were not extracted (their messages left out)\n", args[0], failed-maxFailures)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "extracted %d files (%d bytes) to %s\n", written, x.used, outDir)
 			if failed > 0 {
 				return exitCodeError{code: 1}
 			}
@@ -253,15 +301,29 @@ stderr and the others are still extracted; the exit status is then 1.`,
 		},
 	}
 	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write into (created if missing)")
+	lf.register(cmd.Flags())
 	return cmd
 }
 
+// maxFailures is how many failed files archive extract reports one by
+// one.
+const maxFailures = 20
+
+// maxName bounds an archive entry's name in a listing: a hostile
+// archive's names can be megabytes long.
+const maxName = 200
+
 // describeArchiveErr names the archive and file unless the error already
-// does (the reader's own errors do).
+// does (the reader's own errors and budget refusals do), and says how to
+// raise a limit that refused the file.
 func describeArchiveErr(archive, name string, err error) string {
 	var fe *mpq.FormatError
 	var ue *mpq.UnsupportedError
-	if errors.As(err, &fe) || errors.As(err, &ue) || errors.Is(err, mpq.ErrTooLarge) {
+	var be *budget.Error
+	switch {
+	case errors.As(err, &be):
+		return limitHint(err).Error()
+	case errors.As(err, &fe) || errors.As(err, &ue) || errors.Is(err, mpq.ErrTooLarge):
 		return err.Error()
 	}
 	return fmt.Sprintf("%s: %s: %v", archive, name, err)
@@ -282,40 +344,28 @@ func extractAll(a *mpq.Archive) []*mpq.File {
 	return out
 }
 
-// safeArchivePath turns an archive name into a relative path that stays
-// inside the output folder.
-func safeArchivePath(name string) (string, error) {
-	var elems []string
-	for _, e := range strings.Split(strings.ReplaceAll(name, "\\", "/"), "/") {
-		switch {
-		case e == "" || e == ".":
-			continue
-		case e == "..":
-			return "", fmt.Errorf("refusing a path that climbs out of the output folder")
-		case strings.ContainsRune(e, 0) || len(e) >= 2 && e[1] == ':':
-			return "", fmt.Errorf("refusing a path with a drive letter or NUL byte")
-		}
-		elems = append(elems, e)
-	}
-	if len(elems) == 0 {
-		return "", fmt.Errorf("empty path")
-	}
-	return filepath.Join(elems...), nil
-}
-
 // wholeFileLimit is the size up to which a file is read in one piece
 // before it is written; larger ones are streamed a sector at a time.
 const wholeFileLimit = 16 << 20
 
-// extractor writes files under a folder, each whole or not at all, so an
-// interrupted run never leaves a half-written file under the final name;
-// they are flushed to disk together at the end.
+// extractor writes files into the output folder, each whole or not at
+// all, so an interrupted run never leaves a half-written file under the
+// final name; they are flushed to disk together at the end. It counts
+// what it writes against max.
 type extractor struct {
-	made  map[string]bool // folders already created
-	files atomicfile.Group
+	archive   string
+	files     *atomicfile.Group
+	max, used int64
 }
 
-func (x *extractor) write(f *mpq.File, path string) error {
+// write writes the file f, named name in the archive, as rel (a slash
+// path) in the output folder: refused before it is read if its declared
+// size does not fit in what is left of the budget, stopped (and its
+// temporary file removed) if it grows past that while written.
+func (x *extractor) write(ctx context.Context, f *mpq.File, name, rel string) error {
+	if f.Size > x.max-x.used {
+		return x.over(name, x.used+f.Size)
+	}
 	var src io.Reader
 	if f.Size <= wholeFileLimit {
 		b, err := f.ReadAll()
@@ -331,18 +381,48 @@ func (x *extractor) write(f *mpq.File, path string) error {
 		defer rc.Close()
 		src = rc
 	}
-	dir := filepath.Dir(path)
-	if !x.made[dir] {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+	return x.put(ctx, name, rel, src)
+}
+
+// put writes what src holds as rel, counting it against the budget while
+// it is written.
+func (x *extractor) put(ctx context.Context, name, rel string, src io.Reader) error {
+	var n int64
+	err := x.files.Write(ctx, rel, func(w io.Writer) error {
+		var err error
+		n, err = copyWithin(w, src, x.max-x.used)
+		if err == errNoRoom {
+			return x.over(name, x.used+n+1)
 		}
-		if x.made == nil {
-			x.made = map[string]bool{}
-		}
-		x.made[dir] = true
-	}
-	return x.files.Write(context.Background(), path, func(w io.Writer) error {
-		_, err := io.Copy(w, src)
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	x.used += n
+	return nil
+}
+
+// over is the refusal of the file name, which would make the extraction
+// write total bytes.
+func (x *extractor) over(name string, total int64) error {
+	return &budget.Error{File: archivepath.Join(x.archive, name), Limit: budget.ExtractBytes, Max: x.max, Value: total,
+		What: "extracting it"}
+}
+
+// errNoRoom says that a source had more than the room copyWithin was given.
+var errNoRoom = errors.New("more than the room left")
+
+// copyWithin copies src to w if it holds at most room bytes, and returns
+// errNoRoom, having copied room bytes, if it holds more.
+func copyWithin(w io.Writer, src io.Reader, room int64) (int64, error) {
+	n, err := io.Copy(w, io.LimitReader(src, room))
+	if err != nil {
+		return n, err
+	}
+	var one [1]byte
+	if k, _ := io.ReadFull(src, one[:]); k > 0 {
+		return n, errNoRoom
+	}
+	return n, nil
 }

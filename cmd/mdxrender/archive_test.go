@@ -116,21 +116,3 @@ func TestArchiveExtractKeepsGoing(t *testing.T) {
 		t.Errorf("single-stored.txt: %q", got)
 	}
 }
-
-func TestSafeArchivePath(t *testing.T) {
-	for in, want := range map[string]string{
-		`Textures\Stone.blp`: "Textures/Stone.blp", `\war3map.j`: "war3map.j", `a\\.\b`: "a/b", "a/b/c": "a/b/c",
-		`..\..\etc\passwd`: "", `a\..\b`: "", `C:\x.txt`: "", "": "", `\\`: "",
-	} {
-		got, err := safeArchivePath(in)
-		if want == "" {
-			if err == nil {
-				t.Errorf("%q: accepted as %q", in, got)
-			}
-			continue
-		}
-		if err != nil || filepath.ToSlash(got) != want {
-			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
-		}
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
 )
@@ -163,9 +164,11 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 		fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: interrupted; the manifest lists the %d models that finished, and they are cached: run again to resume\n", n)
 		return exitCodeError{exitInterrupted}
 	}
-	if err != nil {
+	if m == nil {
 		return err
 	}
+	// An error with a manifest is a failure to write the manifest, a
+	// report or the cache records: the models' outcomes are still told.
 	s := m.Summary
 	fmt.Fprintf(cmd.OutOrStdout(), "%d models: %d rendered, %d unchanged, %d failed, %d warnings", s.Models, s.OK, s.Cached, s.Failed, s.Warnings)
 	if check {
@@ -175,21 +178,27 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 		fmt.Fprintf(cmd.OutOrStdout(), "; %d files pruned", len(m.Pruned))
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), " (manifest: %s)\n", batch.ManifestName(m))
+	// Input names and messages may come from inside archives, whose names
+	// are a stranger's: every line is escaped.
+	stderr := cmd.ErrOrStderr()
 	for _, sk := range m.Skipped {
-		fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", sk)
+		fmt.Fprintf(stderr, "mdxrender: warning: %s\n", clip.Display(sk, maxMessage))
 	}
 	for _, res := range m.Models {
 		for _, e := range res.Errors {
 			if !strings.Contains(e, res.Input) { // most errors name the file already
 				e = res.Input + ": " + e
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
+			fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(e, maxMessage))
 		}
 		for _, c := range res.Checks {
 			if c.Failed() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s %s\n", res.Input, c.Output, c.Status, c.Message)
+				fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(fmt.Sprintf("%s: %s: %s %s", res.Input, c.Output, c.Status, c.Message), maxMessage))
 			}
 		}
+	}
+	if err != nil {
+		return err
 	}
 	if m.Failed() {
 		return exitCodeError{exitFailed}

@@ -92,17 +92,10 @@ func convertModel(in, out string, overwriteInput bool, lim mdxrender.Limits) err
 	if err != nil {
 		return fmt.Errorf("%s: cannot be written as %s (%s): %w", in, strings.ToUpper(format), out, err)
 	}
-	if err := writeFileAtomic(out, func(w io.Writer) error {
+	// Replaced whole: a failed run leaves any previous file untouched and
+	// no partial file behind. The error names OUT.
+	return atomicfile.WriteNamed(context.Background(), out, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
-	}); err != nil {
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	return nil
-}
-
-// writeFileAtomic replaces path whole (internal/atomicfile): a failed run
-// leaves any previous file untouched and no partial file behind.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	return atomicfile.Write(context.Background(), path, write)
+	})
 }

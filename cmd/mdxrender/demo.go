@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
 )
@@ -94,8 +94,8 @@ Each file is written atomically; the bytes are the same on every run.`,
 // wrote, relative to dir with slashes. The model and its textures are
 // copied to a temporary folder because the batch runner and texture lookup
 // read files; the outputs are rendered there too and then copied into dir
-// one by one with batch.WriteFileAtomic, so dir gets no cache records,
-// manifests or partial files.
+// one by one through an atomicfile.Dir of dir, so dir gets no cache
+// records, manifests or partial files.
 func runDemo(ctx context.Context, dir string) ([]string, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("demo: -o DIR is required")
@@ -106,9 +106,14 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	modelDir := filepath.Join(tmp, "model")
-	if err := copyEmbedded(modelDir); err != nil {
+	if err := copyEmbedded(ctx, modelDir); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
+	out, err := atomicfile.Create(dir)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	defer out.Close()
 
 	// One manifest entry for the gallery, gathered over the passes.
 	var res *batch.ModelResult
@@ -149,7 +154,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 			if err != nil {
 				return nil, fmt.Errorf("demo: %w", err)
 			}
-			if err := batch.WriteFileAtomic(ctx, filepath.Join(dir, filepath.FromSlash(o.Path)), b); err != nil {
+			if err := out.WriteFile(ctx, o.Path, b); err != nil {
 				return nil, fmt.Errorf("demo: %w", err)
 			}
 		}
@@ -162,7 +167,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	if err := batch.WriteFileAtomic(ctx, filepath.Join(dir, "index.html"), page); err != nil {
+	if err := out.WriteFile(ctx, "index.html", page); err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	var files []string
@@ -172,28 +177,23 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 	return append(files, "index.html"), nil
 }
 
-// copyEmbedded writes the files of demoFS's demo folder into dir.
-func copyEmbedded(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// copyEmbedded writes the files of demoFS's demo folder into dir, a
+// temporary folder: they are read back at once, and not flushed to disk.
+func copyEmbedded(ctx context.Context, dir string) error {
+	d, err := atomicfile.Create(dir)
+	if err != nil {
 		return err
 	}
+	defer d.Close()
+	g := d.Group()
 	return fs.WalkDir(demoFS, "demo", func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return err
 		}
-		src, err := demoFS.Open(p)
+		b, err := fs.ReadFile(demoFS, p)
 		if err != nil {
 			return err
 		}
-		defer src.Close()
-		dst, err := os.Create(filepath.Join(dir, path.Base(p)))
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(dst, src); err != nil {
-			dst.Close()
-			return err
-		}
-		return dst.Close()
+		return g.WriteFile(ctx, path.Base(p), b)
 	})
 }

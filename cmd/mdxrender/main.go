@@ -41,7 +41,7 @@ func report(err error, stderr io.Writer) int {
 	var ec exitCodeError
 	if !errors.As(err, &ec) {
 		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintln(stderr, "mdxrender:", clip.String(line, maxMessage))
+			fmt.Fprintln(stderr, "mdxrender:", clip.Display(line, maxMessage))
 		}
 	}
 	return code

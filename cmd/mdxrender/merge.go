@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
 )
@@ -66,7 +68,10 @@ model failed or regressed, 2 if the manifests do not make one batch.`,
 				return err
 			}
 			if summary != "" {
-				if err := batch.WriteFileAtomic(ctx, summary, []byte(m.MarkdownSummary())); err != nil {
+				if err := atomicfile.WriteNamed(ctx, summary, func(w io.Writer) error {
+					_, err := io.WriteString(w, m.MarkdownSummary())
+					return err
+				}); err != nil {
 					return err
 				}
 			}

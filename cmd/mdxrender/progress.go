@@ -99,7 +99,7 @@ func (p *progress) describe() string {
 	if len(p.running) > 1 {
 		more = fmt.Sprintf(" +%d", len(p.running)-1)
 	}
-	return fmt.Sprintf("%s (%s)%s", clip.String(path.Base(name), 40), d, more)
+	return fmt.Sprintf("%s (%s)%s", clip.Display(path.Base(name), 40), d, more)
 }
 
 func (p *progress) Started(input string) {
@@ -123,7 +123,7 @@ func (p *progress) Finished(r *batch.ModelResult) {
 		}
 		return
 	}
-	attrs := []any{"n", fmt.Sprintf("%d/%d", p.n, p.total), "model", r.Input, "status", r.Status,
+	attrs := []any{"n", fmt.Sprintf("%d/%d", p.n, p.total), "model", clip.String(r.Input, maxMessage), "status", r.Status,
 		"outputs", len(r.Outputs), "ms", int(r.Timings.TotalMS), "warnings", len(r.Warnings)}
 	if len(r.Warnings) > 0 {
 		attrs = append(attrs, "warning", warningText(r.Warnings))

@@ -100,7 +100,7 @@ atomically.`,
 			defer m.Close()
 			img, warns, err := m.RenderContext(cmd.Context(), v)
 			for _, w := range warns {
-				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", clip.String(w.String(), maxMessage))
+				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", clip.Display(args[0]+": "+w.String(), maxMessage))
 			}
 			if err != nil {
 				return limitHint(err)

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
@@ -90,14 +91,17 @@ a usage error, 130 if interrupted.`,
 			}
 			// The batch manifest is not wanted for one model; its content
 			// is printed instead.
-			os.Remove(filepath.Join(out, batch.ManifestName(m)))
+			if d, err := atomicfile.Open(out); err == nil {
+				d.Remove(batch.ManifestName(m))
+				d.Close()
+			}
 			res := m.Models[0]
 			for _, w := range res.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w.Message)
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", clip.Display(args[0]+": "+w.Message, maxMessage))
 			}
 			if res.Status == batch.StatusFailed {
 				for _, e := range res.Errors {
-					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", args[0], e)
+					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", clip.Display(args[0]+": "+e, maxMessage))
 				}
 				return exitCodeError{1}
 			}

@@ -60,7 +60,7 @@ instead.`,
 			if mip < 0 || mip >= len(tex.Levels) {
 				return fmt.Errorf("texture: %s has %d mip levels; --mip %d is out of range", in, len(tex.Levels), mip)
 			}
-			return writePNGAtomic(out, tex, mip)
+			return mdxrender.WritePNG(out, tex.Levels[mip])
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output PNG file")
@@ -68,12 +68,4 @@ instead.`,
 	cmd.Flags().BoolVar(&info, "info", false, "print format, size and mip count instead of converting")
 	lf.register(cmd.Flags())
 	return cmd
-}
-
-// writePNGAtomic writes one mip level as a PNG, whole or not at all.
-func writePNGAtomic(path string, tex *texture.Texture, mip int) error {
-	if err := mdxrender.WritePNG(path, tex.Levels[mip]); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

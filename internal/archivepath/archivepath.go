@@ -8,6 +8,7 @@
 package archivepath
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -47,3 +48,28 @@ func Split(p string) (archive, inner string, ok bool) {
 
 // Join is Split's inverse: it names the file inner inside archive.
 func Join(archive, inner string) string { return archive + ":" + inner }
+
+// Clean turns a file's name inside an archive into a slash path that
+// stays inside any folder it is joined to: '\' becomes '/' and empty and
+// "." elements (a leading or doubled separator) are dropped. A name with
+// a ".." element, a drive letter ("C:") or a NUL byte is refused, as is
+// one with nothing left. The archive's names are a stranger's: every
+// file written or named after one goes through Clean.
+func Clean(name string) (string, error) {
+	var elems []string
+	for _, e := range strings.Split(strings.ReplaceAll(name, `\`, "/"), "/") {
+		switch {
+		case e == "" || e == ".":
+			continue
+		case e == "..":
+			return "", errors.New(`a ".." element would climb out of the output folder`)
+		case strings.ContainsRune(e, 0) || len(e) >= 2 && e[1] == ':':
+			return "", errors.New("a drive letter or NUL byte in the name")
+		}
+		elems = append(elems, e)
+	}
+	if len(elems) == 0 {
+		return "", errors.New("an empty name")
+	}
+	return strings.Join(elems, "/"), nil
+}

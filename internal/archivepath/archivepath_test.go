@@ -27,3 +27,22 @@ func TestSplit(t *testing.T) {
 		t.Error("IsArchive")
 	}
 }
+
+func TestClean(t *testing.T) {
+	for in, want := range map[string]string{
+		`Textures\Stone.blp`: "Textures/Stone.blp", `\war3map.j`: "war3map.j", `a\\.\b`: "a/b", "a/b/c": "a/b/c",
+		"/abs/x.mdl": "abs/x.mdl", `units\\\foot.mdl`: "units/foot.mdl", "esc\x1b[2J.mdl": "esc\x1b[2J.mdl",
+		`..\..\etc\passwd`: "", `a\..\b`: "", `C:\x.txt`: "", "": "", `\\`: "", ".": "", "a\x00b": "", "..": "",
+	} {
+		got, err := Clean(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("%q: accepted as %q", in, got)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
+		}
+	}
+}

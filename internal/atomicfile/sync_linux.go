@@ -8,10 +8,10 @@ import (
 
 // syncAll flushes the file systems the files are on with one syncfs each,
 // which costs about what one fsync does, whatever the number of files.
-func syncAll(names []string) error {
+func syncAll(names []string, open func(string) (*os.File, error)) error {
 	done := map[uint64]bool{}
 	for _, n := range names {
-		f, err := os.Open(n)
+		f, err := open(n)
 		if err != nil {
 			return err
 		}
@@ -24,7 +24,7 @@ func syncAll(names []string) error {
 		err = unix.Syncfs(int(f.Fd()))
 		f.Close()
 		if err != nil {
-			return err
+			return &os.PathError{Op: "syncfs", Path: f.Name(), Err: err}
 		}
 	}
 	return nil

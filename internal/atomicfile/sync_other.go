@@ -2,5 +2,9 @@
 
 package atomicfile
 
+import "os"
+
 // syncAll flushes the files one by one.
-func syncAll(names []string) error { return syncFiles(names) }
+func syncAll(names []string, open func(string) (*os.File, error)) error {
+	return syncFiles(names, open)
+}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -69,15 +69,17 @@ func hashDependency(d texture.File, meter *budget.Meter) string {
 	return string(fh.Sum(nil))
 }
 
-func cachePath(outDir, inputKey string) string {
+// cacheName is the slash path of an input's cache record below the output
+// folder.
+func cacheName(inputKey string) string {
 	s := sha256.Sum256([]byte(inputKey))
-	return filepath.Join(outDir, CacheDir, hex.EncodeToString(s[:12])+".json")
+	return path.Join(CacheDir, hex.EncodeToString(s[:12])+".json")
 }
 
 // lookupCache returns the stored result if its key matches and every output
-// it lists still exists.
-func lookupCache(outDir, inputKey, key string) (*ModelResult, bool) {
-	b, err := os.ReadFile(cachePath(outDir, inputKey))
+// it lists is still a file in the output folder.
+func lookupCache(out *atomicfile.Dir, inputKey, key string) (*ModelResult, bool) {
+	b, err := out.ReadFile(cacheName(inputKey))
 	if err != nil {
 		return nil, false
 	}
@@ -86,7 +88,7 @@ func lookupCache(outDir, inputKey, key string) (*ModelResult, bool) {
 		return nil, false
 	}
 	for _, o := range rec.Result.Outputs {
-		if _, err := os.Stat(filepath.Join(outDir, filepath.FromSlash(o.Path))); err != nil {
+		if fi, err := out.Lstat(o.Path); err != nil || !fi.Mode().IsRegular() {
 			return nil, false
 		}
 	}

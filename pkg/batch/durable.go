@@ -29,8 +29,8 @@ const (
 // durable writes a run's outputs and defers their records to the next
 // flush. It is safe for concurrent use by the run's workers.
 type durable struct {
-	outDir string
-	files  atomicfile.Group // outputs and records not yet flushed
+	dir   *atomicfile.Dir
+	files *atomicfile.Group // outputs and records not yet flushed
 
 	mu      sync.Mutex
 	pending []record // finished models waiting for their outputs' flush
@@ -45,14 +45,14 @@ type record struct {
 	data []byte
 }
 
-func newDurable(outDir string) *durable {
-	return &durable{outDir: outDir, last: time.Now()}
+func newDurable(dir *atomicfile.Dir) *durable {
+	return &durable{dir: dir, files: dir.Group(), last: time.Now()}
 }
 
 // write writes one output whole, creating its folder, without waiting
-// for the disk.
+// for the disk; name is a slash path below the output folder.
 func (d *durable) write(ctx context.Context, name string, data []byte) error {
-	return writeOutput(name, func() error { return d.files.WriteFile(ctx, name, data) })
+	return d.files.WriteFile(ctx, name, data)
 }
 
 // finished queues the cache record of a model whose outputs are all
@@ -64,7 +64,7 @@ func (d *durable) finished(r *ModelResult) error {
 		return err
 	}
 	d.mu.Lock()
-	d.pending = append(d.pending, record{cachePath(d.outDir, r.Input), b})
+	d.pending = append(d.pending, record{cacheName(r.Input), b})
 	due := len(d.pending) >= flushRecords || time.Since(d.last) >= flushInterval
 	d.mu.Unlock()
 	if due {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // TestDurableRecordsWaitForFlush checks the order that makes a crash
@@ -14,14 +16,19 @@ import (
 // close.
 func TestDurableRecordsWaitForFlush(t *testing.T) {
 	dir := t.TempDir()
-	d := newDurable(dir)
+	out, err := atomicfile.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	d := newDurable(out)
 	records := func() int {
 		es, _ := os.ReadDir(filepath.Join(dir, CacheDir))
 		return len(es)
 	}
 	for i := range flushRecords + 3 {
 		in := fmt.Sprintf("m%d.mdx", i)
-		if err := d.write(context.Background(), filepath.Join(dir, "out", in+".png"), []byte("png")); err != nil {
+		if err := d.write(context.Background(), "out/"+in+".png", []byte("png")); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.finished(&ModelResult{Input: in, CacheKey: "k"}); err != nil {
@@ -41,7 +48,7 @@ func TestDurableRecordsWaitForFlush(t *testing.T) {
 	if got := records(); got != flushRecords+3 {
 		t.Fatalf("after close: %d records, want %d", got, flushRecords+3)
 	}
-	if _, ok := lookupCache(dir, "m0.mdx", "k"); !ok {
+	if _, ok := lookupCache(out, "m0.mdx", "k"); !ok {
 		t.Error("the first model's record does not read back")
 	}
 }

@@ -123,6 +123,11 @@ func DecodePNGFile(name string) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodePNG(name, b)
+}
+
+// decodePNG decodes the PNG file name holds b.
+func decodePNG(name string, b []byte) (image.Image, error) {
 	m, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -3,10 +3,14 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"time"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // LockError says that another batch is writing into the same output
@@ -38,13 +42,11 @@ func lockName(sh Shard) string {
 // process ends (a killed batch leaves no stale lock); where the file
 // system cannot lock (some network file systems), the batch runs
 // unlocked rather than not at all.
-func lockOutput(out string, sh Shard) (func(), error) {
-	dir := filepath.Join(out, CacheDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func lockOutput(out *atomicfile.Dir, sh Shard) (func(), error) {
+	if err := out.MkdirAll(CacheDir); err != nil {
 		return nil, fmt.Errorf("batch: output folder: %w", err)
 	}
-	name := filepath.Join(dir, lockName(sh))
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := out.OpenFile(path.Join(CacheDir, lockName(sh)), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("batch: lock: %w", err)
 	}
@@ -54,13 +56,13 @@ func lockOutput(out string, sh Shard) (func(), error) {
 		return func() { f.Close() }, nil
 	}
 	if !held {
-		b, _ := os.ReadFile(name)
+		b, _ := io.ReadAll(io.LimitReader(f, maxHolder))
 		f.Close()
 		holder := strings.TrimSpace(string(b))
 		if holder == "" {
 			holder = "no details"
 		}
-		return nil, &LockError{Dir: out, Holder: holder}
+		return nil, &LockError{Dir: out.Name(), Holder: clip.Display(holder, maxHolder)}
 	}
 	host, _ := os.Hostname()
 	f.Truncate(0)
@@ -70,6 +72,10 @@ func lockOutput(out string, sh Shard) (func(), error) {
 		f.Close()
 	}, nil
 }
+
+// maxHolder bounds what is read of another run's lock file: it holds one
+// short line, unless something else wrote there.
+const maxHolder = 200
 
 // errNoLocks is tryLock's error where the platform has no advisory locks.
 var errNoLocks = errors.New("no file locks here")

@@ -3,12 +3,14 @@ package batch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // Model result statuses.
@@ -163,6 +165,11 @@ func ReadManifest(name string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseManifest(name, b)
+}
+
+// parseManifest decodes the manifest file name holds b.
+func parseManifest(name string, b []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -276,51 +283,55 @@ func ReportName(name string, m *Manifest) string {
 }
 
 // WriteReports writes the manifest (as name, or ReportName of it) and the
-// reports m.Reports names into dir: JUnit XML, the Markdown summary and
-// the gallery. It returns the names written.
+// reports m.Reports names into the folder dir, creating it if missing:
+// JUnit XML, the Markdown summary and the gallery. It returns the names
+// written. A report that cannot be written is left out of m.Reports and
+// the others are still written; the manifest goes last, whatever
+// happened to them, and the error names each file that was not written.
 func (m *Manifest) WriteReports(ctx context.Context, dir, name string) ([]string, error) {
-	b, err := m.MarshalIndent()
+	d, err := atomicfile.Create(dir)
 	if err != nil {
 		return nil, err
 	}
+	defer d.Close()
+	return m.writeReports(ctx, d, name)
+}
+
+func (m *Manifest) writeReports(ctx context.Context, d *atomicfile.Dir, name string) ([]string, error) {
 	if name == "" {
 		name = ReportName("manifest.json", m)
 	}
 	var written []string
-	put := func(name string, data []byte) error {
-		if err := WriteFileAtomic(ctx, filepath.Join(dir, filepath.FromSlash(name)), data); err != nil {
-			return err
-		}
-		written = append(written, name)
-		return nil
-	}
+	var errs []error
 	check := m.Reports.JUnit != ""
-	if check {
-		j, err := m.JUnitXML()
+	report := func(file *string, data func() ([]byte, error)) {
+		if *file == "" {
+			return
+		}
+		n := ReportName(*file, m)
+		b, err := data()
+		if err == nil {
+			err = d.WriteFile(ctx, n, b)
+		}
 		if err != nil {
-			return written, err
+			errs = append(errs, fmt.Errorf("%s was not written: %w", n, err))
+			*file = "" // the manifest lists what is there
+			return
 		}
-		if err := put(ReportName(m.Reports.JUnit, m), j); err != nil {
-			return written, err
-		}
+		written = append(written, n)
 	}
-	if m.Reports.Summary != "" {
-		if err := put(ReportName(m.Reports.Summary, m), []byte(m.MarkdownSummary())); err != nil {
-			return written, err
-		}
-	}
-	if m.Reports.Gallery != "" {
-		g, err := Gallery(m, check)
-		if err != nil {
-			return written, err
-		}
-		if err := put(ReportName(m.Reports.Gallery, m), g); err != nil {
-			return written, err
-		}
-	}
+	report(&m.Reports.JUnit, m.JUnitXML)
+	report(&m.Reports.Summary, func() ([]byte, error) { return []byte(m.MarkdownSummary()), nil })
+	report(&m.Reports.Gallery, func() ([]byte, error) { return Gallery(m, check) })
 	// The manifest goes last: a reader that finds it finds the reports.
-	if err := put(name, b); err != nil {
-		return written, err
+	b, err := m.MarshalIndent()
+	if err == nil {
+		err = d.WriteFile(ctx, name, b)
 	}
-	return written, nil
+	if err != nil {
+		errs = append(errs, fmt.Errorf("%s was not written: %w", name, err))
+	} else {
+		written = append(written, name)
+	}
+	return written, errors.Join(errs...)
 }

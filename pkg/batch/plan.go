@@ -15,16 +15,21 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // Input is one model file found by expanding Config.Inputs.
 type Input struct {
-	// FS holds the file as Name for an input of Inputs.Trees; nil for a
-	// file on disk.
+	// FS holds the file as Name for an input of Inputs.Trees or inside an
+	// archive; nil for a file on disk.
 	FS   fs.FS
 	Name string
+	// Entry is the archive entry of an input inside an archive, which is
+	// read through it: the archive may spell its name otherwise than Name
+	// (see openArchiveInput).
+	Entry *mpq.File `json:"-"`
 	// Path opens a file on disk; for a tree's file it names it in
 	// messages ("tree:path/in/tree").
 	Path string
@@ -155,7 +160,7 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 	for _, f := range c.Inputs.Files {
 		p := resolve(base, f)
 		if archiveInput(p) {
-			ins, err := c.openArchiveInput(p)
+			ins, err := c.openArchiveInput(p, warn)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("inputs.files: %w", err))
 			}
@@ -184,7 +189,7 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 				}
 				p := resolve(filepath.Dir(lp), s)
 				if archiveInput(p) {
-					ins, err := c.openArchiveInput(p)
+					ins, err := c.openArchiveInput(p, warn)
 					if err != nil {
 						errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
 					}

@@ -3,12 +3,12 @@ package batch
 import (
 	"encoding/json"
 	"maps"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // earlierFiles is what earlier runs say they wrote into an output folder:
@@ -20,7 +20,7 @@ type earlierFiles struct {
 }
 
 // claims reads the cache records and the manifests in out.
-func claims(out string) *earlierFiles {
+func claims(out *atomicfile.Dir) *earlierFiles {
 	e := &earlierFiles{outputs: map[string]string{}, records: map[string]string{}}
 	claim := func(r *ModelResult) {
 		for _, o := range r.Outputs {
@@ -32,12 +32,12 @@ func claims(out string) *earlierFiles {
 			}
 		}
 	}
-	ents, _ := os.ReadDir(filepath.Join(out, CacheDir))
+	ents, _ := out.ReadDir(CacheDir)
 	for _, d := range ents {
 		if !strings.HasSuffix(d.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(out, CacheDir, d.Name()))
+		b, err := out.ReadFile(path.Join(CacheDir, d.Name()))
 		var rec cacheRecord
 		if err != nil || json.Unmarshal(b, &rec) != nil || rec.Result.Input == "" {
 			continue
@@ -45,9 +45,16 @@ func claims(out string) *earlierFiles {
 		e.records[d.Name()] = rec.Result.Input
 		claim(&rec.Result)
 	}
-	ms, _ := filepath.Glob(filepath.Join(out, "manifest*.json"))
-	for _, p := range ms {
-		m, err := ReadManifest(p)
+	top, _ := out.ReadDir(".")
+	for _, d := range top {
+		if ok, _ := path.Match("manifest*.json", d.Name()); !ok {
+			continue
+		}
+		b, err := out.ReadFile(d.Name())
+		if err != nil {
+			continue
+		}
+		m, err := parseManifest(out.Path(d.Name()), b)
 		if err != nil {
 			continue
 		}
@@ -65,7 +72,7 @@ func claims(out string) *earlierFiles {
 // that failed this time are left alone, as is every file no record or
 // manifest names, and anything that is not a regular file inside out. It
 // returns the removed paths, relative to out, sorted.
-func prune(out string, e *earlierFiles, all map[string]bool, jobs []Job, results []ModelResult) []string {
+func prune(out *atomicfile.Dir, e *earlierFiles, all map[string]bool, jobs []Job, results []ModelResult) []string {
 	if e == nil {
 		return nil
 	}
@@ -89,17 +96,13 @@ func prune(out string, e *earlierFiles, all map[string]bool, jobs []Job, results
 	}
 	var removed []string
 	remove := func(rel string) {
-		p := filepath.FromSlash(rel)
-		if !filepath.IsLocal(p) {
+		// A name that is not a path inside out is refused by out.
+		if fi, err := out.Lstat(rel); err != nil || !fi.Mode().IsRegular() {
 			return
 		}
-		full := filepath.Join(out, p)
-		if fi, err := os.Lstat(full); err != nil || !fi.Mode().IsRegular() {
-			return
-		}
-		if os.Remove(full) == nil {
+		if out.Remove(rel) == nil {
 			removed = append(removed, rel)
-			removeEmptyDirs(out, filepath.Dir(full))
+			removeEmptyDirs(out, path.Dir(rel))
 		}
 	}
 	paths := slices.Sorted(maps.Keys(e.outputs))
@@ -120,17 +123,15 @@ func prune(out string, e *earlierFiles, all map[string]bool, jobs []Job, results
 	return removed
 }
 
-// removeEmptyDirs removes dir and its parents up to (not including) out
-// while they are empty.
-func removeEmptyDirs(out, dir string) {
-	for {
-		rel, err := filepath.Rel(out, dir)
-		if err != nil || rel == "." || !filepath.IsLocal(rel) {
+// removeEmptyDirs removes the folder dir (a slash path below out) and
+// its parents below out while they are empty.
+func removeEmptyDirs(out *atomicfile.Dir, dir string) {
+	for ; dir != "."; dir = path.Dir(dir) {
+		if fi, err := out.Lstat(dir); err != nil || !fi.IsDir() {
 			return
 		}
-		if os.Remove(dir) != nil { // not empty (or gone)
+		if out.Remove(dir) != nil { // not empty (or gone)
 			return
 		}
-		dir = filepath.Dir(dir)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/internal/pngenc"
 	"github.com/mdxrender/mdxrender/pkg/budget"
@@ -57,7 +58,8 @@ type Runner struct {
 	// batch; 0 means DefaultStopGrace.
 	StopGrace time.Duration
 
-	out *durable // the current Run's outputs and cache records
+	out    *durable        // the current Run's outputs and cache records
+	golden *atomicfile.Dir // the golden folder, when Check rewrites it
 }
 
 // DefaultStopGrace is Runner.StopGrace's default.
@@ -72,7 +74,9 @@ var errModelTimeout = errors.New("model timeout")
 // manifest and the batch goes on. The manifest, check reports and gallery
 // are written at the end; the error is only for problems with the run
 // itself (planning, another batch writing into the output folder, an
-// unwritable output folder, cancellation).
+// unwritable output folder, cancellation) or with writing its records: a
+// report, the manifest or cache records that could not be written (the
+// manifest is then returned with the error).
 //
 // If ctx is cancelled, Run stops taking models and cancels the ones in
 // flight through their contexts (a model that does not stop within
@@ -82,13 +86,13 @@ var errModelTimeout = errors.New("model timeout")
 // cache records, so the next run resumes where this one stopped.
 func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	c := r.Config
-	out := c.outDir()
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	out, err := atomicfile.Create(c.outDir())
+	if err != nil {
 		return nil, fmt.Errorf("batch: output folder: %w", err)
 	}
+	defer out.Close()
 	sh := r.Shard
 	if sh.Count == 0 && c.Shard != "" {
-		var err error
 		if sh, err = ParseShard(c.Shard); err != nil {
 			return nil, fmt.Errorf("batch: shard: %w", err)
 		}
@@ -98,8 +102,16 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		return nil, err
 	}
 	defer unlock()
-	if err := SweepTemp(out); err != nil {
+	if err := out.SweepTemp(); err != nil {
 		return nil, fmt.Errorf("batch: removing leftovers of an interrupted run: %w", err)
+	}
+	if r.Check && c.Check.Update {
+		g, err := atomicfile.Create(resolve(c.base(), c.Check.Golden))
+		if err != nil {
+			return nil, fmt.Errorf("batch: golden folder: %w", err)
+		}
+		defer g.Close()
+		r.golden = g
 	}
 	r.out = newDurable(out)
 	var earlier *earlierFiles
@@ -188,11 +200,11 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		// Write what there is, however the run was stopped: the writes
 		// must not be cancelled with it.
 		wctx := context.WithoutCancel(ctx)
-		SweepTemp(out)
+		out.SweepTemp()
 		m.Interrupted = true
 		m.Reports = Reports{}
 		m.summarize()
-		if err := WriteFileAtomic(wctx, filepath.Join(out, ManifestName(m)), mustIndent(m)); err != nil {
+		if err := out.WriteFile(wctx, ManifestName(m), mustIndent(m)); err != nil {
 			return m, fmt.Errorf("batch: interrupted, and the manifest of the finished models was not written: %w", err)
 		}
 		return m, err
@@ -201,8 +213,8 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		m.Pruned = prune(out, earlier, p.all, jobs, m.Models)
 	}
 	m.summarize()
-	if _, err := m.WriteReports(ctx, out, ManifestName(m)); err != nil {
-		return m, err
+	if _, err := m.writeReports(ctx, out, ManifestName(m)); err != nil {
+		return m, errors.Join(flushErr, err)
 	}
 	return m, flushErr
 }
@@ -329,7 +341,9 @@ func (jr *jobRun) produce() error {
 	// dependencies hashed for the cache, and what opening and drawing it
 	// read, decode and simulate.
 	meter := budget.NewMeter(job.Limits)
-	switch in := job.Input; {
+	switch in := &job.Input; {
+	case in.Entry != nil:
+		data, err = model.ReadFS(entryFS{in.Entry, in.Name}, in.Name, meter)
 	case in.FS != nil:
 		data, err = model.ReadFS(in.FS, in.Name, meter)
 	case in.Inner != "":
@@ -359,7 +373,7 @@ func (jr *jobRun) produce() error {
 	}
 	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems, meter)
 	if !c.Force {
-		if old, ok := lookupCache(c.outDir(), job.Input.Key, res.CacheKey); ok {
+		if old, ok := lookupCache(jr.r.out.dir, job.Input.Key, res.CacheKey); ok {
 			*res = *old
 			res.Status = StatusCached
 			res.Checks = nil
@@ -464,7 +478,7 @@ func (jr *jobRun) frame(seq int, ms uint32, yaw float64) render.Frame {
 
 func (jr *jobRun) write(rel string, data []byte, of OutputFile) error {
 	of.Path = rel
-	if err := jr.r.out.write(jr.ctx, filepath.Join(jr.r.Config.outDir(), filepath.FromSlash(rel)), data); err != nil {
+	if err := jr.r.out.write(jr.ctx, rel, data); err != nil {
 		return err
 	}
 	jr.res.Outputs = append(jr.res.Outputs, of)
@@ -476,19 +490,17 @@ func encodePNG(m image.Image) ([]byte, error) { return pngenc.Bytes(m) }
 // check compares the still and sheet PNGs with their goldens.
 func (jr *jobRun) check() {
 	c := jr.r.Config
-	out := c.outDir()
+	out := jr.r.out.dir
 	golden := resolve(c.base(), c.Check.Golden)
 	for _, o := range jr.res.Outputs {
 		if o.Kind != FormatPNG && o.Kind != FormatSheet {
 			continue
 		}
 		cr := CheckResult{Output: o.Path, Golden: filepath.ToSlash(filepath.Join(golden, filepath.FromSlash(o.Path)))}
-		gotPath := filepath.Join(out, filepath.FromSlash(o.Path))
-		goldPath := filepath.FromSlash(cr.Golden)
 		if c.Check.Update {
-			b, err := os.ReadFile(gotPath)
+			b, err := out.ReadFile(o.Path)
 			if err == nil {
-				err = WriteFileAtomic(jr.ctx, goldPath, b)
+				err = jr.r.golden.WriteFile(jr.ctx, o.Path, b)
 			}
 			if err != nil {
 				cr.Status, cr.Message = CheckFail, "update: "+err.Error()
@@ -498,7 +510,11 @@ func (jr *jobRun) check() {
 			jr.res.Checks = append(jr.res.Checks, cr)
 			continue
 		}
-		got, err := DecodePNGFile(gotPath)
+		var got image.Image
+		b, err := out.ReadFile(o.Path)
+		if err == nil {
+			got, err = decodePNG(out.Path(o.Path), b)
+		}
 		var want image.Image
 		var wantSize image.Point
 		if err == nil {
@@ -536,7 +552,7 @@ func (jr *jobRun) check() {
 			rel := strings.TrimSuffix(o.Path, ".png") + ".diff.png"
 			b, err := encodePNG(diff)
 			if err == nil {
-				err = WriteFileAtomic(jr.ctx, filepath.Join(out, filepath.FromSlash(rel)), b)
+				err = out.WriteFile(jr.ctx, rel, b)
 			}
 			if err == nil {
 				cr.Diff = rel

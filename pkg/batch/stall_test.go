@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // runYAML runs a batch from a config text in dir; a model that does not
@@ -139,7 +141,11 @@ func TestFolderWithSpecialFiles(t *testing.T) {
 func TestOutputLock(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100"})
-	out := filepath.Join(dir, "out")
+	out, err := atomicfile.Create(filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
 	unlock, err := lockOutput(out, Shard{})
 	if err != nil {
 		t.Fatal(err)
