@@ -407,7 +407,7 @@ func (x *extractor) put(ctx context.Context, name, rel string, src io.Reader) er
 // write total bytes.
 func (x *extractor) over(name string, total int64) error {
 	return &budget.Error{File: archivepath.Join(x.archive, name), Limit: budget.ExtractBytes, Max: x.max, Value: total,
-		What: "extracting it"}
+		Used: x.used, What: "extracting it"}
 }
 
 // errNoRoom says that a source had more than the room copyWithin was given.

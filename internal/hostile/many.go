@@ -42,29 +42,3 @@ func Padded(b []byte, size int) []byte {
 	copy(out, b)
 	return out
 }
-
-// ZlibPadded is an MPQ block of compressed sectors of the given size
-// holding head followed by zeros up to size bytes: a file of hundreds of
-// megabytes in a few kilobytes of archive (every zero sector is the same
-// few bytes). It returns the block's bytes for MPQBlock.Raw, with the
-// compress flag to declare.
-func ZlibPadded(head []byte, size, sector int) (raw []byte, flags uint32) {
-	n := (size + sector - 1) / sector
-	zero := zlibSectors(make([]byte, sector), sector)
-	zeroSec := zero[8:] // one sector: drop its two-entry offset table
-	var secs [][]byte
-	for i := range n {
-		if i == 0 {
-			first := make([]byte, min(sector, size))
-			copy(first, head)
-			secs = append(secs, zlibSectors(first, sector)[8:])
-			continue
-		}
-		if last := size - i*sector; last < sector {
-			secs = append(secs, zlibSectors(make([]byte, last), sector)[8:])
-			continue
-		}
-		secs = append(secs, zeroSec)
-	}
-	return SectorTable(secs), mpqFlagExists | mpqFlagCompress
-}

@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 )
 
@@ -127,7 +126,7 @@ func MPQFiles(files map[string][]byte, order []string) []byte {
 	return MPQ(3, blocks, names)
 }
 
-// ZlibSectors encodes data as a compressed MPQ file of sectors of the
+// zlibSectors encodes data as a compressed MPQ file of sectors of the
 // given size: the sector offset table, then each sector with zlib's
 // method byte, or stored when compressing does not shrink it.
 func zlibSectors(data []byte, sector int) []byte {
@@ -135,15 +134,10 @@ func zlibSectors(data []byte, sector int) []byte {
 	var secs [][]byte
 	for i := range n {
 		chunk := data[i*sector : min((i+1)*sector, len(data))]
-		var b bytes.Buffer
-		b.WriteByte(mpqZlib)
-		w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
-		w.Write(chunk)
-		w.Close()
-		if b.Len() >= len(chunk) {
-			secs = append(secs, chunk)
+		if z := zlibSector(chunk); len(z) < len(chunk) {
+			secs = append(secs, z)
 		} else {
-			secs = append(secs, b.Bytes())
+			secs = append(secs, chunk)
 		}
 	}
 	return SectorTable(secs)

@@ -9,15 +9,25 @@ import (
 // 512 << shift bytes: every full sector is the same few bytes, so a
 // large shift makes a large file of a small block (16 MiB sectors, shift
 // 15, cost about 16 KiB each).
-func MPQZeros(shift uint16, size uint32) MPQBlock {
+func MPQZeros(shift uint16, size uint32) MPQBlock { return MPQPadded(shift, nil, size) }
+
+// MPQPadded is MPQZeros with head at the start: a small file (a texture)
+// padded with zeros to size bytes, hundreds of megabytes in a few
+// kilobytes of archive.
+func MPQPadded(shift uint16, head []byte, size uint32) MPQBlock {
 	sector := uint32(512) << shift
 	full := zlibZeros(int(min(size, sector)))
 	var secs [][]byte
 	for left := size; left > 0; left -= min(left, sector) {
-		if left >= sector {
+		switch n := min(left, sector); {
+		case left == size && len(head) > 0:
+			first := make([]byte, n)
+			copy(first, head)
+			secs = append(secs, zlibSector(first))
+		case n == sector:
 			secs = append(secs, full)
-		} else {
-			secs = append(secs, zlibZeros(int(left)))
+		default:
+			secs = append(secs, zlibZeros(int(n)))
 		}
 	}
 	return MPQBlock{Raw: SectorTable(secs), Size: size, Flags: mpqFlagExists | mpqFlagCompress}
@@ -38,11 +48,15 @@ func MPQBomb(shift uint16, bomb MPQBlock, names []string) []byte {
 }
 
 // zlibZeros is n zero bytes as one zlib-compressed sector.
-func zlibZeros(n int) []byte {
+func zlibZeros(n int) []byte { return zlibSector(make([]byte, n)) }
+
+// zlibSector is data as one sector compressed with zlib, its method byte
+// first.
+func zlibSector(data []byte) []byte {
 	var b bytes.Buffer
 	b.WriteByte(mpqZlib)
 	w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
-	w.Write(make([]byte, n))
+	w.Write(data)
 	w.Close()
 	return b.Bytes()
 }

@@ -236,7 +236,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Used > 0 {
-		fmt.Fprintf(&b, "needs %s %s, %s in all with what the model spent before, over the %s limit of %s",
+		fmt.Fprintf(&b, "needs %s %s, %s in all with what was spent before, over the %s limit of %s",
 			count(e.Value-e.Used), e.Limit.Unit(), count(e.Value), e.Limit, count(e.Max))
 	} else {
 		fmt.Fprintf(&b, "needs %s %s, over the %s limit of %s", count(e.Value), e.Limit.Unit(), e.Limit, count(e.Max))

@@ -278,12 +278,11 @@ func TestHostileBuilder(t *testing.T) {
 	}
 }
 
-// TestHostileZlibPadded checks the builder of padded compressed files the
+// TestHostileMPQPadded checks the builder of padded compressed files the
 // hostile cases use: the file reads back as its head and zeros.
-func TestHostileZlibPadded(t *testing.T) {
+func TestHostileMPQPadded(t *testing.T) {
 	head := []byte("BLP1 head")
-	raw, flags := hostile.ZlibPadded(head, 10000, 4096)
-	b := hostile.MPQ(3, []hostile.MPQBlock{{Raw: raw, Size: 10000, Flags: flags}}, []hostile.MPQName{{Name: "p.blp", Block: 0}})
+	b := hostile.MPQ(3, []hostile.MPQBlock{hostile.MPQPadded(3, head, 10000)}, []hostile.MPQName{{Name: "p.blp", Block: 0}})
 	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "padded.mpq")
 	if err != nil {
 		t.Fatal(err)

@@ -142,8 +142,7 @@ func main() {
 	var blocks []hostile.MPQBlock
 	for i := range 8 {
 		blps = append(blps, fmt.Sprintf("b%d.blp", i))
-		raw, flags := hostile.ZlibPadded(blp8, 500<<20, 16<<20)
-		blocks = append(blocks, hostile.MPQBlock{Raw: raw, Size: 500 << 20, Flags: flags})
+		blocks = append(blocks, hostile.MPQPadded(15, blp8, 500<<20))
 	}
 	write("map_8_padded_blps.w3x", manyBlocks(15, hostile.MDLTexturedMany(blps), blps, blocks))
 	// Twenty texture names for one 127 MiB compressed block, for a batch
@@ -152,13 +151,44 @@ func main() {
 	for i := range 20 {
 		names20 = append(names20, fmt.Sprintf("z%d.blp", i))
 	}
-	raw, flags := hostile.ZlibPadded(blp8, 127<<20, 16<<20)
-	write("map_20_names_one_block.w3x", manyNames(15, hostile.MDLTexturedMany(names20), names20, hostile.MPQBlock{Raw: raw, Size: 127 << 20, Flags: flags}))
+	write("map_20_names_one_block.w3x", manyNames(15, hostile.MDLTexturedMany(names20), names20, hostile.MPQPadded(15, blp8, 127<<20)))
 	// An unpacked map whose war3mapImported folder is what a batch is
 	// given: the map's root above it must not be searched.
 	write("above/war3map.w3i", []byte("map info"))
 	write("above/Textures/secret.blp", blp8)
 	write("above/in/war3mapImported/m.mdl", hostile.MDLTextured(`Textures\secret.blp`))
+
+	// Archives for extraction: a 2 GiB zlib bomb, the same bomb under 64
+	// names, and a 64 MiB one under 64 names (which writes what the
+	// extraction budget allows).
+	var names64 []string
+	for i := range 64 {
+		names64 = append(names64, fmt.Sprintf("bomb%02d.bin", i))
+	}
+	bomb := hostile.MPQZeros(15, 1<<31-1)
+	write("extract_bomb_2g.mpq", hostile.MPQBomb(15, bomb, []string{"bomb.bin"}))
+	write("extract_bomb_64_names.mpq", hostile.MPQBomb(15, bomb, names64))
+	write("extract_bomb_64m_64_names.mpq", hostile.MPQBomb(15, hostile.MPQZeros(15, 64<<20), names64))
+	// A map whose model names climb out, are absolute or have empty
+	// parts, and one whose entry sits below a folder the output folder
+	// holds as a link (the script makes out/link -> ../elsewhere).
+	quad := hostile.MDLTextured("")
+	odd := []string{`..\a.mdl`, `.\b.mdl`, `c\\d.mdl`, `\e.mdl`, `f\.\g.mdl`, `h\..\i.mdl`, `/j.mdl`,
+		`k\\\l.mdl`, `m.mdl\`, `n.mdl`, `link\o.mdl`, `p\..\..\q.mdl`, `C:\r.mdl`}
+	oddFiles := map[string][]byte{}
+	for _, n := range odd {
+		oddFiles[n] = quad
+	}
+	write("batch_odd_names.w3x", hostile.MPQFiles(oddFiles, odd))
+	write("extract_link.mpq", hostile.MPQFiles(map[string][]byte{`link\pwned.txt`: []byte("pwned")}, []string{`link\pwned.txt`}))
+	// Names with control characters, and one of a megabyte, for archive ls.
+	long := strings.Repeat("n", 1<<20) + ".txt"
+	ctl := []string{"esc\x1b[2Jname.txt", "nul\x00name.txt", "bell\x07.txt", long}
+	ctlFiles := map[string][]byte{}
+	for _, n := range ctl {
+		ctlFiles[n] = []byte("x")
+	}
+	write("ls_names.mpq", hostile.MPQFiles(ctlFiles, ctl))
 }
 
 // manyNames is a map of sectors of 512<<shift bytes holding the model
