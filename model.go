@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mdxrender/mdxrender/internal/archivepath"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
@@ -100,7 +101,7 @@ const (
 func Open(path string, o *Options) (*Model, error) {
 	ld := loader(o)
 	if arch, inner, ok := archivepath.Split(path); ok {
-		a, err := mpq.Open(arch)
+		a, err := mpq.Open(arch, budget.Limits{})
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +227,7 @@ func LoadFileLimits(path string, l Limits) (*model.File, error) {
 	if !ok {
 		return ld.LoadFile(path)
 	}
-	a, err := mpq.Open(arch)
+	a, err := mpq.Open(arch, budget.Limits{})
 	if err != nil {
 		return nil, err
 	}

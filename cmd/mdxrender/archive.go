@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,7 @@ sector size, table sizes), "warnings" and "files", each file with "name",
 examined, "error". Keys are only ever added, never renamed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := mpq.Open(args[0])
+			a, err := mpq.Open(args[0], budget.Limits{})
 			if err != nil {
 				return err
 			}
@@ -207,7 +208,7 @@ stderr and the others are still extracted; the exit status is then 1.`,
 			if outDir == "" {
 				return errors.New("archive extract: -o DIR is required")
 			}
-			a, err := mpq.Open(args[0])
+			a, err := mpq.Open(args[0], budget.Limits{})
 			if err != nil {
 				return err
 			}
@@ -261,7 +262,8 @@ stderr and the others are still extracted; the exit status is then 1.`,
 func describeArchiveErr(archive, name string, err error) string {
 	var fe *mpq.FormatError
 	var ue *mpq.UnsupportedError
-	if errors.As(err, &fe) || errors.As(err, &ue) || errors.Is(err, mpq.ErrTooLarge) {
+	var be *budget.Error
+	if errors.As(err, &fe) || errors.As(err, &ue) || errors.As(err, &be) {
 		return err.Error()
 	}
 	return fmt.Sprintf("%s: %s: %v", archive, name, err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/mdxrender/mdxrender/internal/archivepath"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 )
 
@@ -32,7 +33,7 @@ func (c *Config) openArchiveInput(p string) ([]Input, error) {
 	if !one {
 		arch = p
 	}
-	a, err := mpq.Open(arch)
+	a, err := mpq.Open(arch, budget.Limits{})
 	if err != nil {
 		return nil, err
 	}

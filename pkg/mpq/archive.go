@@ -6,14 +6,9 @@ import (
 	"os"
 	"sort"
 	"sync"
-)
 
-// DefaultReadLimit is the largest file ReadFile (and fs.ReadFile) returns
-// whole unless SetReadLimit says otherwise. Warcraft III's largest stock
-// files are a few megabytes; the limit is there so that a hostile block
-// claiming gigabytes is refused instead of allocated. Open streams a file
-// of any size.
-const DefaultReadLimit = 48 << 20
+	"github.com/mdxrender/mdxrender/pkg/budget"
+)
 
 // maxSectorBytes caps the buffer one sector of one file needs. The largest
 // sectors seen in Warcraft III maps are 32 MiB (shift 16), and a file smaller
@@ -23,8 +18,7 @@ const maxSectorBytes = 32 << 20
 // Archive is an open MPQ archive. It is an fs.FS over the file names it can
 // enumerate (from "(listfile)", "war3map.imp" and the standard map file
 // names), and Open also finds any other file whose name hashes to an entry.
-// An Archive is safe for concurrent use; SetReadLimit must be called before
-// that use starts.
+// An Archive is safe for concurrent use.
 type Archive struct {
 	name   string
 	r      io.ReaderAt
@@ -36,7 +30,8 @@ type Archive struct {
 	hashes   []hashEntry
 	blocks   []blockEntry
 
-	readLimit int64
+	lim       budget.Limits
+	readLimit int64 // lim's ReadBytes: the largest file read whole
 	warnings  []string
 
 	files  []*File          // Files(), in block order
@@ -48,7 +43,11 @@ type Archive struct {
 }
 
 // Open opens the archive file at name. The file stays open until Close.
-func Open(name string) (*Archive, error) {
+// lim's ReadBytes is the archive's read limit: the largest file that
+// ReadFile, fs.ReadFile and File.ReadAll return whole, and the largest
+// (listfile) or war3map.imp that opening reads names from (the zero Limits
+// means the defaults).
+func Open(name string, lim budget.Limits) (*Archive, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -58,7 +57,7 @@ func Open(name string) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	a, err := NewReader(f, st.Size(), name)
+	a, err := NewReader(f, st.Size(), name, lim)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -69,8 +68,9 @@ func Open(name string) (*Archive, error) {
 
 // NewReader reads an archive of size bytes from r. name is used in error
 // messages only. The caller keeps r open for as long as the Archive is used.
-func NewReader(r io.ReaderAt, size int64, name string) (*Archive, error) {
-	a := &Archive{name: name, r: r, size: size, readLimit: DefaultReadLimit}
+// lim is as for Open.
+func NewReader(r io.ReaderAt, size int64, name string, lim budget.Limits) (*Archive, error) {
+	a := &Archive{name: name, r: r, size: size, lim: lim, readLimit: lim.Get(budget.ReadBytes)}
 	if size < headerSizeV1 {
 		return nil, a.formatErr(-1, "%d bytes is too small for an MPQ archive", size)
 	}
@@ -118,14 +118,8 @@ func (a *Archive) Header() Header { return a.header }
 // only warnings to show for it.
 func (a *Archive) Warnings() []string { return append([]string(nil), a.warnings...) }
 
-// SetReadLimit sets the largest file size ReadFile returns whole (n <= 0
-// restores DefaultReadLimit). Call it before the archive is shared.
-func (a *Archive) SetReadLimit(n int64) {
-	if n <= 0 {
-		n = DefaultReadLimit
-	}
-	a.readLimit = n
-}
+// Limits returns the limits the archive was opened with.
+func (a *Archive) Limits() budget.Limits { return a.lim }
 
 // Files returns every file entry of the archive, named or not, in block
 // table order. Locale variants of one name are separate entries.

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-)
 
-// ErrTooLarge is wrapped by the error ReadFile returns for a file larger
-// than the archive's read limit (see Archive.SetReadLimit).
-var ErrTooLarge = errors.New("file is larger than the read limit")
+	"github.com/mdxrender/mdxrender/pkg/budget"
+)
 
 // File is one entry of an archive: a hash table entry and the block it
 // points at.
@@ -51,13 +49,14 @@ func (f *File) Open() (io.ReadCloser, error) {
 	return &fileReader{st: st, cur: -1}, nil
 }
 
-// ReadAll returns the file's whole contents, subject to the archive's read
-// limit.
+// ReadAll returns the file's whole contents. A file whose size is over the
+// archive's read limit (the ReadBytes of the Limits it was opened with) is
+// refused with a *budget.Error before anything is read; Open streams it.
 func (f *File) ReadAll() ([]byte, error) { return f.readAll() }
 
 func (f *File) readAll() ([]byte, error) {
-	if f.Size > f.a.readLimit {
-		return nil, fmt.Errorf("mpq: %s: %s: %d bytes: %w (%d bytes); open it to stream it", f.a.name, f.label(), f.Size, ErrTooLarge, f.a.readLimit)
+	if err := f.checkReadLimit("reading the whole file"); err != nil {
+		return nil, err
 	}
 	st, err := f.prepare()
 	if err != nil {
@@ -68,6 +67,12 @@ func (f *File) readAll() ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// checkReadLimit refuses a file whose declared size is over the archive's
+// read limit, naming it "archive:name" as the budget's errors do.
+func (f *File) checkReadLimit(what string) error {
+	return f.a.lim.Check(budget.ReadBytes, f.Size, archiveShown(f.a.name)+":"+nameShown(f.label()), what)
 }
 
 // label names the file in errors: its name, or its block index.

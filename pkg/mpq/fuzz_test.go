@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // FuzzOpen opens arbitrary bytes as an archive and reads everything it
@@ -19,11 +21,10 @@ func FuzzOpen(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := NewReader(bytes.NewReader(data), int64(len(data)), "fuzz.mpq")
+		a, err := NewReader(bytes.NewReader(data), int64(len(data)), "fuzz.mpq", budget.Limits{ReadBytes: 1 << 20})
 		if err != nil {
 			return
 		}
-		a.SetReadLimit(1 << 20)
 		for _, file := range a.Files() {
 			file.ReadAll()
 			file.Compressions()
@@ -74,7 +75,7 @@ func FuzzDecompress(f *testing.F) {
 // firstSector returns the stored (decrypted) bytes of a fixture file's
 // first sector and the size they decode to.
 func firstSector(archive, name string) ([]byte, uint16, bool) {
-	a, err := Open(filepath.Join(fixtureDir, archive))
+	a, err := Open(filepath.Join(fixtureDir, archive), budget.Limits{})
 	if err != nil {
 		return nil, 0, false
 	}
