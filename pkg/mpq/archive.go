@@ -37,6 +37,11 @@ type Archive struct {
 	files  []*File          // Files(), in block order
 	byHash map[int]*File    // hash index -> entry
 	byName map[uint64][]int // name hashes -> hash indexes, for naming entries
+	named  []int            // hash indexes the list being read has named
+	// nameFilter has bit h%65536 set for the first name hash h of every
+	// entry: a name whose bit is clear matches nothing, which spares the
+	// map lookup for almost every name of a long list.
+	nameFilter *[1024]uint64
 
 	treeOnce sync.Once
 	tree     *dirNode
@@ -167,6 +172,7 @@ func (a *Archive) warnf(format string, args ...any) {
 func (a *Archive) buildEntries() {
 	a.byHash = make(map[int]*File)
 	a.byName = make(map[uint64][]int)
+	a.nameFilter = new([1024]uint64)
 	outside, unusable := 0, 0
 	for i := range a.hashes {
 		e := &a.hashes[i]
@@ -197,6 +203,7 @@ func (a *Archive) buildEntries() {
 		a.byHash[i] = f
 		k := nameKey(e.name1, e.name2)
 		a.byName[k] = append(a.byName[k], i)
+		a.nameFilter[e.name1%65536/64] |= 1 << (e.name1 % 64)
 	}
 	if outside > 0 {
 		a.warnf("%d hash entries point past the end of the block table (%d entries)", outside, len(a.blocks))
