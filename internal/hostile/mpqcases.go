@@ -3,6 +3,7 @@ package hostile
 import (
 	"bytes"
 	"fmt"
+	"strings"
 )
 
 // The bzip2 sector method byte.
@@ -32,12 +33,14 @@ func MPQListfileBomb(shift uint16, names int) []byte {
 
 // MPQManyNames is an archive of one small stored file that n names stand
 // for, each its own hash table entry, and a (listfile) naming them all:
-// "name0", "name1", ...
-func MPQManyNames(n int) []byte {
+// "name0", "name1", ..., each followed by depth times `\x`, so that every
+// name is a chain of depth folders of its own.
+func MPQManyNames(n, depth int) []byte {
 	names := make([]MPQName, 0, n+1)
 	var list bytes.Buffer
+	tail := strings.Repeat(`\x`, depth)
 	for i := range n {
-		name := fmt.Sprintf("name%d", i)
+		name := fmt.Sprintf("name%d", i) + tail
 		names = append(names, MPQName{name, 0})
 		list.WriteString(name + "\n")
 	}

@@ -34,17 +34,25 @@ type Archive struct {
 	readLimit int64 // lim's ReadBytes: the largest file read whole
 	warnings  []string
 
-	files  []*File          // Files(), in block order
-	byHash map[int]*File    // hash index -> entry
-	byName map[uint64][]int // name hashes -> hash indexes, for naming entries
-	named  []int            // hash indexes the list being read has named
+	files  []*File // Files(), in block order
+	byHash []*File // per hash entry: its file, nil when it points at no usable block
+	// groups index the hash entries by their two name hashes, for naming
+	// entries from lists and for lookups: groupOf maps the hashes to a
+	// group, whose entries are groupIdx[first:first+n].
+	groupOf  map[uint64]int32
+	groups   []nameGroup
+	groupIdx []int32
+	// nextFree[i] is the first free hash entry at or after i, or -1: where
+	// a probe that passes i stops.
+	nextFree []int32
 	// nameFilter has bit h%65536 set for the first name hash h of every
 	// entry: a name whose bit is clear matches nothing, which spares the
 	// map lookup for almost every name of a long list.
 	nameFilter *[1024]uint64
+	listNamed  []int32 // groups the list being read has named
 
 	treeOnce sync.Once
-	tree     *dirNode
+	tree     *tree
 }
 
 // Open opens the archive file at name. The file stays open until Close.
@@ -147,7 +155,7 @@ func (a *Archive) Lookup(name string) (*File, bool) {
 	}
 	f := a.byHash[i]
 	if f == nil {
-		return nil, false // the entry points at a block that does not exist
+		return nil, false // the entry points at a block that is not usable
 	}
 	// A copy: the caller may keep or change it without touching the
 	// archive's own entries, which other goroutines read.
@@ -166,13 +174,58 @@ func (a *Archive) warnf(format string, args ...any) {
 	}
 }
 
+// nameGroup is the hash entries that carry one pair of name hashes and
+// point inside the block table (usable or not: a probe stops at them
+// alike), in hash table order.
+type nameGroup struct {
+	first, n int32
+	named    bool // a list or a standard name has named the group
+}
+
 // buildEntries makes a File for every hash entry that points at a usable
-// block. Several hash entries may point at one block; an unnamed duplicate
-// is left out once names are known (resolveNames).
+// block, and the indexes that name and look them up. Several hash entries
+// may point at one block; an unnamed duplicate is left out once names are
+// known (resolveNames). Everything here is a fixed number of bytes per hash
+// entry present in the file.
 func (a *Archive) buildEntries() {
-	a.byHash = make(map[int]*File)
-	a.byName = make(map[uint64][]int)
+	n := len(a.hashes)
+	a.byHash = make([]*File, n)
+	a.nextFree = make([]int32, n)
+	a.groupOf = make(map[uint64]int32)
 	a.nameFilter = new([1024]uint64)
+	next := int32(-1)
+	for i := n - 1; i >= 0; i-- {
+		if a.hashes[i].block == hashFree {
+			next = int32(i)
+		}
+		a.nextFree[i] = next
+	}
+	// Group the entries by name hashes: count, then place.
+	var members int
+	for i := range a.hashes {
+		e := &a.hashes[i]
+		if uint64(e.block) >= uint64(len(a.blocks)) {
+			continue
+		}
+		k := nameKey(e.name1, e.name2)
+		g, ok := a.groupOf[k]
+		if !ok {
+			g = int32(len(a.groups))
+			a.groupOf[k] = g
+			a.groups = append(a.groups, nameGroup{})
+		}
+		a.groups[g].n++
+		members++
+		a.nameFilter[e.name1%65536/64] |= 1 << (e.name1 % 64)
+	}
+	first := int32(0)
+	for g := range a.groups {
+		a.groups[g].first = first
+		first += a.groups[g].n
+		a.groups[g].n = 0
+	}
+	a.groupIdx = make([]int32, members)
+	files := make([]File, 0, members)
 	outside, unusable := 0, 0
 	for i := range a.hashes {
 		e := &a.hashes[i]
@@ -183,12 +236,15 @@ func (a *Archive) buildEntries() {
 			outside++
 			continue
 		}
+		g := &a.groups[a.groupOf[nameKey(e.name1, e.name2)]]
+		a.groupIdx[g.first+g.n] = int32(i)
+		g.n++
 		if !a.blockUsable(e.block) {
 			unusable++
 			continue
 		}
 		b := &a.blocks[e.block]
-		f := &File{
+		files = append(files, File{
 			Locale:         e.locale,
 			Platform:       e.platform,
 			BlockIndex:     int(e.block),
@@ -199,11 +255,8 @@ func (a *Archive) buildEntries() {
 			Flags:          b.flags,
 			StoredFlags:    b.raw,
 			a:              a,
-		}
-		a.byHash[i] = f
-		k := nameKey(e.name1, e.name2)
-		a.byName[k] = append(a.byName[k], i)
-		a.nameFilter[e.name1%65536/64] |= 1 << (e.name1 % 64)
+		})
+		a.byHash[i] = &files[len(files)-1]
 	}
 	if outside > 0 {
 		a.warnf("%d hash entries point past the end of the block table (%d entries)", outside, len(a.blocks))
@@ -218,20 +271,14 @@ func (a *Archive) buildEntries() {
 func (a *Archive) collectFiles() {
 	named := make(map[int]bool)
 	for _, f := range a.byHash {
-		if f.Name != "" {
+		if f != nil && f.Name != "" {
 			named[f.BlockIndex] = true
 		}
 	}
-	idx := make([]int, 0, len(a.byHash))
-	for i := range a.byHash {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
 	seen := make(map[int]bool)
 	a.files = a.files[:0]
-	for _, i := range idx {
-		f := a.byHash[i]
-		if f.Name == "" && (named[f.BlockIndex] || seen[f.BlockIndex]) {
+	for _, f := range a.byHash {
+		if f == nil || f.Name == "" && (named[f.BlockIndex] || seen[f.BlockIndex]) {
 			continue
 		}
 		seen[f.BlockIndex] = true

@@ -21,22 +21,25 @@ var (
 	_ fs.ReadDirFS  = (*Archive)(nil)
 )
 
-// dirNode is a folder of the enumerable names.
-type dirNode struct {
-	name     string // the archive's spelling of the last path element
-	dirs     map[string]*dirNode
-	files    map[string]*File // by upper-case base name
-	fileName map[string]string
+// tree is the folder view of the enumerable names: one entry per file,
+// sorted by its case-folded path, so that a folder is the run of entries
+// whose paths start with the folder's path and '/'. It costs a few words
+// and two copies of the name per file, however deep the names go: a
+// folder is not a node of its own.
+type tree struct {
+	keys  []string // case-folded paths, '/'-separated, sorted
+	paths []string // the same paths as the archive spells them
+	order []int32  // position of the file in Files(): the first spells a folder
+	files []*File  // the entry the name picks (as Lookup does)
 }
 
-func newDir(name string) *dirNode {
-	return &dirNode{name: name, dirs: map[string]*dirNode{}, files: map[string]*File{}, fileName: map[string]string{}}
-}
-
-func foldName(s string) string {
+// foldKey folds ASCII letters to upper case, as the name hash does.
+func foldKey(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		b[i] = upperASCII(c)
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
 	}
 	return string(b)
 }
@@ -46,17 +49,20 @@ func foldName(s string) string {
 func cleanPath(op, name string) (string, error) {
 	p := strings.ReplaceAll(name, "\\", "/")
 	if !fs.ValidPath(p) {
-		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+		return "", &fs.PathError{Op: op, Path: nameShown(name), Err: fs.ErrInvalid}
 	}
 	return p, nil
 }
 
 // root builds the folder tree of the named files on first use.
-func (a *Archive) root() *dirNode {
+func (a *Archive) root() *tree {
 	a.treeOnce.Do(func() {
-		root := newDir(".")
-		seen := map[string]bool{}
-		for _, f := range a.files {
+		type ent struct {
+			key, path string
+			order     int32
+		}
+		var ents []ent
+		for i, f := range a.files {
 			if f.Name == "" {
 				continue
 			}
@@ -64,131 +70,159 @@ func (a *Archive) root() *dirNode {
 			if !fs.ValidPath(p) || p == "." {
 				continue // e.g. a name with an empty element; still in Files()
 			}
-			key := foldName(p)
-			if seen[key] {
+			ents = append(ents, ent{foldKey(p), p, int32(i)})
+		}
+		// Of names that differ only in case, the first in Files() stands.
+		sort.SliceStable(ents, func(i, j int) bool { return ents[i].key < ents[j].key })
+		t := &tree{}
+		for i, e := range ents {
+			if i > 0 && e.key == ents[i-1].key {
 				continue
 			}
-			seen[key] = true
 			// Locale variants: the tree holds the one Lookup picks.
-			g, ok := a.Lookup(f.Name)
+			g, ok := a.Lookup(a.files[e.order].Name)
 			if !ok {
 				continue
 			}
-			elems := strings.Split(p, "/")
-			d := root
-			for _, e := range elems[:len(elems)-1] {
-				k := foldName(e)
-				sub := d.dirs[k]
-				if sub == nil {
-					sub = newDir(e)
-					d.dirs[k] = sub
-				}
-				d = sub
-			}
-			base := elems[len(elems)-1]
-			k := foldName(base)
-			if _, isDir := d.dirs[k]; !isDir {
-				d.files[k] = g
-				d.fileName[k] = base
-			}
+			t.keys = append(t.keys, e.key)
+			t.paths = append(t.paths, e.path)
+			t.order = append(t.order, e.order)
+			t.files = append(t.files, g)
 		}
-		// A name that is both a file and a folder prefix is shown as the
-		// folder, so that what is inside stays reachable.
-		var prune func(d *dirNode)
-		prune = func(d *dirNode) {
-			for k, sub := range d.dirs {
-				delete(d.files, k)
-				delete(d.fileName, k)
-				prune(sub)
-			}
-		}
-		prune(root)
-		a.tree = root
+		a.tree = t
 	})
 	return a.tree
 }
 
-// find resolves a cleaned path to a folder or a listed file.
-func (a *Archive) find(p string) (*dirNode, *File, string) {
-	d := a.root()
+// span returns the entries under the folder whose key is dir ("" for the
+// root): [lo, hi).
+func (t *tree) span(dir string) (int, int) {
+	if dir == "" {
+		return 0, len(t.keys)
+	}
+	// Every key with the prefix dir+"/" sorts at or after it and before
+	// dir+"0" ('0' follows '/').
+	lo := sort.SearchStrings(t.keys, dir+"/")
+	hi := lo + sort.SearchStrings(t.keys[lo:], dir+"0")
+	return lo, hi
+}
+
+// spelling is how the folder whose key is dir is spelled: as in the first
+// name under it in Files() order. The folder is not empty.
+func (t *tree) spelling(dir string) string {
+	lo, hi := t.span(dir)
+	best := lo
+	for i := lo + 1; i < hi; i++ {
+		if t.order[i] < t.order[best] {
+			best = i
+		}
+	}
+	return path.Base(t.paths[best][:len(dir)])
+}
+
+// find resolves a cleaned path to a folder (its key and spelling) or a
+// listed file. A name that is both a file and a folder prefix is the
+// folder, so that what is inside stays reachable.
+func (a *Archive) find(p string) (dir string, f *File, base string, ok bool) {
+	t := a.root()
 	if p == "." {
-		return d, nil, "."
+		return "", nil, ".", true
 	}
-	elems := strings.Split(p, "/")
-	for i, e := range elems {
-		k := foldName(e)
-		if i == len(elems)-1 {
-			if sub := d.dirs[k]; sub != nil {
-				return sub, nil, sub.name
-			}
-			if f := d.files[k]; f != nil {
-				return nil, f, d.fileName[k]
-			}
-			return nil, nil, ""
-		}
-		if d = d.dirs[k]; d == nil {
-			return nil, nil, ""
-		}
+	key := foldKey(p)
+	if lo, hi := t.span(key); lo < hi {
+		return key, nil, t.spelling(key), true
 	}
-	return nil, nil, ""
+	if i := sort.SearchStrings(t.keys, key); i < len(t.keys) && t.keys[i] == key {
+		return "", t.files[i], path.Base(t.paths[i]), true
+	}
+	return "", nil, "", false
+}
+
+// entries lists the folder whose key is dir, sorted by name.
+func (t *tree) entries(dir string) []fs.DirEntry {
+	lo, hi := t.span(dir)
+	skip := len(dir)
+	if dir != "" {
+		skip++
+	}
+	var out []fs.DirEntry
+	for i := lo; i < hi; {
+		rest := t.keys[i][skip:]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			// A file, unless a folder of the same name hides it; that
+			// folder is listed where its entries are.
+			if sub, end := t.span(t.keys[i]); sub == end {
+				out = append(out, fs.FileInfoToDirEntry(fileInfo{f: t.files[i], name: t.paths[i][skip:]}))
+			}
+			i++
+			continue
+		}
+		sub := t.keys[i][:skip+j]
+		out = append(out, fs.FileInfoToDirEntry(dirInfo(t.spelling(sub))))
+		_, i = t.span(sub)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
 }
 
 // resolve finds the file or folder for an fs path: listed names first, then
 // any entry the name hashes to.
-func (a *Archive) resolve(op, name string) (*dirNode, *File, string, error) {
+// A folder is returned as its key with a nil *File.
+func (a *Archive) resolve(op, name string) (string, *File, string, error) {
 	p, err := cleanPath(op, name)
 	if err != nil {
-		return nil, nil, "", err
+		return "", nil, "", err
 	}
-	if d, f, base := a.find(p); d != nil || f != nil {
-		return d, f, base, nil
+	if dir, f, base, ok := a.find(p); ok {
+		return dir, f, base, nil
 	}
 	if f, ok := a.Lookup(strings.ReplaceAll(p, "/", "\\")); ok {
-		return nil, f, path.Base(p), nil
+		return "", f, path.Base(p), nil
 	}
-	return nil, nil, "", &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	return "", nil, "", &fs.PathError{Op: op, Path: nameShown(name), Err: fs.ErrNotExist}
 }
 
 // Open opens a file or folder (fs.FS). Folders exist only as prefixes of
 // enumerable names.
 func (a *Archive) Open(name string) (fs.File, error) {
-	d, f, base, err := a.resolve("open", name)
+	dir, f, base, err := a.resolve("open", name)
 	if err != nil {
 		return nil, err
 	}
-	if d != nil {
-		return &dirFile{a: a, d: d, info: dirInfo(base)}, nil
+	if f == nil {
+		return &dirFile{t: a.root(), dir: dir, info: dirInfo(base)}, nil
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, &fs.PathError{Op: "open", Path: nameShown(name), Err: err}
 	}
 	return &openFile{ReadCloser: rc, info: fileInfo{f: f, name: base}}, nil
 }
 
 // ReadFile reads a whole file (fs.ReadFileFS), within the read limit.
 func (a *Archive) ReadFile(name string) ([]byte, error) {
-	d, f, _, err := a.resolve("readfile", name)
+	_, f, _, err := a.resolve("readfile", name)
 	if err != nil {
 		return nil, err
 	}
-	if d != nil {
-		return nil, &fs.PathError{Op: "readfile", Path: name, Err: errors.New("is a directory")}
+	if f == nil {
+		return nil, &fs.PathError{Op: "readfile", Path: nameShown(name), Err: errors.New("is a directory")}
 	}
 	b, err := f.readAll()
 	if err != nil {
-		return nil, &fs.PathError{Op: "readfile", Path: name, Err: err}
+		return nil, &fs.PathError{Op: "readfile", Path: nameShown(name), Err: err}
 	}
 	return b, nil
 }
 
 // Stat describes a file or folder (fs.StatFS) without reading it.
 func (a *Archive) Stat(name string) (fs.FileInfo, error) {
-	d, f, base, err := a.resolve("stat", name)
+	_, f, base, err := a.resolve("stat", name)
 	if err != nil {
 		return nil, err
 	}
-	if d != nil {
+	if f == nil {
 		return dirInfo(base), nil
 	}
 	return fileInfo{f: f, name: base}, nil
@@ -196,26 +230,14 @@ func (a *Archive) Stat(name string) (fs.FileInfo, error) {
 
 // ReadDir lists a folder sorted by name (fs.ReadDirFS).
 func (a *Archive) ReadDir(name string) ([]fs.DirEntry, error) {
-	d, _, _, err := a.resolve("readdir", name)
+	dir, f, _, err := a.resolve("readdir", name)
 	if err != nil {
 		return nil, err
 	}
-	if d == nil {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	if f != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: nameShown(name), Err: errors.New("not a directory")}
 	}
-	return d.entries(), nil
-}
-
-func (d *dirNode) entries() []fs.DirEntry {
-	out := make([]fs.DirEntry, 0, len(d.dirs)+len(d.files))
-	for _, sub := range d.dirs {
-		out = append(out, fs.FileInfoToDirEntry(dirInfo(sub.name)))
-	}
-	for k, f := range d.files {
-		out = append(out, fs.FileInfoToDirEntry(fileInfo{f: f, name: d.fileName[k]}))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
+	return a.root().entries(dir), nil
 }
 
 // fileInfo describes a file; Sys returns its *File.
@@ -251,8 +273,8 @@ func (f *openFile) Stat() (fs.FileInfo, error) { return f.info, nil }
 
 // dirFile is an open folder (fs.ReadDirFile).
 type dirFile struct {
-	a       *Archive
-	d       *dirNode
+	t       *tree
+	dir     string // the folder's key
 	info    fs.FileInfo
 	entries []fs.DirEntry
 	offset  int
@@ -266,7 +288,7 @@ func (f *dirFile) Read([]byte) (int, error) {
 
 func (f *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	if f.entries == nil {
-		f.entries = f.d.entries()
+		f.entries = f.t.entries(f.dir)
 	}
 	rest := f.entries[f.offset:]
 	if n <= 0 {

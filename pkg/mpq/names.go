@@ -68,7 +68,7 @@ func (a *Archive) readList(name string, scan func(io.Reader) (int, error)) {
 		a.warnf("%s not read: %v", name, err)
 		return
 	}
-	a.named = a.named[:0]
+	a.listNamed = a.listNamed[:0]
 	rc, err := f.Open()
 	var long int
 	if err == nil {
@@ -78,8 +78,13 @@ func (a *Archive) readList(name string, scan func(io.Reader) (int, error)) {
 	if err != nil {
 		// All or nothing, as when the list was read whole: undo the names
 		// this list gave.
-		for _, k := range a.named {
-			a.byHash[k].Name = ""
+		for _, g := range a.listNamed {
+			a.groups[g].named = false
+			for _, i := range a.group(g) {
+				if f := a.byHash[i]; f != nil {
+					f.Name = ""
+				}
+			}
 		}
 		a.warnf("%s is unreadable: %v", name, err)
 		return
@@ -89,35 +94,44 @@ func (a *Archive) readList(name string, scan func(io.Reader) (int, error)) {
 	}
 }
 
-// nameEntries gives name to every unnamed entry whose hashes match it, in
-// every locale. It goes through an index rather than probing, so that a
-// listfile of a million names costs a million map lookups whatever the
-// hash table holds.
+// nameEntries gives name to every entry whose hashes match it, in every
+// locale, unless an earlier name has. It goes through an index rather than
+// probing, so that a listfile of a million names costs at most a million
+// map lookups whatever the hash table holds, and a name repeated a million
+// times names its group of entries once.
 func (a *Archive) nameEntries(name string) {
 	a.nameBytes("", []byte(name))
 }
 
 // nameBytes is nameEntries for the name prefix+name, given as bytes where
-// they lie; the string is made only when an unnamed entry takes it.
+// they lie; the string is made only when an unnamed group takes it.
 func (a *Archive) nameBytes(prefix string, name []byte) {
 	h1 := hashMore(hashMore(hashStart, prefix, hashNameA), name, hashNameA).seed1
 	if a.nameFilter[h1%65536/64]&(1<<(h1%64)) == 0 {
 		return // no entry has this first hash: most names of a long list
 	}
-	var s string
 	h2 := hashMore(hashMore(hashStart, prefix, hashNameB), name, hashNameB).seed1
-	for _, i := range a.byName[nameKey(h1, h2)] {
-		if f := a.byHash[i]; f.Name == "" {
-			if s == "" {
-				s = prefix + string(name)
-			}
+	g, ok := a.groupOf[nameKey(h1, h2)]
+	if !ok || a.groups[g].named {
+		return
+	}
+	a.groups[g].named = true
+	a.listNamed = append(a.listNamed, g)
+	s := prefix + string(name)
+	for _, i := range a.group(g) {
+		if f := a.byHash[i]; f != nil {
 			f.Name = s
-			a.named = append(a.named, i)
 		}
 	}
 }
 
 func nameKey(a, b uint32) uint64 { return uint64(a)<<32 | uint64(b) }
+
+// group returns the hash indexes of group g, in table order.
+func (a *Archive) group(g int32) []int32 {
+	gr := a.groups[g]
+	return a.groupIdx[gr.first : gr.first+gr.n]
+}
 
 // splitNames reads names from r and calls fn with each non-empty one (the
 // bytes are only valid during the call). Names end at CR, LF or ';' (some

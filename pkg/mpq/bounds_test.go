@@ -1,0 +1,165 @@
+package mpq
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
+)
+
+// TestManyNamesOneBlock: 8,192 names (each its own hash entry, all in the
+// listfile) stand for one block. Every name is listed, all read the same
+// bytes, and opening costs a fixed amount per hash entry.
+func TestManyNamesOneBlock(t *testing.T) {
+	const n = 8192
+	b := hostile.MPQManyNames(n, 0)
+	var a *Archive
+	var err error
+	used := allocated(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := int(a.Header().HashEntriesRead)
+	t.Logf("%d bytes of archive, %d hash entries: opening allocated %d bytes (%d per entry)", len(b), entries, used, int(used)/entries)
+	if used > uint64(entries)*300 {
+		t.Errorf("opening allocated %d bytes for %d hash entries", used, entries)
+	}
+	files := a.Files()
+	if len(files) != n+1 {
+		t.Fatalf("%d files, want %d", len(files), n+1)
+	}
+	for _, name := range []string{"name0", "name8191"} {
+		got, err := fs.ReadFile(a, name)
+		if err != nil || string(got) != "one block behind every name" {
+			t.Errorf("%s: %q, %v", name, got, err)
+		}
+	}
+}
+
+// TestDeepNamesTree: names 100 folders deep, each its own chain. The
+// folder tree costs a few words and two copies per name, not a node per
+// folder, and walking it finds every file.
+func TestDeepNamesTree(t *testing.T) {
+	const n, depth = 1000, 100
+	b := hostile.MPQManyNames(n, depth)
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "deep.mpq", budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names int
+	for _, f := range a.Files() {
+		names += len(f.Name)
+	}
+	used := allocated(func() { a.root() })
+	t.Logf("%d names of %d bytes in all, %d folders: the tree allocated %d bytes", n, names, n*depth, used)
+	if used > uint64(4*names+200*n) {
+		t.Errorf("the tree of %d names (%d bytes) allocated %d bytes", n, names, used)
+	}
+	files := 0
+	err = fs.WalkDir(a, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			files++
+			if p != "(listfile)" && !strings.HasSuffix(p, "/x") {
+				t.Errorf("walked to %.60s", p)
+			}
+		}
+		return nil
+	})
+	if err != nil || files != n+1 {
+		t.Errorf("walked %d files, %v", files, err)
+	}
+	deep := "name7" + strings.Repeat("/x", depth)
+	if st, err := fs.Stat(a, strings.ToUpper(deep)); err != nil || st.IsDir() || st.Name() != "x" {
+		t.Errorf("stat of a deep name: %v, %v", st, err)
+	}
+	if st, err := fs.Stat(a, "NAME7/X"); err != nil || !st.IsDir() || st.Name() != "x" {
+		t.Errorf("stat of a folder: %v, %v", st, err)
+	}
+}
+
+// buildV4 lays out a format-4 archive holding one stored file, "a", whose
+// hash table of entries entries (a power of two, at least 16) is stored
+// zlib-compressed, as format 4 allows. The header's MD5 is right, so the
+// header is not skipped as fake.
+func buildV4(entries uint32) []byte {
+	data := []byte("hello")
+	hash := make([]byte, entries*16)
+	for i := range entries {
+		binary.LittleEndian.PutUint32(hash[i*16+12:], hashFree)
+		binary.LittleEndian.PutUint32(hash[i*16:], 0xFFFFFFFF)
+		binary.LittleEndian.PutUint32(hash[i*16+4:], 0xFFFFFFFF)
+	}
+	slot := hashString("a", hashTableIndex) & (entries - 1)
+	e := hash[slot*16:]
+	binary.LittleEndian.PutUint32(e, hashString("a", hashNameA))
+	binary.LittleEndian.PutUint32(e[4:], hashString("a", hashNameB))
+	binary.LittleEndian.PutUint32(e[8:], 0)
+	binary.LittleEndian.PutUint32(e[12:], 0)
+	stored := zlibSector(hash)
+	encryptBlock(stored, hashTableKey)
+	block := make([]byte, 16)
+	binary.LittleEndian.PutUint32(block, headerSizeV4)
+	binary.LittleEndian.PutUint32(block[4:], uint32(len(data)))
+	binary.LittleEndian.PutUint32(block[8:], uint32(len(data)))
+	binary.LittleEndian.PutUint32(block[12:], FlagExists)
+	encryptBlock(block, blockTableKey)
+
+	out := make([]byte, headerSizeV4)
+	out = append(out, data...)
+	hashPos := len(out)
+	out = append(out, stored...)
+	blockPos := len(out)
+	out = append(out, block...)
+	h := out[:headerSizeV4]
+	le := binary.LittleEndian
+	le.PutUint32(h, idMPQ)
+	le.PutUint32(h[4:], headerSizeV4)
+	le.PutUint32(h[8:], uint32(len(out)))
+	le.PutUint16(h[12:], 3)
+	le.PutUint16(h[14:], 3)
+	le.PutUint32(h[16:], uint32(hashPos))
+	le.PutUint32(h[20:], uint32(blockPos))
+	le.PutUint32(h[24:], entries)
+	le.PutUint32(h[28:], 1)
+	le.PutUint64(h[44:], uint64(len(out)))
+	le.PutUint64(h[68:], uint64(len(stored)))
+	le.PutUint64(h[76:], 16)
+	sum := md5.Sum(h[:0xC0])
+	copy(h[0xC0:], sum[:])
+	return out
+}
+
+// TestCompressedTableReadLimit: a format-4 hash table is stored
+// compressed, so its declared size is backed by nothing in the file. It
+// is decompressed within the read limit and refused over it, before
+// anything is allocated for it.
+func TestCompressedTableReadLimit(t *testing.T) {
+	b := buildV4(16)
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := a.ReadFile("a"); err != nil || string(got) != "hello" {
+		t.Fatalf("a compressed hash table: %q, %v", got, err)
+	}
+	b = buildV4(1 << 16) // 1 MiB once decompressed, a few kB stored
+	var be *budget.Error
+	used := allocated(func() {
+		_, err = NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{ReadBytes: 1 << 19})
+	})
+	if !errors.As(err, &be) || be.Limit != budget.ReadBytes || be.Value != 1<<20 || be.File != "v4.mpq" || used > 64<<10 {
+		t.Errorf("a 1 MiB compressed table over a 512 KiB read limit: %v, allocating %d bytes", err, used)
+	}
+	if a, err = NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{}); err != nil || a.Header().HashEntriesRead != 1<<16 {
+		t.Errorf("within the default limit: %v", err)
+	}
+}
