@@ -191,7 +191,6 @@ func (a *Archive) buildEntries() {
 	n := len(a.hashes)
 	a.byHash = make([]*File, n)
 	a.nextFree = make([]int32, n)
-	a.groupOf = make(map[uint64]int32)
 	a.nameFilter = new([1024]uint64)
 	next := int32(-1)
 	for i := n - 1; i >= 0; i-- {
@@ -202,6 +201,13 @@ func (a *Archive) buildEntries() {
 	}
 	// Group the entries by name hashes: count, then place.
 	var members int
+	for i := range a.hashes {
+		if uint64(a.hashes[i].block) < uint64(len(a.blocks)) {
+			members++
+		}
+	}
+	a.groupOf = make(map[uint64]int32, members)
+	a.groups = make([]nameGroup, 0, members)
 	for i := range a.hashes {
 		e := &a.hashes[i]
 		if uint64(e.block) >= uint64(len(a.blocks)) {
@@ -215,7 +221,6 @@ func (a *Archive) buildEntries() {
 			a.groups = append(a.groups, nameGroup{})
 		}
 		a.groups[g].n++
-		members++
 		a.nameFilter[e.name1%65536/64] |= 1 << (e.name1 % 64)
 	}
 	first := int32(0)
@@ -269,13 +274,13 @@ func (a *Archive) buildEntries() {
 // collectFiles fills a.files from a.byHash: named entries always, unnamed
 // ones unless another entry already stands for their block.
 func (a *Archive) collectFiles() {
-	named := make(map[int]bool)
+	named := make([]bool, len(a.blocks))
 	for _, f := range a.byHash {
 		if f != nil && f.Name != "" {
 			named[f.BlockIndex] = true
 		}
 	}
-	seen := make(map[int]bool)
+	seen := make([]bool, len(a.blocks))
 	a.files = a.files[:0]
 	for _, f := range a.byHash {
 		if f == nil || f.Name == "" && (named[f.BlockIndex] || seen[f.BlockIndex]) {

@@ -1,10 +1,12 @@
 package mpq
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,10 +29,19 @@ var (
 // and two copies of the name per file, however deep the names go: a
 // folder is not a node of its own.
 type tree struct {
+	a     *Archive
 	keys  []string // case-folded paths, '/'-separated, sorted
 	paths []string // the same paths as the archive spells them
 	order []int32  // position of the file in Files(): the first spells a folder
-	files []*File  // the entry the name picks (as Lookup does)
+	pick  []int32  // the hash entry the name picks (as Lookup does)
+}
+
+// file returns tree entry i as Lookup would: a copy of the entry its name
+// picks, under that name.
+func (t *tree) file(i int) *File {
+	g := *t.a.byHash[t.pick[i]]
+	g.Name = t.a.files[t.order[i]].Name
+	return &g
 }
 
 // foldKey folds ASCII letters to upper case, as the name hash does.
@@ -61,7 +72,7 @@ func (a *Archive) root() *tree {
 			key, path string
 			order     int32
 		}
-		var ents []ent
+		ents := make([]ent, 0, len(a.files))
 		for i, f := range a.files {
 			if f.Name == "" {
 				continue
@@ -73,21 +84,27 @@ func (a *Archive) root() *tree {
 			ents = append(ents, ent{foldKey(p), p, int32(i)})
 		}
 		// Of names that differ only in case, the first in Files() stands.
-		sort.SliceStable(ents, func(i, j int) bool { return ents[i].key < ents[j].key })
-		t := &tree{}
+		slices.SortFunc(ents, func(x, y ent) int {
+			if c := strings.Compare(x.key, y.key); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.order, y.order)
+		})
+		n := len(ents)
+		t := &tree{a: a, keys: make([]string, 0, n), paths: make([]string, 0, n), order: make([]int32, 0, n), pick: make([]int32, 0, n)}
 		for i, e := range ents {
 			if i > 0 && e.key == ents[i-1].key {
 				continue
 			}
 			// Locale variants: the tree holds the one Lookup picks.
-			g, ok := a.Lookup(a.files[e.order].Name)
-			if !ok {
+			k := a.lookup(a.files[e.order].Name)
+			if k < 0 || a.byHash[k] == nil {
 				continue
 			}
 			t.keys = append(t.keys, e.key)
 			t.paths = append(t.paths, e.path)
 			t.order = append(t.order, e.order)
-			t.files = append(t.files, g)
+			t.pick = append(t.pick, int32(k))
 		}
 		a.tree = t
 	})
@@ -133,7 +150,7 @@ func (a *Archive) find(p string) (dir string, f *File, base string, ok bool) {
 		return key, nil, t.spelling(key), true
 	}
 	if i := sort.SearchStrings(t.keys, key); i < len(t.keys) && t.keys[i] == key {
-		return "", t.files[i], path.Base(t.paths[i]), true
+		return "", t.file(i), path.Base(t.paths[i]), true
 	}
 	return "", nil, "", false
 }
@@ -153,7 +170,7 @@ func (t *tree) entries(dir string) []fs.DirEntry {
 			// A file, unless a folder of the same name hides it; that
 			// folder is listed where its entries are.
 			if sub, end := t.span(t.keys[i]); sub == end {
-				out = append(out, fs.FileInfoToDirEntry(fileInfo{f: t.files[i], name: t.paths[i][skip:]}))
+				out = append(out, fs.FileInfoToDirEntry(fileInfo{f: t.file(i), name: t.paths[i][skip:]}))
 			}
 			i++
 			continue
