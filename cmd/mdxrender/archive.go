@@ -165,16 +165,15 @@ func entryName(f *mpq.File) string {
 	return fmt.Sprintf("File%08d.%s", f.BlockIndex, sniffExt(f))
 }
 
-// sniffExt guesses an extension from a file's first bytes.
+// sniffExt guesses an extension from a file's first bytes. Head decodes
+// only those, so a listing of many unnamed entries costs little whatever
+// their sectors hold.
 func sniffExt(f *mpq.File) string {
-	rc, err := f.Open()
+	head, err := f.Head(16)
 	if err != nil {
 		return "xxx"
 	}
-	defer rc.Close()
-	var head [4]byte
-	n, _ := io.ReadFull(rc, head[:])
-	b := string(head[:n])
+	b := string(head)
 	for _, m := range []struct{ magic, ext string }{
 		{"MDLX", "mdx"}, {"BLP1", "blp"}, {"BLP2", "blp"}, {"BLP0", "blp"}, {"RIFF", "wav"},
 		{"MD20", "m2"}, {"MD21", "m2"}, {"DDS ", "dds"}, {"\x89PNG", "png"}, {"ID3", "mp3"},

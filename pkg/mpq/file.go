@@ -170,7 +170,12 @@ func (f *File) unsupported(format string, args ...any) *UnsupportedError {
 
 // prepare checks the block against the file, derives the key and loads the
 // sector offset table.
-func (f *File) prepare() (*fileState, error) {
+func (f *File) prepare() (*fileState, error) { return f.prepareSectors(-1) }
+
+// prepareSectors is prepare loading the offsets of the first k sectors
+// only (all when k < 0): what reading the start of a file needs, however
+// long its table.
+func (f *File) prepareSectors(k int) (*fileState, error) {
 	a := f.a
 	b := &a.blocks[f.BlockIndex]
 	st := &fileState{f: f, a: a, flags: b.flags, size: b.fsize, base: b.pos}
@@ -235,17 +240,22 @@ func (f *File) prepare() (*fileState, error) {
 	if uint64(off)+tableLen > uint64(a.size) {
 		return nil, f.formatErr(off, "sector offset table of %d entries runs past the end of the archive", n)
 	}
-	tb := make([]byte, tableLen)
+	load := st.nsect
+	if k >= 0 && k < load {
+		load = k
+		n = k + 1
+	}
+	tb := make([]byte, n*4)
 	if _, err := a.r.ReadAt(tb, off); err != nil {
 		return nil, f.formatErr(off, "reading the sector offset table: %v", err)
 	}
 	if st.flags&FlagEncrypted != 0 {
 		if !keyKnown {
-			k, ok := detectKeyFromSectorTable(tb, uint32(tableLen), ss)
+			key, ok := detectKeyFromSectorTable(tb, uint32(tableLen), ss)
 			if !ok {
 				return nil, f.unsupported("encrypted file whose name is unknown (its key could not be recovered)")
 			}
-			st.key = k
+			st.key = key
 		}
 		decryptBlock(tb, st.key-1)
 	}
@@ -255,7 +265,7 @@ func (f *File) prepare() (*fileState, error) {
 	}
 	// StormLib's checks: offsets strictly increase and no sector is stored
 	// in more bytes than a sector holds.
-	for i := 0; i < st.nsect; i++ {
+	for i := 0; i < load; i++ {
 		o0, o1 := st.offsets[i], st.offsets[i+1]
 		if o1 <= o0 || o1-o0 > ss {
 			return nil, f.formatErr(off+int64(i)*4, "sector offset table is corrupt (sector %d: %d..%d, sector size %d)", i, o0, o1, ss)
@@ -331,18 +341,24 @@ func (st *fileState) decodeSector(i int, dst, raw []byte) error {
 		n, err = explode(dst, raw)
 	}
 	if err != nil {
-		rawOff, _ := st.rawRange(i)
-		off := st.a.dataOffset(st.base + rawOff)
-		var me *methodError
-		if errors.As(err, &me) && me.unsupported {
-			return st.f.unsupported("compression %s (byte %#02x) in sector %d", me.method, raw[0], i)
-		}
-		return st.f.formatErr(off, "sector %d does not decompress: %v", i, err)
+		return st.sectorErr(i, raw[0], err)
 	}
 	// A stream that ends early leaves the rest of the sector zero, as
 	// StormLib does.
 	clear(dst[n:])
 	return nil
+}
+
+// sectorErr reports sector i (whose first stored byte is first) failing
+// to decompress: unsupported for a method this package does not
+// implement, else damaged.
+func (st *fileState) sectorErr(i int, first byte, err error) error {
+	var me *methodError
+	if errors.As(err, &me) && me.unsupported {
+		return st.f.unsupported("compression %s (byte %#02x) in sector %d", me.method, first, i)
+	}
+	rawOff, _ := st.rawRange(i)
+	return st.f.formatErr(st.a.dataOffset(st.base+rawOff), "sector %d does not decompress: %v", i, err)
 }
 
 // decodeAll decodes the whole file into out (len(out) == size), reading all
