@@ -163,3 +163,35 @@ func TestCompressedTableReadLimit(t *testing.T) {
 		t.Errorf("within the default limit: %v", err)
 	}
 }
+
+// TestLongNamesInErrors: a name of a megabyte, from a model naming a
+// texture or from the archive itself, makes an error line of a few hundred
+// bytes, whatever the error.
+func TestLongNamesInErrors(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	b := buildMPQ(t, 3, 16, []rawFile{
+		{name: long, body: sectoredBody([][]byte{{0x04, 1, 2, 3}}), fsize: 4096, flags: FlagExists | FlagCompress, block: -1},
+	})
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "long.mpq", budget.Limits{ReadBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := a.Lookup(long)
+	if !ok {
+		t.Fatal("not found")
+	}
+	_, errRead := f.ReadAll()
+	_, errHead := f.Head(10)
+	_, errOpen := a.Open(long + "x")
+	_, errFS := fs.ReadFile(a, long)
+	for _, err := range []error{errRead, errHead, errOpen, errFS} {
+		if err == nil || len(err.Error()) > 1000 {
+			t.Errorf("an error of %d bytes: %.300s", len(err.Error()), err)
+		}
+	}
+	var be *budget.Error
+	var fe *FormatError
+	if !errors.As(errRead, &be) || !errors.As(errHead, &fe) || !errors.Is(errOpen, fs.ErrNotExist) || !errors.As(errFS, &be) {
+		t.Errorf("errors: %v; %v; %v; %v", errRead, errHead, errOpen, errFS)
+	}
+}
