@@ -43,7 +43,7 @@ func TestManyNamesOneBlock(t *testing.T) {
 }
 
 // TestDeepNamesTree: names 100 folders deep, each its own chain. The
-// folder tree costs a few words and two copies per name, not a node per
+// folder tree costs a few words and a copy of each name, not a node per
 // folder, and walking it finds every file.
 func TestDeepNamesTree(t *testing.T) {
 	const n, depth = 1000, 100
@@ -58,7 +58,7 @@ func TestDeepNamesTree(t *testing.T) {
 	}
 	used := allocated(func() { a.root() })
 	t.Logf("%d names of %d bytes in all, %d folders: the tree allocated %d bytes", n, names, n*depth, used)
-	if used > uint64(4*names+200*n) {
+	if used > uint64(names*3/2+100*n) {
 		t.Errorf("the tree of %d names (%d bytes) allocated %d bytes", n, names, used)
 	}
 	files := 0

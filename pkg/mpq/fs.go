@@ -26,15 +26,23 @@ var (
 // tree is the folder view of the enumerable names: one entry per file,
 // sorted by its case-folded path, so that a folder is the run of entries
 // whose paths start with the folder's path and '/'. It costs a few words
-// and two copies of the name per file, however deep the names go: a
-// folder is not a node of its own.
+// and one copy of the name per file, however deep the names go: a folder
+// is not a node of its own.
 type tree struct {
 	a     *Archive
 	keys  []string // case-folded paths, '/'-separated, sorted
-	paths []string // the same paths as the archive spells them
 	order []int32  // position of the file in Files(): the first spells a folder
 	pick  []int32  // the hash entry the name picks (as Lookup does)
 }
+
+// spelled returns bytes [from, to) of entry i's path as the archive
+// spells it: its name, whose bytes line up with its key's.
+func (t *tree) spelled(i, from, to int) string {
+	return t.a.files[t.order[i]].Name[from:to]
+}
+
+// lastElem returns where the last element of a key starts.
+func lastElem(key string) int { return strings.LastIndexByte(key, '/') + 1 }
 
 // file returns tree entry i as Lookup would: a copy of the entry its name
 // picks, under that name.
@@ -44,15 +52,22 @@ func (t *tree) file(i int) *File {
 	return &g
 }
 
-// foldKey folds ASCII letters to upper case, as the name hash does.
+// foldKey folds ASCII letters to upper case, as the name hash does, and
+// turns '\\' into '/'.
 func foldKey(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			c -= 'a' - 'A'
+		case c == '\\':
+			c = '/'
 		}
+		b.WriteByte(c)
 	}
-	return string(b)
+	return b.String()
 }
 
 // cleanPath turns an fs path (with either separator) into its '/' form,
@@ -69,19 +84,19 @@ func cleanPath(op, name string) (string, error) {
 func (a *Archive) root() *tree {
 	a.treeOnce.Do(func() {
 		type ent struct {
-			key, path string
-			order     int32
+			key   string
+			order int32
 		}
 		ents := make([]ent, 0, len(a.files))
 		for i, f := range a.files {
 			if f.Name == "" {
 				continue
 			}
-			p := strings.ReplaceAll(f.Name, "\\", "/")
-			if !fs.ValidPath(p) || p == "." {
+			key := foldKey(f.Name)
+			if !fs.ValidPath(key) || key == "." {
 				continue // e.g. a name with an empty element; still in Files()
 			}
-			ents = append(ents, ent{foldKey(p), p, int32(i)})
+			ents = append(ents, ent{key, int32(i)})
 		}
 		// Of names that differ only in case, the first in Files() stands.
 		slices.SortFunc(ents, func(x, y ent) int {
@@ -91,7 +106,7 @@ func (a *Archive) root() *tree {
 			return cmp.Compare(x.order, y.order)
 		})
 		n := len(ents)
-		t := &tree{a: a, keys: make([]string, 0, n), paths: make([]string, 0, n), order: make([]int32, 0, n), pick: make([]int32, 0, n)}
+		t := &tree{a: a, keys: make([]string, 0, n), order: make([]int32, 0, n), pick: make([]int32, 0, n)}
 		for i, e := range ents {
 			if i > 0 && e.key == ents[i-1].key {
 				continue
@@ -102,7 +117,6 @@ func (a *Archive) root() *tree {
 				continue
 			}
 			t.keys = append(t.keys, e.key)
-			t.paths = append(t.paths, e.path)
 			t.order = append(t.order, e.order)
 			t.pick = append(t.pick, int32(k))
 		}
@@ -134,7 +148,7 @@ func (t *tree) spelling(dir string) string {
 			best = i
 		}
 	}
-	return path.Base(t.paths[best][:len(dir)])
+	return t.spelled(best, lastElem(dir), len(dir))
 }
 
 // find resolves a cleaned path to a folder (its key and spelling) or a
@@ -150,7 +164,7 @@ func (a *Archive) find(p string) (dir string, f *File, base string, ok bool) {
 		return key, nil, t.spelling(key), true
 	}
 	if i := sort.SearchStrings(t.keys, key); i < len(t.keys) && t.keys[i] == key {
-		return "", t.file(i), path.Base(t.paths[i]), true
+		return "", t.file(i), t.spelled(i, lastElem(key), len(key)), true
 	}
 	return "", nil, "", false
 }
@@ -170,7 +184,7 @@ func (t *tree) entries(dir string) []fs.DirEntry {
 			// A file, unless a folder of the same name hides it; that
 			// folder is listed where its entries are.
 			if sub, end := t.span(t.keys[i]); sub == end {
-				out = append(out, fs.FileInfoToDirEntry(fileInfo{f: t.file(i), name: t.paths[i][skip:]}))
+				out = append(out, fs.FileInfoToDirEntry(fileInfo{f: t.file(i), name: t.spelled(i, skip, len(t.keys[i]))}))
 			}
 			i++
 			continue
