@@ -2,6 +2,9 @@ package hostile
 
 import (
 	"bytes"
+	"compress/zlib"
+	"crypto/md5"
+	"encoding/binary"
 	"fmt"
 	"strings"
 )
@@ -333,4 +336,57 @@ func (w *bitWriter) flush() []byte {
 		w.bits(0, 8-w.nacc)
 	}
 	return w.out
+}
+
+// MPQCompressedTable is a format-4 archive holding one stored file, "a",
+// whose hash table declares entries entries (a power of two, at least 16)
+// and is stored zlib-compressed, as format 4 allows: a declared size that
+// nothing in the file backs (16 MiB for entries = 1<<20, in a few kB).
+func MPQCompressedTable(entries uint32) []byte {
+	const headerSize = 0xD0
+	data := []byte("hello")
+	hash := bytes.Repeat([]byte{0xFF}, int(entries)*16)
+	slot := mpqHash("a", 0x000) & (entries - 1)
+	e := hash[slot*16:]
+	binary.LittleEndian.PutUint32(e, mpqHash("a", 0x100))
+	binary.LittleEndian.PutUint32(e[4:], mpqHash("a", 0x200))
+	binary.LittleEndian.PutUint32(e[8:], 0)
+	binary.LittleEndian.PutUint32(e[12:], 0)
+	var z bytes.Buffer
+	z.WriteByte(mpqZlib)
+	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	w.Write(hash)
+	w.Close()
+	stored := z.Bytes()
+	mpqEncrypt(stored, mpqHash("(hash table)", 0x300))
+	block := make([]byte, 16)
+	binary.LittleEndian.PutUint32(block, headerSize)
+	binary.LittleEndian.PutUint32(block[4:], uint32(len(data)))
+	binary.LittleEndian.PutUint32(block[8:], uint32(len(data)))
+	binary.LittleEndian.PutUint32(block[12:], mpqFlagExists)
+	mpqEncrypt(block, mpqHash("(block table)", 0x300))
+
+	out := make([]byte, headerSize)
+	out = append(out, data...)
+	hashPos := len(out)
+	out = append(out, stored...)
+	blockPos := len(out)
+	out = append(out, block...)
+	h := out[:headerSize]
+	le := binary.LittleEndian
+	copy(h, "MPQ\x1a")
+	le.PutUint32(h[4:], headerSize)
+	le.PutUint32(h[8:], uint32(len(out)))
+	le.PutUint16(h[12:], 3) // format 4
+	le.PutUint16(h[14:], 3)
+	le.PutUint32(h[16:], uint32(hashPos))
+	le.PutUint32(h[20:], uint32(blockPos))
+	le.PutUint32(h[24:], entries)
+	le.PutUint32(h[28:], 1)
+	le.PutUint64(h[44:], uint64(len(out)))    // archive size
+	le.PutUint64(h[68:], uint64(len(stored))) // hash table as stored
+	le.PutUint64(h[76:], uint64(len(block)))  // block table as stored
+	sum := md5.Sum(h[:0xC0])                  // the header's own MD5,
+	copy(h[0xC0:], sum[:])                    // without which it is skipped as fake
+	return out
 }

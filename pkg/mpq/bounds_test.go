@@ -2,8 +2,6 @@ package mpq
 
 import (
 	"bytes"
-	"crypto/md5"
-	"encoding/binary"
 	"errors"
 	"io/fs"
 	"strings"
@@ -86,64 +84,12 @@ func TestDeepNamesTree(t *testing.T) {
 	}
 }
 
-// buildV4 lays out a format-4 archive holding one stored file, "a", whose
-// hash table of entries entries (a power of two, at least 16) is stored
-// zlib-compressed, as format 4 allows. The header's MD5 is right, so the
-// header is not skipped as fake.
-func buildV4(entries uint32) []byte {
-	data := []byte("hello")
-	hash := make([]byte, entries*16)
-	for i := range entries {
-		binary.LittleEndian.PutUint32(hash[i*16+12:], hashFree)
-		binary.LittleEndian.PutUint32(hash[i*16:], 0xFFFFFFFF)
-		binary.LittleEndian.PutUint32(hash[i*16+4:], 0xFFFFFFFF)
-	}
-	slot := hashString("a", hashTableIndex) & (entries - 1)
-	e := hash[slot*16:]
-	binary.LittleEndian.PutUint32(e, hashString("a", hashNameA))
-	binary.LittleEndian.PutUint32(e[4:], hashString("a", hashNameB))
-	binary.LittleEndian.PutUint32(e[8:], 0)
-	binary.LittleEndian.PutUint32(e[12:], 0)
-	stored := zlibSector(hash)
-	encryptBlock(stored, hashTableKey)
-	block := make([]byte, 16)
-	binary.LittleEndian.PutUint32(block, headerSizeV4)
-	binary.LittleEndian.PutUint32(block[4:], uint32(len(data)))
-	binary.LittleEndian.PutUint32(block[8:], uint32(len(data)))
-	binary.LittleEndian.PutUint32(block[12:], FlagExists)
-	encryptBlock(block, blockTableKey)
-
-	out := make([]byte, headerSizeV4)
-	out = append(out, data...)
-	hashPos := len(out)
-	out = append(out, stored...)
-	blockPos := len(out)
-	out = append(out, block...)
-	h := out[:headerSizeV4]
-	le := binary.LittleEndian
-	le.PutUint32(h, idMPQ)
-	le.PutUint32(h[4:], headerSizeV4)
-	le.PutUint32(h[8:], uint32(len(out)))
-	le.PutUint16(h[12:], 3)
-	le.PutUint16(h[14:], 3)
-	le.PutUint32(h[16:], uint32(hashPos))
-	le.PutUint32(h[20:], uint32(blockPos))
-	le.PutUint32(h[24:], entries)
-	le.PutUint32(h[28:], 1)
-	le.PutUint64(h[44:], uint64(len(out)))
-	le.PutUint64(h[68:], uint64(len(stored)))
-	le.PutUint64(h[76:], 16)
-	sum := md5.Sum(h[:0xC0])
-	copy(h[0xC0:], sum[:])
-	return out
-}
-
 // TestCompressedTableReadLimit: a format-4 hash table is stored
 // compressed, so its declared size is backed by nothing in the file. It
 // is decompressed within the read limit and refused over it, before
 // anything is allocated for it.
 func TestCompressedTableReadLimit(t *testing.T) {
-	b := buildV4(16)
+	b := hostile.MPQCompressedTable(16)
 	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +97,7 @@ func TestCompressedTableReadLimit(t *testing.T) {
 	if got, err := a.ReadFile("a"); err != nil || string(got) != "hello" {
 		t.Fatalf("a compressed hash table: %q, %v", got, err)
 	}
-	b = buildV4(1 << 16) // 1 MiB once decompressed, a few kB stored
+	b = hostile.MPQCompressedTable(1 << 16) // 1 MiB once decompressed, a few kB stored
 	var be *budget.Error
 	used := allocated(func() {
 		_, err = NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{ReadBytes: 1 << 19})
