@@ -51,6 +51,8 @@ type Archive struct {
 	nameFilter *[1024]uint64
 	listNamed  []int32 // groups the list being read has named
 
+	comps sync.Map // compKey -> compResult: File.Compressions' answers
+
 	treeOnce sync.Once
 	tree     *tree
 }

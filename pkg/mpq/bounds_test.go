@@ -3,6 +3,7 @@ package mpq
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -139,5 +140,54 @@ func TestLongNamesInErrors(t *testing.T) {
 	var fe *FormatError
 	if !errors.As(errRead, &be) || !errors.As(errHead, &fe) || !errors.Is(errOpen, fs.ErrNotExist) || !errors.As(errFS, &be) {
 		t.Errorf("errors: %v; %v; %v; %v", errRead, errHead, errOpen, errFS)
+	}
+}
+
+// countingReader counts the reads an archive makes.
+type countingReader struct {
+	r     *bytes.Reader
+	reads int
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.reads++
+	return c.r.ReadAt(p, off)
+}
+
+// TestCompressionsCost: a file of 65,536 sectors of 20 bytes that 100
+// names point at. Compressions reads its first words through windows of
+// 64 KiB (21 reads for its 1.3 MB), not one read per sector, and the
+// names share one answer.
+func TestCompressionsCost(t *testing.T) {
+	const sectors = 1 << 16
+	secs := make([][]byte, sectors)
+	for i := range secs {
+		secs[i] = make([]byte, 20)
+		secs[i][0] = byte(CompressionZlib)
+	}
+	secs[sectors/2][0] = byte(CompressionBzip2)
+	files := []rawFile{{name: "name0", body: sectoredBody(secs), fsize: sectors * 512, flags: FlagExists | FlagCompress, block: -1}}
+	for i := 1; i < 100; i++ {
+		files = append(files, rawFile{name: fmt.Sprintf("name%d", i), block: 0})
+	}
+	b := buildMPQ(t, 0, 256, files)
+	cr := &countingReader{r: bytes.NewReader(b)}
+	a, err := NewReader(cr, int64(len(b)), "sectors.mpq", budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := cr.reads
+	for i := range 100 {
+		f, ok := a.Lookup(fmt.Sprintf("name%d", i))
+		if !ok {
+			t.Fatalf("name%d not found", i)
+		}
+		cs, err := f.Compressions()
+		if err != nil || len(cs) != 2 || cs[0] != CompressionZlib || cs[1] != CompressionBzip2 {
+			t.Fatalf("name%d: %v, %v", i, cs, err)
+		}
+	}
+	if n := cr.reads - before; n > 30 {
+		t.Errorf("100 names of a file of %d sectors took %d reads", sectors, n)
 	}
 }

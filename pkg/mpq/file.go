@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -85,8 +86,55 @@ func (f *File) label() string {
 
 // Compressions reports how the file's sectors are stored: the distinct
 // encodings in the order they first occur. It reads the sector table and
-// the first word of every sector, not the data.
+// the first word of every sector, not the data, in windows of 64 KiB.
+// Entries whose blocks point at the same stored bytes (which a hostile
+// archive can repeat a million times) share one answer.
 func (f *File) Compressions() ([]Compression, error) {
+	b := &f.a.blocks[f.BlockIndex]
+	key := compKey{off: f.a.dataOffset(b.pos), csize: b.csize, fsize: b.fsize, flags: b.flags}
+	if b.flags&FlagEncrypted != 0 {
+		key.name = f.Name // the name makes the key
+	}
+	if v, ok := f.a.comps.Load(key); ok {
+		r := v.(compResult)
+		return slices.Clone(r.c), f.relabel(r.err)
+	}
+	c, err := f.compressions()
+	f.a.comps.Store(key, compResult{c, err})
+	return slices.Clone(c), err
+}
+
+// compKey is what Compressions' answer depends on.
+type compKey struct {
+	off                 int64
+	csize, fsize, flags uint32
+	name                string
+}
+
+type compResult struct {
+	c   []Compression
+	err error
+}
+
+// relabel returns err, from a read of the same bytes under another name,
+// as an error about f.
+func (f *File) relabel(err error) error {
+	var fe *FormatError
+	var ue *UnsupportedError
+	switch {
+	case errors.As(err, &fe):
+		g := *fe
+		g.File = f.label()
+		return &g
+	case errors.As(err, &ue):
+		g := *ue
+		g.File = f.label()
+		return &g
+	}
+	return err
+}
+
+func (f *File) compressions() ([]Compression, error) {
 	st, err := f.prepare()
 	if err != nil {
 		return nil, err
@@ -106,16 +154,12 @@ func (f *File) Compressions() ([]Compression, error) {
 	if st.flags&(FlagCompress|FlagImplode) == 0 {
 		return []Compression{Stored}, nil
 	}
-	// Small files are read in one go rather than a word per sector.
-	first, _ := st.rawRange(0)
+	// The first words are read through a window of the stored bytes, not
+	// one read per sector: a file can have millions of sectors.
 	lastOff, lastLen := st.rawRange(st.nsect - 1)
-	var whole []byte
-	if span := lastOff + lastLen - first; span <= 1<<20 {
-		whole = make([]byte, span)
-		if err := st.readRaw(whole, first); err != nil {
-			return nil, err
-		}
-	}
+	end := lastOff + lastLen
+	var window []byte
+	var wStart uint64
 	for i := 0; i < st.nsect; i++ {
 		exp := st.expected(i)
 		rawOff, rawLen := st.rawRange(i)
@@ -129,11 +173,15 @@ func (f *File) Compressions() ([]Compression, error) {
 		default:
 			var w [4]byte
 			n := min(rawLen, 4)
-			if whole != nil {
-				copy(w[:n], whole[rawOff-first:])
-			} else if err := st.readRaw(w[:n], rawOff); err != nil {
-				return out, err
+			if rawOff < wStart || rawOff+n > wStart+uint64(len(window)) {
+				wStart = rawOff
+				window = st.window(window, rawOff, end, n)
+				if window == nil {
+					// Past the end of the archive: the error names the sector.
+					return out, st.readRaw(w[:n], rawOff)
+				}
 			}
+			copy(w[:n], window[rawOff-wStart:])
 			if st.flags&FlagEncrypted != 0 {
 				decryptBlock(w[:n], st.key+uint32(i))
 			}
@@ -145,6 +193,28 @@ func (f *File) Compressions() ([]Compression, error) {
 		}
 	}
 	return out, nil
+}
+
+// window reads up to 64 KiB of the stored bytes from rel, no further than
+// end or the end of the archive, into buf's storage; nil when fewer than
+// need bytes are there.
+func (st *fileState) window(buf []byte, rel, end, need uint64) []byte {
+	off := st.a.dataOffset(st.base + rel)
+	if off >= st.a.size {
+		return nil
+	}
+	n := min(64<<10, end-rel, uint64(st.a.size-off))
+	if n < need {
+		return nil
+	}
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, 64<<10)
+	}
+	buf = buf[:n]
+	if st.readRaw(buf, rel) != nil {
+		return nil
+	}
+	return buf
 }
 
 // fileState is everything needed to decode a file's sectors.
