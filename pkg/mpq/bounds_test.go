@@ -41,11 +41,12 @@ func TestManyNamesOneBlock(t *testing.T) {
 	}
 }
 
-// TestDeepNamesTree: names 100 folders deep, each its own chain. The
-// folder tree costs a few words and a copy of each name, not a node per
-// folder, and walking it finds every file.
+// TestDeepNamesTree: 1,000 names 16 elements deep (the most the tree
+// takes), each its own chain of folders. The folder tree costs about a
+// copy of each name, not a node per folder, and walking it finds every
+// file.
 func TestDeepNamesTree(t *testing.T) {
-	const n, depth = 1000, 100
+	const n, depth = 1000, maxTreeDepth - 1
 	b := hostile.MPQManyNames(n, depth)
 	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "deep.mpq", budget.Limits{})
 	if err != nil {
@@ -60,8 +61,43 @@ func TestDeepNamesTree(t *testing.T) {
 	if used > uint64(names*3/2+100*n) {
 		t.Errorf("the tree of %d names (%d bytes) allocated %d bytes", n, names, used)
 	}
+	if files := walkFiles(t, a); files != n+1 {
+		t.Errorf("walked %d files, want %d", files, n+1)
+	}
+	deep := "name7" + strings.Repeat("/x", depth)
+	if st, err := fs.Stat(a, strings.ToUpper(deep)); err != nil || st.IsDir() || st.Name() != "x" {
+		t.Errorf("stat of a deep name: %v, %v", st, err)
+	}
+	if st, err := fs.Stat(a, "NAME7/X"); err != nil || !st.IsDir() || st.Name() != "x" {
+		t.Errorf("stat of a folder: %v, %v", st, err)
+	}
+}
+
+// TestTooDeepNames: names of more path elements than the tree takes are
+// listed and open by name, but are not walked.
+func TestTooDeepNames(t *testing.T) {
+	const n, depth = 10, 100
+	b := hostile.MPQManyNames(n, depth)
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "deep.mpq", budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files := len(a.Files()); files != n+1 {
+		t.Errorf("%d files listed, want %d", files, n+1)
+	}
+	if files := walkFiles(t, a); files != 1 {
+		t.Errorf("walked %d files, want the listfile alone", files)
+	}
+	deep := "name7" + strings.Repeat("/x", depth)
+	if got, err := fs.ReadFile(a, deep); err != nil || string(got) != "one block behind every name" {
+		t.Errorf("a name too deep for the tree: %q, %v", got, err)
+	}
+}
+
+// walkFiles walks a's folder tree and counts its files.
+func walkFiles(t *testing.T, a *Archive) int {
 	files := 0
-	err = fs.WalkDir(a, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(a, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -73,16 +109,10 @@ func TestDeepNamesTree(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil || files != n+1 {
-		t.Errorf("walked %d files, %v", files, err)
+	if err != nil {
+		t.Error(err)
 	}
-	deep := "name7" + strings.Repeat("/x", depth)
-	if st, err := fs.Stat(a, strings.ToUpper(deep)); err != nil || st.IsDir() || st.Name() != "x" {
-		t.Errorf("stat of a deep name: %v, %v", st, err)
-	}
-	if st, err := fs.Stat(a, "NAME7/X"); err != nil || !st.IsDir() || st.Name() != "x" {
-		t.Errorf("stat of a folder: %v, %v", st, err)
-	}
+	return files
 }
 
 // TestCompressedTableReadLimit: a format-4 hash table is stored

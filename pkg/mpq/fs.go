@@ -52,6 +52,12 @@ func (t *tree) file(i int) *File {
 	return &g
 }
 
+// maxTreeDepth is the most path elements a name in the folder tree has.
+// Real names have a handful; one more than this is left out of the tree
+// (it is still in Files() and opens by name), so that walking the tree
+// costs at most this many folders per name.
+const maxTreeDepth = 16
+
 // foldKey folds ASCII letters to upper case, as the name hash does, and
 // turns '\\' into '/'.
 func foldKey(s string) string {
@@ -93,8 +99,10 @@ func (a *Archive) root() *tree {
 				continue
 			}
 			key := foldKey(f.Name)
-			if !fs.ValidPath(key) || key == "." {
-				continue // e.g. a name with an empty element; still in Files()
+			if !fs.ValidPath(key) || key == "." || strings.Count(key, "/") >= maxTreeDepth {
+				// e.g. a name with an empty element; still in Files(),
+				// and one too deep still opens by name.
+				continue
 			}
 			ents = append(ents, ent{key, int32(i)})
 		}
@@ -132,16 +140,33 @@ func (t *tree) span(dir string) (int, int) {
 		return 0, len(t.keys)
 	}
 	// Every key with the prefix dir+"/" sorts at or after it and before
-	// dir+"0" ('0' follows '/').
-	lo := sort.SearchStrings(t.keys, dir+"/")
-	hi := lo + sort.SearchStrings(t.keys[lo:], dir+"0")
+	// dir+"0" ('0' follows '/'); the bounds are compared without being
+	// built.
+	lo := sort.Search(len(t.keys), func(i int) bool { return cmpSuffixed(t.keys[i], dir, '/') >= 0 })
+	hi := lo + sort.Search(len(t.keys)-lo, func(i int) bool { return cmpSuffixed(t.keys[lo+i], dir, '0') >= 0 })
 	return lo, hi
 }
 
-// spelling is how the folder whose key is dir is spelled: as in the first
-// name under it in Files() order. The folder is not empty.
-func (t *tree) spelling(dir string) string {
-	lo, hi := t.span(dir)
+// cmpSuffixed compares key with dir+string(c).
+func cmpSuffixed(key, dir string, c byte) int {
+	if len(key) <= len(dir) {
+		if r := strings.Compare(key, dir[:len(key)]); r != 0 {
+			return r
+		}
+		return -1 // a prefix of dir+c: smaller
+	}
+	if r := strings.Compare(key[:len(dir)], dir); r != 0 {
+		return r
+	}
+	if r := cmp.Compare(key[len(dir)], c); r != 0 || len(key) == len(dir)+1 {
+		return r
+	}
+	return 1 // dir+c is a prefix of key
+}
+
+// spelling is how the folder whose key is dir, spanning entries [lo, hi),
+// is spelled: as in the first name under it in Files() order.
+func (t *tree) spelling(dir string, lo, hi int) string {
 	best := lo
 	for i := lo + 1; i < hi; i++ {
 		if t.order[i] < t.order[best] {
@@ -161,7 +186,7 @@ func (a *Archive) find(p string) (dir string, f *File, base string, ok bool) {
 	}
 	key := foldKey(p)
 	if lo, hi := t.span(key); lo < hi {
-		return key, nil, t.spelling(key), true
+		return key, nil, t.spelling(key, lo, hi), true
 	}
 	if i := sort.SearchStrings(t.keys, key); i < len(t.keys) && t.keys[i] == key {
 		return "", t.file(i), t.spelled(i, lastElem(key), len(key)), true
@@ -190,8 +215,9 @@ func (t *tree) entries(dir string) []fs.DirEntry {
 			continue
 		}
 		sub := t.keys[i][:skip+j]
-		out = append(out, fs.FileInfoToDirEntry(dirInfo(t.spelling(sub))))
-		_, i = t.span(sub)
+		lo, hi := t.span(sub)
+		out = append(out, fs.FileInfoToDirEntry(dirInfo(t.spelling(sub, lo, hi))))
+		i = hi
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out

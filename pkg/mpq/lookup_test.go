@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -92,6 +93,25 @@ func TestLookupMatchesProbe(t *testing.T) {
 			if got, want := a.lookup(n), probeLookup(a, n); got != want {
 				t.Fatalf("round %d, table of %d (%d present), %s: lookup %d, probe %d", round, size, present, n, got, want)
 			}
+		}
+	}
+}
+
+// TestCmpSuffixed checks the folder tree's comparison against building
+// the string it stands for.
+func TestCmpSuffixed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		b := make([]byte, rng.IntN(5))
+		for i := range b {
+			b[i] = "/0A."[rng.IntN(4)]
+		}
+		return string(b)
+	}
+	for range 100000 {
+		key, dir, c := word(), word(), "/0"[rng.IntN(2)]
+		if got, want := cmpSuffixed(key, dir, c), strings.Compare(key, dir+string(c)); got != want {
+			t.Fatalf("cmpSuffixed(%q, %q, %q) = %d, want %d", key, dir, c, got, want)
 		}
 	}
 }

@@ -30,10 +30,10 @@ var standardNames = []string{
 // was not set by hand; war3map.imp lists them without it.
 const importPrefix = "war3mapImported\\"
 
-// maxNameLen is the longest name a list may give. Longer lines are
-// skipped: no real archive has a name of more than a few hundred bytes,
-// and the cap keeps what one line costs to hold bounded.
-const maxNameLen = 1024
+// maxNameLen is the longest name a list may give: Windows paths, the
+// game's included, are at most 260 bytes (MAX_PATH). Longer lines are
+// skipped, which bounds what a name costs to hold and to walk.
+const maxNameLen = 260
 
 // resolveNames names the entries whose names can be found: the standard
 // names, every line of (listfile) and every path in war3map.imp or
