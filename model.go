@@ -110,7 +110,7 @@ func Open(path string, o *Options) (*Model, error) {
 	meter := budget.NewMeter(limitsOf(o))
 	ld := model.Loader{Meter: meter}
 	if arch, inner, ok := archivepath.Split(path); ok {
-		a, err := mpq.Open(arch)
+		a, err := mpq.Open(arch, limitsOf(o))
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +240,7 @@ func LoadFileLimits(path string, l Limits) (*model.File, error) {
 	if !ok {
 		return ld.LoadFile(path)
 	}
-	a, err := mpq.Open(arch)
+	a, err := mpq.Open(arch, l)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/archivepath"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -47,7 +48,7 @@ func (s *Sources) add(p string) error {
 		s.List = append(s.List, texture.Folder(p))
 		return nil
 	}
-	a, err := mpq.Open(p)
+	a, err := mpq.Open(p, budget.Limits{})
 	if err != nil {
 		return fmt.Errorf("texture source: %w", err)
 	}
@@ -231,7 +232,7 @@ func OpenFile(path string) (texture.File, io.Closer, error) {
 		}
 		return texture.File{Source: texture.Folder(filepath.Dir(abs)), Name: filepath.Base(abs)}, io.NopCloser(nil), nil
 	}
-	a, err := mpq.Open(arch)
+	a, err := mpq.Open(arch, budget.Limits{})
 	if err != nil {
 		return texture.File{}, nil, err
 	}
@@ -245,7 +246,7 @@ var ModelExts = []string{".mdx", ".mdl", ".m2"}
 // ArchiveModels lists the model files (by ModelExts) an archive holds, as
 // "archive:path/inside" paths Open reads, in the archive's name order.
 func ArchiveModels(archive string) ([]string, error) {
-	a, err := mpq.Open(archive)
+	a, err := mpq.Open(archive, budget.Limits{})
 	if err != nil {
 		return nil, err
 	}

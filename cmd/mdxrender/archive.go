@@ -34,7 +34,10 @@ guessed from its first bytes (as StormLib names them).`,
 }
 
 func newArchiveLsCmd() *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON bool
+		lf     limitFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "ls ARCHIVE",
 		Short: "List the files in an archive: name, sizes, flags, compression, locale",
@@ -56,9 +59,13 @@ replaces bytes that are not UTF-8 with U+FFFD). Warnings and errors are
 escaped and clipped in both. Keys are only ever added, never renamed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := mpq.Open(args[0])
+			lim, err := lf.limits()
 			if err != nil {
-				return err
+				return usageError{err}
+			}
+			a, err := mpq.Open(args[0], lim)
+			if err != nil {
+				return limitHint(err)
 			}
 			defer a.Close()
 			rep := archiveListing(args[0], a)
@@ -98,6 +105,7 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	lf.register(cmd.Flags())
 	return cmd
 }
 
@@ -180,16 +188,15 @@ func entryName(f *mpq.File) string {
 	return fmt.Sprintf("File%08d.%s", f.BlockIndex, sniffExt(f))
 }
 
-// sniffExt guesses an extension from a file's first bytes.
+// sniffExt guesses an extension from a file's first bytes. Head decodes
+// only those, so a listing of many unnamed entries costs little whatever
+// their sectors hold.
 func sniffExt(f *mpq.File) string {
-	rc, err := f.Open()
+	head, err := f.Head(16)
 	if err != nil {
 		return "xxx"
 	}
-	defer rc.Close()
-	var head [4]byte
-	n, _ := io.ReadFull(rc, head[:])
-	b := string(head[:n])
+	b := string(head)
 	for _, m := range []struct{ magic, ext string }{
 		{"MDLX", "mdx"}, {"BLP1", "blp"}, {"BLP2", "blp"}, {"BLP0", "blp"}, {"RIFF", "wav"},
 		{"MD20", "m2"}, {"MD21", "m2"}, {"DDS ", "dds"}, {"\x89PNG", "png"}, {"ID3", "mp3"},
@@ -240,7 +247,7 @@ and the others are still extracted; the exit status is then 1.`,
 				return usageError{err}
 			}
 			max := lim.Get(budget.ExtractBytes)
-			a, err := mpq.Open(args[0])
+			a, err := mpq.Open(args[0], lim)
 			if err != nil {
 				return err
 			}
@@ -323,7 +330,7 @@ func describeArchiveErr(archive, name string, err error) string {
 	switch {
 	case errors.As(err, &be):
 		return limitHint(err).Error()
-	case errors.As(err, &fe) || errors.As(err, &ue) || errors.Is(err, mpq.ErrTooLarge):
+	case errors.As(err, &fe) || errors.As(err, &ue):
 		return err.Error()
 	}
 	return fmt.Sprintf("%s: %s: %v", archive, name, err)

@@ -250,17 +250,19 @@ func TestArchiveNamesAreEscaped(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	var sawNul, sawLong bool
+	// The reader names no entry by a name longer than 260 bytes (the
+	// 100 KB one lists as FileNNNNNNNN); no JSON name is huge.
+	var sawNul bool
 	for _, f := range rep.Files {
-		switch {
-		case f.Name == "nul\x00name.txt":
+		if f.Name == "nul\x00name.txt" {
 			sawNul = !f.NameClipped
-		case strings.HasPrefix(f.Name, "aaaa"):
-			sawLong = f.NameClipped && len(f.Name) < 4200
+		}
+		if len(f.Name) > 4200 {
+			t.Errorf("a JSON name of %d bytes", len(f.Name))
 		}
 	}
-	if !sawNul || !sawLong {
-		t.Errorf("JSON names: NUL name whole %v, long name clipped %v", sawNul, sawLong)
+	if !sawNul {
+		t.Errorf("JSON names: NUL name not whole")
 	}
 	_, stderr, code = run(t, "archive", "extract", arch, "-o", filepath.Join(dir, "out"))
 	if code != 1 {

@@ -49,7 +49,7 @@ func (c *Config) openArchiveInput(p string, warn func(string)) ([]Input, error) 
 	if !one {
 		arch = p
 	}
-	a, err := mpq.Open(arch)
+	a, err := mpq.Open(arch, c.Limits.Limits())
 	if err != nil {
 		return nil, err
 	}

@@ -6,14 +6,9 @@ import (
 	"os"
 	"sort"
 	"sync"
-)
 
-// DefaultReadLimit is the largest file ReadFile (and fs.ReadFile) returns
-// whole unless SetReadLimit says otherwise. Warcraft III's largest stock
-// files are a few megabytes; the limit is there so that a hostile block
-// claiming gigabytes is refused instead of allocated. Open streams a file
-// of any size.
-const DefaultReadLimit = 48 << 20
+	"github.com/mdxrender/mdxrender/pkg/budget"
+)
 
 // maxSectorBytes caps the buffer one sector of one file needs. The largest
 // sectors seen in Warcraft III maps are 32 MiB (shift 16), and a file smaller
@@ -23,8 +18,7 @@ const maxSectorBytes = 32 << 20
 // Archive is an open MPQ archive. It is an fs.FS over the file names it can
 // enumerate (from "(listfile)", "war3map.imp" and the standard map file
 // names), and Open also finds any other file whose name hashes to an entry.
-// An Archive is safe for concurrent use; SetReadLimit must be called before
-// that use starts.
+// An Archive is safe for concurrent use.
 type Archive struct {
 	name   string
 	r      io.ReaderAt
@@ -36,19 +30,39 @@ type Archive struct {
 	hashes   []hashEntry
 	blocks   []blockEntry
 
-	readLimit int64
+	lim       budget.Limits
+	readLimit int64 // lim's ReadBytes: the largest file read whole
 	warnings  []string
 
-	files  []*File          // Files(), in block order
-	byHash map[int]*File    // hash index -> entry
-	byName map[uint64][]int // name hashes -> hash indexes, for naming entries
+	files  []*File // Files(), in block order
+	byHash []*File // per hash entry: its file, nil when it points at no usable block
+	// groups index the hash entries by their two name hashes, for naming
+	// entries from lists and for lookups: groupOf maps the hashes to a
+	// group, whose entries are groupIdx[first:first+n].
+	groupOf  map[uint64]int32
+	groups   []nameGroup
+	groupIdx []int32
+	// nextFree[i] is the first free hash entry at or after i, or -1: where
+	// a probe that passes i stops.
+	nextFree []int32
+	// nameFilter has bit h%65536 set for the first name hash h of every
+	// entry: a name whose bit is clear matches nothing, which spares the
+	// map lookup for almost every name of a long list.
+	nameFilter *[1024]uint64
+	listNamed  []int32 // groups the list being read has named
+
+	comps sync.Map // compKey -> compResult: File.Compressions' answers
 
 	treeOnce sync.Once
-	tree     *dirNode
+	tree     *tree
 }
 
 // Open opens the archive file at name. The file stays open until Close.
-func Open(name string) (*Archive, error) {
+// lim's ReadBytes is the archive's read limit: the largest file that
+// ReadFile, fs.ReadFile and File.ReadAll return whole, and the largest
+// (listfile) or war3map.imp that opening reads names from (the zero Limits
+// means the defaults).
+func Open(name string, lim budget.Limits) (*Archive, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -58,7 +72,7 @@ func Open(name string) (*Archive, error) {
 		f.Close()
 		return nil, err
 	}
-	a, err := NewReader(f, st.Size(), name)
+	a, err := NewReader(f, st.Size(), name, lim)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -69,8 +83,9 @@ func Open(name string) (*Archive, error) {
 
 // NewReader reads an archive of size bytes from r. name is used in error
 // messages only. The caller keeps r open for as long as the Archive is used.
-func NewReader(r io.ReaderAt, size int64, name string) (*Archive, error) {
-	a := &Archive{name: name, r: r, size: size, readLimit: DefaultReadLimit}
+// lim is as for Open.
+func NewReader(r io.ReaderAt, size int64, name string, lim budget.Limits) (*Archive, error) {
+	a := &Archive{name: name, r: r, size: size, lim: lim, readLimit: lim.Get(budget.ReadBytes)}
 	if size < headerSizeV1 {
 		return nil, a.formatErr(-1, "%d bytes is too small for an MPQ archive", size)
 	}
@@ -118,14 +133,8 @@ func (a *Archive) Header() Header { return a.header }
 // only warnings to show for it.
 func (a *Archive) Warnings() []string { return append([]string(nil), a.warnings...) }
 
-// SetReadLimit sets the largest file size ReadFile returns whole (n <= 0
-// restores DefaultReadLimit). Call it before the archive is shared.
-func (a *Archive) SetReadLimit(n int64) {
-	if n <= 0 {
-		n = DefaultReadLimit
-	}
-	a.readLimit = n
-}
+// Limits returns the limits the archive was opened with.
+func (a *Archive) Limits() budget.Limits { return a.lim }
 
 // Files returns every file entry of the archive, named or not, in block
 // table order. Locale variants of one name are separate entries.
@@ -148,7 +157,7 @@ func (a *Archive) Lookup(name string) (*File, bool) {
 	}
 	f := a.byHash[i]
 	if f == nil {
-		return nil, false // the entry points at a block that does not exist
+		return nil, false // the entry points at a block that is not usable
 	}
 	// A copy: the caller may keep or change it without touching the
 	// archive's own entries, which other goroutines read.
@@ -167,12 +176,63 @@ func (a *Archive) warnf(format string, args ...any) {
 	}
 }
 
+// nameGroup is the hash entries that carry one pair of name hashes and
+// point inside the block table (usable or not: a probe stops at them
+// alike), in hash table order.
+type nameGroup struct {
+	first, n int32
+	named    bool // a list or a standard name has named the group
+}
+
 // buildEntries makes a File for every hash entry that points at a usable
-// block. Several hash entries may point at one block; an unnamed duplicate
-// is left out once names are known (resolveNames).
+// block, and the indexes that name and look them up. Several hash entries
+// may point at one block; an unnamed duplicate is left out once names are
+// known (resolveNames). Everything here is a fixed number of bytes per hash
+// entry present in the file.
 func (a *Archive) buildEntries() {
-	a.byHash = make(map[int]*File)
-	a.byName = make(map[uint64][]int)
+	n := len(a.hashes)
+	a.byHash = make([]*File, n)
+	a.nextFree = make([]int32, n)
+	a.nameFilter = new([1024]uint64)
+	next := int32(-1)
+	for i := n - 1; i >= 0; i-- {
+		if a.hashes[i].block == hashFree {
+			next = int32(i)
+		}
+		a.nextFree[i] = next
+	}
+	// Group the entries by name hashes: count, then place.
+	var members int
+	for i := range a.hashes {
+		if uint64(a.hashes[i].block) < uint64(len(a.blocks)) {
+			members++
+		}
+	}
+	a.groupOf = make(map[uint64]int32, members)
+	a.groups = make([]nameGroup, 0, members)
+	for i := range a.hashes {
+		e := &a.hashes[i]
+		if uint64(e.block) >= uint64(len(a.blocks)) {
+			continue
+		}
+		k := nameKey(e.name1, e.name2)
+		g, ok := a.groupOf[k]
+		if !ok {
+			g = int32(len(a.groups))
+			a.groupOf[k] = g
+			a.groups = append(a.groups, nameGroup{})
+		}
+		a.groups[g].n++
+		a.nameFilter[e.name1%65536/64] |= 1 << (e.name1 % 64)
+	}
+	first := int32(0)
+	for g := range a.groups {
+		a.groups[g].first = first
+		first += a.groups[g].n
+		a.groups[g].n = 0
+	}
+	a.groupIdx = make([]int32, members)
+	files := make([]File, 0, members)
 	outside, unusable := 0, 0
 	for i := range a.hashes {
 		e := &a.hashes[i]
@@ -183,12 +243,15 @@ func (a *Archive) buildEntries() {
 			outside++
 			continue
 		}
+		g := &a.groups[a.groupOf[nameKey(e.name1, e.name2)]]
+		a.groupIdx[g.first+g.n] = int32(i)
+		g.n++
 		if !a.blockUsable(e.block) {
 			unusable++
 			continue
 		}
 		b := &a.blocks[e.block]
-		f := &File{
+		files = append(files, File{
 			Locale:         e.locale,
 			Platform:       e.platform,
 			BlockIndex:     int(e.block),
@@ -199,10 +262,8 @@ func (a *Archive) buildEntries() {
 			Flags:          b.flags,
 			StoredFlags:    b.raw,
 			a:              a,
-		}
-		a.byHash[i] = f
-		k := nameKey(e.name1, e.name2)
-		a.byName[k] = append(a.byName[k], i)
+		})
+		a.byHash[i] = &files[len(files)-1]
 	}
 	if outside > 0 {
 		a.warnf("%d hash entries point past the end of the block table (%d entries)", outside, len(a.blocks))
@@ -215,22 +276,16 @@ func (a *Archive) buildEntries() {
 // collectFiles fills a.files from a.byHash: named entries always, unnamed
 // ones unless another entry already stands for their block.
 func (a *Archive) collectFiles() {
-	named := make(map[int]bool)
+	named := make([]bool, len(a.blocks))
 	for _, f := range a.byHash {
-		if f.Name != "" {
+		if f != nil && f.Name != "" {
 			named[f.BlockIndex] = true
 		}
 	}
-	idx := make([]int, 0, len(a.byHash))
-	for i := range a.byHash {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	seen := make(map[int]bool)
+	seen := make([]bool, len(a.blocks))
 	a.files = a.files[:0]
-	for _, i := range idx {
-		f := a.byHash[i]
-		if f.Name == "" && (named[f.BlockIndex] || seen[f.BlockIndex]) {
+	for _, f := range a.byHash {
+		if f == nil || f.Name == "" && (named[f.BlockIndex] || seen[f.BlockIndex]) {
 			continue
 		}
 		seen[f.BlockIndex] = true

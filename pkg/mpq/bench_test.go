@@ -5,6 +5,8 @@ import (
 	"os"
 	"sort"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // largestCorpusArchive is the biggest shared archive, the one the speed
@@ -24,7 +26,7 @@ func BenchmarkOpenList(b *testing.B) {
 	path := largestCorpusArchive(b)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		a, err := Open(path)
+		a, err := Open(path, budget.Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -38,7 +40,7 @@ func BenchmarkOpenList(b *testing.B) {
 // benchFiles opens the largest shared archive for a read benchmark and
 // sets the bytes per op to its unpacked size.
 func benchFiles(b *testing.B) []*File {
-	a, err := Open(largestCorpusArchive(b))
+	a, err := Open(largestCorpusArchive(b), budget.Limits{})
 	if err != nil {
 		b.Fatal(err)
 	}

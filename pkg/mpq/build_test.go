@@ -5,6 +5,8 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Test archives built in memory, for inputs smpq will not write: lying
@@ -108,5 +110,5 @@ func zlibSector(data []byte) []byte {
 
 func openBytes(t testing.TB, b []byte) (*Archive, error) {
 	t.Helper()
-	return NewReader(bytes.NewReader(b), int64(len(b)), "test.mpq")
+	return NewReader(bytes.NewReader(b), int64(len(b)), "test.mpq", budget.Limits{})
 }

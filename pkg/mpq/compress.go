@@ -95,52 +95,61 @@ type stage func(dst, src []byte) (int, error)
 // decompressGeneric undoes the method mask at src[0] the way format-1
 // archives are read: every bit names a method, undone in a fixed order.
 func decompressGeneric(dst, src []byte) (int, error) {
-	mask := Compression(src[0])
-	var stages []stage
-	var names []Compression
-	rest := mask
-	for _, m := range methodNames {
-		if mask&m.bit == 0 {
-			continue
-		}
-		rest &^= m.bit
-		names = append(names, m.bit)
-		stages = append(stages, stageFor(m.bit))
+	mask, names, err := stagesGeneric(src[0])
+	if err != nil {
+		return 0, err
 	}
-	if rest != 0 || len(stages) == 0 {
-		return 0, &methodError{method: mask, reason: fmt.Sprintf("unknown compression byte %#02x", uint8(mask))}
-	}
-	return runStages(dst, src[1:], mask, names, stages)
+	return runStages(dst, src[1:], mask, names)
 }
 
 // decompressFixed undoes the compression byte at src[0] the way format 2
 // and later archives are read: only a fixed set of bytes is valid there,
 // and 0x12 means LZMA.
 func decompressFixed(dst, src []byte) (int, error) {
-	mask := Compression(src[0])
+	mask, names, err := stagesFixed(src[0])
+	if err != nil {
+		return 0, err
+	}
+	return runStages(dst, src[1:], mask, names)
+}
+
+// stagesGeneric lists the methods a format-1 method mask names, in the
+// order they are undone.
+func stagesGeneric(b byte) (Compression, []Compression, error) {
+	mask := Compression(b)
 	var names []Compression
+	rest := mask
+	for _, m := range methodNames {
+		if mask&m.bit != 0 {
+			rest &^= m.bit
+			names = append(names, m.bit)
+		}
+	}
+	if rest != 0 || len(names) == 0 {
+		return mask, nil, &methodError{method: mask, reason: fmt.Sprintf("unknown compression byte %#02x", b)}
+	}
+	return mask, names, nil
+}
+
+// stagesFixed lists the methods a format-2+ compression byte names, in the
+// order they are undone.
+func stagesFixed(b byte) (Compression, []Compression, error) {
+	mask := Compression(b)
 	switch mask {
 	case lzmaByte:
-		mask = CompressionLZMA
-		names = []Compression{mask}
+		return CompressionLZMA, []Compression{CompressionLZMA}, nil
 	case CompressionZlib, CompressionPKWare, CompressionBzip2, CompressionSparse:
-		names = []Compression{mask}
+		return mask, []Compression{mask}, nil
 	case CompressionSparse | CompressionZlib:
-		names = []Compression{CompressionZlib, CompressionSparse}
+		return mask, []Compression{CompressionZlib, CompressionSparse}, nil
 	case CompressionSparse | CompressionBzip2:
-		names = []Compression{CompressionBzip2, CompressionSparse}
+		return mask, []Compression{CompressionBzip2, CompressionSparse}, nil
 	case CompressionADPCMMono | CompressionHuffman:
-		names = []Compression{CompressionHuffman, CompressionADPCMMono}
+		return mask, []Compression{CompressionHuffman, CompressionADPCMMono}, nil
 	case CompressionADPCMStereo | CompressionHuffman:
-		names = []Compression{CompressionHuffman, CompressionADPCMStereo}
-	default:
-		return 0, &methodError{method: mask, reason: fmt.Sprintf("unknown compression byte %#02x", uint8(mask))}
+		return mask, []Compression{CompressionHuffman, CompressionADPCMStereo}, nil
 	}
-	stages := make([]stage, len(names))
-	for i, n := range names {
-		stages[i] = stageFor(n)
-	}
-	return runStages(dst, src[1:], mask, names, stages)
+	return mask, nil, &methodError{method: mask, reason: fmt.Sprintf("unknown compression byte %#02x", b)}
 }
 
 // decompressTable undoes a compressed table (format 4), always with the
@@ -172,36 +181,49 @@ func stageFor(m Compression) stage {
 	return nil
 }
 
-// runStages applies the stages in order, alternating between dst and a
-// scratch buffer so that the last one writes into dst. A method this
-// package does not implement is reported before anything is decoded.
-func runStages(dst, src []byte, mask Compression, names []Compression, stages []stage) (int, error) {
-	for i, s := range stages {
-		if s == nil {
-			return 0, &methodError{method: mask, unsupported: true, reason: "method " + names[i].String() + " is not implemented"}
+// checkStages reports a method this package does not implement, before
+// anything is decoded.
+func checkStages(mask Compression, names []Compression) error {
+	for _, m := range names {
+		if stageFor(m) == nil {
+			return &methodError{method: mask, unsupported: true, reason: "method " + m.String() + " is not implemented"}
 		}
 	}
+	return nil
+}
+
+// stageErr turns a stage's failure into a methodError.
+func stageErr(mask, m Compression, err error) error {
+	if err == errHuffUnsupported {
+		return &methodError{method: mask, unsupported: true, reason: err.Error()}
+	}
+	return &methodError{method: mask, reason: m.String() + ": " + err.Error()}
+}
+
+// runStages applies the stages in order, alternating between dst and a
+// scratch buffer so that the last one writes into dst.
+func runStages(dst, src []byte, mask Compression, names []Compression) (int, error) {
+	if err := checkStages(mask, names); err != nil {
+		return 0, err
+	}
 	var tmp []byte
-	if len(stages) > 1 {
+	if len(names) > 1 {
 		tmp = make([]byte, len(dst))
 	}
 	in := src
 	n := 0
-	for i, s := range stages {
+	for i, m := range names {
 		out := dst
-		if (len(stages)-1-i)%2 == 1 {
+		if (len(names)-1-i)%2 == 1 {
 			out = tmp
 		}
 		var err error
-		n, err = s(out, in)
-		if err == errHuffUnsupported {
-			return 0, &methodError{method: mask, unsupported: true, reason: err.Error()}
-		}
+		n, err = stageFor(m)(out, in)
 		if err != nil {
-			return 0, &methodError{method: mask, reason: names[i].String() + ": " + err.Error()}
+			return 0, stageErr(mask, m, err)
 		}
 		if n == 0 {
-			return 0, &methodError{method: mask, reason: names[i].String() + " produced no data"}
+			return 0, &methodError{method: mask, reason: m.String() + " produced no data"}
 		}
 		in = out[:n]
 	}
@@ -216,7 +238,14 @@ var zlibReaders sync.Pool
 // Z_FINISH, which Storm calls, it fails when the stream would produce more
 // than len(dst) bytes or does not reach its end (with a valid Adler-32);
 // a stream that ends early is fine and returns the shorter length.
-func inflateZlib(dst, src []byte) (int, error) {
+func inflateZlib(dst, src []byte) (int, error) { return inflate(dst, src, true) }
+
+// inflateHead inflates the start of a zlib stream into dst and stops once
+// dst is full, without looking further.
+func inflateHead(dst, src []byte) (int, error) { return inflate(dst, src, false) }
+
+// inflate is inflateZlib, or with whole false inflateHead.
+func inflate(dst, src []byte, whole bool) (int, error) {
 	br := bytes.NewReader(src)
 	var zr io.ReadCloser
 	if v := zlibReaders.Get(); v != nil {
@@ -231,7 +260,7 @@ func inflateZlib(dst, src []byte) (int, error) {
 		}
 	}
 	n, err := readFull(zr, dst)
-	if err == nil {
+	if err == nil && whole {
 		// The buffer is full: the stream must end here.
 		var one [1]byte
 		m, err2 := zr.Read(one[:])
@@ -281,16 +310,25 @@ func unBzip2(dst, src []byte) (int, error) {
 
 // unSparse undoes StarCraft II's sparse encoding: a big-endian output size,
 // then chunks that are either literal runs (high bit set: 1-128 bytes) or
-// runs of zeros (3-130 bytes).
+// runs of zeros (3-130 bytes). Output the input ends before is zero.
 func unSparse(dst, src []byte) (int, error) {
+	n, _, err := sparse(dst, src, len(dst))
+	return n, err
+}
+
+// sparse decodes into dst, which may be shorter than the capacity the
+// declared size is checked against, and stops when dst is full. It returns
+// the bytes produced (zeros after the input ends included) and how many of
+// them the input decided.
+func sparse(dst, src []byte, capacity int) (n, decided int, err error) {
 	if len(src) < 5 {
-		return 0, errors.New("shorter than 5 bytes")
+		return 0, 0, errors.New("shorter than 5 bytes")
 	}
 	size := binary.BigEndian.Uint32(src)
-	if uint64(size) > uint64(len(dst)) {
-		return 0, fmt.Errorf("declares %d bytes, more than the %d expected", size, len(dst))
+	if uint64(size) > uint64(capacity) {
+		return 0, 0, fmt.Errorf("declares %d bytes, more than the %d expected", size, capacity)
 	}
-	out := dst[:size]
+	out := dst[:min(int(size), len(dst))]
 	in := src[4:]
 	o := 0
 	for len(in) > 0 && o < len(out) {
@@ -300,7 +338,7 @@ func unSparse(dst, src []byte) (int, error) {
 			n := int(c&0x7F) + 1
 			n = min(n, len(out)-o)
 			if n > len(in) {
-				return 0, errors.New("literal run past the end of the input")
+				return 0, 0, errors.New("literal run past the end of the input")
 			}
 			copy(out[o:], in[:n])
 			in = in[n:]
@@ -312,5 +350,5 @@ func unSparse(dst, src []byte) (int, error) {
 		}
 	}
 	clear(out[o:])
-	return len(out), nil
+	return len(out), o, nil
 }

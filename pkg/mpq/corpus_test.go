@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // knownUnreadable lists the files of the shared archives this reader
@@ -25,7 +27,7 @@ var knownUnreadable = map[string]string{
 func TestCorpusArchives(t *testing.T) {
 	for _, ca := range corpusArchives(t) {
 		t.Run(ca.rel, func(t *testing.T) {
-			a, err := Open(ca.path)
+			a, err := Open(ca.path, budget.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}

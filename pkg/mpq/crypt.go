@@ -51,14 +51,22 @@ func upperASCII(c byte) byte {
 
 // hashString is Storm's one-way string hash; kind is one of the hash*
 // constants above.
-func hashString(s string, kind uint32) uint32 {
-	seed1, seed2 := uint32(0x7FED7FED), uint32(0xEEEEEEEE)
+func hashString(s string, kind uint32) uint32 { return hashMore(hashStart, s, kind).seed1 }
+
+// hashState is the hash part way through a string: hashing a name after a
+// prefix goes on from the prefix's state, without joining the two.
+type hashState struct{ seed1, seed2 uint32 }
+
+var hashStart = hashState{0x7FED7FED, 0xEEEEEEEE}
+
+// hashMore goes on hashing from h over s.
+func hashMore[S ~string | ~[]byte](h hashState, s S, kind uint32) hashState {
 	for i := 0; i < len(s); i++ {
 		c := uint32(upperASCII(s[i]))
-		seed1 = cryptTable[kind+c] ^ (seed1 + seed2)
-		seed2 = c + seed1 + seed2 + seed2<<5 + 3
+		h.seed1 = cryptTable[kind+c] ^ (h.seed1 + h.seed2)
+		h.seed2 = c + h.seed1 + h.seed2 + h.seed2<<5 + 3
 	}
-	return seed1
+	return h
 }
 
 // decryptBlock decrypts b in place with key. Only whole little-endian

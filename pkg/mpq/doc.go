@@ -19,7 +19,9 @@
 // Hostile input (protected maps, corrupt saves, fuzzed bytes) gets a
 // *FormatError or *UnsupportedError and never a panic. No allocation is
 // sized from a count the file could lie about without that count first being
-// checked against the file's size, and whole-file reads are capped (see
-// Archive.SetReadLimit) so that a file claiming 4 GiB is refused rather than
-// allocated; Open streams such a file one sector at a time instead.
+// checked against the file's size or the read limit (the ReadBytes of the
+// budget.Limits the archive is opened with): a whole-file read of a file
+// declared larger than the limit is refused with a *budget.Error rather
+// than allocated; Open streams such a file one sector at a time instead,
+// and File.Head reads the start of a file for the cost of that start.
 package mpq

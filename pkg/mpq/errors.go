@@ -1,6 +1,17 @@
 package mpq
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
+)
+
+// archiveShown and nameShown are how an archive's path and a name inside
+// it appear in messages: control characters escaped, and a name from the
+// archive (or from a model naming a texture) clipped, so that a hostile
+// name of a megabyte makes a line, not a megabyte of error.
+func archiveShown(s string) string { return clip.Display(s, 4096) }
+func nameShown(s string) string    { return clip.Display(s, clip.MaxQuote) }
 
 // FormatError reports an archive, or a file inside one, that is not a valid
 // MPQ or is damaged: a table that points past the end of the file, a sector
@@ -13,9 +24,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	where := e.Archive
+	where := archiveShown(e.Archive)
 	if e.File != "" {
-		where += ": " + e.File
+		where += ": " + nameShown(e.File)
 	}
 	if e.Offset >= 0 {
 		return fmt.Sprintf("mpq: %s: at offset %#x: %s", where, e.Offset, e.Reason)
@@ -34,9 +45,9 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	where := e.Archive
+	where := archiveShown(e.Archive)
 	if e.File != "" {
-		where += ": " + e.File
+		where += ": " + nameShown(e.File)
 	}
 	return fmt.Sprintf("mpq: %s: unsupported %s", where, e.What)
 }

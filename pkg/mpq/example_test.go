@@ -5,13 +5,14 @@ import (
 	"io/fs"
 	"log"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 )
 
 // A packed map is an fs.FS: list it, and read files by the names models
 // use for them.
 func Example() {
-	a, err := mpq.Open("../../testdata/mpq/map.w3x")
+	a, err := mpq.Open("../../testdata/mpq/map.w3x", budget.Limits{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func Example() {
 
 // Files lists every entry, including those no name is known for.
 func ExampleArchive_Files() {
-	a, err := mpq.Open("../../testdata/mpq/no-listfile.mpq")
+	a, err := mpq.Open("../../testdata/mpq/no-listfile.mpq", budget.Limits{})
 	if err != nil {
 		log.Fatal(err)
 	}

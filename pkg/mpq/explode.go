@@ -135,7 +135,14 @@ const dclWindow = 4096
 // bytes produced. Output beyond len(dst) is decoded and dropped, as the
 // library does when its output callback is full; the stream must still
 // reach its end code.
-func explode(dst, src []byte) (int, error) {
+func explode(dst, src []byte) (int, error) { return explodeTo(dst, src, false) }
+
+// explodeHead decodes the start of a PKWARE DCL stream into dst and stops
+// once dst is full.
+func explodeHead(dst, src []byte) (int, error) { return explodeTo(dst, src, true) }
+
+// explodeTo is explode, or with head explodeHead.
+func explodeTo(dst, src []byte, head bool) (int, error) {
 	if len(src) <= 4 {
 		return 0, errors.New("pkware: stream shorter than 5 bytes")
 	}
@@ -149,6 +156,9 @@ func explode(dst, src []byte) (int, error) {
 	br := dclBits{in: src[2:]}
 	n := 0 // bytes produced so far, including dropped ones
 	for {
+		if head && n >= len(dst) {
+			return len(dst), nil
+		}
 		if br.nbuf < 32 {
 			br.fill()
 		}

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-)
+	"slices"
 
-// ErrTooLarge is wrapped by the error ReadFile returns for a file larger
-// than the archive's read limit (see Archive.SetReadLimit).
-var ErrTooLarge = errors.New("file is larger than the read limit")
+	"github.com/mdxrender/mdxrender/pkg/budget"
+)
 
 // File is one entry of an archive: a hash table entry and the block it
 // points at.
@@ -51,13 +50,14 @@ func (f *File) Open() (io.ReadCloser, error) {
 	return &fileReader{st: st, cur: -1}, nil
 }
 
-// ReadAll returns the file's whole contents, subject to the archive's read
-// limit.
+// ReadAll returns the file's whole contents. A file whose size is over the
+// archive's read limit (the ReadBytes of the Limits it was opened with) is
+// refused with a *budget.Error before anything is read; Open streams it.
 func (f *File) ReadAll() ([]byte, error) { return f.readAll() }
 
 func (f *File) readAll() ([]byte, error) {
-	if f.Size > f.a.readLimit {
-		return nil, fmt.Errorf("mpq: %s: %s: %d bytes: %w (%d bytes); open it to stream it", f.a.name, f.label(), f.Size, ErrTooLarge, f.a.readLimit)
+	if err := f.checkReadLimit("reading the whole file"); err != nil {
+		return nil, err
 	}
 	st, err := f.prepare()
 	if err != nil {
@@ -70,6 +70,12 @@ func (f *File) readAll() ([]byte, error) {
 	return out, nil
 }
 
+// checkReadLimit refuses a file whose declared size is over the archive's
+// read limit, naming it "archive:name" as the budget's errors do.
+func (f *File) checkReadLimit(what string) error {
+	return f.a.lim.Check(budget.ReadBytes, f.Size, archiveShown(f.a.name)+":"+nameShown(f.label()), what)
+}
+
 // label names the file in errors: its name, or its block index.
 func (f *File) label() string {
 	if f.Name != "" {
@@ -80,8 +86,55 @@ func (f *File) label() string {
 
 // Compressions reports how the file's sectors are stored: the distinct
 // encodings in the order they first occur. It reads the sector table and
-// the first word of every sector, not the data.
+// the first word of every sector, not the data, in windows of 64 KiB.
+// Entries whose blocks point at the same stored bytes (which a hostile
+// archive can repeat a million times) share one answer.
 func (f *File) Compressions() ([]Compression, error) {
+	b := &f.a.blocks[f.BlockIndex]
+	key := compKey{off: f.a.dataOffset(b.pos), csize: b.csize, fsize: b.fsize, flags: b.flags}
+	if b.flags&FlagEncrypted != 0 {
+		key.name = f.Name // the name makes the key
+	}
+	if v, ok := f.a.comps.Load(key); ok {
+		r := v.(compResult)
+		return slices.Clone(r.c), f.relabel(r.err)
+	}
+	c, err := f.compressions()
+	f.a.comps.Store(key, compResult{c, err})
+	return slices.Clone(c), err
+}
+
+// compKey is what Compressions' answer depends on.
+type compKey struct {
+	off                 int64
+	csize, fsize, flags uint32
+	name                string
+}
+
+type compResult struct {
+	c   []Compression
+	err error
+}
+
+// relabel returns err, from a read of the same bytes under another name,
+// as an error about f.
+func (f *File) relabel(err error) error {
+	var fe *FormatError
+	var ue *UnsupportedError
+	switch {
+	case errors.As(err, &fe):
+		g := *fe
+		g.File = f.label()
+		return &g
+	case errors.As(err, &ue):
+		g := *ue
+		g.File = f.label()
+		return &g
+	}
+	return err
+}
+
+func (f *File) compressions() ([]Compression, error) {
 	st, err := f.prepare()
 	if err != nil {
 		return nil, err
@@ -101,16 +154,12 @@ func (f *File) Compressions() ([]Compression, error) {
 	if st.flags&(FlagCompress|FlagImplode) == 0 {
 		return []Compression{Stored}, nil
 	}
-	// Small files are read in one go rather than a word per sector.
-	first, _ := st.rawRange(0)
+	// The first words are read through a window of the stored bytes, not
+	// one read per sector: a file can have millions of sectors.
 	lastOff, lastLen := st.rawRange(st.nsect - 1)
-	var whole []byte
-	if span := lastOff + lastLen - first; span <= 1<<20 {
-		whole = make([]byte, span)
-		if err := st.readRaw(whole, first); err != nil {
-			return nil, err
-		}
-	}
+	end := lastOff + lastLen
+	var window []byte
+	var wStart uint64
 	for i := 0; i < st.nsect; i++ {
 		exp := st.expected(i)
 		rawOff, rawLen := st.rawRange(i)
@@ -124,11 +173,15 @@ func (f *File) Compressions() ([]Compression, error) {
 		default:
 			var w [4]byte
 			n := min(rawLen, 4)
-			if whole != nil {
-				copy(w[:n], whole[rawOff-first:])
-			} else if err := st.readRaw(w[:n], rawOff); err != nil {
-				return out, err
+			if rawOff < wStart || rawOff+n > wStart+uint64(len(window)) {
+				wStart = rawOff
+				window = st.window(window, rawOff, end, n)
+				if window == nil {
+					// Past the end of the archive: the error names the sector.
+					return out, st.readRaw(w[:n], rawOff)
+				}
 			}
+			copy(w[:n], window[rawOff-wStart:])
 			if st.flags&FlagEncrypted != 0 {
 				decryptBlock(w[:n], st.key+uint32(i))
 			}
@@ -140,6 +193,28 @@ func (f *File) Compressions() ([]Compression, error) {
 		}
 	}
 	return out, nil
+}
+
+// window reads up to 64 KiB of the stored bytes from rel, no further than
+// end or the end of the archive, into buf's storage; nil when fewer than
+// need bytes are there.
+func (st *fileState) window(buf []byte, rel, end, need uint64) []byte {
+	off := st.a.dataOffset(st.base + rel)
+	if off >= st.a.size {
+		return nil
+	}
+	n := min(64<<10, end-rel, uint64(st.a.size-off))
+	if n < need {
+		return nil
+	}
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, 64<<10)
+	}
+	buf = buf[:n]
+	if st.readRaw(buf, rel) != nil {
+		return nil
+	}
+	return buf
 }
 
 // fileState is everything needed to decode a file's sectors.
@@ -165,7 +240,12 @@ func (f *File) unsupported(format string, args ...any) *UnsupportedError {
 
 // prepare checks the block against the file, derives the key and loads the
 // sector offset table.
-func (f *File) prepare() (*fileState, error) {
+func (f *File) prepare() (*fileState, error) { return f.prepareSectors(-1) }
+
+// prepareSectors is prepare loading the offsets of the first k sectors
+// only (all when k < 0): what reading the start of a file needs, however
+// long its table.
+func (f *File) prepareSectors(k int) (*fileState, error) {
 	a := f.a
 	b := &a.blocks[f.BlockIndex]
 	st := &fileState{f: f, a: a, flags: b.flags, size: b.fsize, base: b.pos}
@@ -230,17 +310,22 @@ func (f *File) prepare() (*fileState, error) {
 	if uint64(off)+tableLen > uint64(a.size) {
 		return nil, f.formatErr(off, "sector offset table of %d entries runs past the end of the archive", n)
 	}
-	tb := make([]byte, tableLen)
+	load := st.nsect
+	if k >= 0 && k < load {
+		load = k
+		n = k + 1
+	}
+	tb := make([]byte, n*4)
 	if _, err := a.r.ReadAt(tb, off); err != nil {
 		return nil, f.formatErr(off, "reading the sector offset table: %v", err)
 	}
 	if st.flags&FlagEncrypted != 0 {
 		if !keyKnown {
-			k, ok := detectKeyFromSectorTable(tb, uint32(tableLen), ss)
+			key, ok := detectKeyFromSectorTable(tb, uint32(tableLen), ss)
 			if !ok {
 				return nil, f.unsupported("encrypted file whose name is unknown (its key could not be recovered)")
 			}
-			st.key = k
+			st.key = key
 		}
 		decryptBlock(tb, st.key-1)
 	}
@@ -250,7 +335,7 @@ func (f *File) prepare() (*fileState, error) {
 	}
 	// StormLib's checks: offsets strictly increase and no sector is stored
 	// in more bytes than a sector holds.
-	for i := 0; i < st.nsect; i++ {
+	for i := 0; i < load; i++ {
 		o0, o1 := st.offsets[i], st.offsets[i+1]
 		if o1 <= o0 || o1-o0 > ss {
 			return nil, f.formatErr(off+int64(i)*4, "sector offset table is corrupt (sector %d: %d..%d, sector size %d)", i, o0, o1, ss)
@@ -326,18 +411,24 @@ func (st *fileState) decodeSector(i int, dst, raw []byte) error {
 		n, err = explode(dst, raw)
 	}
 	if err != nil {
-		rawOff, _ := st.rawRange(i)
-		off := st.a.dataOffset(st.base + rawOff)
-		var me *methodError
-		if errors.As(err, &me) && me.unsupported {
-			return st.f.unsupported("compression %s (byte %#02x) in sector %d", me.method, raw[0], i)
-		}
-		return st.f.formatErr(off, "sector %d does not decompress: %v", i, err)
+		return st.sectorErr(i, raw[0], err)
 	}
 	// A stream that ends early leaves the rest of the sector zero, as
 	// StormLib does.
 	clear(dst[n:])
 	return nil
+}
+
+// sectorErr reports sector i (whose first stored byte is first) failing
+// to decompress: unsupported for a method this package does not
+// implement, else damaged.
+func (st *fileState) sectorErr(i int, first byte, err error) error {
+	var me *methodError
+	if errors.As(err, &me) && me.unsupported {
+		return st.f.unsupported("compression %s (byte %#02x) in sector %d", me.method, first, i)
+	}
+	rawOff, _ := st.rawRange(i)
+	return st.f.formatErr(st.a.dataOffset(st.base+rawOff), "sector %d does not decompress: %v", i, err)
 }
 
 // decodeAll decodes the whole file into out (len(out) == size), reading all

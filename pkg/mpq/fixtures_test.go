@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // The fixtures in testdata/mpq are made by testdata/mpq/make.sh with
@@ -63,7 +65,7 @@ func fixtureFiles() map[string][]stored {
 
 func openFixture(t testing.TB, name string) *Archive {
 	t.Helper()
-	a, err := Open(filepath.Join(fixtureDir, name))
+	a, err := Open(filepath.Join(fixtureDir, name), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,15 @@ package mpq
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // FuzzOpen opens arbitrary bytes as an archive and reads everything it
@@ -18,14 +22,20 @@ func FuzzOpen(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// The hostile cases, small: a long list, many names for one block, names
+	// many folders deep, unnamed bzip2 entries.
+	f.Add(hostile.MPQListfileBomb(3, 5000))
+	f.Add(hostile.MPQManyNames(40, 0))
+	f.Add(hostile.MPQManyNames(10, 20))
+	f.Add(hostile.MPQUnnamed(3, 4, hostile.SectorTable([][]byte{hostile.Bzip2Sector(0, 4096)}), 4096))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := NewReader(bytes.NewReader(data), int64(len(data)), "fuzz.mpq")
+		a, err := NewReader(bytes.NewReader(data), int64(len(data)), "fuzz.mpq", budget.Limits{ReadBytes: 1 << 20})
 		if err != nil {
 			return
 		}
-		a.SetReadLimit(1 << 20)
 		for _, file := range a.Files() {
-			file.ReadAll()
+			whole, werr := file.ReadAll()
+			checkHead(t, a, file, whole, werr)
 			file.Compressions()
 			if rc, err := file.Open(); err == nil {
 				io.CopyN(io.Discard, rc, 1<<20)
@@ -39,6 +49,28 @@ func FuzzOpen(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// checkHead checks Head against a whole read of file: never more than
+// asked or than the first sector holds, and when the whole read worked,
+// the same bytes, or a refusal for the work it would take.
+func checkHead(t *testing.T, a *Archive, file *File, whole []byte, werr error) {
+	first := file.Size
+	if file.Flags&FlagSingleUnit == 0 {
+		first = min(first, int64(a.Header().SectorSize))
+	}
+	for _, n := range []int{1, 4, 100} {
+		h, err := file.Head(n)
+		var ue *UnsupportedError
+		switch {
+		case err == nil && int64(len(h)) != min(int64(n), first):
+			t.Fatalf("block %d: Head(%d) gave %d bytes of a first sector of %d", file.BlockIndex, n, len(h), first)
+		case werr == nil && err == nil && !bytes.Equal(h, whole[:len(h)]):
+			t.Fatalf("block %d: Head(%d) = %x, the file starts %x", file.BlockIndex, n, h, whole[:len(h)])
+		case werr == nil && err != nil && !errors.As(err, &ue):
+			t.Fatalf("block %d: the file reads but Head(%d) fails: %v", file.BlockIndex, n, err)
+		}
+	}
 }
 
 // FuzzDecompress feeds arbitrary sectors to both method-byte decoders and
@@ -68,13 +100,36 @@ func FuzzDecompress(f *testing.F) {
 				t.Fatalf("produced %d bytes into %d", n, len(dst))
 			}
 		}
+		// Each method alone: its head is the start of its whole output.
+		if size == 0 {
+			return
+		}
+		_, names, err := stagesGeneric(src[0])
+		if err != nil || len(names) != 1 || stageFor(names[0]) == nil {
+			return
+		}
+		m := names[0]
+		n, err := stageFor(m)(dst, src[1:])
+		for _, k := range []int{1, 3, 64} {
+			k = min(k, len(dst))
+			head := make([]byte, k)
+			hn, decided, herr := headStage(m, head, src[1:], len(dst))
+			switch {
+			case herr == nil && (hn > k || decided > hn):
+				t.Fatalf("%v: head of %d gave %d bytes, %d decided", m, k, hn, decided)
+			case err == nil && herr != nil:
+				t.Fatalf("%v: decodes whole but its head of %d fails: %v", m, k, herr)
+			case err == nil && (hn != min(k, n) || !bytes.Equal(head[:hn], dst[:hn])):
+				t.Fatalf("%v: head of %d = %x, whole output starts %x", m, k, head[:hn], dst[:min(k, n)])
+			}
+		}
 	})
 }
 
 // firstSector returns the stored (decrypted) bytes of a fixture file's
 // first sector and the size they decode to.
 func firstSector(archive, name string) ([]byte, uint16, bool) {
-	a, err := Open(filepath.Join(fixtureDir, archive))
+	a, err := Open(filepath.Join(fixtureDir, archive), budget.Limits{})
 	if err != nil {
 		return nil, 0, false
 	}

@@ -11,7 +11,15 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
+
+// isReadLimit reports whether err is the read limit's refusal of file
+// ("archive:name") for a declared size of value bytes.
+func isReadLimit(err error, file string, value int64) bool {
+	var be *budget.Error
+	return errors.As(err, &be) && be.Limit == budget.ReadBytes && be.File == file && be.Value == value
+}
 
 // allocated runs fn and returns the bytes it allocated.
 func allocated(fn func()) uint64 {
@@ -69,7 +77,7 @@ func TestTruncatedArchives(t *testing.T) {
 }
 
 func readFixture(name string) ([]byte, error) {
-	a, err := Open(fixtureDir + "/" + name)
+	a, err := Open(fixtureDir+"/"+name, budget.Limits{})
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +141,7 @@ func TestHugeClaims(t *testing.T) {
 	n := allocated(func() {
 		_, err = a.ReadFile("2g")
 	})
-	if !errors.Is(err, ErrTooLarge) || n > 1<<20 {
+	if !isReadLimit(err, "test.mpq:2g", 0x7FFFFFFF) || n > 1<<20 {
 		t.Errorf("ReadFile of a 2 GiB claim: %v after allocating %d bytes", err, n)
 	}
 	// Streaming it fails as soon as the data is found missing.
@@ -167,8 +175,8 @@ func TestDecompressionBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ReadFile("bomb"); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("ReadFile: %v, want ErrTooLarge", err)
+	if _, err := a.ReadFile("bomb"); !isReadLimit(err, "test.mpq:bomb", 64*sector-1) {
+		t.Errorf("ReadFile: %v, want the read limit's *budget.Error", err)
 	}
 	var copied int64
 	n := allocated(func() {
@@ -266,7 +274,7 @@ func TestNotAnArchive(t *testing.T) {
 func TestHostileBuilder(t *testing.T) {
 	big := bytes.Repeat([]byte("abcdefgh"), 3000)
 	b := hostile.MPQFiles(map[string][]byte{`dir\a.txt`: []byte("hello"), "b.bin": big}, []string{`dir\a.txt`, "b.bin"})
-	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "built.mpq")
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "built.mpq", budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +291,7 @@ func TestHostileBuilder(t *testing.T) {
 func TestHostileMPQPadded(t *testing.T) {
 	head := []byte("BLP1 head")
 	b := hostile.MPQ(3, []hostile.MPQBlock{hostile.MPQPadded(3, head, 10000)}, []hostile.MPQName{{Name: "p.blp", Block: 0}})
-	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "padded.mpq")
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "padded.mpq", budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

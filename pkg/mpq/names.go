@@ -3,7 +3,7 @@ package mpq
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
+	"io"
 )
 
 // standardNames are the files Warcraft III maps and campaigns hold under
@@ -30,104 +30,205 @@ var standardNames = []string{
 // was not set by hand; war3map.imp lists them without it.
 const importPrefix = "war3mapImported\\"
 
+// maxNameLen is the longest name a list may give: Windows paths, the
+// game's included, are at most 260 bytes (MAX_PATH). Longer lines are
+// skipped, which bounds what a name costs to hold and to walk.
+const maxNameLen = 260
+
 // resolveNames names the entries whose names can be found: the standard
 // names, every line of (listfile) and every path in war3map.imp or
-// war3campaign.imp. A name is only attached to entries its hash matches, so
-// a wrong guess costs nothing.
+// war3campaign.imp. The lists are streamed a sector at a time and each name
+// is hashed where it lies in the buffer; only a name that hashes to an
+// entry still unnamed becomes a string, so a list of millions of names that
+// match nothing costs hashing and nothing more.
 func (a *Archive) resolveNames() {
 	for _, n := range standardNames {
 		a.nameEntries(n)
 	}
-	if data, err := a.readNamed("(listfile)"); err == nil {
-		for _, n := range parseListfile(data) {
-			a.nameEntries(n)
-		}
-	} else if err != errNotFound {
-		a.warnf("(listfile) is unreadable: %v", err)
-	}
+	a.readList("(listfile)", func(rc io.Reader) (int, error) {
+		return splitNames(rc, false, false, -1, func(name []byte) { a.nameBytes("", name) })
+	})
 	for _, imp := range []string{"war3map.imp", "war3campaign.imp"} {
-		if data, err := a.readNamed(imp); err == nil {
-			for _, n := range parseImports(data) {
-				a.nameEntries(n)
-				a.nameEntries(importPrefix + n)
-			}
-		}
+		a.readList(imp, a.scanImports)
 	}
 	a.collectFiles()
 }
 
-// nameEntries gives name to every unnamed entry whose hashes match it, in
-// every locale. It goes through an index rather than probing, so that a
-// listfile of a million names costs a million map lookups whatever the
-// hash table holds.
+// readList streams the list file named name through scan, which returns
+// how many names it skipped as too long. A list over the read limit is not
+// read, and one that fails part way names nothing; both leave a warning.
+func (a *Archive) readList(name string, scan func(io.Reader) (int, error)) {
+	i := a.lookup(name)
+	if i < 0 || a.byHash[i] == nil {
+		return
+	}
+	f := *a.byHash[i]
+	f.Name = name
+	if err := f.checkReadLimit("reading the names it lists"); err != nil {
+		a.warnf("%s not read: %v", name, err)
+		return
+	}
+	a.listNamed = a.listNamed[:0]
+	rc, err := f.Open()
+	var long int
+	if err == nil {
+		long, err = scan(rc)
+		rc.Close()
+	}
+	if err != nil {
+		// All or nothing, as when the list was read whole: undo the names
+		// this list gave.
+		for _, g := range a.listNamed {
+			a.groups[g].named = false
+			for _, i := range a.group(g) {
+				if f := a.byHash[i]; f != nil {
+					f.Name = ""
+				}
+			}
+		}
+		a.warnf("%s is unreadable: %v", name, err)
+		return
+	}
+	if long > 0 {
+		a.warnf("%s: %d names longer than %d bytes skipped", name, long, maxNameLen)
+	}
+}
+
+// nameEntries gives name to every entry whose hashes match it, in every
+// locale, unless an earlier name has. It goes through an index rather than
+// probing, so that a listfile of a million names costs at most a million
+// map lookups whatever the hash table holds, and a name repeated a million
+// times names its group of entries once.
 func (a *Archive) nameEntries(name string) {
-	for _, i := range a.byName[nameKey(hashString(name, hashNameA), hashString(name, hashNameB))] {
-		if f := a.byHash[i]; f.Name == "" {
-			f.Name = name
+	a.nameBytes("", []byte(name))
+}
+
+// nameBytes is nameEntries for the name prefix+name, given as bytes where
+// they lie; the string is made only when an unnamed group takes it.
+func (a *Archive) nameBytes(prefix string, name []byte) {
+	h1 := hashMore(hashMore(hashStart, prefix, hashNameA), name, hashNameA).seed1
+	if a.nameFilter[h1%65536/64]&(1<<(h1%64)) == 0 {
+		return // no entry has this first hash: most names of a long list
+	}
+	h2 := hashMore(hashMore(hashStart, prefix, hashNameB), name, hashNameB).seed1
+	g, ok := a.groupOf[nameKey(h1, h2)]
+	if !ok || a.groups[g].named {
+		return
+	}
+	a.groups[g].named = true
+	a.listNamed = append(a.listNamed, g)
+	s := prefix + string(name)
+	for _, i := range a.group(g) {
+		if f := a.byHash[i]; f != nil {
+			f.Name = s
 		}
 	}
 }
 
 func nameKey(a, b uint32) uint64 { return uint64(a)<<32 | uint64(b) }
 
-var errNotFound = errors.New("not found")
-
-// readNamed reads a whole file found by name.
-func (a *Archive) readNamed(name string) ([]byte, error) {
-	i := a.lookup(name)
-	if i < 0 || a.byHash[i] == nil {
-		return nil, errNotFound
-	}
-	f := *a.byHash[i]
-	f.Name = name
-	return f.readAll()
+// group returns the hash indexes of group g, in table order.
+func (a *Archive) group(g int32) []int32 {
+	gr := a.groups[g]
+	return a.groupIdx[gr.first : gr.first+gr.n]
 }
 
-// parseListfile splits a (listfile) into names. Lines end in CR, LF or
-// both; some tools separate names with ';'.
-func parseListfile(data []byte) []string {
-	var names []string
-	for len(data) > 0 {
-		i := bytes.IndexAny(data, "\r\n;")
-		var line []byte
-		if i < 0 {
-			line, data = data, nil
-		} else {
-			line, data = data[:i], data[i+1:]
+// splitNames reads names from r and calls fn with each non-empty one (the
+// bytes are only valid during the call). Names end at CR, LF or ';' (some
+// tools separate names with ';'), or with nul at NUL; with flags the first
+// byte of every record is a flag and not part of the name; at most count
+// records are read (count < 0: all). A record that runs to the end of the
+// stream counts too. It returns how many names were skipped for being
+// longer than maxNameLen.
+func splitNames(r io.Reader, nul, flags bool, count int64, fn func(name []byte)) (long int, err error) {
+	buf := make([]byte, 64<<10)
+	var name []byte // the start of a name cut by the end of the buffer
+	tooLong := false
+	flag := flags // the next byte is a record's flag byte
+	var records int64
+	// end finishes a record whose last bytes are part.
+	end := func(part []byte) bool {
+		full := part
+		if len(name) > 0 && !tooLong {
+			name = append(name, part...)
+			full = name
 		}
-		if len(line) > 0 {
-			names = append(names, string(line))
+		switch {
+		case tooLong || len(full) > maxNameLen:
+			long++
+		case len(full) > 0:
+			fn(full)
 		}
+		name, tooLong, flag = name[:0], false, flags
+		records++
+		return count >= 0 && records >= count
 	}
-	return names
-}
-
-// parseImports reads the paths out of a war3map.imp: a version word, a
-// count, then per import a flag byte (version 1 and later) and a
-// NUL-terminated path. The count is trusted only as far as the data goes.
-func parseImports(data []byte) []string {
-	if len(data) < 8 {
-		return nil
-	}
-	version := binary.LittleEndian.Uint32(data)
-	count := binary.LittleEndian.Uint32(data[4:])
-	data = data[8:]
-	var names []string
-	for k := uint32(0); k < count && len(data) > 0; k++ {
-		if version >= 1 {
-			data = data[1:]
-		}
-		i := bytes.IndexByte(data, 0)
-		if i < 0 {
-			if len(data) > 0 {
-				names = append(names, string(data))
+	for {
+		n, rerr := r.Read(buf)
+		chunk := buf[:n]
+		for len(chunk) > 0 {
+			if flag {
+				chunk, flag = chunk[1:], false
+				continue
 			}
-			break
+			i := -1
+			if nul {
+				i = bytes.IndexByte(chunk, 0)
+			} else {
+				// By hand: bytes.IndexAny builds its set on every call,
+				// which costs more than the search for one-letter names.
+				for k, c := range chunk {
+					if c == '\n' || c == '\r' || c == ';' {
+						i = k
+						break
+					}
+				}
+			}
+			if i < 0 {
+				// The name goes on in the next buffer.
+				if len(name)+len(chunk) > maxNameLen {
+					tooLong, name = true, name[:0]
+				} else if !tooLong {
+					name = append(name, chunk...)
+				}
+				break
+			}
+			if end(chunk[:i]) {
+				return long, nil
+			}
+			chunk = chunk[i+1:]
 		}
-		if i > 0 {
-			names = append(names, string(data[:i]))
+		if rerr == io.EOF {
+			if len(name) > 0 || tooLong {
+				end(nil)
+			}
+			return long, nil
 		}
-		data = data[i+1:]
+		if rerr != nil {
+			return long, rerr
+		}
 	}
-	return names
+}
+
+// scanImports reads the paths out of a war3map.imp: a version word, a
+// count, then per import a flag byte (version 1 and later) and a
+// NUL-terminated path. Each path names its entry both as written and under
+// war3mapImported\. The count is trusted only as far as the data goes.
+func (a *Archive) scanImports(r io.Reader) (int, error) {
+	var head [8]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return 0, nil
+		}
+		return 0, err
+	}
+	version := binary.LittleEndian.Uint32(head[:])
+	count := binary.LittleEndian.Uint32(head[4:])
+	if count == 0 {
+		return 0, nil
+	}
+	return splitNames(r, true, version >= 1, int64(count), func(name []byte) {
+		a.nameBytes("", name)
+		a.nameBytes(importPrefix, name)
+	})
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // TestMatchesStormLib extracts every shared archive with smpq (StormLib's
@@ -53,7 +55,7 @@ func TestMatchesStormLib(t *testing.T) {
 			for _, m := range cantRead.FindAllStringSubmatch(stderr.String(), -1) {
 				failed[m[1]] = true
 			}
-			a, err := Open(ca.path)
+			a, err := Open(ca.path, budget.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}

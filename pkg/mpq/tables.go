@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // Block flags, as stored in the block table.
@@ -33,10 +36,6 @@ const (
 	hashDeleted = 0xFFFFFFFE // used, then deleted: probing continues past it
 )
 
-// maxTableBytes caps a table that has to be decompressed: its size is then
-// declared rather than backed by bytes in the file.
-const maxTableBytes = 64 << 20
-
 type hashEntry struct {
 	name1, name2 uint32
 	locale       uint16
@@ -65,13 +64,14 @@ func (a *Archive) readTable(what string, pos int64, entries uint32, stored uint6
 		return nil, nil
 	}
 	if stored != 0 && stored < full {
-		// A compressed table: its stored bytes must be in the file, and the
-		// declared size is capped since nothing in the file backs it.
+		// A compressed table: its stored bytes must be in the file, and
+		// its declared size, which nothing in the file backs, must be
+		// within the read limit.
 		if pos < 0 || uint64(pos)+stored > uint64(a.size) {
 			return nil, a.formatErr(pos, "compressed %s (%d bytes) runs past the end of the file", what, stored)
 		}
-		if full > maxTableBytes {
-			return nil, &UnsupportedError{Archive: a.name, What: fmt.Sprintf("%s of %d entries stored compressed", what, entries)}
+		if err := a.lim.Check(budget.ReadBytes, int64(full), archiveShown(a.name), fmt.Sprintf("decompressing a %s of %d entries", what, entries)); err != nil {
+			return nil, err
 		}
 		raw := make([]byte, stored)
 		if _, err := a.r.ReadAt(raw, pos); err != nil {
@@ -188,40 +188,19 @@ func (a *Archive) blockUsable(i uint32) bool {
 	return a.dataOffset(b.pos) < a.size
 }
 
-// probe calls fn with the index of every hash entry whose name hashes match
-// name's, in the order Storm probes them, until fn returns false or a free
-// entry ends the sequence. Entries past the end of a clipped table are
-// skipped: they hold noise that matches nothing and is never free.
-func (a *Archive) probe(name1, name2, start uint32, fn func(i int) bool) {
-	n := uint32(len(a.hashes))
-	visit := func(from, to uint32) bool {
-		for i := from; i < to; i++ {
-			e := &a.hashes[i]
-			if e.block == hashFree {
-				return false
-			}
-			if e.name1 == name1 && e.name2 == name2 && uint64(e.block) < uint64(len(a.blocks)) {
-				if !fn(int(i)) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	if start < n {
-		if visit(start, n) {
-			visit(0, start)
-		}
-	} else {
-		visit(0, n)
-	}
-}
-
-// lookup finds the hash entry for name: the first locale-neutral entry in
-// probe order, as Storm picks it, or else the first entry of any locale.
-// It returns -1 when there is none.
+// lookup finds the hash entry for name as Storm's probe does: from the
+// name's slot on, wrapping around, until a free entry, the first
+// locale-neutral entry whose name hashes match, or else the first
+// matching entry of any locale. Entries past the end of a clipped table
+// are skipped: they hold noise that matches nothing and is never free. It
+// returns -1 when there is none. It visits only the entries that carry
+// the name's hashes, so a table built to make probes long costs nothing.
 func (a *Archive) lookup(name string) int {
-	if a.hashSize == 0 {
+	if a.hashSize == 0 || len(a.hashes) == 0 {
+		return -1
+	}
+	g, ok := a.groupOf[nameKey(hashString(name, hashNameA), hashString(name, hashNameB))]
+	if !ok {
 		return -1
 	}
 	start := hashString(name, hashTableIndex)
@@ -230,19 +209,52 @@ func (a *Archive) lookup(name string) int {
 	} else {
 		start %= a.hashSize
 	}
-	first, neutral := -1, -1
-	a.probe(hashString(name, hashNameA), hashString(name, hashNameB), start, func(i int) bool {
-		if first < 0 {
-			first = i
+	// The probe visits [start, end1) and then, when it meets no free entry
+	// there, wraps to [0, end2).
+	n := int32(len(a.hashes))
+	var s, end1, end2 int32
+	switch {
+	case start >= uint32(n):
+		// A slot in the clipped part: the probe starts over at 0.
+		end1 = n
+		if f := a.nextFree[0]; f >= 0 {
+			end1 = f
 		}
-		if a.hashes[i].locale == 0 {
-			neutral = i
-			return false
+		end2 = 0
+	case a.nextFree[start] >= 0:
+		s = int32(start)
+		end1, end2 = a.nextFree[s], 0
+	default:
+		s = int32(start)
+		end1, end2 = n, s
+		if f := a.nextFree[0]; f >= 0 && f < s {
+			end2 = f
 		}
-		return true
-	})
-	if neutral >= 0 {
-		return neutral
+	}
+	idx := a.group(g)
+	at, _ := slices.BinarySearch(idx, s)
+	first := -1
+	visit := func(from []int32, end int32) int {
+		for _, i := range from {
+			if i >= end {
+				break
+			}
+			if first < 0 {
+				first = int(i)
+			}
+			if a.hashes[i].locale == 0 {
+				return int(i)
+			}
+		}
+		return -1
+	}
+	if i := visit(idx[at:], end1); i >= 0 {
+		return i
+	}
+	if end1 == n {
+		if i := visit(idx[:at], end2); i >= 0 {
+			return i
+		}
 	}
 	return first
 }
