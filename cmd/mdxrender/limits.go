@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -46,15 +47,15 @@ func (l *limitFlags) apply(c *batch.LimitsConfig) error {
 		name, val, ok := strings.Cut(s, "=")
 		name = strings.ReplaceAll(strings.TrimSpace(name), "-", "_")
 		if !ok {
-			return fmt.Errorf("--limit %q: want NAME=VALUE", trimFlag(s))
+			return fmt.Errorf("--limit %s: want NAME=VALUE", clip.Quote(s))
 		}
 		i := slices.Index(limitNames(), name)
 		if i < 0 {
-			return fmt.Errorf("--limit %q: no budget named %q (budgets: %s)", trimFlag(s), trimFlag(name), strings.Join(limitNames(), ", "))
+			return fmt.Errorf("--limit %s: no budget named %s (budgets: %s)", clip.Quote(s), clip.Quote(name), strings.Join(limitNames(), ", "))
 		}
 		n, err := parseCount(val)
 		if err != nil {
-			return fmt.Errorf("--limit %s: %w", trimFlag(s), err)
+			return fmt.Errorf("--limit %s: %w", clip.Display(s, 60), err)
 		}
 		v.Field(i).SetInt(n)
 	}
@@ -69,15 +70,6 @@ func limitNames() []string {
 		out[i], _, _ = strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
 	}
 	return out
-}
-
-// trimFlag quotes at most 60 bytes of a value a user gave, so that a
-// pasted file does not fill the terminal.
-func trimFlag(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
 }
 
 // parseCount reads a positive whole number with an optional k, M, G
