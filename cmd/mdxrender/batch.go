@@ -176,18 +176,18 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), " (manifest: %s)\n", batch.ManifestName(m))
 	for _, sk := range m.Skipped {
-		fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", sk)
+		printf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", sk)
 	}
 	for _, res := range m.Models {
 		for _, e := range res.Errors {
 			if !strings.Contains(e, res.Input) { // most errors name the file already
 				e = res.Input + ": " + e
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
+			printf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
 		}
 		for _, c := range res.Checks {
 			if c.Failed() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s %s\n", res.Input, c.Output, c.Status, c.Message)
+				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s %s\n", res.Input, c.Output, c.Status, c.Message)
 			}
 		}
 	}

@@ -58,7 +58,7 @@ only ever added, never renamed.`,
 					ms, err := mdxrender.ArchiveModels(a)
 					if err != nil {
 						failed++
-						fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
+						printf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
 						if asJSON {
 							reports = append(reports, inspect.Failure{File: a, Error: err.Error()})
 						}
@@ -73,7 +73,7 @@ only ever added, never renamed.`,
 				if err != nil {
 					err = limitHint(err)
 					failed++
-					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
+					printf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
 					if asJSON {
 						reports = append(reports, inspect.Failure{File: path, Error: err.Error()})
 					}

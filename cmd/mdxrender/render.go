@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mdxrender/mdxrender"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -97,7 +96,7 @@ atomically.`,
 			defer m.Close()
 			img, warns, err := m.RenderContext(cmd.Context(), v)
 			for _, w := range warns {
-				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", args[0]+":", clip.String(w.String(), maxMessage))
+				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w)
 			}
 			if err != nil {
 				return limitHint(err)

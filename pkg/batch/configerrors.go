@@ -3,6 +3,8 @@ package batch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // MaxConfigErrors is how many problems of a configuration ConfigErrors
@@ -72,15 +74,16 @@ func (e *ConfigErrors) Err() error {
 	return e
 }
 
-// Error gives one problem a line, then a line with the number of those
-// not shown.
+// Error gives each problem shown a line, its own line breaks and other
+// control characters escaped, then a line with the number of those not
+// shown.
 func (e *ConfigErrors) Error() string {
 	var b strings.Builder
 	for i, x := range e.Errs {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(x.Error())
+		b.WriteString(clip.Display(x.Error(), 20*clip.MaxQuote))
 	}
 	if e.More > 0 {
 		if len(e.Errs) > 0 {
