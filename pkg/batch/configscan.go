@@ -14,8 +14,8 @@ const MaxConfigSize = 1 << 20
 
 // MaxConfigDepth is how deeply the lists, mappings and tables of a
 // configuration file may nest, the document's top level counting as
-// one. The schema goes five deep (overrides[].render.size, counting the
-// top), so 64 leaves room for any layout, while no parser or checker
+// one. The schema's deepest key, overrides[].render.size, is four levels
+// down, so 64 leaves room for any layout, while no parser or checker
 // builds or walks a tree deeper than that.
 const MaxConfigDepth = 64
 
