@@ -63,9 +63,10 @@ func (k *keyLines) key(name string, line int) *keyLines {
 	return c
 }
 
-// tomlStop is where tomlScan stopped early: the line, and for a document
-// that nests too deep or has a table of too many keys, the message. A
-// line without a message is a key conflict go-toml reports.
+// tomlStop is the line where tomlScan stopped early, for a document that
+// nests too deep or has a table of too many keys, and the message; or,
+// without a message, the line of the first key go-toml will refuse as
+// defined already.
 type tomlStop struct {
 	line int
 	msg  string
@@ -74,10 +75,11 @@ type tomlStop struct {
 // tomlScan reads a TOML document's expressions with go-toml's parser,
 // which parses a table header or a dotted key as a flat list, and returns
 // the line of every key and element. It stops on the line where the
-// document first nests deeper than MaxConfigDepth, gives a table more
-// than MaxConfigKeys keys, or defines a key go-toml refuses as defined
-// already (which go-toml reports without a line), and at a syntax error,
-// where decoding stops too and reports it.
+// document first nests deeper than MaxConfigDepth or gives a table more
+// than MaxConfigKeys keys, and at a syntax error, where decoding stops
+// too and reports it. It notes the first key go-toml will refuse as
+// defined already, which go-toml reports without a line, and goes on:
+// should it see a conflict go-toml does not, the rest is still checked.
 func tomlScan(data []byte) (*keyLines, tomlStop) {
 	root := &keyLines{line: 1}
 	lc := lineCounter{data: data}
@@ -87,6 +89,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 	p.Reset(data)
 	table, depth, split := root, 1, true
 	tooDeep := func(line int) tomlStop { return tomlStop{line, tooDeepMsg} }
+	conflict := 0
 	for p.NextExpression() {
 		e := p.Expression()
 		line := 1
@@ -94,9 +97,8 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 			line = lc.at(int(it.Node().Raw.Offset))
 		}
 		var ok bool
-		current, ok = seen.check(e, current)
-		if !ok {
-			return root, tomlStop{line: line}
+		if current, ok = seen.check(e, current); !ok && conflict == 0 {
+			conflict = line
 		}
 		if seen.tooMany {
 			return root, tomlStop{line, fmt.Sprintf("more than %d keys in one table", MaxConfigKeys)}
@@ -151,7 +153,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 			}
 		}
 	}
-	return root, tomlStop{}
+	return root, tomlStop{line: conflict}
 }
 
 // appendSegments appends a key's folded parts: lower case and, where
