@@ -8,8 +8,8 @@ import (
 
 // MaxConfigSize is the most bytes a configuration file may have: 1 MiB.
 // Real files are a few KB, and one generated with an override for each of
-// thousands of models stays far below it; a bound this size keeps what a
-// parser builds from any file to tens of MB.
+// thousands of models stays far below it. It bounds what a file's long
+// strings cost; MaxConfigEntries bounds what its many short ones do.
 const MaxConfigSize = 1 << 20
 
 // MaxConfigDepth is how deeply the lists, mappings and tables of a
