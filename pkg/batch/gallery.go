@@ -37,10 +37,10 @@ ul{padding-left:1.2em;margin:4px 0}
 {{if .Thumb}}<a href="{{href .Thumb}}"><img class="thumb" src="{{href .Thumb}}" alt="{{show .R.Input}}"></a>{{else}}<div class="thumb"></div>{{end}}
 <div class="path">{{show .R.Input}}</div>
 <div>{{.R.Status}}{{if .R.Sequences}}: {{range $i, $s := .R.Sequences}}{{if $i}}, {{end}}{{show $s}}{{end}}{{end}}</div>
-{{if .Errors}}<ul class="err">{{range .Errors}}<li>{{show .}}</li>{{end}}{{if .MoreErrors}}<li>and {{.MoreErrors}} more (manifest.json has them)</li>{{end}}</ul>{{end}}
+{{if .Errors}}<ul class="err">{{range .Errors}}<li>{{show .}}</li>{{end}}{{if .MoreErrors}}<li>and {{.MoreErrors}} more (the manifest has them)</li>{{end}}</ul>{{end}}
 {{if .R.Checks}}<ul>{{range .R.Checks}}<li{{if .Failed}} class="err"{{end}}>{{.Status}} <a href="{{href .Output}}">{{show .Output}}</a>{{if .Diff}} (<a href="{{href .Diff}}">diff</a>){{end}}{{if .Message}}: {{show .Message}}{{end}}</li>{{end}}</ul>{{end}}
 {{if .Others}}<ul>{{range .Others}}<li><a href="{{href .Path}}">{{.Kind}}{{if .Sequence}} {{show .Sequence}}{{end}}</a></li>{{end}}</ul>{{end}}
-{{if .Warnings}}<ul class="warn">{{range .Warnings}}<li>{{show (print .Code)}}: {{show .Message}}</li>{{end}}{{if .MoreWarnings}}<li>and {{.MoreWarnings}} more (manifest.json has them)</li>{{end}}</ul>{{end}}
+{{if .Warnings}}<ul class="warn">{{range .Warnings}}<li>{{show (print .Code)}}: {{show .Message}}</li>{{end}}{{if .MoreWarnings}}<li>and {{.MoreWarnings}} more (the manifest has them)</li>{{end}}</ul>{{end}}
 </div>
 {{end}}</div>
 </body>

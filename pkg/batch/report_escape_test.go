@@ -61,7 +61,7 @@ func TestReportsEscapeNames(t *testing.T) {
 			t.Errorf("%s: %d bytes", name, len(out))
 		}
 	}
-	if !strings.Contains(string(page), "and 10 more (manifest.json has them)") {
+	if !strings.Contains(string(page), "and 10 more (the manifest has them)") {
 		t.Error("index.html lists every warning")
 	}
 	md := m.MarkdownSummary()
