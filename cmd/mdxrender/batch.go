@@ -8,7 +8,6 @@ import (
 	"syscall"
 
 	"github.com/mdxrender/mdxrender"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/cobra"
 )
@@ -179,21 +178,20 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), " (manifest: %s)\n", batch.ManifestName(m))
 	// Input names and messages may come from inside archives, whose names
-	// are a stranger's: every line is escaped.
-	stderr := cmd.ErrOrStderr()
+	// are a stranger's: every line is escaped (printf).
 	for _, sk := range m.Skipped {
-		fmt.Fprintf(stderr, "mdxrender: warning: %s\n", clip.Display(sk, maxMessage))
+		printf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", sk)
 	}
 	for _, res := range m.Models {
 		for _, e := range res.Errors {
 			if !strings.Contains(e, res.Input) { // most errors name the file already
 				e = res.Input + ": " + e
 			}
-			fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(e, maxMessage))
+			printf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
 		}
 		for _, c := range res.Checks {
 			if c.Failed() {
-				fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(fmt.Sprintf("%s: %s: %s %s", res.Input, c.Output, c.Status, c.Message), maxMessage))
+				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s %s\n", res.Input, c.Output, c.Status, c.Message)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -71,21 +72,19 @@ var flagParsers = map[string]func(string) (map[string]any, error){
 
 // loadConfig builds a batch configuration from built-in defaults, the file,
 // MDXR_ environment variables and changed flags, in rising precedence, and
-// validates it. Every problem, of any layer, is returned together
-// (errors.Join of *batch.ConfigError), before any work starts.
+// validates it. Every problem, of any layer, is returned together (a
+// *batch.ConfigErrors, which spells out the first batch.MaxConfigErrors),
+// before any work starts.
 func loadConfig(o configLayers) (*batch.Config, error) {
-	var errs []error
+	var errs batch.ConfigErrors
 	var file *batch.ConfigFile
 	if o.File != "" {
-		data, err := os.ReadFile(o.File)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("config: %w", err)}
-		}
-		if file, err = batch.DecodeConfigFile(o.File, data); err != nil {
+		var err error
+		if file, err = batch.ReadConfigFile(o.File); err != nil {
 			if file == nil {
 				return nil, usageError{err}
 			}
-			errs = append(errs, err) // the rest of the file is still checked
+			errs.Add(err) // the rest of the file is still checked
 		}
 	}
 
@@ -118,14 +117,14 @@ func loadConfig(o configLayers) (*batch.Config, error) {
 		where := "env " + name
 		cfg.Pin(k.Name, where)
 		if err := k.CheckString(s); err != nil {
-			errs = append(errs, &batch.ConfigError{Where: where, Key: k.Name, Msg: err.Error()})
+			errs.Add(&batch.ConfigError{Where: where, Key: k.Name, Msg: err.Error()})
 			continue
 		}
 		val := any(s)
 		if pathKeys[k.Name] {
 			p, err := envPaths(k.Name, s)
 			if err != nil {
-				errs = append(errs, &batch.ConfigError{Where: where, Key: k.Name, Msg: err.Error()})
+				errs.Add(&batch.ConfigError{Where: where, Key: k.Name, Msg: err.Error()})
 				continue
 			}
 			val = p
@@ -145,7 +144,7 @@ func loadConfig(o configLayers) (*batch.Config, error) {
 			}
 			vals, err := flagValues(o.Flags, f, key)
 			if err != nil {
-				errs = append(errs, &batch.ConfigError{Where: "flag --" + n, Key: key, Msg: err.Error()})
+				errs.Add(&batch.ConfigError{Where: "flag --" + n, Key: key, Msg: err.Error()})
 				continue
 			}
 			for k, val := range vals {
@@ -157,7 +156,8 @@ func loadConfig(o configLayers) (*batch.Config, error) {
 	hook := viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(textValueHook,
 		mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")))
 	if err := v.Unmarshal(cfg, hook); err != nil {
-		return nil, usageError{errors.Join(append(errs, fmt.Errorf("config: %w", err))...)}
+		errs.Add(fmt.Errorf("config: %w", err))
+		return nil, usageError{&errs}
 	}
 	// Arguments are named from the working directory, not from the config
 	// file's folder, so they are made absolute; a folder is searched like
@@ -165,7 +165,7 @@ func loadConfig(o configLayers) (*batch.Config, error) {
 	for _, a := range o.Args {
 		p, err := filepath.Abs(a)
 		if err != nil {
-			return nil, fmt.Errorf("config: argument %q: %w", a, err)
+			return nil, fmt.Errorf("config: argument %s: %w", clip.Quote(a), err)
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			cfg.Inputs.Dirs = append(cfg.Inputs.Dirs, p)
@@ -174,10 +174,10 @@ func loadConfig(o configLayers) (*batch.Config, error) {
 		}
 	}
 	if err := cfg.Validate(); err != nil {
-		errs = append(errs, notReported(errs, err)...)
+		errs.Add(notReported(errs.Errs, err))
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
@@ -258,11 +258,11 @@ func textValueHook(from, to reflect.Type, data any) (any, error) {
 	return p.Elem().Interface(), nil
 }
 
-// notReported returns the problems of err (a join of *batch.ConfigError)
-// that are not about a key already reported, or one inside or around it:
-// a key in error was left at its default, and its default must not be
-// blamed in a second message.
-func notReported(reported []error, err error) []error {
+// notReported returns the problems of err (a *batch.ConfigErrors) that
+// are not about a key already reported, or one inside or around it: a key
+// in error was left at its default, and its default must not be blamed in
+// a second message. The problems err only counts stay counted.
+func notReported(reported []error, err error) error {
 	var keys []string
 	for _, e := range flatten(reported) {
 		var ce *batch.ConfigError
@@ -274,7 +274,10 @@ func notReported(reported []error, err error) []error {
 		return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(a, b+"[") ||
 			strings.HasPrefix(b, a+".") || strings.HasPrefix(b, a+"[")
 	}
-	var out []error
+	var out batch.ConfigErrors
+	if ces, ok := err.(*batch.ConfigErrors); ok {
+		out.More = ces.More
+	}
 next:
 	for _, e := range flatten([]error{err}) {
 		var ce *batch.ConfigError
@@ -285,9 +288,9 @@ next:
 				}
 			}
 		}
-		out = append(out, e)
+		out.Add(e)
 	}
-	return out
+	return out.Err()
 }
 
 // flatten unpacks joined errors.

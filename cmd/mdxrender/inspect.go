@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/mdxrender/mdxrender"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/inspect"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/spf13/cobra"
@@ -59,7 +58,7 @@ only ever added, never renamed.`,
 					ms, err := mdxrender.ArchiveModels(a)
 					if err != nil {
 						failed++
-						fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", clip.Display(err.Error(), maxMessage)) // may name a map's entry
+						printf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
 						if asJSON {
 							reports = append(reports, inspect.Failure{File: a, Error: err.Error()})
 						}
@@ -74,7 +73,7 @@ only ever added, never renamed.`,
 				if err != nil {
 					err = limitHint(err)
 					failed++
-					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", clip.Display(err.Error(), maxMessage)) // may name a map's entry
+					printf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
 					if asJSON {
 						reports = append(reports, inspect.Failure{File: path, Error: err.Error()})
 					}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
@@ -40,11 +41,53 @@ func report(err error, stderr io.Writer) int {
 	code := exitCode(err)
 	var ec exitCodeError
 	if !errors.As(err, &ec) {
-		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintln(stderr, "mdxrender:", clip.Display(line, maxMessage))
+		for _, line := range errorLines(err) {
+			printf(stderr, "mdxrender: %s\n", line)
 		}
 	}
 	return code
+}
+
+// errorLines gives each of the errors joined in err a line (a
+// *batch.ConfigErrors a line per problem shown and one for the count);
+// a line break inside one error's text is shown, not obeyed.
+func errorLines(err error) []string {
+	var ue usageError
+	if errors.As(err, &ue) && err.Error() == ue.Error() {
+		err = ue.err
+	}
+	switch e := err.(type) {
+	case *batch.ConfigErrors:
+		return strings.Split(e.Error(), "\n")
+	case interface{ Unwrap() []error }:
+		var lines []string
+		for _, x := range e.Unwrap() {
+			lines = append(lines, errorLines(x)...)
+		}
+		return lines
+	}
+	return []string{err.Error()}
+}
+
+// printf writes a message for people to w. Each argument that is text (a
+// string, an error, a fmt.Stringer) is clipped to maxMessage bytes and
+// its control characters escaped (clip.Display): names and messages come
+// from files strangers wrote, and must not move the cursor, start a line
+// of their own or fill the terminal. Numbers print as they are.
+func printf(w io.Writer, format string, a ...any) {
+	for i, v := range a {
+		switch v := v.(type) {
+		case error:
+			a[i] = clip.Display(v.Error(), maxMessage)
+		case fmt.Stringer:
+			a[i] = clip.Display(v.String(), maxMessage)
+		default:
+			if r := reflect.ValueOf(v); r.Kind() == reflect.String {
+				a[i] = clip.Display(r.String(), maxMessage)
+			}
+		}
+	}
+	fmt.Fprintf(w, format, a...)
 }
 
 // exitCode maps an error from a command to the exit status.

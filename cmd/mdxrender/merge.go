@@ -79,7 +79,7 @@ model failed or regressed, 2 if the manifests do not make one batch.`,
 			fmt.Fprintf(cmd.OutOrStdout(), "%d manifests, %d models: %d rendered, %d unchanged, %d failed, %d regressions (wrote %s)\n",
 				len(ms), s.Models, s.OK, s.Cached, s.Failed, s.Regressions, strings.Join(written, ", "))
 			if len(m.Missing) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: merge: partial batch: shards %s missing\n", strings.Join(m.Missing, ", "))
+				printf(cmd.ErrOrStderr(), "mdxrender: merge: partial batch: shards %s missing\n", strings.Join(m.Missing, ", "))
 			}
 			if m.Failed() {
 				return exitCodeError{exitFailed}

@@ -123,13 +123,14 @@ func (p *progress) Finished(r *batch.ModelResult) {
 		}
 		return
 	}
-	attrs := []any{"n", fmt.Sprintf("%d/%d", p.n, p.total), "model", clip.String(r.Input, maxMessage), "status", r.Status,
+	// slog quotes a value with control characters; clipping is ours.
+	attrs := []any{"n", fmt.Sprintf("%d/%d", p.n, p.total), "model", clip.Display(r.Input, 300), "status", r.Status,
 		"outputs", len(r.Outputs), "ms", int(r.Timings.TotalMS), "warnings", len(r.Warnings)}
 	if len(r.Warnings) > 0 {
 		attrs = append(attrs, "warning", warningText(r.Warnings))
 	}
 	if len(r.Errors) > 0 {
-		attrs = append(attrs, "error", clip.String(r.Errors[0], 300))
+		attrs = append(attrs, "error", clip.Display(r.Errors[0], 300))
 		p.log.Error("model failed", attrs...)
 		return
 	}
@@ -145,7 +146,7 @@ func warningText(ws []batch.Warning) string {
 			parts = append(parts, fmt.Sprintf("… %d more", len(ws)-most))
 			break
 		}
-		parts = append(parts, clip.String(string(w.Code)+": "+w.Message, 200))
+		parts = append(parts, clip.Display(string(w.Code)+": "+w.Message, 200))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/archivepath"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -100,7 +99,7 @@ atomically.`,
 			defer m.Close()
 			img, warns, err := m.RenderContext(cmd.Context(), v)
 			for _, w := range warns {
-				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", clip.Display(args[0]+": "+w.String(), maxMessage))
+				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w)
 			}
 			if err != nil {
 				return limitHint(err)

@@ -97,11 +97,11 @@ a usage error, 130 if interrupted.`,
 			}
 			res := m.Models[0]
 			for _, w := range res.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", clip.Display(args[0]+": "+w.Message, maxMessage))
+				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w.Message)
 			}
 			if res.Status == batch.StatusFailed {
 				for _, e := range res.Errors {
-					fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: %s\n", clip.Display(args[0]+": "+e, maxMessage))
+					printf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", args[0], e)
 				}
 				return exitCodeError{1}
 			}
@@ -109,7 +109,7 @@ a usage error, 130 if interrupted.`,
 				return fmt.Errorf("sheet: %s has no sequence matching %s", args[0], clip.Quote(common.sequence))
 			}
 			for _, o := range res.Outputs {
-				fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(out, filepath.FromSlash(o.Path)))
+				printf(cmd.OutOrStdout(), "%s\n", filepath.Join(out, filepath.FromSlash(o.Path)))
 			}
 			return nil
 		},

@@ -38,7 +38,7 @@ instead.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\t%dx%d\t%d levels\n", in, cfg.Format, cfg.Width, cfg.Height, cfg.Levels)
+				printf(cmd.OutOrStdout(), "%s\t%s\t%dx%d\t%d levels\n", in, cfg.Format, cfg.Width, cfg.Height, cfg.Levels)
 				return nil
 			}
 			if out == "" {
@@ -55,7 +55,7 @@ instead.`,
 				return limitHint(err)
 			}
 			if tex.LevelErr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "mdxrender: warning:", tex.LevelErr)
+				printf(cmd.ErrOrStderr(), "mdxrender: warning: %v\n", tex.LevelErr)
 			}
 			if mip < 0 || mip >= len(tex.Levels) {
 				return fmt.Errorf("texture: %s has %d mip levels; --mip %d is out of range", in, len(tex.Levels), mip)

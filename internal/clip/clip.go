@@ -46,9 +46,12 @@ func prefix(s string, n int) string {
 
 // Display returns s fit to print unquoted in a terminal, a log or a page:
 // at most n of its bytes, cut as String cuts, with every control
-// character (C0, DEL, C1), and every byte that is not UTF-8, written as a
-// Go escape (\x1b, \u0085), so that a name from a file cannot move the
-// cursor, clear the screen or hide what follows it.
+// character (C0, DEL, C1), every character that reorders or breaks the
+// text around it (the bidirectional controls such as U+202E, the line and
+// paragraph separators) and every byte that is not UTF-8 written as a Go
+// escape (\x1b, \u0085, \u202e), so that a name from a file cannot move
+// the cursor, clear the screen, start a line of its own or show its text
+// backwards.
 func Display(s string, n int) string {
 	p := prefix(s, n)
 	var b strings.Builder
@@ -59,7 +62,7 @@ func Display(s string, n int) string {
 			fmt.Fprintf(&b, `\x%02x`, p[i])
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
+		case r >= 0x80 && r < 0xa0, reorders(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(p[i : i+size])
@@ -70,4 +73,19 @@ func Display(s string, n int) string {
 		fmt.Fprintf(&b, "… (%d more bytes)", len(s)-len(p))
 	}
 	return b.String()
+}
+
+// reorders reports whether r changes the direction or the lines of the
+// text that follows it: the bidirectional marks, embeddings, overrides and
+// isolates, and the line and paragraph separators.
+func reorders(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x2028 && r <= 0x202e:
+		return true
+	case r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }

@@ -31,14 +31,19 @@ func TestString(t *testing.T) {
 
 func TestDisplay(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain/name.mdx": "plain/name.mdx",
-		"esc\x1b[2Jhere": `esc\x1b[2Jhere`,
-		"nul\x00":        `nul\x00`,
-		"del\x7f":        `del\x7f`,
-		"c1\u0085":       `c1\u0085`,
-		"bad\xffutf8":    `bad\xffutf8`,
-		"ünïcödé ok":     "ünïcödé ok",
-		"tab\tnewline\n": `tab\x09newline\x0a`,
+		"plain/name.mdx":      "plain/name.mdx",
+		"esc\x1b[2Jhere":      `esc\x1b[2Jhere`,
+		"nul\x00":             `nul\x00`,
+		"del\x7f":             `del\x7f`,
+		"c1\u0085":            `c1\u0085`,
+		"bad\xffutf8":         `bad\xffutf8`,
+		"ünïcödé ok":          "ünïcödé ok",
+		"tab\tnewline\n":      `tab\x09newline\x0a`,
+		"evil\u202egpj.exe":   `evil\u202egpj.exe`,
+		"iso\u2066late\u2069": `iso\u2066late\u2069`,
+		"ls\u2028ps\u2029":    `ls\u2028ps\u2029`,
+		"mark\u200f\u061c":    `mark\u200f\u061c`,
+		"zwj 👩\u200d💻":        "zwj 👩\u200d💻",
 	} {
 		if got := Display(in, 100); got != want {
 			t.Errorf("Display(%q) = %q, want %q", in, got, want)

@@ -311,17 +311,19 @@ type ConfigError struct {
 	Msg   string
 }
 
-// Error bounds what it repeats of the key and message: a file can name a
-// key of megabytes.
+// Error bounds what it repeats of the key and message, and escapes their
+// control characters (clip.Display): a file can name a key of megabytes,
+// or one that clears the terminal it is printed on.
 func (e *ConfigError) Error() string {
-	key, msg := clip.String(e.Key, 2*clip.MaxQuote), clip.String(e.Msg, 10*clip.MaxQuote)
+	key, msg := clip.Display(e.Key, 2*clip.MaxQuote), clip.Display(e.Msg, 10*clip.MaxQuote)
 	if e.Where == "" {
 		return fmt.Sprintf("config: %s: %s", key, msg)
 	}
+	where := clip.Display(e.Where, 2*clip.MaxQuote)
 	if e.Key == "" {
-		return fmt.Sprintf("%s: %s", e.Where, msg)
+		return fmt.Sprintf("%s: %s", where, msg)
 	}
-	return fmt.Sprintf("%s: %s: %s", e.Where, key, msg)
+	return fmt.Sprintf("%s: %s: %s", where, key, msg)
 }
 
 // SetOrigin records where the value of key (dotted, as in the file:

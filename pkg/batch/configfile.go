@@ -1,17 +1,18 @@
 package batch
 
 import (
-	"errors"
+	"bytes"
 	"fmt"
-	"maps"
+	"io"
+	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
 
-	"github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -29,58 +30,68 @@ type ConfigFile struct {
 	Values map[string]any
 	// Origins maps the keys the file sets, dotted as in error messages
 	// ("render.size", "overrides[0].match"), to "name:line" (see
-	// Config.SetOrigin). TOML keeps no positions, so it gives none, and
-	// errors about its keys name the file.
+	// Config.SetOrigin).
 	Origins map[string]string
 }
 
 // DecodeConfigFile decodes a configuration file; its extension picks the
 // format: .yaml or .yml, .json (read as YAML, which it is a subset of, so
-// one parser gives line numbers for both) or .toml. Every unknown key,
-// list or mapping in the wrong place and scalar of the wrong type is
-// reported, together, as *ConfigError values naming the file, line and
-// key (errors.Join), and the ConfigFile is returned too, without the keys
-// in error, so the loader can check the rest in the same pass; a file that
-// does not parse gives one error and no ConfigFile. Values are not
-// range-checked here: that is Config.Validate's job once all layers are
-// merged.
+// one parser gives line numbers for both) or .toml. A file larger than
+// MaxConfigSize, one that is not UTF-8 text or holds control characters,
+// and one nested deeper than MaxConfigDepth are refused before a parser
+// builds anything. Every unknown key, list or mapping in the wrong place
+// and scalar of the wrong type is reported, together, as a *ConfigErrors
+// of *ConfigError values naming the file, line and key, and the
+// ConfigFile is returned too, without the keys in error, so the loader
+// can check the rest in the same pass; a file that cannot be read gives
+// one *ConfigError, naming the line where it can be, and no ConfigFile.
+// Values are not range-checked here: that is Config.Validate's job once
+// all layers are merged.
 func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
-	var root *yaml.Node
-	hasLines := true
 	switch ext {
-	case "yaml", "yml", "json":
+	case "yaml", "yml", "json", "toml":
+	default:
+		return nil, &ConfigError{Where: name, Msg: fmt.Sprintf("unknown extension %s (want .yaml, .yml, .toml or .json)", clip.Quote(ext))}
+	}
+	if len(data) > MaxConfigSize {
+		return nil, &ConfigError{Where: name, Msg: fmt.Sprintf("larger than %d bytes (1 MiB), the most a configuration file may have", MaxConfigSize)}
+	}
+	if line, what := checkText(data); line > 0 {
+		return nil, &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: what + ": a configuration file is UTF-8 text"}
+	}
+	var root *yaml.Node
+	if ext == "toml" {
+		var err error
+		if root, err = tomlNode(name, data); err != nil {
+			return nil, err
+		}
+	} else {
+		if line, what := yamlCheck(data); line > 0 {
+			return nil, &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: what}
+		}
 		var doc yaml.Node
 		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", name, err)
+			return nil, yamlError(name, ext, data, err, 0)
 		}
 		if len(doc.Content) > 0 {
 			root = doc.Content[0]
 		}
-	case "toml":
-		m, err := decodeTOML(data)
-		if err != nil {
-			// The wording is what the earlier TOML reader (viper's) said.
-			return nil, fmt.Errorf("config: %s: While parsing config: %w", name, err)
-		}
-		var n yaml.Node
-		if err := n.Encode(m); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", name, err)
-		}
-		root, hasLines = &n, false
-	default:
-		return nil, fmt.Errorf("config: %s: unknown extension %q (want .yaml, .yml, .toml or .json)", name, ext)
 	}
 	f := &ConfigFile{Name: name, Origins: map[string]string{}}
 	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 		return f, nil
 	}
-	w := &walker{file: name, lines: map[string]int{}, hasLines: hasLines}
+	w := &walker{file: name, lines: map[string]int{}}
 	if !w.check(root, reflect.TypeOf(Config{}), "") {
-		return nil, errors.Join(w.errs...)
+		return nil, w.errs.Err()
 	}
 	if err := root.Decode(&f.Values); err != nil {
-		return nil, errors.Join(append(w.errs, fmt.Errorf("config: %s: %w", name, err))...)
+		// The decoder's only refusal here is of a document whose
+		// aliases expand too far: it names no line, the first alias has
+		// one.
+		w.errs.Add(yamlError(name, ext, data, err, w.aliasLine))
+		return nil, w.errs.Err()
 	}
 	for k, l := range w.lines {
 		if l > 0 {
@@ -92,85 +103,90 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 	// The keys that were wrong are left out of Values; the rest is
 	// returned with the errors, so that a loader can range-check it and
 	// report every problem of the file in one pass.
-	return f, errors.Join(w.errs...)
+	return f, w.errs.Err()
 }
 
-// decodeTOML parses TOML into nested maps with the keys folded to lower
-// case and dotted keys ("render.size" = 64) split into tables, which is
-// what configuration files written for the earlier, viper-based reader
-// rely on. Where two spellings collide, the later in sorted order wins, so
-// the result does not depend on map order.
-func decodeTOML(data []byte) (map[string]any, error) {
-	var m map[string]any
-	if err := toml.Unmarshal(data, &m); err != nil {
-		return nil, err
+// ReadConfigFile reads the configuration file at path name and decodes it
+// with DecodeConfigFile. It reads at most one byte more than
+// MaxConfigSize, so that a larger file, or a device that never ends, is
+// refused without being read whole.
+func ReadConfigFile(name string) (*ConfigFile, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
-	flat := map[string]any{}
-	flattenFolded(flat, "", m)
-	keys := slices.Sorted(maps.Keys(flat))
-	out := map[string]any{}
-	for _, k := range keys {
-		path := strings.Split(k, ".")
-		t := out
-		for _, p := range path[:len(path)-1] {
-			sub, ok := t[p].(map[string]any)
-			if !ok {
-				sub = map[string]any{}
-				t[p] = sub
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return DecodeConfigFile(name, data)
+}
+
+// yamlLine matches the position go-yaml puts in front of a message.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlParserProblems are the messages of go-yaml's parser, which give
+// the line counted from 0 (its scanner's count from 1); at the end of a
+// document without a final newline, the count is the last line's.
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'": true, "did not find expected ',' or '}'": true,
+	"did not find expected '-' indicator": true, "did not find expected <document start>": true,
+	"did not find expected <stream-start>": true, "did not find expected key": true,
+	"did not find expected node content": true, "found duplicate %TAG directive": true,
+	"found duplicate %YAML directive": true, "found incompatible YAML document": true,
+	"found undefined tag handle": true,
+}
+
+// yamlAnchor matches go-yaml's messages about an anchor, which give no
+// line: the line is that of the alias or anchor named.
+var yamlAnchor = regexp.MustCompile(`^yaml: (unknown anchor|anchor) '([^']*)' `)
+
+// yamlError turns an error of go-yaml about data into a *ConfigError
+// naming the file and line, and the format the file was meant to be in
+// (JSON is read as YAML); line is the line for an error that has none.
+func yamlError(name, ext string, data []byte, err error, line int) error {
+	format := "YAML"
+	if ext == "json" {
+		format = "JSON"
+	}
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+		if yamlParserProblems[msg] {
+			last := bytes.Count(data, []byte{'\n'})
+			if len(data) > 0 && data[len(data)-1] != '\n' {
+				last++
 			}
-			t = sub
+			line = min(line+1, max(last, 1))
 		}
-		t[path[len(path)-1]] = flat[k]
+	} else if m := yamlAnchor.FindStringSubmatch(msg); m != nil {
+		mark := "*"
+		if m[1] == "anchor" {
+			mark = "&"
+		}
+		if i := bytes.Index(data, []byte(mark+m[2])); i >= 0 {
+			line = bytes.Count(data[:i], []byte{'\n'}) + 1
+		}
 	}
-	return out, nil
-}
-
-// flattenFolded adds the leaves of m to flat under their lower-case dotted
-// paths; tables inside lists are folded but stay in their lists, and
-// empty tables set nothing.
-func flattenFolded(flat map[string]any, prefix string, m map[string]any) {
-	keys := slices.Sorted(maps.Keys(m))
-	for _, k := range keys {
-		key := strings.ToLower(k)
-		if prefix != "" {
-			key = prefix + "." + key
-		}
-		if sub, ok := m[k].(map[string]any); ok {
-			flattenFolded(flat, key, sub)
-			continue
-		}
-		flat[key] = foldValue(m[k])
+	if line == 0 {
+		line = 1 // go-yaml leaves the line out when it is the first
 	}
-}
-
-// foldValue folds the keys of the tables inside a value to lower case.
-func foldValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		keys := slices.Sorted(maps.Keys(v))
-		for _, k := range keys {
-			out[strings.ToLower(k)] = foldValue(v[k])
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = foldValue(e)
-		}
-		return out
-	}
-	return v
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: fmt.Sprintf("not valid %s: %s", format, msg)}
 }
 
 // walker checks a YAML node tree against the Config type: unknown keys,
-// wrong shapes and scalars of the wrong type, each with its line.
+// wrong shapes and scalars of the wrong type, each with its line. It
+// descends only into keys the schema has, so however a file nests, the
+// walk goes no deeper than the schema.
 type walker struct {
-	file     string
-	lines    map[string]int
-	hasLines bool
-	errs     []error
-	memo     map[memoKey]bool
+	file      string
+	lines     map[string]int
+	errs      ConfigErrors
+	memo      map[memoKey]bool
+	aliasLine int // of the first alias the walk met
 }
 
 type memoKey struct {
@@ -179,14 +195,16 @@ type memoKey struct {
 }
 
 func (w *walker) at(n *yaml.Node) string {
-	if w.hasLines && n.Line > 0 {
+	if n.Line > 0 {
 		return fmt.Sprintf("%s:%d", w.file, n.Line)
 	}
 	return w.file
 }
 
+// fail reports a problem; past the problems shown it only counts, so a
+// file of a million unknown keys costs no million messages.
 func (w *walker) fail(n *yaml.Node, key, format string, a ...any) {
-	w.errs = append(w.errs, &ConfigError{Where: w.at(n), Key: key, Msg: fmt.Sprintf(format, a...)})
+	w.errs.addf(w.at(n), key, format, a...)
 }
 
 func join(prefix, k string) string {
@@ -203,6 +221,9 @@ func join(prefix, k string) string {
 // list with an unusable element is unusable as a whole.
 func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 	aliased := false
+	if n.Kind == yaml.AliasNode && w.aliasLine == 0 {
+		w.aliasLine = n.Line
+	}
 	for n.Kind == yaml.AliasNode && n.Alias != nil {
 		n, aliased = n.Alias, true
 	}
@@ -222,10 +243,8 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 		w.memo[k] = ok
 		return ok
 	}
-	if w.hasLines {
-		if _, ok := w.lines[path]; !ok && path != "" {
-			w.lines[path] = n.Line
-		}
+	if _, ok := w.lines[path]; !ok && path != "" {
+		w.lines[path] = n.Line
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -243,6 +262,11 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 			return false
 		}
 		return true
+	}
+	if n.Kind == yaml.MappingNode && len(n.Content) > 2*MaxConfigKeys {
+		// go-yaml's decoder compares each key with every other.
+		w.fail(n.Content[2*MaxConfigKeys], path, "more than %d keys in one mapping", MaxConfigKeys)
+		return false
 	}
 	switch t.Kind() {
 	case reflect.Struct:
@@ -273,9 +297,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 				w.fail(kn, key, "unknown key (known here: %s)", strings.Join(names, ", "))
 				continue
 			}
-			if w.hasLines {
-				w.lines[key] = kn.Line
-			}
+			w.lines[key] = kn.Line
 			if w.check(vn, ft, key) {
 				kept = append(kept, kn, vn)
 			}
@@ -300,9 +322,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 				continue
 			}
 			seen[kn.Value] = true
-			if w.hasLines {
-				w.lines[key] = kn.Line
-			}
+			w.lines[key] = kn.Line
 			if w.check(vn, t.Elem(), key) {
 				kept = append(kept, kn, vn)
 			}

@@ -72,16 +72,33 @@ func TestDecodeConfigFileErrors(t *testing.T) {
 			t.Errorf("%s: %q accepted", name, data)
 		}
 	}
-	for name, data := range map[string]string{"c.yaml": "a: [", "c.toml": "[inputs\n", "c.ini": "a=1"} {
-		if _, err := DecodeConfigFile(name, []byte(data)); err == nil || !strings.HasPrefix(err.Error(), "config: "+name+": ") {
-			t.Errorf("%s: %v", name, err)
+	// A file that does not parse is one error, naming its line.
+	for name, want := range map[string]string{
+		"c.yaml": "c.yaml:2: not valid YAML: did not find expected node content",
+		"c.json": "c.json:3: not valid JSON: did not find expected ',' or '}'",
+		"d.yaml": "d.yaml:4: not valid YAML: did not find expected key",
+		"e.yaml": "e.yaml:3: not valid YAML: unknown anchor 'nope' referenced",
+		"c.toml": "c.toml:2: not valid TOML: expected character ]",
+		"d.toml": "d.toml:4: not valid TOML: key jobs is already defined",
+		"e.toml": "e.toml:3: not valid TOML: key render should be a table, not a value",
+		"f.toml": "f.toml:3: not valid TOML: table render already exists",
+		"c.ini":  `c.ini: unknown extension "ini" (want .yaml, .yml, .toml or .json)`,
+	} {
+		data := map[string]string{"c.yaml": "jobs: 1\na: [", "c.json": "{\"jobs\": 1,\n\"a\": 2\n\"b\": 3}",
+			"d.yaml": "jobs: 1\nforce: true\nprune: true\n- a\n", "e.yaml": "jobs: 1\nforce: true\nprune: *nope\n", "c.toml": "jobs = 1\n[inputs\n",
+			"d.toml": "jobs = 1\n\nJobs = 2\njobs = 3\n", "e.toml": "render = 1\n\n[render]\n",
+			"f.toml": "[render]\n[sheet]\n[render]\n", "c.ini": "a=1"}[name]
+		f, err := DecodeConfigFile(name, []byte(data))
+		var ce *ConfigError
+		if f != nil || !errors.As(err, &ce) || err.Error() != want {
+			t.Errorf("%s: %v, %v; want %s", name, f, err, want)
 		}
 	}
 }
 
 // TOML keys, view names included, are case-blind and may be dotted, as they
-// were when TOML went through viper; an empty table sets nothing. The file
-// has no line numbers, so errors name the file.
+// were when TOML went through viper; an empty table sets nothing. Keys and
+// errors have their lines, as in YAML.
 func TestDecodeConfigFileTOML(t *testing.T) {
 	const y = "jobs = 2\n\"render.ssaa\" = 2\n[Inputs]\nFiles = [\"a.mdx\"]\n[render]\nSize = 128\n[[overrides]]\nMatch = \"x/*\"\n[views.Front]\nyaw = 1.5\n[sheet]\n"
 	f := mustDecode(t, "c.toml", y)
@@ -95,11 +112,22 @@ func TestDecodeConfigFileTOML(t *testing.T) {
 	if !reflect.DeepEqual(f.Values, want) {
 		t.Errorf("values %#v\nwant %#v", f.Values, want)
 	}
-	if len(f.Origins) != 0 {
-		t.Errorf("TOML origins %v, want none", f.Origins)
+	// A key's line is where it is first written: "render" first
+	// appears in the dotted key of line 2.
+	for k, w := range map[string]string{"jobs": "c.toml:1", "render": "c.toml:2", "render.ssaa": "c.toml:2", "render.size": "c.toml:6",
+		"inputs.files": "c.toml:4", "overrides[0]": "c.toml:7", "overrides[0].match": "c.toml:8", "views.front.yaw": "c.toml:10"} {
+		if f.Origins[k] != w {
+			t.Errorf("origin of %s: %q, want %q", k, f.Origins[k], w)
+		}
 	}
-	if _, err := DecodeConfigFile("c.toml", []byte("[render]\nsise = 1\n")); err == nil || !strings.Contains(err.Error(), "c.toml: render.sise: unknown key") {
-		t.Errorf("unknown TOML key: %v", err)
+	const bad = "[render]\nsise = 1\n[[overrides]]\nmatch = \"a\"\n[[overrides]]\nskip = 2\nrender = {ssaa = 2.5, Seed = \"x\"}\nteam_colors = [\n  \"red\",\n  [1]]\n"
+	_, err := DecodeConfigFile("c.toml", []byte(bad))
+	for _, w := range []string{"c.toml:2: render.sise: unknown key", "c.toml:6: overrides[1].skip: want true or false, got \"2\"",
+		"c.toml:7: overrides[1].render.ssaa: want an integer, got \"2.5\"", "c.toml:7: overrides[1].render.seed: want an integer, got \"x\"",
+		"c.toml:10: overrides[1].team_colors[1]: want a string, got a list"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // junit mirrors the JUnit XML layout CI systems read (GitLab, Jenkins,
@@ -49,16 +51,20 @@ func (m *Manifest) JUnitXML() ([]byte, error) {
 		total += r.Timings.TotalMS
 		if r.Status == StatusFailed {
 			s.Errors++
-			s.Cases = append(s.Cases, junitCase{Class: r.Input, Name: "render", Time: secs(r.Timings.TotalMS),
-				Error: &junitProblem{Message: firstLine(strings.Join(r.Errors, "; ")), Type: "render", Text: strings.Join(r.Errors, "\n")}})
+			errs := make([]string, len(r.Errors))
+			for i, e := range r.Errors {
+				errs[i] = junitText(e)
+			}
+			s.Cases = append(s.Cases, junitCase{Class: junitText(r.Input), Name: "render", Time: secs(r.Timings.TotalMS),
+				Error: &junitProblem{Message: junitText(strings.Join(r.Errors, "; ")), Type: "render", Text: strings.Join(errs, "\n")}})
 		}
 		for _, c := range r.Checks {
-			jc := junitCase{Class: r.Input, Name: c.Output, Time: secs(r.Timings.CheckMS)}
+			jc := junitCase{Class: junitText(r.Input), Name: junitText(c.Output), Time: secs(r.Timings.CheckMS)}
 			if c.Failed() {
 				s.Failures++
-				jc.Failure = &junitProblem{Message: c.Message, Type: c.Status,
+				jc.Failure = &junitProblem{Message: junitText(c.Message), Type: c.Status,
 					Text: fmt.Sprintf("golden %s\nmismatched %d of %d pixels (%.4f%%), max channel difference %d\ndiff %s",
-						c.Golden, c.Mismatched, c.Total, 100*c.Share, c.MaxDiff, c.Diff)}
+						junitText(c.Golden), c.Mismatched, c.Total, 100*c.Share, c.MaxDiff, junitText(c.Diff))}
 			}
 			s.Cases = append(s.Cases, jc)
 		}
@@ -75,7 +81,10 @@ func (m *Manifest) JUnitXML() ([]byte, error) {
 
 func secs(ms float64) string { return fmt.Sprintf("%.3f", ms/1000) }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
-}
+// junitText is what the report shows of a name or message from a model
+// or an archive: clipped, on one line, control characters escaped
+// (encoding/xml would turn them into U+FFFD, hiding what they were).
+func junitText(s string) string { return clip.Display(s, junitMax) }
+
+// junitMax is how many bytes of one name or message the report shows.
+const junitMax = 1000

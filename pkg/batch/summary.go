@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
 // MarkdownSummary returns a Markdown report for a CI job summary (e.g.
@@ -21,11 +23,11 @@ func (m *Manifest) MarkdownSummary() string {
 	var rows []row
 	for _, r := range m.Models {
 		if r.Status == StatusFailed {
-			rows = append(rows, row{"❌ failed", r.Input, "render", strings.Join(r.Errors, "; ")})
+			rows = append(rows, row{"❌ failed", r.Input, "render", mdEscape(strings.Join(r.Errors, "; "))})
 		}
 		for _, c := range r.Checks {
 			if c.Failed() {
-				d := c.Message
+				d := mdEscape(c.Message)
 				if c.Diff != "" {
 					d += fmt.Sprintf(" ([diff](%s))", href(c.Diff))
 				}
@@ -37,7 +39,7 @@ func (m *Manifest) MarkdownSummary() string {
 	if len(rows) > 0 {
 		b.WriteString("\n| Result | Model | Output | Detail |\n|---|---|---|---|\n")
 		for _, r := range rows {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.status, mdEscape(r.model), mdEscape(r.what), mdEscape(r.detail))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.status, mdEscape(r.model), mdEscape(r.what), r.detail)
 		}
 	} else {
 		b.WriteString("\nNo failures.\n")
@@ -45,7 +47,7 @@ func (m *Manifest) MarkdownSummary() string {
 	var warn []string
 	for _, r := range m.Models {
 		for _, w := range r.Warnings {
-			warn = append(warn, fmt.Sprintf("| %s | %s | %s |", mdEscape(r.Input), w.Code, mdEscape(w.Message)))
+			warn = append(warn, fmt.Sprintf("| %s | %s | %s |", mdEscape(r.Input), mdEscape(string(w.Code)), mdEscape(w.Message)))
 		}
 	}
 	if len(warn) > 0 {
@@ -56,6 +58,17 @@ func (m *Manifest) MarkdownSummary() string {
 	return b.String()
 }
 
+// mdEscape makes a name or message from a model or an archive one
+// table cell of plain text: clipped, control characters escaped
+// (clip.Display, which takes the line breaks too), and what Markdown or
+// the HTML it allows would read as markup backslashed or written as an
+// entity: a cell separator, a link, a tag.
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
+	return mdReplacer.Replace(clip.Display(s, mdText))
 }
+
+// mdText is how many bytes of one name or message a summary cell shows.
+const mdText = 500
+
+var mdReplacer = strings.NewReplacer("\\", "\\\\", "|", "\\|", "[", "\\[", "]", "\\]", "`", "\\`", "*", "\\*", "_", "\\_",
+	"<", "&lt;", ">", "&gt;", "&", "&amp;")

@@ -3,9 +3,11 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
@@ -23,11 +25,11 @@ const (
 )
 
 // Validate checks every value once and returns all problems together, each
-// naming the key and where its value came from.
+// naming the key and where its value came from, as a *ConfigErrors.
 func (c *Config) Validate() error {
-	var errs []error
+	var errs ConfigErrors
 	bad := func(key, format string, a ...any) {
-		errs = append(errs, &ConfigError{Where: c.where(key), Key: key, Msg: fmt.Sprintf(format, a...)})
+		errs.addf(c.where(key), key, format, a...)
 	}
 	in := c.Inputs
 	if len(in.Files)+len(in.Dirs)+len(in.Globs)+len(in.Trees) == 0 && in.List == "" {
@@ -82,7 +84,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	c.Render.validate("render", bad)
-	for name, v := range c.Views {
+	// In name order, so that which problems are shown, when there are
+	// more than are shown, does not depend on map order.
+	for _, name := range slices.Sorted(maps.Keys(c.Views)) {
+		v := c.Views[name]
 		key := "views." + name
 		if !validName(name) {
 			bad(key, "name must be lower-case letters, digits, '-' or '_'")
@@ -126,7 +131,7 @@ func (c *Config) Validate() error {
 		switch m {
 		case MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain:
 		default:
-			bad(fmt.Sprintf("sheet.metadata[%d]", i), "unknown format %q (want texturepacker, aseprite, godot or plain)", m)
+			bad(fmt.Sprintf("sheet.metadata[%d]", i), "unknown format %s (want texturepacker, aseprite, godot or plain)", clip.Quote(m))
 		}
 	}
 	k := c.Check
@@ -158,7 +163,7 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }
 
 type badFunc func(key, format string, a ...any)
@@ -168,11 +173,11 @@ type badFunc func(key, format string, a ...any)
 // each problem is a *ConfigError for its key ("render.size"), whose Where
 // is where(key).
 func (r RenderOptions) Check(where func(key string) string) error {
-	var errs []error
+	var errs ConfigErrors
 	r.validate("render", func(key, format string, a ...any) {
-		errs = append(errs, &ConfigError{Where: where(key), Key: key, Msg: fmt.Sprintf(format, a...)})
+		errs.addf(where(key), key, format, a...)
 	})
-	return errors.Join(errs...)
+	return errs.Err()
 }
 
 // View returns the picture options r gives, as the renderer takes them,

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
@@ -46,7 +46,7 @@ func (r *Report) render(w *bytes.Buffer) {
 		c = &Counts{}
 	}
 
-	fmt.Fprintf(w, "%s\n", r.File)
+	fmt.Fprintf(w, "%s\n", quoteIfOdd(r.File))
 	if r.M2 != nil {
 		p("  format\tM2 (MD20), version %d, %d bytes; drawn as WoW MDX version %d\n", r.M2.Version, r.Bytes, r.Version)
 	} else {
@@ -54,14 +54,14 @@ func (r *Report) render(w *bytes.Buffer) {
 	}
 	p("  name\t%s\n", quoteIfOdd(r.Name))
 	if r.AnimationFile != "" {
-		p("  animation file\t%s\n", r.AnimationFile)
+		p("  animation file\t%s\n", quoteIfOdd(r.AnimationFile))
 	}
 	p("  blend time\t%d ms\n", r.BlendTime)
 	if e := r.Extent; e != nil {
 		p("  extent\tmin %s  max %s  radius %s\n", fmtVec(e.Min), fmtVec(e.Max), e.BoundsRadius)
 	}
 	if r.Problem != "" {
-		p("  problem\t%s\n", r.Problem)
+		p("  problem\t%s\n", clip.Display(r.Problem, 2*clip.MaxQuote))
 	}
 	if m := r.M2; m != nil {
 		p("  m2 view\t%d of %d (0 is the most detailed): %d texture units; %d of %d submeshes have one and are drawn\n",
@@ -162,7 +162,7 @@ func (r *Report) render(w *bytes.Buffer) {
 				p("  %s", strings.Join(mt.FlagNames, ","))
 			}
 			if mt.Shader != "" {
-				p("  shader %s", mt.Shader)
+				p("  shader %s", quoteIfOdd(mt.Shader))
 			}
 			if len(mt.Layers) == 0 {
 				p("  (no layers)")
@@ -317,11 +317,14 @@ func nodeDetail(n *Node) string {
 	return strings.Join(parts, "  ")
 }
 
-// quoteIfOdd quotes names that would otherwise be invisible or break the
-// layout (empty, surrounding spaces, control characters, tabs).
+// quoteIfOdd shows a name from the file as it is, or quoted and clipped
+// (clip.Quote) where it would be invisible, break the layout or the
+// terminal, or fill it: empty, spaces at its ends, control characters,
+// tabs, text-reversing marks, bytes that are not UTF-8, a replacement
+// character, more than clip.MaxQuote bytes.
 func quoteIfOdd(s string) string {
-	if s == "" || strings.TrimSpace(s) != s || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0xfffd }) {
-		return strconv.Quote(s)
+	if s == "" || len(s) > clip.MaxQuote || strings.TrimSpace(s) != s || strings.ContainsRune(s, 0xfffd) || clip.Display(s, len(s)) != s {
+		return clip.Quote(s)
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -120,7 +121,7 @@ func (p *mdlParser) block(what string, prop func(key []byte) bool) {
 			key = p.word("a property name after static")
 		}
 		if !prop(key) {
-			p.failAt(l, c, "unknown property %q in %s", clip(key), what)
+			p.failAt(l, c, "unknown property %s in %s", clip.Quote(string(key)), what)
 		}
 	}
 }
@@ -537,7 +538,7 @@ func (p *mdlParser) topLevel(m *Model) {
 		})
 		m.SoundTracks = append(m.SoundTracks, s)
 	default:
-		p.failAt(l, c, "unknown block %q", clip(kw))
+		p.failAt(l, c, "unknown block %s", clip.Quote(string(kw)))
 	}
 }
 
@@ -650,7 +651,7 @@ func (p *mdlParser) layer(version uint32) Layer {
 			case shaderHD:
 				l.ShaderTypeID = 1
 			default:
-				p.failf("unknown layer shader %q (want %s or %s)", clip([]byte(s)), shaderSD, shaderHD)
+				p.failf("unknown layer shader %s (want %s or %s)", clip.Quote(s), shaderSD, shaderHD)
 			}
 		case "ShaderTypeId":
 			l.ShaderTypeID = p.u32("ShaderTypeId")

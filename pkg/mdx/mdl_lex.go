@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -232,18 +233,11 @@ func (p *mdlParser) next() {
 func (p *mdlParser) describe() string {
 	switch p.tok {
 	case tokWord:
-		return strconv.Quote(clip(p.val))
+		return clip.Quote(string(p.val))
 	case tokString:
-		return "string " + strconv.Quote(clip(p.val))
+		return "string " + clip.Quote(string(p.val))
 	}
 	return p.tok.String()
-}
-
-func clip(b []byte) string {
-	if len(b) > 40 {
-		return string(b[:40]) + "..."
-	}
-	return string(b)
 }
 
 func (p *mdlParser) expect(k tokKind, what string) {
@@ -318,7 +312,7 @@ func (p *mdlParser) parseInt(w []byte, lo, hi int64, what string) int64 {
 		i = 1
 	}
 	if i == len(w) {
-		p.failWord("expected a whole number for %s, found %q", what, clip(w))
+		p.failWord("expected a whole number for %s, found %s", what, clip.Quote(string(w)))
 	}
 	var v int64
 	for ; i < len(w); i++ {
@@ -328,11 +322,11 @@ func (p *mdlParser) parseInt(w []byte, lo, hi int64, what string) int64 {
 			if err == nil && f == math.Trunc(f) && f >= float64(lo) && f <= float64(hi) {
 				return int64(f)
 			}
-			p.failWord("expected a whole number for %s, found %q", what, clip(w))
+			p.failWord("expected a whole number for %s, found %s", what, clip.Quote(string(w)))
 		}
 		v = v*10 + int64(c)
 		if v > 1<<40 {
-			p.failWord("%s %q out of range", what, clip(w))
+			p.failWord("%s %s out of range", what, clip.Quote(string(w)))
 		}
 	}
 	if neg {
@@ -453,7 +447,7 @@ func (p *mdlParser) slowFloat(w []byte, what string) float32 {
 			}
 		}
 	}
-	p.failWord("expected a number for %s, found %q", what, clip(w))
+	p.failWord("expected a number for %s, found %s", what, clip.Quote(string(w)))
 	return 0
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -72,11 +73,7 @@ func (e *CycleError) Error() string {
 
 // nodeLabel names node v for a CycleError.
 func (p *Pose) nodeLabel(v int) string {
-	name := p.nodes[v].Name
-	if len(name) > 40 {
-		name = name[:40] + "..."
-	}
-	return fmt.Sprintf("%q (object %d)", name, v)
+	return fmt.Sprintf("%s (object %d)", clip.Quote(p.nodes[v].Name), v)
 }
 
 // New prepares a model for posing: it orders the node hierarchy (parents

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -291,7 +292,8 @@ func TestLongCycleMessage(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	msg := err.Error()
-	if len(msg) > 400 || !strings.Contains(msg, "cycle of 1000 nodes") || !strings.Contains(msg, "... 995 more ...") ||
+	// Four names shown, each clipped to clip.MaxQuote bytes.
+	if len(msg) > 4*(clip.MaxQuote+40)+100 || !strings.Contains(msg, "cycle of 1000 nodes") || !strings.Contains(msg, "... 995 more ...") ||
 		!strings.Contains(msg, `"node0" (object 0) -> "xxxx`) || !strings.Contains(msg, `"node999" (object 999) -> "node0" (object 0)`) {
 		t.Errorf("%d bytes: %s", len(msg), msg)
 	}

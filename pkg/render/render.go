@@ -24,6 +24,7 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/beside"
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
@@ -137,7 +138,7 @@ func (a *Animator) moment(v View) string {
 		return "the bind pose"
 	}
 	s := &a.m.Sequences[seq]
-	return fmt.Sprintf("%s %g ms", clipped(s.Name, 80), v.Time.MsIn(seqLength(s)))
+	return fmt.Sprintf("%s %g ms", clip.Display(s.Name, 80), v.Time.MsIn(seqLength(s)))
 }
 
 // picture draws one picture; cam, when not nil, is the camera of the run
@@ -303,7 +304,7 @@ func (r *frame) warn(code WarningCode, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	// Messages quote what the model's author wrote; a hostile model's
 	// megabyte of text ends here.
-	msg = clipped(msg, 2048)
+	msg = clip.String(msg, 2048)
 	r.warns = append(r.warns, Warning{Code: code, Message: msg})
 }
 

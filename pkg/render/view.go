@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/internal/hexcolor"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
@@ -324,7 +325,7 @@ func sequenceList(m *mdx.Model) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%d %q", i, clipped(m.Sequences[i].Name, 40))
+		fmt.Fprintf(&b, "%d %s", i, clip.Quote(m.Sequences[i].Name))
 	}
 	return b.String()
 }

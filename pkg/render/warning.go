@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/binary"
-	"fmt"
 	"image"
 )
 
@@ -59,16 +58,6 @@ const (
 	// misses it.
 	BlankPicture WarningCode = "blank"
 )
-
-// clipped cuts s, which quotes what a model's author wrote, to at most
-// n bytes for a message, so that a hostile model's megabyte of text does
-// not end up in one.
-func clipped(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return fmt.Sprintf("%s... (%d bytes)", s[:n], len(s))
-}
 
 // Blank reports whether every pixel of img has the same colour: nothing
 // but the background was drawn (whatever the background is). It looks
