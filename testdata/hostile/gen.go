@@ -145,13 +145,20 @@ func main() {
 		blocks = append(blocks, hostile.MPQPadded(15, blp8, 500<<20))
 	}
 	write("map_8_padded_blps.w3x", manyBlocks(15, hostile.MDLTexturedMany(blps), blps, blocks))
-	// Twenty texture names for one 127 MiB compressed block, for a batch
-	// (which reads each to hash it, then to draw it).
+	// Twenty texture names for one 127 MiB bzip2 block, for a batch
+	// (which reads each to hash it, then to draw it): eight 16 MiB
+	// sectors of zeros, the last one short.
 	var names20 []string
 	for i := range 20 {
 		names20 = append(names20, fmt.Sprintf("z%d.blp", i))
 	}
-	write("map_20_names_one_block.w3x", manyNames(15, hostile.MDLTexturedMany(names20), names20, hostile.MPQPadded(15, blp8, 127<<20)))
+	const size127 = 127 << 20
+	var bz [][]byte
+	for left := size127; left > 0; left -= min(left, 16<<20) {
+		bz = append(bz, hostile.Bzip2Sector(0, min(left, 16<<20)))
+	}
+	bzBlock := hostile.MPQBlock{Raw: hostile.SectorTable(bz), Size: size127, Flags: 0x80000200}
+	write("map_20_names_one_block.w3x", manyNames(15, hostile.MDLTexturedMany(names20), names20, bzBlock))
 	// An unpacked map whose war3mapImported folder is what a batch is
 	// given: the map's root above it must not be searched.
 	write("above/war3map.w3i", []byte("map info"))
@@ -189,6 +196,43 @@ func main() {
 		ctlFiles[n] = []byte("x")
 	}
 	write("ls_names.mpq", hostile.MPQFiles(ctlFiles, ctl))
+
+	// Archives that cost at open or listing: a listfile of 16 Mi tiny
+	// names, 200 unnamed entries of 32 MiB bzip2 sectors (sniffed for a
+	// name), a million folders, names past 260 bytes, 64 Ki names for one
+	// block, a compressed hash table that declares 256 MiB.
+	const bzRun = 32 << 20
+	write("mpq_listfile_16Mi_names.mpq", hostile.MPQListfileBomb(10, 16<<20))
+	write("mpq_unnamed_bzip2_200.mpq", hostile.MPQUnnamed(16, 200, hostile.SectorTable([][]byte{hostile.Bzip2Sector(0, bzRun)}), bzRun))
+	write("mpq_deep16_names.mpq", hostile.MPQManyNames(65536, 15))
+	write("mpq_deep500_names.mpq", hostile.MPQManyNames(65536, 500))
+	write("mpq_names_one_block.mpq", hostile.MPQManyNames(1<<16, 0))
+	write("mpq_compressed_table_256Mi.mpq", hostile.MPQCompressedTable(1<<24))
+
+	// Batch configurations: nesting in every form each format has, floods
+	// of unknown keys and of list elements, names that would drive a
+	// terminal.
+	for _, c := range []struct {
+		name  string
+		how   hostile.Nesting
+		depth int
+	}{
+		{"toml_header_16000", hostile.TOMLHeader, 16_000}, {"toml_header_100000", hostile.TOMLHeader, 100_000},
+		{"toml_quoted_key_500000", hostile.TOMLQuotedKey, 500_000}, {"toml_inline_170000", hostile.TOMLInline, 170_000},
+		{"toml_array_500000", hostile.TOMLArray, 500_000}, {"yaml_flow_340000", hostile.YAMLFlow, 340_000},
+		{"yaml_block_1400", hostile.YAMLBlock, 1400}, {"yaml_compact_500000", hostile.YAMLCompact, 500_000},
+		{"json_object_140000", hostile.JSONObject, 140_000},
+	} {
+		ext, b := hostile.NestedConfig(c.how, c.depth)
+		write("config/"+c.name+ext, b)
+	}
+	write("config/yaml_unknown_keys_150000.yaml", hostile.UnknownKeysConfig(".yaml", 150_000, 0))
+	write("config/yaml_unknown_keys_1000000.yaml", hostile.UnknownKeysConfig(".yaml", 1_000_000, 0))
+	write("config/yaml_unknown_keys_9800_in_overrides.yaml", hostile.UnknownKeysConfig(".yaml", 9_800, 200))
+	write("config/toml_unknown_keys_9800_in_overrides.toml", hostile.UnknownKeysConfig(".toml", 9_800, 200))
+	write("config/yaml_list_1MiB.yaml", []byte("team_colors: ["+strings.Repeat("1,", 524_270)+"1]\n"))
+	write("config/toml_list_1MiB.toml", []byte("team_colors = ["+strings.Repeat("1,", 524_270)+"1]\n"))
+	write("config/config_escapes.yaml", hostile.ConfigEscapes())
 }
 
 // manyNames is a map of sectors of 512<<shift bytes holding the model
