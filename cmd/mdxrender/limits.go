@@ -17,9 +17,9 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
-	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -108,7 +108,7 @@ func limitHint(err error) error {
 	}
 	name := ""
 	var rb *mdxrender.BudgetError
-	var pb *particles.BudgetError
+	var pb *budget.Error
 	var tb *texture.BudgetError
 	var qe *mdx.QuotaError
 	var tl *model.TooLargeError
@@ -116,7 +116,7 @@ func limitHint(err error) error {
 	case errors.As(err, &rb):
 		name = map[string]string{"MaxRenderPixels": "render_pixels"}[rb.Budget]
 	case errors.As(err, &pb):
-		name = "simulation_work"
+		name = pb.Limit.String()
 	case errors.As(err, &tb):
 		name = map[string]string{"MaxPixels": "texture_pixels", "MaxJPEGScans": "jpeg_scans"}[tb.Budget]
 	case errors.As(err, &tl):

@@ -3,8 +3,8 @@ package render
 import (
 	"fmt"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -38,7 +38,7 @@ type Limits struct {
 	// MaxParticles, MaxRibbonEdges and MaxSpawnedVertices bound the live
 	// particles, ribbon edges and spawned models of the whole model;
 	// MaxSimulationWork the simulation's work from its start
-	// (particles.Options; particles.DefaultMaxParticles, ...).
+	// (budget.Particles.Default(), ...).
 	MaxParticles       int
 	MaxRibbonEdges     int
 	MaxSpawnedVertices int
@@ -88,10 +88,10 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.MaxTriangles, mdx.DefaultQuotas.MaxTriangles)
 	def64(&l.MaxTexturePixels, texture.DefaultMaxPixels)
 	def(&l.MaxJPEGScans, texture.DefaultMaxJPEGScans)
-	def(&l.MaxParticles, particles.DefaultMaxParticles)
-	def(&l.MaxRibbonEdges, particles.DefaultMaxRibbonEdges)
-	def(&l.MaxSpawnedVertices, particles.DefaultMaxSpawnedVertices)
-	def64(&l.MaxSimulationWork, particles.DefaultMaxWork)
+	def(&l.MaxParticles, int(budget.Particles.Default()))
+	def(&l.MaxRibbonEdges, int(budget.RibbonEdges.Default()))
+	def(&l.MaxSpawnedVertices, int(budget.SpawnedVertices.Default()))
+	def64(&l.MaxSimulationWork, budget.SimulationWork.Default())
 	def64(&l.MaxRenderPixels, DefaultMaxRenderPixels)
 	def(&l.MaxOverdraw, DefaultMaxOverdraw)
 	return l
@@ -116,12 +116,12 @@ func (l Limits) TextureOptions() texture.Options {
 	return texture.Options{MaxPixels: l.MaxTexturePixels, MaxJPEGScans: l.MaxJPEGScans}
 }
 
-// particles sets o's budgets from l.
-func (l Limits) particles(o particles.Options) particles.Options {
+// particleMeter returns a meter of l's particle budgets, which the
+// simulations of one Animator share.
+func (l Limits) particleMeter() *budget.Meter {
 	l = l.WithDefaults()
-	o.MaxParticles, o.MaxRibbonEdges, o.MaxSpawnedVertices = l.MaxParticles, l.MaxRibbonEdges, l.MaxSpawnedVertices
-	o.MaxWork = l.MaxSimulationWork
-	return o
+	return budget.NewMeter(budget.Limits{Particles: int64(l.MaxParticles), RibbonEdges: int64(l.MaxRibbonEdges),
+		SpawnedVertices: int64(l.MaxSpawnedVertices), SimulationWork: l.MaxSimulationWork})
 }
 
 // BudgetError reports a picture refused up front because it would take

@@ -23,6 +23,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 	"github.com/mdxrender/mdxrender/internal/beside"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -63,6 +64,8 @@ type Animator struct {
 	name string
 	tex  Textures
 	sims map[simKey]*particles.Sim
+	// simBudget is the particle meter the simulations share.
+	simBudget *budget.Meter
 	// validated: the model's Validate warning is computed once.
 	validated bool
 	invalid   error
@@ -169,7 +172,12 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 	if opt.Particles.Off {
 		return nil, nil
 	}
-	k := simKey{seq: seq, camera: opt.Camera, opt: a.Limits.particles(opt.Particles.options())}
+	if a.simBudget == nil {
+		a.simBudget = a.Limits.particleMeter()
+	}
+	po := opt.Particles.options()
+	po.Budget = a.simBudget
+	k := simKey{seq: seq, camera: opt.Camera, opt: po}
 	if opt.Camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
