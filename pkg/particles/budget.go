@@ -31,7 +31,7 @@ const (
 	// Each step.
 	priceNode    = 136 // a node of the model posed (its tracks come on top)
 	priceEmitter = 64  // an emitter stepped (its tracks come on top)
-	pricePRE2    = 8   // a live PRE2 particle aged and moved
+	pricePRE2    = 6   // a live PRE2 particle aged and moved
 	priceEdge    = 6   // a live ribbon edge aged
 	pricePREM    = 8   // a live spawned model aged and moved
 

@@ -69,8 +69,8 @@ var workCases = []struct {
 	// maxSteps bounds the updates (pre-roll included) before it stops.
 	maxSteps int
 }{
-	// 10,000 live particles at 8/16: 5,000 units a step.
-	{name: "PRE2 particles aged", storm: hostile.Storm{Emitters: hostile.Emitters{PRE2: 10, Rate: 3.4e38, Life: 600}}, maxSteps: 250},
+	// 10,000 live particles at 6/16: 3,750 units a step.
+	{name: "PRE2 particles aged", storm: hostile.Storm{Emitters: hostile.Emitters{PRE2: 10, Rate: 3.4e38, Life: 600}}, maxSteps: 300},
 	// 10 emitters asking for 1,000 births a step; the particles die in 2
 	// steps, so the particle cap lets 5,000 be born a step, at 184/16:
 	// 57,500 units a step.
