@@ -335,8 +335,7 @@ func (s *Sim) StartContext(ctx context.Context, seq int, view pose.View) error {
 			}
 			s.update(s.opt.StepMs)
 			if err := s.settle(s.stepWhere); err != nil {
-				s.started = true // a budget error stays until Start
-				return err
+				return err // it stays until Start
 			}
 		}
 		// The harness's pre-roll ends with setSequence(seq): the frame
@@ -447,12 +446,15 @@ func (s *Sim) AdvanceToContext(ctx context.Context, ms float64) error {
 // camera), so that a frame the budget does not allow is an error here
 // rather than a picture without them.
 func (s *Sim) reserveFrame() error {
+	n := 0
 	for _, e := range s.prem {
-		s.spend(e.(*premEmitter).geometryPrice())
+		p := e.(*premEmitter)
+		s.spend(p.geometryPrice())
+		n += len(p.parts)
 	}
 	s.reserved = s.gen
 	return s.settle(func() string {
-		return fmt.Sprintf("particle simulation stopped before posing the %d spawned models of the frame after %d steps (pre-roll included)", s.live.spawned, s.updates)
+		return fmt.Sprintf("particle simulation stopped before posing the %d spawned models of the frame after %d steps (pre-roll included)", n, s.updates)
 	})
 }
 
