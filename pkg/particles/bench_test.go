@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -100,7 +101,7 @@ func BenchmarkSimulate(b *testing.B) {
 			opt := DefaultOptions()
 			opt.Budget = budget.NewMeter(budget.Limits{SimulationWork: 1 << 62})
 			var work int64
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				s, err := c.run(b, m, spawned, opt)
 				if err != nil {
@@ -109,7 +110,7 @@ func BenchmarkSimulate(b *testing.B) {
 				s.Meshes(benchCam) // the frame AdvanceTo paid for
 				work += s.Work()
 			}
-			reportPrice(b, work, cpuTime()-cpu)
+			reportPrice(b, work, cputime.Process()-cpu)
 		})
 	}
 }
@@ -129,12 +130,12 @@ func BenchmarkMeshes(b *testing.B) {
 				b.Fatal(err)
 			}
 			before := s.Work()
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				s.gen++ // a new state, whose geometry AdvanceTo did not pay for
 				s.Meshes(benchCam)
 			}
-			reportPrice(b, s.Work()-before, cpuTime()-cpu)
+			reportPrice(b, s.Work()-before, cputime.Process()-cpu)
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -372,7 +373,7 @@ func BenchmarkCorpus(b *testing.B) {
 	models := corpusModels(b)
 	res := &texture.Resolver{Cache: texture.NewCache(0)}
 	var work int64
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, c := range models {
 			for seq := range min(len(c.m.Sequences), 4) {
@@ -384,5 +385,5 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
-	reportPrice(b, work, cpuTime()-cpu)
+	reportPrice(b, work, cputime.Process()-cpu)
 }
