@@ -45,7 +45,7 @@ type Limits struct {
 	// warning).
 	Particles, RibbonEdges, SpawnedVertices int64
 	// SimulationWork bounds a model's particle simulation work, in units
-	// of about ten nanoseconds, over every simulation one call runs.
+	// of 10-20 ns of CPU, over every simulation one call runs.
 	SimulationWork int64
 	// RenderPixels bounds one picture's samples: width × height × SSAA².
 	RenderPixels int64

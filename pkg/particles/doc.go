@@ -79,12 +79,16 @@
 //
 // The viewer bounds nothing; a hostile model must not run for minutes or
 // take gigabytes. Each emitter is bounded (20,000 live PRE2 particles,
-// 4,096 ribbon edges, 256 spawned models), and so is the whole model:
-// Options.MaxParticles, MaxRibbonEdges and MaxSpawnedVertices cap the live
+// 4,096 ribbon edges, 256 spawned models), and so is the whole model,
+// through the budget.Meter of Options.Budget (docs/particles.md#budgets):
+// its Particles, RibbonEdges and SpawnedVertices limits cap the live
 // counts (emission waits for room; the picture has fewer particles and
-// Warnings says so), and Options.MaxWork bounds the work from Start on
-// (the simulation stops with a *BudgetError). The defaults are far above
-// what real models need, so they change nothing in a real picture.
+// Warnings says so), and every step, frame and Meshes call charges its
+// work to its SimulationWork limit, priced in units of 10-20 ns of CPU
+// whatever the work (docs/particles.md#work-units); a simulation the
+// budget does not allow stops with the meter's *budget.Error.
+// Simulations sharing a meter share its budget. The defaults are far
+// above what real models need, so they change nothing in a real picture.
 // StartContext and AdvanceToContext stop between steps when a context is
 // done.
 package particles

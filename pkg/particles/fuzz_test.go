@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
@@ -30,7 +31,8 @@ func FuzzPRE2(f *testing.F) {
 		})
 		// A small work budget keeps every execution short; reaching it is
 		// an answer, not a failure.
-		s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1, MaxWork: 20_000_000})
+		meter := budget.NewMeter(budget.Limits{SimulationWork: 20_000_000})
+		s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1, Budget: meter})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,12 +42,12 @@ func FuzzPRE2(f *testing.F) {
 			t32 = math.Mod(math.Abs(t32), 5000)
 		}
 		if err := s.AdvanceTo(t32); err != nil {
-			var be *BudgetError
-			if !errors.As(err, &be) || s.Work() <= 20_000_000 {
+			var be *budget.Error
+			if !errors.As(err, &be) || be.Limit != budget.SimulationWork || be.Value <= 20_000_000 || s.Work() > 20_000_000 {
 				t.Fatal(err)
 			}
 		}
-		if s.Live() > maxLivePerEmitter || s.Live() > DefaultMaxParticles+1 {
+		if s.Live() > maxLivePerEmitter || int64(s.Live()) > budget.Particles.Default()+1 {
 			t.Fatalf("%d live", s.Live())
 		}
 		for _, ms := range s.Meshes(Camera{Right: [3]float64{1, 0, 0}, Up: [3]float64{0, 0, 1}, Forward: [3]float64{0, 1, 0}}) {

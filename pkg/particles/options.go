@@ -1,5 +1,7 @@
 package particles
 
+import "github.com/mdxrender/mdxrender/pkg/budget"
+
 // DefaultSeed is the seed of the reference harness (docs/particles.md#random-generator).
 const DefaultSeed = 6
 
@@ -17,25 +19,16 @@ type Options struct {
 	// sequences; negative means one longest particle lifetime.
 	PrerollMs float64
 
-	// Budgets for hostile models (see budget.go); zero means the default.
-	// A live-count budget caps the picture: past it no emitter of its kind
-	// emits until some particles die, and Warnings says so once. The work
-	// budget is an error: the simulation stops with a *BudgetError.
-
-	// MaxParticles bounds the live PRE2 particles and PREM spawned models
-	// of the whole model together (DefaultMaxParticles).
-	MaxParticles int
-	// MaxRibbonEdges bounds the live ribbon edges of the whole model
-	// (DefaultMaxRibbonEdges).
-	MaxRibbonEdges int
-	// MaxSpawnedVertices bounds the size of the live PREM spawned models,
-	// which are posed and drawn one by one: each counts its model's
-	// vertices, plus 32 for each of its nodes (posing a node costs about
-	// as much as skinning 32 vertices) (DefaultMaxSpawnedVertices).
-	MaxSpawnedVertices int
-	// MaxWork bounds the simulation work from Start on, in units of
-	// about one particle moved (see Sim.Work) (DefaultMaxWork).
-	MaxWork int64
+	// Budget is the meter the simulation charges its work to and takes
+	// its live-count caps from (the Particles, RibbonEdges,
+	// SpawnedVertices and SimulationWork limits of its Limits); nil means
+	// a meter of the Sim's own with the default limits. Simulations of one
+	// model (one per sequence and view) share one work budget by sharing
+	// a meter. A live-count cap caps the picture: past it no emitter of its
+	// kind emits until some particles die, and Warnings says so once. The
+	// work budget is an error: the simulation stops with the meter's
+	// *budget.Error (docs/particles.md#work-units).
+	Budget *budget.Meter
 }
 
 // DefaultOptions returns the options the CLI uses when no flag is given.

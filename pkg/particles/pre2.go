@@ -39,6 +39,9 @@ type pre2Emitter struct {
 	rate       float32 // static emission rate × pre2RateFactor
 	acc        float64 // currentEmission; negative after a ceil burst
 	lastKey    int     // lastEmissionKey for squirt
+	// steps and emits are the prices (budget.go) of the tracks a step
+	// samples and of one emission.
+	steps, emits int64
 	// objects are the live particles in the viewer's emitter.objects order
 	// (a dead one is replaced by the last live one), which is draw order.
 	objects []*particle2
@@ -97,12 +100,20 @@ func newPRE2Emitters(s *Sim) []emitter {
 		pe.tail = e.HeadOrTail == 1 || e.HeadOrTail == 2
 		pe.rate = float32(float64(e.EmissionRate) * pre2RateFactor)
 		pe.life = viewerFloat(m, e.LifeSpan)
+		pe.steps = trackPrice(e.Visibility) + trackPrice(e.EmissionRateTrack)
+		if e.Squirt != 0 && e.EmissionRateTrack != nil {
+			pe.steps += priceSquirtKey * int64(len(e.EmissionRateTrack.Keys))
+		}
+		pe.emits = priceEmitPRE2 + trackPrice(e.WidthTrack) + trackPrice(e.LengthTrack) + trackPrice(e.LatitudeTrack) +
+			trackPrice(e.VariationTrack) + trackPrice(e.SpeedTrack) + trackPrice(e.GravityTrack)
 		out = append(out, pe)
 	}
 	return out
 }
 
 func (e *pre2Emitter) nodeIdx() int { return e.idx }
+
+func (e *pre2Emitter) stepPrice() int64 { return e.steps }
 
 func (e *pre2Emitter) reset() {
 	e.acc = 0
@@ -144,8 +155,8 @@ func (e *pre2Emitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 		return
 	}
 	for i := 0; float64(i) < n; i++ {
-		if len(e.objects) >= maxLivePerEmitter || !s.particleRoom() {
-			e.acc = 0 // hostile rate: drop the rest of this burst
+		if len(e.objects) >= maxLivePerEmitter || !s.particleRoom() || s.over() {
+			e.acc = 0 // hostile rate (or past the work budget): drop the rest of this burst
 			return
 		}
 		if e.head {
@@ -168,7 +179,7 @@ func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	} else {
 		o = &particle2{}
 	}
-	s.charge(emitWork)
+	s.spend(e.emits)
 	o.em = e
 	o.index = len(e.objects)
 	e.objects = append(e.objects, o)
@@ -367,6 +378,7 @@ func (e *pre2Emitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 	if len(e.objects) == 0 {
 		return out
 	}
+	s.spend(priceQuad * int64(len(e.objects)))
 	pe := e.e
 	mesh := Mesh{
 		Kind: KindParticle2, Node: e.idx, Filter: pe.FilterMode,

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
@@ -28,6 +29,12 @@ func pre2Model(edit func(e *mdx.ParticleEmitter2)) *mdx.Model {
 	m.ParticleEmitters2 = []mdx.ParticleEmitter2{e}
 	m.PivotPoints = []mdx.Vec3{{}, {0, 0, 10}}
 	return m
+}
+
+// bareSim is a Sim of m without emitters or a meter, for tests that step
+// emitters by hand: the default live-count caps and no work budget.
+func bareSim(m *mdx.Model) *Sim {
+	return &Sim{m: m, caps: capsOf(budget.DefaultLimits()), left: math.MaxInt64}
 }
 
 func newTestSim(t *testing.T, m *mdx.Model, seq int) *Sim {

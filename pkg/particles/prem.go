@@ -21,7 +21,7 @@ import (
 const maxPREMParticles = 256
 
 // spawnedNodeVertices is what a node of a spawned model counts against
-// Options.MaxSpawnedVertices.
+// the SpawnedVertices limit.
 const spawnedNodeVertices = 32
 
 // Finder finds and reads a file a model refers to, as pkg/render does
@@ -92,10 +92,14 @@ func spawnPathVariants(p string) []string {
 // spawns a texture rather than a model, emits nothing and adds a warning,
 // as the viewer's emitter stays "not ok" when its model fails to load.
 func (s *Sim) LoadSpawnedModels(load ModelLoader) {
+	// One pose per model: every emitter that spawns it poses its
+	// instances one at a time (Meshes), so they can share it.
 	type result struct {
-		m    *mdx.Model
-		file string
-		err  error
+		m     *mdx.Model
+		file  string
+		err   error
+		pose  *pose.Pose
+		price int64
 	}
 	cache := map[string]result{}
 	for _, em := range s.prem {
@@ -118,15 +122,17 @@ func (s *Sim) LoadSpawnedModels(load ModelLoader) {
 			if r.err == nil && r.m == nil {
 				r.err = errors.New("loader returned no model")
 			}
+			if r.err == nil {
+				r.pose, r.err = pose.New(r.m)
+				r.price = spawnedPrice(r.m)
+			}
 			cache[path] = r
 		}
 		if r.err != nil {
 			s.warnf("particle emitter %q: spawned model %q: %v; emitter skipped", e.e.Name, path, r.err)
 			continue
 		}
-		if err := e.setModel(r.m, r.file); err != nil {
-			s.warnf("particle emitter %q: spawned model %q: %v; emitter skipped", e.e.Name, path, err)
-		}
+		e.setModel(r.m, r.file, r.pose, r.price)
 	}
 }
 
@@ -158,13 +164,24 @@ type premEmitter struct {
 	spawned     *mdx.Model
 	spawnedPath string
 	sp          *pose.Pose // the spawned model's pose, updated per particle at draw time
-	// size is what one instance counts against MaxSpawnedVertices: the
-	// model's vertices and spawnedNodeVertices per node.
+	// size is what one instance counts against the SpawnedVertices limit:
+	// the model's vertices and spawnedNodeVertices per node.
 	size int
+	// price is what one instance's geometry costs in a frame, steps what
+	// the tracks sampled each step cost and emits one emission (budget.go).
+	price, steps, emits int64
+	// The static fields the viewer reads as doubles (viewerFloat).
+	rate, life, gravity, speed, latitude float64
 
 	acc     float64
 	parts   []premParticle
 	emitted int
+
+	// geom holds the meshes of every live instance for the Sim's state
+	// gen: those of parts[i] are geom[at[i]:at[i+1]].
+	geom []Mesh
+	at   []int
+	gen  uint64
 }
 
 // premParticle is one spawned model instance.
@@ -186,33 +203,47 @@ func newPREMEmitters(s *Sim) []emitter {
 	if len(m.ParticleEmitters) == 0 {
 		return nil
 	}
-	nodes := m.Nodes()
+	// Model.Nodes() order.
+	base := len(m.Bones) + len(m.Lights) + len(m.Helpers) + len(m.Attachments)
 	out := make([]emitter, 0, len(m.ParticleEmitters))
 	for k := range m.ParticleEmitters {
 		e := &m.ParticleEmitters[k]
-		out = append(out, &premEmitter{m: m, e: e, idx: nodeIndex(nodes, &e.Node)})
+		p := &premEmitter{m: m, e: e, idx: base + k}
+		p.rate, p.life, p.gravity = viewerFloat(m, e.EmissionRate), viewerFloat(m, e.LifeSpan), viewerFloat(m, e.Gravity)
+		p.speed, p.latitude = viewerFloat(m, e.Speed), viewerFloat(m, e.Latitude)
+		p.steps = trackPrice(e.Visibility) + trackPrice(e.EmissionRateTrack)
+		p.emits = priceEmitPREM + trackPrice(e.LifeSpanTrack) + trackPrice(e.GravityTrack) + trackPrice(e.SpeedTrack)
+		out = append(out, p)
 	}
 	return out
 }
 
-func (e *premEmitter) setModel(sm *mdx.Model, file string) error {
-	p, err := pose.New(sm)
-	if err != nil {
-		return err
-	}
-	e.spawned, e.spawnedPath, e.sp = sm, file, p
+// setModel makes the emitter spawn sm (read from file), posed with p
+// and costing price a frame.
+func (e *premEmitter) setModel(sm *mdx.Model, file string, p *pose.Pose, price int64) {
+	e.spawned, e.spawnedPath, e.sp, e.price = sm, file, p, price
 	e.size = spawnedNodeVertices * len(sm.Nodes())
 	for i := range sm.Geosets {
 		e.size += len(sm.Geosets[i].Vertices)
 	}
-	return nil
 }
 
 func (e *premEmitter) nodeIdx() int { return e.idx }
 
+func (e *premEmitter) stepPrice() int64 { return e.steps }
+
+// geometryPrice is what posing and meshing the live instances costs.
+func (e *premEmitter) geometryPrice() int64 {
+	if e.spawned == nil {
+		return 0
+	}
+	return e.price * int64(len(e.parts))
+}
+
 func (e *premEmitter) reset() {
 	e.acc = 0
 	e.parts = e.parts[:0]
+	e.geom, e.at = nil, nil
 }
 
 func (e *premEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
@@ -226,37 +257,38 @@ func (e *premEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 	if e.spawned != nil && e.idx >= 0 && pose.Float(e.m, e.e.Visibility, c, 1, 1, true) > 0 {
 		if spawn {
 			// KPEE or the static rate; PREM rates are not doubled.
-			e.acc += viewerScalar(e.m, e.e.EmissionRateTrack, c, e.e.EmissionRate, 0) * dt
+			e.acc += viewerScalar(e.m, e.e.EmissionRateTrack, c, e.rate, 0) * dt
 		}
 		if e.acc >= 1 {
 			n := math.Ceil(e.acc)
 			e.acc = subtractOnes(e.acc, n)
-			for i := 0; i < int(min(n, maxPREMParticles)); i++ {
-				e.emit(s, p)
+			// Once one is refused so are the rest: the live counts only
+			// grow within a step.
+			for i := 0; i < int(min(n, maxPREMParticles)) && e.emit(s, p); i++ {
 			}
 		}
 	}
 	e.update(dt)
 }
 
-// emit spawns one instance (Particle.bind). Random draws, in order: the
-// direction's turn about Z in [−π, π], its tilt about Y in [−lat, lat],
-// the instance's own turn about Z in [0, 2π].
-func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
-	if len(e.parts) >= maxPREMParticles || !s.spawnRoom(e.size) {
-		return // deviation: the viewer has no bound (no random draws either)
+// emit spawns one instance (Particle.bind) and reports whether it did.
+// Random draws, in order: the direction's turn about Z in [−π, π], its
+// tilt about Y in [−lat, lat], the instance's own turn about Z in [0, 2π].
+func (e *premEmitter) emit(s *Sim, p *pose.Pose) bool {
+	if len(e.parts) >= maxPREMParticles || !s.spawnRoom(e.size) || s.over() {
+		return false // deviation: the viewer has no bound (no random draws either)
 	}
-	s.charge(emitWork)
+	s.spend(e.emits)
 	s.live.spawned++
 	s.live.spawnedVertex += e.size
 	e.emitted++
 	c := p.Clock()
 	// The viewer looks the latitude track up as 'KPLTV', a name no track
 	// has, so KPLT never animates it. Latitude is used as radians.
-	lat := viewerFloat(e.m, e.e.Latitude)
-	life := viewerScalar(e.m, e.e.LifeSpanTrack, c, e.e.LifeSpan, 0)
-	grav := viewerScalar(e.m, e.e.GravityTrack, c, e.e.Gravity, 0)
-	speed := viewerScalar(e.m, e.e.SpeedTrack, c, e.e.Speed, 0)
+	lat := e.latitude
+	life := viewerScalar(e.m, e.e.LifeSpanTrack, c, e.life, 0)
+	grav := viewerScalar(e.m, e.e.GravityTrack, c, e.gravity, 0)
+	speed := viewerScalar(e.m, e.e.SpeedTrack, c, e.speed, 0)
 	rot, scl := premDecompose(&p.World[e.idx])
 	loc := p.WorldLocation(e.idx)
 
@@ -286,6 +318,7 @@ func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
 		pt.frame = float64(e.spawned.Sequences[0].Interval[0])
 	}
 	e.parts = append(e.parts, pt)
+	return true
 }
 
 // update advances every spawned instance: its animation first (the scene
@@ -293,8 +326,9 @@ func (e *premEmitter) emit(s *Sim, p *pose.Pose) {
 // updated in the step it is born), then Particle.update: age, gravity on
 // the velocity, move; at health ≤ 0 the instance hides.
 func (e *premEmitter) update(dt float64) {
-	live := e.parts[:0]
-	for _, pt := range e.parts {
+	n := 0
+	for i := range e.parts {
+		pt := &e.parts[i]
 		if pt.seq >= 0 {
 			sq := &e.spawned.Sequences[pt.seq]
 			ft := dt * 1000
@@ -317,23 +351,46 @@ func (e *premEmitter) update(dt float64) {
 		for k := 0; k < 3; k++ {
 			pt.loc[k] = float32(float64(pt.loc[k]) + float64(float32(float64(pt.vel[k])*dt)))
 		}
-		live = append(live, pt)
+		if n != i {
+			e.parts[n] = *pt
+		}
+		n++
 	}
-	e.parts = live
+	e.parts = e.parts[:n]
 }
 
-// appendMeshes poses the spawned model of every live particle at its own
-// clock and appends one KindModel mesh per visible geoset, in world space.
+// appendMeshes appends the meshes of every live instance (geometry),
+// back to front for cam.
 func (e *premEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh) []Mesh {
-	if e.spawned == nil {
+	if e.spawned == nil || len(e.parts) == 0 {
 		return out
 	}
+	if e.gen != s.gen || len(e.at) != len(e.parts)+1 {
+		if s.reserved != s.gen {
+			s.spend(e.geometryPrice())
+		}
+		e.geometry(s)
+		e.gen = s.gen
+	}
+	s.spend(priceDrawSpawned * int64(len(e.parts)))
+	for _, i := range e.drawOrder(cam) {
+		out = append(out, e.geom[e.at[i]:e.at[i+1]]...)
+	}
+	return out
+}
+
+// geometry poses the spawned model of every live particle at its own
+// clock and keeps one KindModel mesh per visible geoset, in world space.
+// None of it depends on the camera, so the Meshes calls of one state
+// (framing and drawing a frame) pose each instance once.
+func (e *premEmitter) geometry(s *Sim) {
 	sm := e.spawned
 	view := premQuat(s.view.Rotation)
 	if view == (premQuat{}) {
 		view = premQuat{0, 0, 0, 1}
 	}
-	for _, i := range e.drawOrder(cam) {
+	e.geom, e.at = e.geom[:0], append(e.at[:0], 0)
+	for i := range e.parts {
 		pt := &e.parts[i]
 		r := premQuat{0, 0, math.Sin(pt.rotZ / 2), math.Cos(pt.rotZ / 2)}
 		// Billboarded nodes of the spawned model must face the camera in
@@ -342,11 +399,11 @@ func (e *premEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 		e.sp.Update(pose.Clock{Sequence: pt.seq, Frame: pt.frame, Global: pt.counter}, pose.View{Rotation: [4]float64(premQmul(view, r))})
 		for gi := range sm.Geosets {
 			if ms, ok := e.geosetMesh(pt, r, gi); ok {
-				out = append(out, ms)
+				e.geom = append(e.geom, ms)
 			}
 		}
+		e.at = append(e.at, len(e.geom))
 	}
-	return out
 }
 
 // drawOrder lists the live particles back to front. The viewer draws

@@ -56,7 +56,7 @@ type premRig struct {
 
 func newPREMRig(t *testing.T, m *mdx.Model, spawned *mdx.Model) *premRig {
 	t.Helper()
-	s := &Sim{m: m}
+	s := bareSim(m)
 	s.rng.Reset(DefaultSeed)
 	s.prem = newPREMEmitters(s)
 	if len(s.prem) != 1 {
@@ -81,6 +81,7 @@ func (r *premRig) steps(n int) {
 		r.frame += testDt * 1000
 		r.p.Update(pose.Clock{Sequence: 0, Frame: r.frame, Global: r.frame}, pose.View{})
 		r.e.step(r.s, r.p, testDt, true)
+		r.s.gen++ // as Sim.update
 	}
 }
 
@@ -195,6 +196,7 @@ func TestPREMSpawnedClockAndMesh(t *testing.T) {
 
 	// A hidden geoset (GEOA alpha 0) is left out.
 	r.e.spawned.GeosetAnims = []mdx.GeosetAnim{{Alpha: 0, Color: mdx.Vec3{1, 1, 1}, GeosetID: 0}}
+	r.s.gen++ // a new state: the geometry of the last one is kept until then
 	if out := r.e.appendMeshes(r.s, r.p, Camera{}, nil); len(out) != 0 {
 		t.Errorf("%d meshes for a geoset with alpha 0", len(out))
 	}
@@ -231,7 +233,7 @@ func TestPREMMissingModelWarnsAndEmitsNothing(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 	// Without a loader at all: one warning at the first step.
-	s := &Sim{m: spawnerModel()}
+	s := bareSim(spawnerModel())
 	s.prem = newPREMEmitters(s)
 	p, _ := pose.New(s.m)
 	for i := 0; i < 3; i++ {
@@ -247,7 +249,7 @@ func TestPREMTextureParticlesWarn(t *testing.T) {
 	m.ParticleEmitters[0].Path = `Textures\Dust.blp`
 	m.ParticleEmitters[0].Flags = mdx.NodeParticleEmitter | mdx.NodeEmitterUsesTGA
 	called := false
-	s := &Sim{m: m}
+	s := bareSim(m)
 	s.prem = newPREMEmitters(s)
 	s.LoadSpawnedModels(func(string) (*mdx.Model, string, error) { called = true; return spawnedTriangle(), "", nil })
 	if called {

@@ -46,6 +46,12 @@ type ribbonEmitter struct {
 	mat int
 	ok  bool
 
+	// The static fields the viewer reads as doubles (viewerFloat).
+	alpha0, above0, below0, life, gravity float64
+	// steps and emits are the prices (budget.go) of the tracks a step
+	// samples and of one step's emission.
+	steps, emits int64
+
 	rate  float64 // edges per second: static rate × settingParticlesHigh
 	acc   float64 // emission accumulator; may go negative (ceil emission)
 	edges []ribbonEdge
@@ -72,11 +78,13 @@ func newRibbonEmitters(s *Sim) []emitter {
 	if len(m.RibbonEmitters) == 0 {
 		return nil
 	}
-	nodes := m.Nodes()
+	// Model.Nodes() order.
+	base := len(m.Bones) + len(m.Lights) + len(m.Helpers) + len(m.Attachments) + len(m.ParticleEmitters) +
+		len(m.ParticleEmitters2) + len(m.PopcornEmitters)
 	var out []emitter
 	for k := range m.RibbonEmitters {
 		e := &m.RibbonEmitters[k]
-		r := &ribbonEmitter{m: m, e: e, idx: nodeIndex(nodes, &e.Node)}
+		r := &ribbonEmitter{m: m, e: e, idx: base + k}
 		if id := int(e.ObjectID); id >= 0 && id < len(m.PivotPoints) {
 			pv := m.PivotPoints[id]
 			r.pivot = [3]float64{float64(pv[0]), float64(pv[1]), float64(pv[2])}
@@ -89,23 +97,19 @@ func newRibbonEmitters(s *Sim) []emitter {
 			continue
 		}
 		r.rate = float64(e.EmissionRate) * settingParticlesHigh
+		r.alpha0, r.above0, r.below0 = viewerFloat(m, e.Alpha), viewerFloat(m, e.HeightAbove), viewerFloat(m, e.HeightBelow)
+		r.life, r.gravity = viewerFloat(m, e.LifeSpan), viewerFloat(m, e.Gravity)
+		// visible samples KRAL and KRVS, update KRCO, KRAL again and KRTX.
+		r.steps = 2*trackPrice(e.AlphaTrack) + trackPrice(e.Visibility) + trackPrice(e.ColorTrack) + trackPrice(e.TextureSlotTrack)
+		r.emits = priceEmitRibbon + trackPrice(e.HeightAboveTrack) + trackPrice(e.HeightBelowTrack)
 		out = append(out, r)
 	}
 	return out
 }
 
-// nodeIndex returns the position of nd in nodes (Model.Nodes()), which is
-// the index pose.World uses; -1 if absent.
-func nodeIndex(nodes []*mdx.Node, nd *mdx.Node) int {
-	for i, n := range nodes {
-		if n == nd {
-			return i
-		}
-	}
-	return -1
-}
-
 func (r *ribbonEmitter) nodeIdx() int { return r.idx }
+
+func (r *ribbonEmitter) stepPrice() int64 { return r.steps }
 
 func (r *ribbonEmitter) reset() {
 	r.acc = 0
@@ -125,17 +129,18 @@ func (r *ribbonEmitter) visible(p *pose.Pose) bool {
 // alpha samples KRAL; a track without keys in the sequence gives 0, the
 // viewer's default for KRAL.
 func (r *ribbonEmitter) alpha(c pose.Clock) float64 {
-	return viewerScalar(r.m, r.e.AlphaTrack, c, r.e.Alpha, 0)
+	return viewerScalar(r.m, r.e.AlphaTrack, c, r.alpha0, 0)
 }
 
 // viewerScalar samples a scalar track as the viewer's getScalarValue
 // does: without a track or a sequence it is the static field, which the
-// viewer holds as a double when it read MDL text (viewerFloat).
-func viewerScalar(m *mdx.Model, tr *mdx.Track[float32], c pose.Clock, static, def float32) float64 {
+// viewer holds as a double when it read MDL text: static is that double
+// (viewerFloat of the field, worked out once).
+func viewerScalar(m *mdx.Model, tr *mdx.Track[float32], c pose.Clock, static float64, def float32) float64 {
 	if tr == nil || c.Sequence < 0 || c.Sequence >= len(m.Sequences) {
-		return viewerFloat(m, static)
+		return static
 	}
-	return float64(pose.Float(m, tr, c, static, def, false))
+	return float64(pose.Float(m, tr, c, float32(static), def, false))
 }
 
 func (r *ribbonEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
@@ -154,7 +159,7 @@ func (r *ribbonEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 			// the bound only the count differs from the viewer; they are
 			// made once and copied.
 			if k := s.edgeRoom(int(min(n, maxRibbonEdges))); k > 0 {
-				s.charge(emitWork + int64(k))
+				s.spend(r.emits + priceEdgeBorn*int64(k))
 				s.live.edges += k
 				if over := len(r.edges) + k - maxRibbonEdges; over > 0 {
 					// Deliberate deviation from the unbounded viewer: the
@@ -172,25 +177,21 @@ func (r *ribbonEmitter) step(s *Sim, p *pose.Pose, dt float64, spawn bool) {
 	r.update(p, dt)
 }
 
-// subtractOnes is acc − n computed as the viewer does, one emission at a
-// time (the rounding can differ from one subtraction); a hostile n beyond
-// 2¹⁶ is subtracted at once.
-func subtractOnes(acc, n float64) float64 {
-	if n > 1<<16 {
-		return acc - n
-	}
-	for ; n > 0; n-- {
-		acc--
-	}
-	return acc
-}
+// subtractOnes is acc − n as the viewer computes it, one emission at a
+// time (acc−−, n times, acc ≥ 1 and n = ceil(acc)): one subtraction is
+// the same number. Each acc−− from acc ≥ 1 is exact (acc is a multiple
+// of its ulp, which divides 1, and the difference is smaller), and the
+// last one, from acc − (n−1) in (0, 1], rounds acc − n once, as the single
+// subtraction does (TestSubtractOnes). A loop would cost a hostile rate
+// up to 2¹⁶ iterations a step for nothing.
+func subtractOnes(acc, n float64) float64 { return acc - n }
 
 // newEdge returns an edge at the node's current world transform
 // (Ribbon.bind).
 func (r *ribbonEmitter) newEdge(p *pose.Pose) ribbonEdge {
 	c := p.Clock()
-	below := viewerScalar(r.m, r.e.HeightBelowTrack, c, r.e.HeightBelow, 0)
-	above := viewerScalar(r.m, r.e.HeightAboveTrack, c, r.e.HeightAbove, 0)
+	below := viewerScalar(r.m, r.e.HeightBelowTrack, c, r.below0, 0)
+	above := viewerScalar(r.m, r.e.HeightAboveTrack, c, r.above0, 0)
 	w := &p.World[r.idx]
 	x, y, z := r.pivot[0], r.pivot[1], r.pivot[2]
 	// The viewer builds the local points in a Float32Array first.
@@ -199,7 +200,7 @@ func (r *ribbonEmitter) newEdge(p *pose.Pose) ribbonEdge {
 	return ribbonEdge{
 		above:  [3]float32{float32(a[0]), float32(a[1]), float32(a[2])},
 		below:  [3]float32{float32(b[0]), float32(b[1]), float32(b[2])},
-		health: viewerFloat(r.m, r.e.LifeSpan),
+		health: r.life,
 	}
 }
 
@@ -216,7 +217,7 @@ func (r *ribbonEmitter) update(p *pose.Pose, dt float64) {
 	// KRTX's fallback is 0, not the static TextureSlot: the viewer ignores
 	// the static field.
 	slot := pose.Uint(r.m, r.e.TextureSlotTrack, c, 0, 0)
-	g := viewerFloat(r.m, r.e.Gravity) * dt * dt
+	g := r.gravity * dt * dt
 	// Every edge takes the same colour: convert it once.
 	color := [4]uint8{jsUint8(float64(col[0]) * 255), jsUint8(float64(col[1]) * 255), jsUint8(float64(col[2]) * 255), jsUint8(al * 255)}
 	live := r.edges[:0]
@@ -254,6 +255,7 @@ func (r *ribbonEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mes
 	if n < 1 {
 		return out
 	}
+	s.spend(priceRibbonQuad * int64(n))
 	mat := &r.m.Materials[r.mat]
 	ly := &mat.Layers[0]
 	mesh := Mesh{

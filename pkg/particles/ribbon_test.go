@@ -3,6 +3,7 @@ package particles
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +55,7 @@ type ribbonRig struct {
 
 func newRibbonRig(t *testing.T, m *mdx.Model) *ribbonRig {
 	t.Helper()
-	s := &Sim{m: m}
+	s := bareSim(m)
 	es := newRibbonEmitters(s)
 	if len(es) != 1 {
 		t.Fatalf("got %d ribbon emitters, warnings %q", len(es), s.Warnings())
@@ -337,7 +338,7 @@ func TestRibbonMesh(t *testing.T) {
 func TestRibbonMissingMaterialWarns(t *testing.T) {
 	m := ribbonModel()
 	m.RibbonEmitters[0].MaterialID = 89
-	s := &Sim{m: m}
+	s := bareSim(m)
 	if es := newRibbonEmitters(s); len(es) != 0 {
 		t.Fatalf("%d emitters for a ribbon without its material", len(es))
 	}
@@ -382,7 +383,7 @@ func TestRibbonHostileValues(t *testing.T) {
 func BenchmarkRibbonStepAndMesh(b *testing.B) {
 	m := ribbonModel()
 	m.RibbonEmitters[0].EmissionRate = 60 // 120 edges a second, 1 s each
-	s := &Sim{m: m}
+	s := bareSim(m)
 	e := newRibbonEmitters(s)[0].(*ribbonEmitter)
 	p, _ := pose.New(m)
 	frame := 0.0
@@ -547,4 +548,33 @@ func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
 		t.Fatalf("checked %d jobs, %d with live ribbons; expected the corpus ribbon and PREM jobs", checked, withRibbons)
 	}
 	t.Logf("%d jobs with ribbon or PREM emitters, %d with live ribbon edges", checked, withRibbons)
+}
+
+// TestSubtractOnes: one subtraction gives what the viewer's loop of
+// acc−− gives, for accumulators of every size up to 2¹⁶ and fractions of
+// every scale.
+func TestSubtractOnes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 100_000 {
+		var acc float64
+		switch i % 3 {
+		case 0:
+			if i%30 != 0 {
+				continue
+			}
+			acc = 1 + r.Float64()*float64(r.IntN(1<<16-1))
+		case 1:
+			acc = 1 + r.Float64()*3
+		default:
+			acc = float64(r.IntN(300)+1) + math.Ldexp(r.Float64(), -r.IntN(60))
+		}
+		n := math.Ceil(acc)
+		want := acc
+		for k := n; k > 0; k-- {
+			want--
+		}
+		if got := subtractOnes(acc, n); got != want {
+			t.Fatalf("subtractOnes(%v, %v) = %v, the loop gives %v", acc, n, got, want)
+		}
+	}
 }

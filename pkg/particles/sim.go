@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
@@ -78,8 +80,12 @@ type emitter interface {
 	// (a sequence is playing and has not ended). dt may be 0: the reference
 	// viewer's final update before drawing (squirt emitters fire then).
 	step(s *Sim, p *pose.Pose, dt float64, spawn bool)
-	// appendMeshes appends this emitter's geometry for the camera view.
+	// appendMeshes appends this emitter's geometry for the camera view,
+	// spending what it costs (budget.go).
 	appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh) []Mesh
+	// stepPrice is what one step costs besides the live particles and
+	// emissions: the tracks sampled every step (budget.go).
+	stepPrice() int64
 	// reset drops every live particle and the emission accumulator.
 	reset()
 }
@@ -113,14 +119,26 @@ type Sim struct {
 
 	warns []string
 
-	// Budgets (budget.go): live counts at the start of the update, the
-	// warnings given, the work since Start and the error that stopped the
-	// simulation (sticky until Start).
-	nodes  int
-	live   liveCounts
-	warned budgetWarning
-	work   int64
-	err    error
+	// Budgets (budget.go): the meter and its live-count caps, the live
+	// counts at the start of the update, the warnings given, the work
+	// spent but not yet charged (sixteenths of a unit), the meter's work
+	// left at the last settle (likewise), the units charged since New,
+	// and the error that stopped the simulation (sticky until Start).
+	meter   *budget.Meter
+	caps    caps
+	live    liveCounts
+	warned  budgetWarning
+	pending int64
+	left    int64
+	work    int64
+	err     error
+	// stepPrice is a step's price before live particles and emissions:
+	// posing the nodes and stepping the emitters.
+	stepPrice int64
+	// gen counts the states the Sim has been in (each update, Start, a
+	// new view): PREM emitters keep their spawned models' geometry for
+	// one state; reserved is the state whose geometry is paid for.
+	gen, reserved uint64
 
 	seq        int
 	frame      float64 // the viewer's instance.frame
@@ -161,12 +179,20 @@ func New(m *mdx.Model, opt Options) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("particles: %w", err)
 	}
-	s := &Sim{m: m, opt: opt, p: p, seq: -1, nodes: len(m.Nodes())}
+	s := &Sim{m: m, opt: opt, p: p, seq: -1, meter: opt.Budget}
+	if s.meter == nil {
+		s.meter = budget.NewMeter(budget.Limits{})
+	}
+	s.caps = capsOf(s.meter.Limits())
 	s.pre2 = newPRE2Emitters(s)
 	s.ribbons = newRibbonEmitters(s)
 	s.prem = newPREMEmitters(s)
 	s.emitters = append(append(append(s.emitters, s.pre2...), s.ribbons...), s.prem...)
 	s.sortEmitters()
+	s.stepPrice = posePrice(&nodesOnly)
+	for _, e := range s.emitters {
+		s.stepPrice += priceEmitter + e.stepPrice()
+	}
 	s.rng.Reset(opt.Seed)
 	return s, nil
 }
@@ -211,12 +237,7 @@ func (s *Sim) sortEmitters() {
 		}
 		return n
 	}
-	// Insertion sort: stable and the lists are short.
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && key(es[j]) < key(es[j-1]); j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
+	slices.SortStableFunc(es, func(a, b emitter) int { return key(a) - key(b) })
 }
 
 // warnf records something the simulation goes on without (an emitter
@@ -277,16 +298,17 @@ func (s *Sim) SpawnAllowed() bool { return s.allowSpawn }
 // Start resets every emitter and the random generator (to Options.Seed),
 // sets the frame to the start of sequence seq (−1 or out of range: no
 // sequence, nothing is ever emitted) and runs the pre-roll. view is the
-// camera rotation billboarded emitter nodes follow. A pre-roll over
-// Options.MaxWork stops there; the next AdvanceTo returns the error.
+// camera rotation billboarded emitter nodes follow. A pre-roll the work
+// budget does not allow stops there; the next AdvanceTo returns the
+// error.
 func (s *Sim) Start(seq int, view pose.View) {
 	_ = s.StartContext(context.Background(), seq, view)
 }
 
 // StartContext is Start, checking ctx between steps of the pre-roll: when
 // ctx is done it returns ctx's error (wrapped) and the next AdvanceTo
-// starts over. It also returns the *BudgetError of a pre-roll over
-// Options.MaxWork.
+// starts over. It also returns the *budget.Error of a pre-roll the work
+// budget does not allow.
 func (s *Sim) StartContext(ctx context.Context, seq int, view pose.View) error {
 	for _, e := range s.emitters {
 		e.reset()
@@ -297,8 +319,12 @@ func (s *Sim) StartContext(ctx context.Context, seq int, view pose.View) error {
 	s.counter = 0
 	s.allowSpawn = false
 	s.steps = 0
-	s.work, s.err = 0, nil
+	s.err = nil
+	s.gen++
 	s.started = true
+	if err := s.settle(s.stepWhere); err != nil {
+		return err
+	}
 	s.setSequence(seq)
 	if pre := s.PrerollMs(); pre > 0 {
 		n := int(math.Min(math.Ceil(pre/s.opt.StepMs-1e-6), MaxSteps)) // the harness's step count
@@ -308,13 +334,16 @@ func (s *Sim) StartContext(ctx context.Context, seq int, view pose.View) error {
 				return err
 			}
 			s.update(s.opt.StepMs)
+			if err := s.settle(s.stepWhere); err != nil {
+				return err // it stays until Start
+			}
 		}
 		// The harness's pre-roll ends with setSequence(seq): the frame
 		// jumps back to the start; live particles and the counter stay.
 		s.setSequence(seq)
 	}
 	s.p.Update(s.Clock(), s.view)
-	return s.err
+	return nil
 }
 
 func (s *Sim) setSequence(seq int) {
@@ -360,12 +389,13 @@ func (s *Sim) longestLifeMs() float64 {
 
 // AdvanceTo steps the simulation to ms after the sequence start: the
 // harness's n = ceil(ms/step − 1e-6) fixed steps in all, then the viewer's
-// dt = 0 update that precedes drawing. Successive calls with increasing ms
+// dt = 0 update that precedes drawing, and pays for the frame's spawned
+// models, which Meshes poses. Successive calls with increasing ms
 // continue one simulation (sprite sheets); a smaller ms than already
 // reached restarts it from the sequence start. A time that needs more
-// than MaxSteps steps is an error and changes nothing; a simulation over
-// Options.MaxWork stops with a *BudgetError, which every AdvanceTo returns
-// until Start.
+// than MaxSteps steps is an error and changes nothing; a simulation the
+// work budget does not allow stops with the meter's *budget.Error, which
+// every AdvanceTo returns until Start.
 func (s *Sim) AdvanceTo(ms float64) error {
 	return s.AdvanceToContext(context.Background(), ms)
 }
@@ -384,6 +414,10 @@ func (s *Sim) AdvanceToContext(ctx context.Context, ms float64) error {
 	if s.err != nil {
 		return s.err
 	}
+	// Other simulations may have charged the meter since.
+	if err := s.settle(s.stepWhere); err != nil {
+		return err
+	}
 	n := max(int(nf), 0)
 	if !s.started || n < s.steps {
 		if err := s.StartContext(ctx, s.seq, s.view); err != nil {
@@ -396,24 +430,54 @@ func (s *Sim) AdvanceToContext(ctx context.Context, ms float64) error {
 		}
 		s.update(s.opt.StepMs)
 		s.steps++
-	}
-	if s.err != nil {
-		return s.err
+		if err := s.settle(s.stepWhere); err != nil {
+			return err
+		}
 	}
 	s.update(0)
-	return s.err
+	if err := s.settle(s.stepWhere); err != nil {
+		return err
+	}
+	return s.reserveFrame()
+}
+
+// reserveFrame pays for the spawned models of the current state, which
+// the next Meshes poses and skins once (they do not depend on the
+// camera), so that a frame the budget does not allow is an error here
+// rather than a picture without them.
+func (s *Sim) reserveFrame() error {
+	n := 0
+	for _, e := range s.prem {
+		p := e.(*premEmitter)
+		s.spend(p.geometryPrice())
+		n += len(p.parts)
+	}
+	s.reserved = s.gen
+	return s.settle(func() string {
+		return fmt.Sprintf("particle simulation stopped before posing the %d spawned models of the frame after %d steps (pre-roll included)", n, s.updates)
+	})
 }
 
 // SetView changes the camera rotation billboarded emitter nodes follow
-// from the next step on.
-func (s *Sim) SetView(v pose.View) { s.view = v }
+// from the next step on (and that spawned models face from the next
+// Meshes on).
+func (s *Sim) SetView(v pose.View) {
+	if v != s.view {
+		s.view = v
+		s.gen++
+	}
+}
 
 // update is one viewer.update(stepMs): updateAnimations, nodes and
 // emitters, then the emitted-object updater.
 func (s *Sim) update(stepMs float64) {
 	s.updates++
+	s.gen++
 	s.recount()
-	s.charge(int64(nodeWork*s.nodes + emitterWork*len(s.emitters) + len(s.p2.list) + s.live.edges + s.live.spawned))
+	s.spend(s.stepPrice + pricePRE2*int64(len(s.p2.list)) + priceEdge*int64(s.live.edges) + pricePREM*int64(s.live.spawned))
+	if s.over() {
+		return // past the budget: the settle that follows stops the simulation
+	}
 	dt := stepMs * 0.001 // the viewer hands seconds to the scene
 	if s.seq >= 0 {
 		sq := &s.m.Sequences[s.seq]
@@ -441,13 +505,27 @@ func (s *Sim) update(stepMs float64) {
 // Meshes returns the geometry of every live particle for a camera, one
 // Mesh per emitter that has something to draw: PRE2 emitters, then
 // ribbons, each in model order (the reference viewer's emitter list before
-// its stable sort by priority plane), then PREM model particles.
+// its stable sort by priority plane), then PREM model particles. The
+// meshes of spawned models are shared by the calls between two steps: the
+// caller must not change them. Its work is charged after it is done (one
+// frame's geometry is bounded by the live-count caps, apart from the
+// spawned models, which AdvanceTo pays for before): when it passes the
+// budget, the next AdvanceTo returns the error. After the simulation
+// stopped on an error, Meshes returns nil.
 func (s *Sim) Meshes(cam Camera) []Mesh {
+	if s.err != nil {
+		return nil
+	}
 	var out []Mesh
+	s.spend(priceMeshEmitter * int64(len(s.emitters)))
 	for _, list := range [][]emitter{s.pre2, s.ribbons, s.prem} {
 		for _, e := range list {
 			out = e.appendMeshes(s, s.p, cam, out)
 		}
 	}
+	_ = s.settle(func() string {
+		return fmt.Sprintf("particle geometry of a frame after %d steps (pre-roll included): %d live particles, %d ribbon edges and %d spawned models",
+			s.updates, len(s.p2.list), s.live.edges, s.live.spawned)
+	})
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
-	"github.com/mdxrender/mdxrender/pkg/particles"
 )
 
 // The Animator applies a model's budget (budget.Limits, charged to its
@@ -22,14 +21,6 @@ func (a *Animator) meter() *budget.Meter {
 		a.Meter = budget.NewMeter(budget.Limits{})
 	}
 	return a.Meter
-}
-
-// particles sets o's budgets from the Animator's limits.
-func (a *Animator) particles(o particles.Options) particles.Options {
-	l := a.meter().Limits()
-	o.MaxParticles, o.MaxRibbonEdges = int(l.Get(budget.Particles)), int(l.Get(budget.RibbonEdges))
-	o.MaxSpawnedVertices, o.MaxWork = int(l.Get(budget.SpawnedVertices)), l.Get(budget.SimulationWork)
-	return o
 }
 
 // checkSize refuses a picture of more samples than RenderPixels allows.

@@ -182,10 +182,10 @@ func TestParticleCapWarnedNow(t *testing.T) {
 	}
 	found := false
 	for _, w := range warns {
-		found = found || (w.Code == ParticleProblem && strings.Contains(w.Message, "MaxParticles"))
+		found = found || (w.Code == ParticleProblem && strings.Contains(w.Message, "the particles limit"))
 	}
 	if !found {
-		t.Errorf("no MaxParticles warning with the frame that reached it: %v", warns)
+		t.Errorf("no particles-limit warning with the frame that reached it: %v", warns)
 	}
 }
 

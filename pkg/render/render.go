@@ -175,7 +175,9 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 	if opt.Particles.Off {
 		return nil, nil
 	}
-	k := simKey{seq: seq, camera: opt.Camera, opt: a.particles(opt.Particles.options())}
+	po := opt.Particles.options()
+	po.Budget = a.meter()
+	k := simKey{seq: seq, camera: opt.Camera, opt: po}
 	if opt.Camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
