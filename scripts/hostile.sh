@@ -99,7 +99,9 @@ done
 run "inspect mdl_vertices_6.5M.mdl" inspect mdl_vertices_6.5M.mdl
 run "render mdl_vertices_6.5M.mdl" render mdl_vertices_6.5M.mdl -o "$out"
 run "render mdl_at_quota.mdl" render mdl_at_quota.mdl -o "$out"
-for m in pre2_10 pre2_200 pre2_2000 pre2_200_short ribbon_500 ribbon_500_short ribbon_storm prem_many; do
+for m in pre2_10 pre2_200 pre2_2000 pre2_200_short ribbon_500 ribbon_500_short ribbon_storm prem_many \
+	storm_pre2_keys storm_pre2_squirt storm_pre2_idle storm_ribbon_keys storm_chain storm_bone_keys \
+	storm_prem_bones storm_prem_keys storm_prem_small; do
 	run "render $m.mdl --time 500" render "$m.mdl" --time 500 -o "$out"
 done
 run "render quad.mdl --size 8192 --ssaa 2" render quad.mdl --size 8192 --ssaa 2 -o "$out"

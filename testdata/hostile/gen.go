@@ -88,6 +88,23 @@ func main() {
 	write("prem_many_spawned.mdl", hostile.MDLSpawned(2000))
 	write("prem_many.mdl", hostile.MDLEmitters("prem_many", hostile.Emitters{PREM: 100, Rate: 1000, Life: 10, SpawnPath: "prem_many_spawned.mdl"}))
 
+	// Simulation paths whose cost is not the live count: tracks of tens of
+	// thousands of keys, squirting emitters, a hundred thousand idle
+	// emitters, a chain of a hundred thousand bones, spawned models with
+	// many bones or keyed bones.
+	write("storm_pre2_keys.mdl", hostile.MDLStorm("storm_pre2_keys", hostile.Storm{Emitters: hostile.Emitters{PRE2: 10, Rate: 1e5, Life: maxLife}, Keys: 50_000}))
+	write("storm_pre2_squirt.mdl", hostile.MDLStorm("storm_pre2_squirt", hostile.Storm{Emitters: hostile.Emitters{PRE2: 10, Rate: 1e5, Life: maxLife}, Keys: 50_000, Squirt: true}))
+	write("storm_pre2_idle.mdl", hostile.MDLStorm("storm_pre2_idle", hostile.Storm{Emitters: hostile.Emitters{PRE2: 100_000, Rate: 0, Life: maxLife}}))
+	write("storm_ribbon_keys.mdl", hostile.MDLStorm("storm_ribbon_keys", hostile.Storm{Emitters: hostile.Emitters{Ribbons: 10, Rate: 100, Life: maxLife}, Keys: 100_000}))
+	write("storm_chain.mdl", hostile.MDLStorm("storm_chain", hostile.Storm{Emitters: hostile.Emitters{PRE2: 1, Rate: 100, Life: maxLife}, Bones: 100_000}))
+	write("storm_bone_keys.mdl", hostile.MDLStorm("storm_bone_keys", hostile.Storm{Emitters: hostile.Emitters{PRE2: 1, Rate: 100, Life: maxLife}, Bones: 10, Keys: 100_000}))
+	write("storm_prem_bones_spawned.mdl", hostile.MDLSpawnedBones(200, 200, 2))
+	write("storm_prem_bones.mdl", hostile.MDLStorm("storm_prem_bones", hostile.Storm{Emitters: hostile.Emitters{PREM: 100, Rate: 1000, Life: maxLife, SpawnPath: "storm_prem_bones_spawned.mdl"}}))
+	write("storm_prem_keys_spawned.mdl", hostile.MDLSpawnedBones(20, 10, 50_000))
+	write("storm_prem_keys.mdl", hostile.MDLStorm("storm_prem_keys", hostile.Storm{Emitters: hostile.Emitters{PREM: 10, Rate: 1000, Life: 10, SpawnPath: "storm_prem_keys_spawned.mdl"}}))
+	write("storm_prem_small_spawned.mdl", hostile.MDLSpawned(10))
+	write("storm_prem_small.mdl", hostile.MDLStorm("storm_prem_small", hostile.Storm{Emitters: hostile.Emitters{PREM: 100, Rate: 1000, Life: maxLife, SpawnPath: "storm_prem_small_spawned.mdl"}}))
+
 	// A parent cycle through 1,000 bones.
 	write("mdl_cycle_1000.mdl", hostile.MDLCycle(1000))
 	// A texture path, a sequence name and a bone name of 1 MB each.
