@@ -155,9 +155,10 @@ if selected "archive ls ls_names.mpq" && ! (cd "$dir" && "$bin" archive ls ls_na
 fi
 
 # Archives that cost at open or in a listing.
-for a in mpq_listfile_16Mi_names mpq_unnamed_bzip2_200 mpq_names_one_block mpq_compressed_table_256Mi; do
+for a in mpq_listfile_16Mi_names mpq_unnamed_bzip2_200 mpq_names_one_block mpq_names_440k mpq_names_1m mpq_compressed_table_256Mi; do
 	run "archive ls $a.mpq" archive ls "$a.mpq"
 done
+run "archive ls --json mpq_names_440k.mpq" archive ls --json mpq_names_440k.mpq
 for a in mpq_deep16_names mpq_deep500_names mpq_names_one_block; do
 	run "inspect $a.mpq" inspect "$a.mpq"
 done

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -68,21 +69,19 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 				return limitHint(err)
 			}
 			defer a.Close()
-			rep := archiveListing(args[0], a)
 			if asJSON {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = cmd.OutOrStdout().Write(append(b, '\n'))
-				return err
+				return writeListingJSON(cmd.OutOrStdout(), args[0], a)
 			}
-			for _, w := range rep.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w) // escaped by archiveListing
+			for _, w := range archiveHead(args[0], a).Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w) // escaped by archiveHead
 			}
+			// The listing is written as it is made, its columns aligned a
+			// thousand lines at a time: an archive of hundreds of
+			// thousands of entries must not be held in memory to be shown.
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SIZE\tSTORED\tLOCALE\tFLAGS\tCOMPRESSION\tNAME")
-			for _, f := range rep.Files {
+			n := 0
+			err = archiveEntries(a, func(f archiveEntry) error {
 				// Sectors of one file may be stored differently; a file
 				// whose sectors cannot be examined shows "?".
 				comp := strings.Join(f.Compression, ",")
@@ -96,11 +95,18 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 					}
 				}
 				fmt.Fprintf(tw, "%d\t%d\t%#x\t%s\t%s\t%s\n", f.Size, f.CompressedSize, f.Locale, strings.Join(flags, ","), comp, clip.Display(f.Name, maxName))
+				if n++; n%1000 == 0 {
+					return tw.Flush()
+				}
+				return nil
+			})
+			if err == nil {
+				err = tw.Flush()
 			}
-			if err := tw.Flush(); err != nil {
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d files\n", len(rep.Files))
+			fmt.Fprintf(cmd.OutOrStdout(), "%d files\n", n)
 			return nil
 		},
 	}
@@ -141,7 +147,8 @@ type archiveEntry struct {
 	Error          string   `json:"error,omitempty"`
 }
 
-func archiveListing(path string, a *mpq.Archive) archiveReport {
+// archiveHead describes the archive but for its files.
+func archiveHead(path string, a *mpq.Archive) archiveReport {
 	h := a.Header()
 	rep := archiveReport{
 		Archive: path,
@@ -155,6 +162,13 @@ func archiveListing(path string, a *mpq.Archive) archiveReport {
 	for _, w := range a.Warnings() {
 		rep.Warnings = append(rep.Warnings, clip.Display(w, maxMessage))
 	}
+	return rep
+}
+
+// archiveEntries describes the archive's files to each, one at a time, as
+// they are made, so that a listing of hundreds of thousands of entries is
+// never held whole; it stops at each's first error and returns it.
+func archiveEntries(a *mpq.Archive, each func(archiveEntry) error) error {
 	for _, f := range a.Files() {
 		e := archiveEntry{
 			Name: entryName(f), Named: f.Name != "", Block: f.BlockIndex, Locale: f.Locale,
@@ -170,9 +184,51 @@ func archiveListing(path string, a *mpq.Archive) archiveReport {
 		if err != nil {
 			e.Error = clip.Display(err.Error(), maxMessage)
 		}
-		rep.Files = append(rep.Files, e)
+		if err := each(e); err != nil {
+			return err
+		}
 	}
-	return rep
+	return nil
+}
+
+// writeListingJSON writes archive ls --json as json.MarshalIndent writes
+// the whole report, its files written one by one as they are made.
+func writeListingJSON(w io.Writer, path string, a *mpq.Archive) error {
+	head, err := json.MarshalIndent(archiveHead(path, a), "", "  ")
+	if err != nil {
+		return err
+	}
+	// The report without files ends in `"files": []` and "}": its files go
+	// between the brackets.
+	const tail = "[]\n}"
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return fmt.Errorf("archive ls: unexpected JSON layout")
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(head[:len(head)-len(tail)])
+	bw.WriteString("[")
+	n := 0
+	err = archiveEntries(a, func(e archiveEntry) error {
+		b, err := json.MarshalIndent(e, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			bw.WriteString(",")
+		}
+		n++
+		bw.WriteString("\n    ")
+		_, err = bw.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
 }
 
 // maxJSONName bounds a name in archive ls --json, which is otherwise

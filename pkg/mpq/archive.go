@@ -107,9 +107,32 @@ func NewReader(r io.ReaderAt, size int64, name string, lim budget.Limits) (*Arch
 	if n := uint32(len(a.blocks)); n < lay.blockEntries {
 		a.warnf("block table clipped to the file: %d of %d entries present", n, lay.blockEntries)
 	}
+	if err := a.checkTables(); err != nil {
+		return nil, err
+	}
 	a.buildEntries()
 	a.resolveNames()
 	return a, nil
+}
+
+// entryBytes is what an open archive holds in memory for each entry it
+// can open (its File, its places in the indexes, its name), measured at
+// about 270 bytes an entry over a million entries.
+const entryBytes = 256
+
+// checkTables refuses an archive whose tables would take more memory than
+// its read limit allows: a 69 MB archive of a million names cost 270 MB
+// to open and a gigabyte to list. At the default limit that is about half
+// a million entries; the largest real archives hold tens of thousands.
+func (a *Archive) checkTables() error {
+	var used int64
+	for i := range a.hashes {
+		if b := a.hashes[i].block; b != hashFree && b != hashDeleted {
+			used++
+		}
+	}
+	cost := int64(len(a.hashes))*16 + int64(len(a.blocks))*16 + used*entryBytes
+	return a.lim.Check(budget.ReadBytes, cost, archiveShown(a.name), fmt.Sprintf("holding the tables of %d entries in memory", used))
 }
 
 // Close closes the file opened by Open; for an Archive from NewReader it

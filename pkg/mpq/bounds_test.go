@@ -149,7 +149,7 @@ func TestLongNamesInErrors(t *testing.T) {
 	b := buildMPQ(t, 3, 16, []rawFile{
 		{name: long, body: sectoredBody([][]byte{{0x04, 1, 2, 3}}), fsize: 4096, flags: FlagExists | FlagCompress, block: -1},
 	})
-	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "long.mpq", budget.Limits{ReadBytes: 100})
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "long.mpq", budget.Limits{ReadBytes: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package mpq
 import (
 	"bytes"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
@@ -135,18 +134,50 @@ func TestHeadNeedsMore(t *testing.T) {
 }
 
 // TestHeadReadLimit: Head is refused over the read limit like any read.
+// The archive of one entry holds its tables in 528 bytes of the limit
+// (checkTables).
 func TestHeadReadLimit(t *testing.T) {
-	a, err := Open(filepath.Join(fixtureDir, "v1.mpq"), budget.Limits{ReadBytes: 10})
+	data := hostile.MPQ(3, []hostile.MPQBlock{{Data: bytes.Repeat([]byte("x"), 2000)}}, []hostile.MPQName{{Name: "text.txt", Block: 0}})
+	a, err := NewReader(bytes.NewReader(data), int64(len(data)), "one.mpq", budget.Limits{ReadBytes: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.Close()
 	f, _ := a.Lookup("text.txt")
-	if h, err := f.Head(10); err != nil || len(h) != 10 {
-		t.Errorf("Head(10): %d bytes, %v", len(h), err)
+	if h, err := f.Head(600); err != nil || len(h) != 600 {
+		t.Errorf("Head(600): %d bytes, %v", len(h), err)
 	}
-	if _, err := f.Head(11); !isReadLimit(err, filepath.Join(fixtureDir, "v1.mpq")+":text.txt", 11) {
-		t.Errorf("Head(11) over a limit of 10: %v", err)
+	if _, err := f.Head(601); !isReadLimit(err, "one.mpq:text.txt", 601) {
+		t.Errorf("Head(601) over a limit of 600: %v", err)
+	}
+}
+
+// TestTablesWithinReadLimit: an archive of a million names for one block
+// (the hostile case of 69 MB that cost 270 MB to open and a gigabyte to
+// list) is refused at the default read limit once its tables are read,
+// before its entries are built (reading the 32 MB hash table and its
+// entries costs about four times its size); an eighth of it opens.
+func TestTablesWithinReadLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 69 MB archive")
+	}
+	for _, c := range []struct {
+		n  int
+		ok bool
+	}{{1 << 20, false}, {1 << 17, true}} {
+		data := hostile.MPQManyNames(c.n, 0)
+		var err error
+		alloc := allocated(func() {
+			_, err = NewReader(bytes.NewReader(data), int64(len(data)), "names.mpq", budget.Limits{})
+		})
+		var be *budget.Error
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%d names: %v", c.n, err)
+		case !c.ok && (!errors.As(err, &be) || be.Limit != budget.ReadBytes):
+			t.Errorf("%d names: %v, want the read_bytes limit's error", c.n, err)
+		case !c.ok && alloc > 192<<20:
+			t.Errorf("%d names: refused after allocating %d bytes", c.n, alloc)
+		}
 	}
 }
 

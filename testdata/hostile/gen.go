@@ -224,6 +224,10 @@ func main() {
 	write("mpq_deep16_names.mpq", hostile.MPQManyNames(65536, 15))
 	write("mpq_deep500_names.mpq", hostile.MPQManyNames(65536, 500))
 	write("mpq_names_one_block.mpq", hostile.MPQManyNames(1<<16, 0))
+	// The most names the default read limit lets an archive hold in
+	// memory, and a million (refused).
+	write("mpq_names_440k.mpq", hostile.MPQManyNames(440_000, 0))
+	write("mpq_names_1m.mpq", hostile.MPQManyNames(1<<20, 0))
 	write("mpq_compressed_table_256Mi.mpq", hostile.MPQCompressedTable(1<<24))
 
 	// Batch configurations: nesting in every form each format has, floods
