@@ -176,6 +176,12 @@ func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]render.P
 	v := req.View
 	v.Workers = bm.r.bandWorkers
 	a := bm.m.animator()
+	// One budget for the model: every output of it (a still, a sheet,
+	// previews, in each view and team colour) is charged to the meter the
+	// batch read its file with, not to a fork of it.
+	if bm.m.meter != nil {
+		a.Meter = bm.m.meter
+	}
 	a.Framebuffers = &bm.r.fbs
 	return a.RenderPictures(ctx, v, req.Frames)
 }

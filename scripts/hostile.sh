@@ -99,6 +99,7 @@ done
 run "inspect mdl_vertices_6.5M.mdl" inspect mdl_vertices_6.5M.mdl
 run "render mdl_vertices_6.5M.mdl" render mdl_vertices_6.5M.mdl -o "$out"
 run "render mdl_at_quota.mdl" render mdl_at_quota.mdl -o "$out"
+run "sheet mdl_at_quota_64_sequences.mdl" sheet mdl_at_quota_64_sequences.mdl -o "$work/out-sheet"
 for m in pre2_10 pre2_200 pre2_2000 pre2_200_short ribbon_500 ribbon_500_short ribbon_storm prem_many \
 	storm_pre2_keys storm_pre2_squirt storm_pre2_idle storm_ribbon_keys storm_chain storm_bone_keys \
 	storm_prem_bones storm_prem_keys storm_prem_small; do

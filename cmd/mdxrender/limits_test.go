@@ -25,7 +25,7 @@ func TestLimitFlag(t *testing.T) {
 		t.Errorf("applied: %+v", c)
 	}
 	l, err := lf.limits()
-	if err != nil || l.Particles != 50000 || l.RenderPixels != 64<<20 || l.Get(budget.Vertices) != 1<<20 {
+	if err != nil || l.Particles != 50000 || l.RenderPixels != 64<<20 || l.Get(budget.Vertices) != 512<<10 {
 		t.Errorf("limits: %+v %v", l, err)
 	}
 	for _, c := range []struct{ val, want string }{

@@ -42,3 +42,25 @@ func Padded(b []byte, size int) []byte {
 	copy(out, b)
 	return out
 }
+
+// WithSequences returns an MDL model (as the builders here write them)
+// with its Sequences block replaced by n sequences of 100 ms each: a
+// sprite sheet of all of them has n rows, so a heavy model with many
+// sequences asks for many heavy frames.
+func WithSequences(mdl []byte, n int) []byte {
+	s := string(mdl)
+	i := strings.Index(s, "Sequences ")
+	j := strings.Index(s[i:], "\n}\n")
+	if i < 0 || j < 0 {
+		return mdl
+	}
+	var w bytes.Buffer
+	w.WriteString(s[:i])
+	fmt.Fprintf(&w, "Sequences %d {\n", n)
+	for k := range n {
+		fmt.Fprintf(&w, "\tAnim \"S%d\" {\n\t\tInterval { %d, %d },\n\t}\n", k, k*200, k*200+100)
+	}
+	w.WriteString("}\n")
+	w.WriteString(s[i+j+3:])
+	return w.Bytes()
+}

@@ -23,6 +23,7 @@ type LimitsConfig struct {
 	SpawnedVertices int64 `yaml:"spawned_vertices" mapstructure:"spawned_vertices"`
 	SimulationWork  int64 `yaml:"simulation_work" mapstructure:"simulation_work"`
 	RenderPixels    int64 `yaml:"render_pixels" mapstructure:"render_pixels"`
+	DrawWork        int64 `yaml:"draw_work" mapstructure:"draw_work"`
 	Overdraw        int64 `yaml:"overdraw" mapstructure:"overdraw"`
 	ExtractBytes    int64 `yaml:"extract_bytes" mapstructure:"extract_bytes"`
 }

@@ -49,6 +49,13 @@ type Limits struct {
 	SimulationWork int64
 	// RenderPixels bounds one picture's samples: width × height × SSAA².
 	RenderPixels int64
+	// DrawWork bounds the drawing work of a model's pictures, in units of
+	// 10-20 ns of CPU: posing its geometry, setting up its triangles,
+	// clearing and resolving the samples and shading the fragments of
+	// every frame (and the framing pass of a run of frames). One picture
+	// is bounded by RenderPixels and Overdraw; many (a sprite sheet of a
+	// heavy model) are bounded by this.
+	DrawWork int64
 	// Overdraw bounds the samples one frame's triangles cover, as a
 	// multiple of the frame's samples; the triangles past it in drawing
 	// order are left out (a capped picture, with a warning).
@@ -73,6 +80,7 @@ const (
 	SpawnedVertices
 	SimulationWork
 	RenderPixels
+	DrawWork
 	Overdraw
 	ExtractBytes
 	numKinds
@@ -87,8 +95,8 @@ var kinds = [numKinds]struct {
 	doc  string
 }{
 	ReadBytes:       {"read_bytes", 128 << 20, "bytes", "bytes a model reads: its file, textures and spawned models"},
-	Vertices:        {"vertices", 1 << 20, "vertices", "a model's vertices"},
-	Triangles:       {"triangles", 2 << 20, "triangles", "a model's triangles"},
+	Vertices:        {"vertices", 512 << 10, "vertices", "a model's vertices"},
+	Triangles:       {"triangles", 1 << 20, "triangles", "a model's triangles"},
 	TexturePixels:   {"texture_pixels", 96 << 20, "pixels", "texture pixels a model decodes"},
 	JPEGScans:       {"jpeg_scans", 100, "scans", "scans of one progressive JPEG"},
 	Particles:       {"particles", 10_000, "particles", "live particles and spawned models"},
@@ -96,6 +104,7 @@ var kinds = [numKinds]struct {
 	SpawnedVertices: {"spawned_vertices", 1 << 20, "vertices", "size of the live spawned models"},
 	SimulationWork:  {"simulation_work", 200_000_000, "work units", "particle simulation work"},
 	RenderPixels:    {"render_pixels", 4096 * 4096, "samples", "samples of one picture"},
+	DrawWork:        {"draw_work", 300_000_000, "work units", "drawing work of a model's pictures"},
 	Overdraw:        {"overdraw", 512, "times the picture's samples", "coverage of one frame"},
 	ExtractBytes:    {"extract_bytes", 1 << 30, "bytes", "bytes one archive extraction writes"},
 }
@@ -170,6 +179,8 @@ func (l *Limits) field(k Kind) *int64 {
 		return &l.SimulationWork
 	case RenderPixels:
 		return &l.RenderPixels
+	case DrawWork:
+		return &l.DrawWork
 	case Overdraw:
 		return &l.Overdraw
 	case ExtractBytes:

@@ -47,14 +47,14 @@ func TestMDLGeometryQuota(t *testing.T) {
 // TestHostileMDLVertexLine is the hostile-input table's MDL whose one line
 // holds millions of vertices, at the smallest size over the default quota
 // (the 6.5 million vertex, 100 MB case is in testdata/hostile): it fails at
-// vertex 1,048,577 having allocated little more than the vertices read.
+// vertex 524,289 having allocated little more than the vertices read.
 func TestHostileMDLVertexLine(t *testing.T) {
-	b := hostile.MDLGeometry(1<<20+1, 1)
+	b := hostile.MDLGeometry(512<<10+1, 1)
 	var a, z runtime.MemStats
 	runtime.ReadMemStats(&a)
 	_, err := DecodeMDL(b)
 	runtime.ReadMemStats(&z)
-	if err == nil || !strings.Contains(err.Error(), "more than 1048576 vertices") {
+	if err == nil || !strings.Contains(err.Error(), "more than 524288 vertices") {
 		t.Errorf("got %v, want the vertices limit's error", err)
 	}
 	if n := z.TotalAlloc - a.TotalAlloc; n > 64<<20 {

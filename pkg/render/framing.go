@@ -488,6 +488,9 @@ func (a *Animator) runCamera(ctx context.Context, opt View, frames []Frame) (run
 		if err != nil {
 			return nil, err
 		}
+		if err := pa.chargePose("framing a run of frames"); err != nil {
+			return nil, err
+		}
 		dir, err := r.pose(seq)
 		if err != nil {
 			return nil, err

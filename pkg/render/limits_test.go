@@ -236,3 +236,37 @@ func TestSpawnedModelQuotas(t *testing.T) {
 		t.Errorf("within the defaults: %v %v", err, warns)
 	}
 }
+
+// TestDrawWorkBoundsRuns: a run of frames of a heavy model (the shape of
+// a sprite sheet of a model at the geometry limits with many sequences)
+// is refused once its drawing work passes draw_work, before the frame that
+// would pass it is drawn; within the limit every frame is drawn.
+func TestDrawWorkBoundsRuns(t *testing.T) {
+	m, err := mdx.DecodeMDL(hostile.WithSequences(hostile.MDLGeometry(4000, 8000), 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []Frame
+	for s := range 8 {
+		for k := range 8 {
+			frames = append(frames, Frame{Sequence: s, Time: float64(k) * 10})
+		}
+	}
+	// Each frame poses and sets up 4,000 vertices and 8,000 triangles
+	// twice (framing, drawing): 24,000 units, and 32² samples.
+	a := NewAnimator(m, "heavy.mdl", Textures{})
+	a.Meter = budget.NewMeter(budget.Limits{DrawWork: 10 * 24_000})
+	_, _, err = a.RenderFrames(context.Background(), View{Width: 32}, frames)
+	var be *budget.Error
+	if !errors.As(err, &be) || be.Limit != budget.DrawWork {
+		t.Fatalf("got %v, want a draw_work *budget.Error", err)
+	}
+	if used := a.Meter.Used(budget.DrawWork); used > 10*24_000 {
+		t.Errorf("%d units spent past the limit", used)
+	}
+	a = NewAnimator(m, "heavy.mdl", Textures{})
+	a.Meter = budget.NewMeter(budget.Limits{DrawWork: 64 * 30_000})
+	if pics, _, err := a.RenderFrames(context.Background(), View{Width: 32}, frames); err != nil || len(pics) != 64 {
+		t.Errorf("within the limit: %d pictures, %v", len(pics), err)
+	}
+}

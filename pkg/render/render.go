@@ -87,6 +87,9 @@ type Animator struct {
 	ownResolver bool
 	// stats are the rasteriser's of the last picture drawn.
 	stats raster.DrawStats
+	// vertices and triangles are the model's, once counted.
+	vertices, triangles int64
+	counted             bool
 }
 
 // simKey is what a simulation depends on besides the time: the sequence,
@@ -160,7 +163,13 @@ func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture,
 		// are skipped); say so, as the picture may be incomplete.
 		r.warn(InvalidModel, "%v (drawing what is consistent)", a.invalid)
 	}
+	if err := a.chargeFrame(int64(v.Width*v.SSAA) * int64(v.Height*v.SSAA)); err != nil {
+		return Picture{}, r.warns, err
+	}
 	img, err := r.draw()
+	if err == nil {
+		err = a.chargeFragments()
+	}
 	if err != nil {
 		return Picture{}, r.warns, err
 	}

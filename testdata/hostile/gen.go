@@ -69,9 +69,12 @@ func main() {
 	write("quad.mdl", hostile.MDLTextured(""))
 
 	// Geometry: one 100 MB line of 6.5 million vertices, and a model at
-	// the default quotas (1 Mi vertices, 2 Mi triangles).
+	// the default geometry limits (512 Ki vertices, 1 Mi triangles).
 	write("mdl_vertices_6.5M.mdl", hostile.MDLGeometry(6_500_000, 1))
-	write("mdl_at_quota.mdl", hostile.MDLGeometry(1<<20, 1<<21))
+	write("mdl_at_quota.mdl", hostile.MDLGeometry(512<<10, 1<<20))
+	// The same geometry in 64 sequences: a sprite sheet of it asks for 512
+	// heavy frames.
+	write("mdl_at_quota_64_sequences.mdl", hostile.WithSequences(hostile.MDLGeometry(512<<10, 1<<20), 64))
 
 	// Particle storms: the rate is the largest float32, the lifespan ten
 	// minutes (the longest pre-roll).
