@@ -99,7 +99,7 @@ type batchModel struct {
 func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, meter *budget.Meter) (batch.Model, error) {
 	in := job.Input
 	f, err := decodeContext(ctx, func() (*model.File, error) {
-		return model.Loader{Meter: meter}.DecodeFile(data, in.Path)
+		return model.Load(data, in.Path, meter.Limits())
 	})
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, m
 	}
 	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache, Limits: job.Limits}, meter)
 	bm := &batchModel{r: r, m: m}
-	for _, s := range m.Sequences {
+	for _, s := range m.File.Model.Sequences {
 		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{
 			Name: s.Name, Start: s.Interval[0], End: s.Interval[1], Looping: !s.NonLooping(),
 		})
@@ -126,7 +126,7 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, m
 		teams[i] = t.Color
 	}
 	bm.info.Dependencies = m.Dependencies(teams)
-	bm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), m.Model)
+	bm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), m.File.Model)
 	return bm, nil
 }
 

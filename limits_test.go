@@ -36,9 +36,6 @@ func TestOptionsLimits(t *testing.T) {
 	if _, err := OpenFS(os.DirFS(dir), "grid.mdl", &Options{Limits: Limits{Triangles: 9}}); !errors.As(err, &be) || be.Limit != budget.Triangles {
 		t.Errorf("OpenFS Triangles: %v", err)
 	}
-	if _, err := LoadFileLimits(grid, Limits{Vertices: 299}); !errors.As(err, &be) {
-		t.Errorf("LoadFileLimits: %v", err)
-	}
 
 	m, err := Open(quad, &Options{Limits: Limits{TexturePixels: 1000, RenderPixels: 100 * 100}})
 	if err != nil {

@@ -2,14 +2,14 @@ package mdxrender
 
 import (
 	"context"
-	"fmt"
 	"image"
 	"io/fs"
 	"path/filepath"
 
 	"github.com/mdxrender/mdxrender/internal/archivepath"
+	"github.com/mdxrender/mdxrender/internal/bufpool"
+	"github.com/mdxrender/mdxrender/internal/fsread"
 	"github.com/mdxrender/mdxrender/pkg/budget"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -68,29 +68,19 @@ func Folder(dir string) texture.Source { return texture.Folder(dir) }
 // goroutines at once, as long as nobody changes the model meanwhile.
 // Close it when it was opened from inside an archive.
 type Model struct {
-	// Model holds everything the file says, as plain Go values.
-	*mdx.Model
+	// File is the model file as decoded: everything it says as plain Go
+	// values (File.Model), its format, told from its content, and for an
+	// M2 what its decoder knows beyond the model.
+	File *model.File
 	// Name is the model's path, which messages name it by.
 	Name string
-	// Format is the file's format, told from its content.
-	Format Format
-	tex    render.Textures
+	tex  render.Textures
 	// meter holds what reading the file cost; every picture call starts
 	// from a fork of it, so that the file counts towards each picture's
 	// budget and no picture's towards the next.
 	meter   *budget.Meter
 	archive *mpq.Archive // opened by Open for a path inside an archive
 }
-
-// Format is a model file format.
-type Format = model.Format
-
-// The model formats Open reads, told apart by content, never by name.
-const (
-	FormatMDX = model.FormatMDX // binary MDX (Warcraft III, or early WoW)
-	FormatMDL = model.FormatMDL // MDL text
-	FormatM2  = model.FormatM2  // World of Warcraft M2, versions 256–263
-)
 
 // Open reads the model file at path (MDX, MDL or M2). A path of the form
 // "maps/Hero.w3x:war3mapImported/Hero.mdx" names a file inside an archive
@@ -108,31 +98,61 @@ const (
 // read.
 func Open(path string, o *Options) (*Model, error) {
 	meter := budget.NewMeter(limitsOf(o))
-	ld := model.Loader{Meter: meter}
 	if arch, inner, ok := archivepath.Split(path); ok {
 		a, err := mpq.Open(arch, limitsOf(o))
 		if err != nil {
 			return nil, err
 		}
-		f, err := ld.LoadFS(a, inner)
+		m, err := load(a, inner, path, fsLocal(arch, a, inner), o, meter)
 		if err != nil {
 			a.Close()
-			return nil, fmt.Errorf("%s: %w", arch, err)
+			return nil, err
 		}
-		m := newModel(f, path, fsLocal(arch, a, inner), o, meter)
 		m.archive = a
 		return m, nil
-	}
-	f, err := ld.LoadFile(path)
-	if err != nil {
-		return nil, err
 	}
 	top := filepath.Dir(path)
 	if o != nil && o.Within != "" {
 		top = o.Within
 	}
-	return newModel(f, path, localSources(filepath.Dir(path), top), o, meter), nil
+	return load(nil, path, path, localSources(filepath.Dir(path), top), o, meter)
 }
+
+// load reads the model file name, from fsys or (nil fsys) from disk,
+// within meter and decodes it, naming it label in errors.
+func load(fsys fs.FS, name, label string, local []texture.Source, o *Options, meter *budget.Meter) (*Model, error) {
+	buf := fileBufs.Get()
+	var b []byte
+	var err error
+	if fsys == nil {
+		b, err = fsread.Path(name, meter, buf)
+	} else {
+		b, err = fsread.FS(fsys, name, label, meter, buf)
+	}
+	if err != nil {
+		fileBufs.Put(buf)
+		return nil, err
+	}
+	f, err := model.Load(b, label, meter.Limits())
+	if err != nil || f.Format != model.FormatM2 {
+		// The MDX and MDL decoders copy what they keep
+		// (TestLoadKeepsNoBytes); an M2 File keeps slices of b.
+		fileBufs.Put(b)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newModel(f, label, local, o, meter), nil
+}
+
+// fileBufs keeps the buffers model files are read into, for the next
+// load. A program making thumbnails one model after another otherwise
+// allocated a file's worth of bytes for each, cleared by the runtime and
+// then overwritten: a quarter-megabyte unit's file was a sixth of its
+// thumbnail's allocation, and with the collections that came with it
+// some 3 % of its time (docs/performance.md). A huge model's buffer is
+// not kept.
+var fileBufs = bufpool.Pool{Max: 16 << 20}
 
 // limitsOf returns o's limits.
 func limitsOf(o *Options) Limits {
@@ -148,16 +168,11 @@ func limitsOf(o *Options) Limits {
 // an archive's root), then in Options.GameData. Errors name the file as
 // name.
 func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
-	meter := budget.NewMeter(limitsOf(o))
-	f, err := model.Loader{Meter: meter}.LoadFS(fsys, name)
-	if err != nil {
-		return nil, err
-	}
 	src := "" // a file system has no name of its own; an archive has
 	if a, ok := fsys.(*mpq.Archive); ok {
 		src = a.Name()
 	}
-	return newModel(f, name, fsLocal(src, fsys, name), o, meter), nil
+	return load(fsys, name, name, fsLocal(src, fsys, name), o, budget.NewMeter(limitsOf(o)))
 }
 
 // Close closes the archive Open read the model from, if any; the Model
@@ -183,7 +198,7 @@ func newModel(f *model.File, name string, local []texture.Source, o *Options, me
 		local = local[:1]
 	}
 	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache, Options: texture.OptionsWithin(o.Limits)}
-	return &Model{Model: f.Model, Name: name, Format: f.Format, tex: render.Textures{Local: local, Resolver: res}, meter: meter}
+	return &Model{File: f, Name: name, tex: render.Textures{Local: local, Resolver: res}, meter: meter}
 }
 
 // Render draws a still of the model as v says; the zero View draws what
@@ -212,11 +227,11 @@ func (m *Model) RenderFrames(ctx context.Context, v View, frames []Frame) ([]*im
 // Dependencies lists the files other than the model that its pictures in
 // the given teams' colours read: textures and spawned models.
 func (m *Model) Dependencies(teams []Team) []texture.File {
-	return render.Dependencies(m.Model, m.tex, teams, m.meter.Fork())
+	return render.Dependencies(m.File.Model, m.tex, teams, m.meter.Fork())
 }
 
 func (m *Model) animator() *render.Animator {
-	a := render.NewAnimator(m.Model, m.Name, m.tex)
+	a := render.NewAnimator(m.File.Model, m.Name, m.tex)
 	a.Meter = m.meter.Fork()
 	a.Framebuffers = &framebuffers
 	return a
@@ -226,28 +241,3 @@ func (m *Model) animator() *render.Animator {
 // program rendering model after model reuses a few buffers instead of
 // allocating and zeroing one per picture; it keeps at most 64 MiB idle.
 var framebuffers render.Framebuffers
-
-// LoadFile reads and decodes the model file at path — on disk, or inside
-// an archive as "map.w3x:path/inside" — with what the format's decoder
-// knows beyond the model (an M2's own structure), without looking for
-// textures. Errors name the file.
-func LoadFile(path string) (*model.File, error) { return LoadFileLimits(path, Limits{}) }
-
-// LoadFileLimits is LoadFile within l's read and geometry limits.
-func LoadFileLimits(path string, l Limits) (*model.File, error) {
-	ld := model.Loader{Meter: budget.NewMeter(l)}
-	arch, inner, ok := archivepath.Split(path)
-	if !ok {
-		return ld.LoadFile(path)
-	}
-	a, err := mpq.Open(arch, l)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	f, err := ld.LoadFS(a, inner)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", arch, err)
-	}
-	return f, nil
-}

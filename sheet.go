@@ -60,14 +60,14 @@ type Sheet struct {
 func (m *Model) Sheet(ctx context.Context, v View, o SheetOptions) (*Sheet, []Warning, error) {
 	var idx []int
 	for _, s := range o.Sequences {
-		i, err := s.Index(m.Model)
+		i, err := s.Index(m.File.Model)
 		if err != nil {
 			return nil, nil, err
 		}
 		idx = append(idx, i)
 	}
 	if o.Sequences == nil {
-		for i := range m.Sequences {
+		for i := range m.File.Model.Sequences {
 			idx = append(idx, i)
 		}
 		if len(idx) == 0 {
@@ -82,7 +82,7 @@ func (m *Model) Sheet(ctx context.Context, v View, o SheetOptions) (*Sheet, []Wa
 	for k, i := range idx {
 		seq := sheet.Sequence{Name: "bind"}
 		if i >= 0 {
-			s := &m.Sequences[i]
+			s := &m.File.Model.Sequences[i]
 			seq = sheet.Sequence{Name: s.Name, Start: s.Interval[0], End: s.Interval[1], Looping: !s.NonLooping()}
 		}
 		strips[k] = sheet.Strip{Index: i, Sequence: seq, Samples: sheet.SampleSequence(seq, frames, o.FPS)}
@@ -105,7 +105,7 @@ func (m *Model) Sheet(ctx context.Context, v View, o SheetOptions) (*Sheet, []Wa
 	for _, f := range l.Frames() {
 		t := 0.0
 		if f.Sequence >= 0 {
-			t = float64(f.Time) - float64(m.Sequences[f.Sequence].Interval[0])
+			t = float64(f.Time) - float64(m.File.Model.Sequences[f.Sequence].Interval[0])
 		}
 		rf = append(rf, Frame{Sequence: f.Sequence, Time: t, Yaw: f.Yaw})
 	}

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/spf13/cobra"
 )
 
 // batchFlagKeys maps batch/check flags to configuration keys; a flag the

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/kettek/apng"
+
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
@@ -236,7 +237,7 @@ func drawnBounds(img image.Image, r image.Rectangle) image.Rectangle {
 // every cell.
 func TestSheetFramingIgnoresInvisibleGeosets(t *testing.T) {
 	dir := t.TempDir()
-	b, err := mdx.EncodeMDLBytes(framingModel())
+	b, err := encodeMDL(framingModel())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/kettek/apng"
+
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/sheet"

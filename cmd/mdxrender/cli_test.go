@@ -85,7 +85,7 @@ func testModel() *mdx.Model {
 // writeModel encodes m as MDX into dir/name and returns the path.
 func writeModel(t *testing.T, dir, name string, m *mdx.Model) string {
 	t.Helper()
-	b, err := mdx.EncodeBytes(m)
+	b, err := encodeMDX(m)
 	if err != nil {
 		t.Fatal(err)
 	}

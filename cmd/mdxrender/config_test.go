@@ -10,10 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
 // touch creates the files (slash paths below dir), each holding its name.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -8,10 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/spf13/cobra"
 )
 
 func newConvertCmd() *cobra.Command {
@@ -76,19 +78,20 @@ func convertModel(in, out string, overwriteInput bool, lim mdxrender.Limits) err
 			}
 		}
 	}
-	m, _, _, err := loadModel(in, lim)
+	f, err := loadFile(in, lim)
 	if err != nil {
 		return err
 	}
 	// Encode before touching OUT, so that a model the output format cannot
 	// hold is reported against the file it came from.
-	var b []byte
+	var buf bytes.Buffer
 	switch format {
 	case "mdx":
-		b, err = mdx.EncodeBytes(m)
+		err = mdx.Encode(&buf, f.Model)
 	case "mdl":
-		b, err = mdx.EncodeMDLBytes(m)
+		err = mdx.EncodeMDL(&buf, f.Model)
 	}
+	b := buf.Bytes()
 	if err != nil {
 		return fmt.Errorf("%s: cannot be written as %s (%s): %w", in, strings.ToUpper(format), out, err)
 	}

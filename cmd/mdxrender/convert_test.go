@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -95,7 +96,7 @@ func decodeFile(t *testing.T, path string) *mdx.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := mdx.DecodeBytes(b)
+	m, err := mdx.Decode(b, budget.Limits{})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

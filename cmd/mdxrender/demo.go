@@ -11,10 +11,11 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/spf13/cobra"
 )
 
 // demoFS is the sample model built into the binary: a small animated shrine

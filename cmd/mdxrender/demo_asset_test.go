@@ -28,7 +28,7 @@ import (
 
 func TestDemoAsset(t *testing.T) {
 	files := map[string][]byte{}
-	mdl, err := mdx.EncodeMDLBytes(demoModel())
+	mdl, err := encodeMDL(demoModel())
 	if err != nil {
 		t.Fatal(err)
 	}

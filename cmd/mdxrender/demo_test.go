@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/kettek/apng"
+
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/inspect"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/spf13/cobra"
+	"github.com/mdxrender/mdxrender/pkg/model"
 )
 
 func newInspectCmd() *cobra.Command {
@@ -69,7 +70,7 @@ only ever added, never renamed.`,
 				paths = append(paths, a)
 			}
 			for i, path := range paths {
-				f, err := mdxrender.LoadFileLimits(path, lim)
+				f, err := loadFile(path, lim)
 				if err != nil {
 					err = limitHint(err)
 					failed++
@@ -118,12 +119,14 @@ func isFile(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// loadModel reads and decodes a model file (MDX, MDL or M2, detected by
-// content through pkg/model). Errors name the file.
-func loadModel(path string, lim mdxrender.Limits) (m *mdx.Model, format string, size int64, err error) {
-	f, err := mdxrender.LoadFileLimits(path, lim)
+// loadFile reads and decodes a model file (MDX, MDL or M2, detected by
+// content) on disk or inside an archive ("map.w3x:path/inside"), through
+// the front door, within lim. Errors name the file.
+func loadFile(path string, lim mdxrender.Limits) (*model.File, error) {
+	m, err := mdxrender.Open(path, &mdxrender.Options{Limits: lim})
 	if err != nil {
-		return nil, "", 0, limitHint(err)
+		return nil, limitHint(err)
 	}
-	return f.Model, string(f.Format), f.Size, nil
+	m.Close() // the decoded file needs no more of an archive
+	return m.File, nil
 }

@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 func TestInspectText(t *testing.T) {
@@ -165,7 +163,7 @@ type jsonExtentIn struct {
 
 func TestInspectMDL(t *testing.T) {
 	dir := t.TempDir()
-	b, err := mdx.EncodeMDLBytes(testModel())
+	b, err := encodeMDL(testModel())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,10 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/spf13/cobra"
 )
 
 // Exit statuses (docs/cli.md#exit-status).

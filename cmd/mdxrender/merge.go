@@ -9,9 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/spf13/cobra"
 )
 
 func newMergeCmd() *cobra.Command {

@@ -86,7 +86,7 @@ func TestBatchDependsOnSpawnedModel(t *testing.T) {
 		Path: `Units\Spawned.mdx`, EmissionRate: 2, LifeSpan: 1, Speed: 10,
 	}}
 	m.PivotPoints = []mdx.Vec3{{}}
-	data, err := mdx.EncodeMDLBytes(m)
+	data, err := encodeMDL(m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,12 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/spf13/cobra"
 )
 
 func newSheetCmd() *cobra.Command {

@@ -15,9 +15,9 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/fsread"
 	"github.com/mdxrender/mdxrender/internal/pngenc"
 	"github.com/mdxrender/mdxrender/pkg/budget"
-	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
@@ -343,13 +343,13 @@ func (jr *jobRun) produce() error {
 	meter := budget.NewMeter(job.Limits)
 	switch in := &job.Input; {
 	case in.Entry != nil:
-		data, err = model.ReadFS(entryFS{in.Entry, in.Name}, in.Name, meter)
+		data, err = fsread.FS(entryFS{in.Entry, in.Name}, in.Name, in.Name, meter, nil)
 	case in.FS != nil:
-		data, err = model.ReadFS(in.FS, in.Name, meter)
+		data, err = fsread.FS(in.FS, in.Name, in.Name, meter, nil)
 	case in.Inner != "":
-		data, err = model.ReadBelow(in.Top, in.Inner, meter)
+		data, err = fsread.Below(in.Top, in.Inner, meter, nil)
 	default:
-		data, err = model.ReadFile(in.Path, meter)
+		data, err = fsread.Path(in.Path, meter, nil)
 	}
 	if err != nil {
 		return fmt.Errorf("read: %w", err)

@@ -5,13 +5,19 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/inspect"
 	"github.com/mdxrender/mdxrender/pkg/model"
 )
 
 // A report is built from a loaded model file and written as text.
 func Example() {
-	f, err := model.LoadFile("testdata/box.mdl")
+	b, err := os.ReadFile("testdata/box.mdl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := model.Load(b, "box.mdl", budget.Limits{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -57,7 +63,12 @@ func Example() {
 
 // The JSON form is the exported struct as encoding/json writes it.
 func Example_json() {
-	f, err := model.LoadFile("testdata/box.mdl")
+	data, err := os.ReadFile("testdata/box.mdl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := model.Load(data, "box.mdl", budget.Limits{})
 	if err != nil {
 		fmt.Println(err)
 		return

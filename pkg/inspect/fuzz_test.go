@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 )
@@ -29,14 +30,14 @@ func FuzzBuild(f *testing.F) {
 		}
 		f.Add(b)
 		// The binary form too, so the fuzzer mutates MDX as well as MDL.
-		if m, err := mdx.DecodeMDL(b); err == nil {
-			if mb, err := mdx.EncodeBytes(m); err == nil {
+		if m, err := mdx.DecodeMDL(b, budget.Limits{}); err == nil {
+			if mb, err := encodeMDX(m); err == nil {
 				f.Add(mb)
 			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := model.DecodeFile(b, "fuzz")
+		file, err := model.Load(b, "fuzz", budget.Limits{})
 		if err != nil {
 			return
 		}

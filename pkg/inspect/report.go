@@ -226,8 +226,8 @@ type UnknownChunk struct {
 	Bytes int    `json:"bytes"`
 }
 
-// Build gathers the report of a decoded model file, as model.LoadFile or
-// model.DecodeFile return it; name is what the report calls the file
+// Build gathers the report of a decoded model file, as model.Load returns
+// it; name is what the report calls the file
 // (usually its path). Build reads f and never changes it.
 func Build(f *model.File, name string) *Report {
 	m := f.Model

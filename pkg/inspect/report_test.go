@@ -73,7 +73,7 @@ func TestLayoutTreeTerminates(t *testing.T) {
 
 func load(t *testing.T, path string) *model.File {
 	t.Helper()
-	f, err := model.LoadFile(path)
+	f, err := loadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

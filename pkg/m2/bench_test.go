@@ -20,18 +20,18 @@ func BenchmarkDecodeM2(b *testing.B) {
 	data := readHuman(b)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := DecodeBytes(data); err != nil {
+		if _, err := Decode(data); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkDecodeModelM2 decodes and converts it to an mdx.Model.
+// BenchmarkDecodeModelM2 decodes an M2 and converts it to an mdx.Model.
 func BenchmarkDecodeModelM2(b *testing.B) {
 	data := readHuman(b)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := DecodeModel(data); err != nil {
+		if _, err := decodeModel(data); err != nil {
 			b.Fatal(err)
 		}
 	}

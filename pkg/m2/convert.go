@@ -8,16 +8,6 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
-// DecodeModel decodes an M2 and converts its lowest-index view into an
-// mdx.Model (see File.Model).
-func DecodeModel(b []byte) (*mdx.Model, error) {
-	f, err := DecodeBytes(b)
-	if err != nil {
-		return nil, err
-	}
-	return f.Model(0)
-}
-
 // Model converts the file, drawn with view (0 is the most detailed), into
 // an mdx.Model with Version 1500. The package doc lists the mapping.
 // Submeshes no texture unit draws are left out, as the game does.

@@ -63,7 +63,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: %v", e.rel, err)
 			continue
 		}
-		f, err := DecodeBytes(b)
+		f, err := Decode(b)
 		var ue *UnsupportedVersionError
 		switch {
 		case e.magic == "MD20" && e.version >= "256" && e.version <= "263":

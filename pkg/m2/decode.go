@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 
-	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -21,16 +19,6 @@ const headerSize = 0x144
 // field of view).
 const cameraSize = 124
 
-// Decode reads all of r, at most the default read limit
-// (budget.ReadBytes; more is a *budget.Error), and decodes it as an M2.
-func Decode(r io.Reader) (*File, error) {
-	b, err := budget.NewMeter(budget.Limits{}).ReadFile("", r, 0, nil)
-	if err != nil {
-		return nil, fmt.Errorf("m2: reading: %w", err)
-	}
-	return DecodeBytes(b)
-}
-
 // Version returns the version of an MD20 file, or an error if b is not one.
 func Version(b []byte) (uint32, error) {
 	if !IsM2(b) {
@@ -42,8 +30,9 @@ func Version(b []byte) (uint32, error) {
 	return le.Uint32(b[4:]), nil
 }
 
-// DecodeBytes decodes an M2 held in b. The File keeps no reference to b.
-func DecodeBytes(b []byte) (*File, error) {
+// Decode decodes the M2 held in b (magic "MD20", versions 256-263). The
+// File keeps no reference to b.
+func Decode(b []byte) (*File, error) {
 	v, err := Version(b)
 	if err != nil {
 		return nil, err

@@ -36,7 +36,7 @@
 //
 //   - texture types are the WoW replaceable ids that WoW MDX also uses, so
 //     the model gets Version 1500 (the WoW MDX dialect whose geosets are
-//     M2-style); mdx.EncodeBytes can therefore write it as a v1500 MDX.
+//     M2-style); mdx.Encode can therefore write it as a v1500 MDX.
 //
 //   - cameras become MDX cameras (base position plus the offset tracks, the
 //     spline keys' values), so a login-screen scene can be rendered from

@@ -5,11 +5,16 @@ import (
 	"fmt"
 )
 
-// DecodeModel turns an M2 into the mdx.Model the renderer draws; newer
-// files are refused with a typed error. (fixture builds a small v256 M2 in
-// memory, see builder_test.go.)
-func ExampleDecodeModel() {
-	m, err := DecodeModel(fixture(256))
+// Decode reads an M2 and File.Model turns a view of it into the
+// mdx.Model the renderer draws; newer files are refused with a typed
+// error. (fixture builds a small v256 M2 in memory, see builder_test.go.)
+func ExampleDecode() {
+	f, err := Decode(fixture(256))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := f.Model(0)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -17,8 +22,7 @@ func ExampleDecodeModel() {
 	l := m.Materials[0].Layers[1]
 	fmt.Printf("%d geosets, %d bones, layer filter %v\n", len(m.Geosets), len(m.Bones), l.FilterMode)
 
-	newer := fixture(264)
-	_, err = DecodeModel(newer)
+	_, err = Decode(fixture(264))
 	var ue *UnsupportedVersionError
 	fmt.Println(errors.As(err, &ue), err)
 	// Output:

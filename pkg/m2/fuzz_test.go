@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -27,7 +28,7 @@ func FuzzDecodeM2(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := DecodeBytes(b)
+		file, err := Decode(b)
 		if err != nil {
 			var fe *FormatError
 			var ue *UnsupportedVersionError
@@ -48,11 +49,11 @@ func FuzzDecodeM2(f *testing.F) {
 			if err := m.Validate(); err != nil {
 				t.Fatalf("view %d: converted model is invalid: %v", v, err)
 			}
-			out, err := mdx.EncodeBytes(m)
+			out, err := encodeMDX(m)
 			if err != nil {
 				t.Fatalf("view %d: encode as MDX: %v", v, err)
 			}
-			if _, err := mdx.DecodeBytes(out); err != nil {
+			if _, err := mdx.Decode(out, budget.Limits{}); err != nil {
 				t.Fatalf("view %d: the MDX does not decode: %v", v, err)
 			}
 		}

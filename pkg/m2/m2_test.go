@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -15,7 +16,7 @@ func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-4 }
 
 func TestFixtureDecode(t *testing.T) {
 	for _, v := range []uint32{256, 260, 263} {
-		f, err := DecodeBytes(fixture(v))
+		f, err := Decode(fixture(v))
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
@@ -90,7 +91,7 @@ func TestFixtureDecode(t *testing.T) {
 
 func TestFixtureModel(t *testing.T) {
 	for _, v := range []uint32{256, 263} {
-		m, err := DecodeModel(fixture(v))
+		m, err := decodeModel(fixture(v))
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
@@ -172,7 +173,7 @@ func TestFixtureModel(t *testing.T) {
 			t.Errorf("geoset anim: %+v", ga)
 		}
 		// Another view.
-		f, _ := DecodeBytes(fixture(v))
+		f, _ := Decode(fixture(v))
 		if _, err := f.Model(1); err != nil {
 			t.Errorf("view 1: %v", err)
 		}
@@ -180,11 +181,11 @@ func TestFixtureModel(t *testing.T) {
 			t.Error("view 2 of 2 accepted")
 		}
 		// The converted model is a valid v1500 MDX.
-		out, err := mdx.EncodeBytes(m)
+		out, err := encodeMDX(m)
 		if err != nil {
 			t.Fatalf("encode as MDX: %v", err)
 		}
-		back, err := mdx.DecodeBytes(out)
+		back, err := mdx.Decode(out, budget.Limits{})
 		if err != nil || len(back.Geosets) != 2 || len(back.Bones) != 2 || len(back.Geosets[1].Faces) != 3 {
 			t.Errorf("MDX round trip: %v", err)
 		}
@@ -232,20 +233,20 @@ func TestBadInput(t *testing.T) {
 	for _, v := range []uint32{0, 255, 264, 272, 274} {
 		b := bytes.Clone(good)
 		binary.LittleEndian.PutUint32(b[4:], v)
-		_, err := DecodeBytes(b)
+		_, err := Decode(b)
 		if !errors.As(err, &ue) || ue.Version != v || !strings.Contains(err.Error(), "unsupported M2 version") {
 			t.Errorf("v%d: %v", v, err)
 		}
 	}
-	if _, err := DecodeBytes([]byte("MDLX....")); !errors.Is(err, ErrNotM2) {
+	if _, err := Decode([]byte("MDLX....")); !errors.Is(err, ErrNotM2) {
 		t.Errorf("MDLX: %v", err)
 	}
-	if _, err := DecodeBytes(good[:100]); !errors.As(err, &fe) || fe.Block != "header" {
+	if _, err := Decode(good[:100]); !errors.As(err, &fe) || fe.Block != "header" {
 		t.Errorf("short header: %v", err)
 	}
 	// Every truncation is a typed error, never a panic.
 	for cut := headerSize; cut < len(good); cut += 7 {
-		if _, err := DecodeModel(good[:cut]); err != nil && !errors.As(err, &fe) {
+		if _, err := decodeModel(good[:cut]); err != nil && !errors.As(err, &fe) {
 			t.Fatalf("cut %d: %v", cut, err)
 		}
 	}
@@ -255,33 +256,33 @@ func TestBadInput(t *testing.T) {
 		return b
 	}
 	// A huge vertex count is refused before allocating.
-	if _, err := DecodeBytes(put(0x44, 0xFFFFFFF0)); !errors.As(err, &fe) || fe.Block != "vertices" {
+	if _, err := Decode(put(0x44, 0xFFFFFFF0)); !errors.As(err, &fe) || fe.Block != "vertices" {
 		t.Errorf("vertex count: %v", err)
 	}
 	// An offset past the end.
-	if _, err := DecodeBytes(put(0x60, 0x7FFFFFFF)); !errors.As(err, &fe) || fe.Block != "textures" {
+	if _, err := Decode(put(0x60, 0x7FFFFFFF)); !errors.As(err, &fe) || fe.Block != "textures" {
 		t.Errorf("texture offset: %v", err)
 	}
 	// A view index naming a vertex that does not exist.
-	f, _ := DecodeBytes(good)
+	f, _ := Decode(good)
 	idx := int(binary.LittleEndian.Uint32(good[f.Header.Views.Offset+4:]))
 	b := bytes.Clone(good)
 	binary.LittleEndian.PutUint16(b[idx:], 60)
-	if _, err := DecodeBytes(b); !errors.As(err, &fe) || !strings.Contains(fe.Block, "view 0 indices") {
+	if _, err := Decode(b); !errors.As(err, &fe) || !strings.Contains(fe.Block, "view 0 indices") {
 		t.Errorf("bad index: %v", err)
 	}
 	// A triangle outside its submesh's vertices fails the conversion.
 	tri := int(binary.LittleEndian.Uint32(good[f.Header.Views.Offset+12:]))
 	b = bytes.Clone(good)
 	binary.LittleEndian.PutUint16(b[tri+12:], 0) // submesh 1 starts at vertex 3
-	if _, err := DecodeModel(b); !errors.As(err, &fe) || !strings.Contains(fe.Block, "submesh 1") {
+	if _, err := decodeModel(b); !errors.As(err, &fe) || !strings.Contains(fe.Block, "submesh 1") {
 		t.Errorf("bad triangle: %v", err)
 	}
 	// A texture lookup naming a missing texture.
 	tl := int(f.Header.TextureLookup.Offset)
 	b = bytes.Clone(good)
 	binary.LittleEndian.PutUint16(b[tl:], 9)
-	if _, err := DecodeModel(b); !errors.As(err, &fe) || !strings.Contains(fe.Reason, "texture combo") {
+	if _, err := decodeModel(b); !errors.As(err, &fe) || !strings.Contains(fe.Reason, "texture combo") {
 		t.Errorf("bad texture lookup: %v", err)
 	}
 	// Tracks that overlap the same bytes many times are bounded.
@@ -289,7 +290,7 @@ func TestBadInput(t *testing.T) {
 	vo := f.Header.Vertices.Offset
 	binary.LittleEndian.PutUint32(b[0x68:], 1000) // many transparencies
 	binary.LittleEndian.PutUint32(b[0x6C:], vo)   // pointing into the vertices
-	if _, err := DecodeBytes(b); err == nil {
+	if _, err := Decode(b); err == nil {
 		t.Error("garbage transparency blocks accepted")
 	}
 }
@@ -298,7 +299,7 @@ func TestBadInput(t *testing.T) {
 // record (spline keys read as their values) and becomes an MDX camera the
 // pose stage places at base + offset.
 func TestCamera(t *testing.T) {
-	f, err := DecodeBytes(fixture(256))
+	f, err := Decode(fixture(256))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,4 +329,20 @@ func TestCamera(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Error(err)
 	}
+}
+
+// encodeMDX encodes m as MDX in memory.
+func encodeMDX(m *mdx.Model) ([]byte, error) {
+	var b bytes.Buffer
+	err := mdx.Encode(&b, m)
+	return b.Bytes(), err
+}
+
+// decodeModel decodes an M2 and converts its most detailed view.
+func decodeModel(b []byte) (*mdx.Model, error) {
+	f, err := Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return f.Model(0)
 }

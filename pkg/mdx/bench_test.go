@@ -66,7 +66,7 @@ func benchDecode(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeBytes(data); err != nil {
+		if _, err := decodeBytes(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -76,7 +76,7 @@ func benchDecode(b *testing.B, data []byte) {
 // MDX and on a generated 300k-triangle model.
 func BenchmarkDecode(b *testing.B) {
 	b.Run("generated-300k-triangles", func(b *testing.B) {
-		data, err := EncodeBytes(generatedModel(300000))
+		data, err := encodeBytesT(generatedModel(300000))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, data := range files {
-			if _, err := DecodeBytes(data); err != nil {
+			if _, err := decodeBytes(data); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -129,11 +129,11 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 
 func BenchmarkEncode(b *testing.B) {
 	m := generatedModel(300000)
-	data, _ := EncodeBytes(m)
+	data, _ := encodeBytesT(m)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := EncodeBytes(m); err != nil {
+		if _, err := encodeBytesT(m); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -148,7 +148,7 @@ func TestGeneratedModel(t *testing.T) {
 	if n != 300000 {
 		t.Fatalf("generated %d triangles", n)
 	}
-	data, err := EncodeBytes(m)
+	data, err := encodeBytesT(m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func TestCorpusMDX(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := DecodeBytes(b)
+		m, err := decodeBytes(b)
 		if e.Malformed() {
 			// Broken on purpose: they may decode (if the flaw is semantic)
 			// but must not panic, and a failure must be a FormatError.
@@ -110,7 +110,7 @@ func TestCorpusMDX(t *testing.T) {
 			}
 		}
 
-		out, err := EncodeBytes(m)
+		out, err := encodeBytesT(m)
 		if err != nil {
 			t.Errorf("%s: encode: %v", e.Rel, err)
 			continue
@@ -129,7 +129,7 @@ func TestCorpusMDX(t *testing.T) {
 		}
 
 		// The canonical form must carry the same model.
-		m2, err := DecodeBytes(out)
+		m2, err := decodeBytes(out)
 		if err != nil {
 			t.Errorf("%s: decoding our own output: %v", e.Rel, err)
 			continue
@@ -138,12 +138,12 @@ func TestCorpusMDX(t *testing.T) {
 			t.Errorf("%s: decode(encode(m)) != m: %v", e.Rel, d)
 		}
 		m.ClearFileDetails()
-		canon, err := EncodeBytes(m)
+		canon, err := encodeBytesT(m)
 		if err != nil {
 			t.Errorf("%s: canonical encode: %v", e.Rel, err)
 			continue
 		}
-		m3, err := DecodeBytes(canon)
+		m3, err := decodeBytes(canon)
 		if err != nil {
 			t.Errorf("%s: decoding canonical encoding: %v", e.Rel, err)
 			continue

@@ -3,7 +3,6 @@ package mdx
 import (
 	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -18,39 +17,6 @@ const (
 	maxRecords = 1 << 20
 	maxKeys    = 1 << 24
 )
-
-// Decoder decodes MDX and MDL files within the geometry limits of Limits
-// (Vertices and Triangles, over all geosets: what is drawn from a model
-// costs far more than its bytes, as each vertex is posed and each triangle
-// set up for every picture) and reads at most ReadBytes from an
-// io.Reader. Both decoders count the geometry as they read and stop at the
-// geoset (MDX) or the vertex (MDL) that passes a limit, with a
-// *budget.Error. The zero Decoder decodes within the default limits.
-type Decoder struct {
-	Limits budget.Limits
-}
-
-// Decode reads an MDX model from r within the default limits.
-func Decode(r io.Reader) (*Model, error) { return (&Decoder{}).Decode(r) }
-
-// DecodeBytes decodes an MDX model held in b within the default limits.
-// The model does not keep references to b.
-func DecodeBytes(b []byte) (*Model, error) { return (&Decoder{}).DecodeBytes(b) }
-
-// Decode reads all of r, at most Limits' ReadBytes, and decodes it. Errors
-// from r are returned wrapped; malformed content gives a *FormatError.
-func (d *Decoder) Decode(r io.Reader) (*Model, error) {
-	b, err := d.readAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("mdx: reading: %w", err)
-	}
-	return d.DecodeBytes(b)
-}
-
-// readAll reads r within ReadBytes.
-func (d *Decoder) readAll(r io.Reader) ([]byte, error) {
-	return budget.NewMeter(d.Limits).ReadFile("", r, 0, nil)
-}
 
 // IsMDX reports whether b starts with the MDX magic "MDLX".
 func IsMDX(b []byte) bool { return len(b) >= 4 && le.Uint32(b) == tMDLX }
@@ -67,7 +33,8 @@ const (
 
 // Detect tells MDX from MDL by content, not by file name: MDX starts with
 // "MDLX"; MDL text mentions "FormatVersion" in its first 4 KB (as
-// mdx-m3-viewer decides).
+// mdx-m3-viewer decides), or, a fragment without a Version block, starts
+// (after blanks and comments) with the name of a top-level MDL block.
 func Detect(b []byte) Format {
 	if IsMDX(b) {
 		return FormatMDX
@@ -76,7 +43,7 @@ func Detect(b []byte) Format {
 	if len(head) > 4096 {
 		head = head[:4096]
 	}
-	if bytes.Contains(head, []byte("FormatVersion")) {
+	if bytes.Contains(head, []byte("FormatVersion")) || looksLikeMDL(b) {
 		return FormatMDL
 	}
 	return FormatUnknown
@@ -121,8 +88,14 @@ func (d *decoder) geometry(at, nv, ni int) {
 	r.pos = r.end
 }
 
-// DecodeBytes decodes an MDX model held in b.
-func (d *Decoder) DecodeBytes(b []byte) (*Model, error) {
+// Decode decodes the MDX model held in b (Warcraft III 800-1100, or early
+// WoW 1300-1500) within lim's geometry limits (Vertices and Triangles, over
+// all geosets: what is drawn from a model costs far more than its bytes,
+// as each vertex is posed and each triangle set up for every picture; the
+// zero Limits means the defaults). It counts the geometry as it reads and
+// stops at the geoset that passes a limit, with a *budget.Error; malformed
+// content gives a *FormatError. The model does not keep references to b.
+func Decode(b []byte, lim budget.Limits) (*Model, error) {
 	if !IsMDX(b) {
 		return nil, ErrNotMDX
 	}
@@ -130,7 +103,7 @@ func (d *Decoder) DecodeBytes(b []byte) (*Model, error) {
 	// otherwise (the reference viewer reads a file without VERS as 800); a
 	// WoW file is known by its first chunk, as its layout differs from the
 	// start.
-	dec := &decoder{r: reader{b: b}, v: 800, m: &Model{}, lay: &fileLayout{}, lim: d.Limits}
+	dec := &decoder{r: reader{b: b}, v: 800, m: &Model{}, lay: &fileLayout{}, lim: lim}
 	if v, ok := wowVersion(b); ok {
 		dec.v = ver(v)
 		dec.lay.wow = &wowLayout{}

@@ -10,7 +10,7 @@ import (
 // Encode writes m as MDX to w. A model returned by Decode and not modified
 // encodes to exactly the bytes it was decoded from.
 func Encode(w io.Writer, m *Model) error {
-	b, err := EncodeBytes(m)
+	b, err := encodeBytes(m)
 	if err != nil {
 		return err
 	}
@@ -20,8 +20,8 @@ func Encode(w io.Writer, m *Model) error {
 	return nil
 }
 
-// EncodeBytes returns m encoded as MDX.
-func EncodeBytes(m *Model) ([]byte, error) {
+// encodeBytes returns m encoded as MDX.
+func encodeBytes(m *Model) ([]byte, error) {
 	e := &encoder{m: m, v: ver(m.Version)}
 	if e.v == 0 {
 		e.v = 800

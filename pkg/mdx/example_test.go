@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -30,7 +31,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	back, err := mdx.Decode(&buf)
+	back, err := mdx.Decode(buf.Bytes(), budget.Limits{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,7 +44,7 @@ func Example() {
 // Malformed input gives a *FormatError with the chunk and byte offset.
 func ExampleFormatError() {
 	b := []byte("MDLX" + "GEOS" + "\x04\x00\x00\x00" + "\xff\xff\xff\xff")
-	_, err := mdx.DecodeBytes(b)
+	_, err := mdx.Decode(b, budget.Limits{})
 	var fe *mdx.FormatError
 	if errors.As(err, &fe) {
 		fmt.Println(fe.Chunk, fe.Offset)

@@ -91,7 +91,7 @@ func FuzzDecodeMDX(f *testing.F) {
 // model re-encodes to b; its canonical encoding decodes to the same model
 // and is stable.
 func checkRoundTrip(t *testing.T, b []byte) {
-	m, err := DecodeBytes(b)
+	m, err := decodeBytes(b)
 	if err != nil {
 		var fe *FormatError
 		var be *budget.Error
@@ -101,7 +101,7 @@ func checkRoundTrip(t *testing.T, b []byte) {
 		}
 		return
 	}
-	out, err := EncodeBytes(m)
+	out, err := encodeBytesT(m)
 	if err != nil {
 		t.Fatalf("encode of a decoded model: %v", err)
 	}
@@ -109,11 +109,11 @@ func checkRoundTrip(t *testing.T, b []byte) {
 		t.Fatalf("re-encoding differs (len %d, want %d)", len(out), len(b))
 	}
 	m.ClearFileDetails()
-	canon, err := EncodeBytes(m)
+	canon, err := encodeBytesT(m)
 	if err != nil {
 		t.Fatalf("canonical encode: %v", err)
 	}
-	m2, err := DecodeBytes(canon)
+	m2, err := decodeBytes(canon)
 	if err != nil {
 		t.Fatalf("canonical encoding does not decode: %v", err)
 	}
@@ -121,7 +121,7 @@ func checkRoundTrip(t *testing.T, b []byte) {
 	if diff := modelDiff(m, m2, 5); len(diff) > 0 {
 		t.Fatalf("canonical round trip changed the model: %v", diff)
 	}
-	again, err := EncodeBytes(m2)
+	again, err := encodeBytesT(m2)
 	if err != nil || !bytes.Equal(again, canon) {
 		t.Fatalf("canonical encoding is not stable: %v", err)
 	}

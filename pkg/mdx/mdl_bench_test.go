@@ -13,7 +13,7 @@ func benchDecodeMDL(b *testing.B, data []byte) {
 	b.ReportAllocs()
 	cpu0 := cputime.Process()
 	for b.Loop() {
-		if _, err := DecodeMDL(data); err != nil {
+		if _, err := decodeMDL(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -34,7 +34,7 @@ func reportCPUThroughput(b *testing.B, bytesPerOp int64, cpu time.Duration) {
 // 60 MB/s (reference/peer-parse.jsonl).
 func BenchmarkDecodeMDL(b *testing.B) {
 	b.Run("generated-300k-triangles", func(b *testing.B) {
-		data, err := EncodeMDLBytes(generatedModel(300000))
+		data, err := encodeMDLT(generatedModel(300000))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 		cpu0 := cputime.Process()
 		for b.Loop() {
 			for _, f := range files {
-				if _, err := DecodeMDL(f); err != nil {
+				if _, err := decodeMDL(f); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -90,7 +90,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 // BenchmarkEncodeMDL measures MDL writing speed on the generated model.
 func BenchmarkEncodeMDL(b *testing.B) {
 	m := generatedModel(300000)
-	data, err := EncodeMDLBytes(m)
+	data, err := encodeMDLT(m)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func BenchmarkEncodeMDL(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := cputime.Process()
 	for b.Loop() {
-		if _, err := EncodeMDLBytes(m); err != nil {
+		if _, err := encodeMDLT(m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -50,7 +50,7 @@ func TestMDLCorpus(t *testing.T) {
 			t.Errorf("%s: %v", e.Rel, err)
 			continue
 		}
-		m, err := DecodeMDL(b)
+		m, err := decodeMDL(b)
 		if err != nil {
 			if e.Malformed() {
 				var me *MDLError
@@ -99,12 +99,12 @@ func asMDLError(err error, target **MDLError) bool {
 // again (same bytes).
 func checkMDLStable(t *testing.T, name string, m *Model) {
 	t.Helper()
-	out1, err := EncodeMDLBytes(m)
+	out1, err := encodeMDLT(m)
 	if err != nil {
 		t.Errorf("%s: EncodeMDL: %v", name, err)
 		return
 	}
-	m2, err := DecodeMDL(out1)
+	m2, err := decodeMDL(out1)
 	if err != nil {
 		t.Errorf("%s: re-reading our MDL: %v", name, err)
 		return
@@ -112,7 +112,7 @@ func checkMDLStable(t *testing.T, name string, m *Model) {
 	if d := modelDiff(m, m2, 5); len(d) > 0 {
 		t.Errorf("%s: MDL -> model -> MDL -> model differs:\n%s", name, strings.Join(d, "\n"))
 	}
-	out2, err := EncodeMDLBytes(m2)
+	out2, err := encodeMDLT(m2)
 	if err != nil {
 		t.Errorf("%s: second EncodeMDL: %v", name, err)
 		return
@@ -184,13 +184,13 @@ func TestMDXToMDLToMDX(t *testing.T) {
 		if e.Malformed() {
 			continue // HiveWE's broken fixtures; the MDX tests cover them
 		}
-		m, err := DecodeBytes(b)
+		m, err := decodeBytes(b)
 		if err != nil {
 			t.Errorf("%s: %v", e.Rel, err)
 			continue
 		}
 		m.ClearFileDetails()
-		text, err := EncodeMDLBytes(m)
+		text, err := encodeMDLT(m)
 		if err != nil {
 			if why, ok := mdlLossyMDX[filepath.Base(e.Rel)]; ok {
 				exceptions++
@@ -200,7 +200,7 @@ func TestMDXToMDLToMDX(t *testing.T) {
 			t.Errorf("%s: EncodeMDL: %v", e.Rel, err)
 			continue
 		}
-		m2, err := DecodeMDL(text)
+		m2, err := decodeMDL(text)
 		if err != nil {
 			t.Errorf("%s: reading our MDL: %v", e.Rel, err)
 			continue
@@ -209,12 +209,12 @@ func TestMDXToMDLToMDX(t *testing.T) {
 			t.Errorf("%s: MDX -> MDL -> model differs:\n%s", e.Rel, strings.Join(d, "\n"))
 			continue
 		}
-		again, err := EncodeBytes(m2)
+		again, err := encodeBytesT(m2)
 		if err != nil {
 			t.Errorf("%s: re-encoding MDX: %v", e.Rel, err)
 			continue
 		}
-		canon, _ := EncodeBytes(m)
+		canon, _ := encodeBytesT(m)
 		if !bytes.Equal(again, canon) {
 			t.Errorf("%s: MDX from MDL differs from the canonical MDX encoding", e.Rel)
 			continue
@@ -247,7 +247,7 @@ func TestWoWMDXToMDL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := DecodeBytes(b)
+		m, err := decodeBytes(b)
 		if err != nil {
 			t.Logf("%s: %v (the WoW tests cover it)", e.Rel, err)
 			continue
@@ -259,12 +259,12 @@ func TestWoWMDXToMDL(t *testing.T) {
 			t.Logf("%s: dropping %d raw chunk(s) MDL cannot hold (first %q)", e.Rel, len(m.Unknown), m.Unknown[0].Tag)
 			m.Unknown = nil
 		}
-		text, err := EncodeMDLBytes(m)
+		text, err := encodeMDLT(m)
 		if err != nil {
 			t.Errorf("%s: EncodeMDL: %v", e.Rel, err)
 			continue
 		}
-		m2, err := DecodeMDL(text)
+		m2, err := decodeMDL(text)
 		if err != nil {
 			t.Errorf("%s: reading our MDL: %v", e.Rel, err)
 			continue

@@ -2,7 +2,6 @@ package mdx
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strings"
 	"unsafe"
@@ -21,18 +20,15 @@ import (
 // a *MDLError with the line and column. Counts written in the text are only
 // hints: lists end at their closing brace, and no count allocates more than
 // the remaining text could hold.
-func DecodeMDL(b []byte) (*Model, error) {
-	return (&Decoder{}).DecodeMDL(b)
-}
-
-// DecodeMDL is DecodeMDL within d's limits: a model with more vertices or
-// triangles than they allow gives a *MDLError wrapping a *budget.Error,
-// at the first item over the limit (the lists are counted as they are
-// read).
-func (d *Decoder) DecodeMDL(b []byte) (m *Model, err error) {
+//
+// The geometry is held to lim (the zero Limits means the defaults): a
+// model with more vertices or triangles than it allows gives a *MDLError
+// wrapping a *budget.Error, at the first item over the limit (the lists
+// are counted as they are read).
+func DecodeMDL(b []byte, lim budget.Limits) (m *Model, err error) {
 	p := &mdlParser{b: b, line: 1, budget: 8*len(b) + 4096,
-		vertices:  geoCount{limit: d.Limits.Get(budget.Vertices), kind: budget.Vertices},
-		triangles: geoCount{limit: d.Limits.Get(budget.Triangles), kind: budget.Triangles}}
+		vertices:  geoCount{limit: lim.Get(budget.Vertices), kind: budget.Vertices},
+		triangles: geoCount{limit: lim.Get(budget.Triangles), kind: budget.Triangles}}
 	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 		p.pos, p.lineStart = 3, 3
 	}
@@ -76,20 +72,6 @@ func nilIfEmpty[T any](s *[]T) {
 	if len(*s) == 0 {
 		*s = nil
 	}
-}
-
-// ParseMDL reads all of r and parses it as MDL text within the default
-// limits. I/O errors are returned wrapped; malformed text gives a
-// *MDLError.
-func ParseMDL(r io.Reader) (*Model, error) { return (&Decoder{}).ParseMDL(r) }
-
-// ParseMDL is ParseMDL within d's limits; it reads at most ReadBytes of r.
-func (d *Decoder) ParseMDL(r io.Reader) (*Model, error) {
-	b, err := d.readAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("mdl: reading: %w", err)
-	}
-	return d.DecodeMDL(b)
 }
 
 func (p *mdlParser) failAt(line, col int, format string, args ...any) {

@@ -19,7 +19,7 @@ import (
 // lost. Strings containing a double quote cannot be written and give an
 // error.
 func EncodeMDL(w io.Writer, m *Model) error {
-	b, err := EncodeMDLBytes(m)
+	b, err := encodeMDLBytes(m)
 	if err != nil {
 		return err
 	}
@@ -29,8 +29,8 @@ func EncodeMDL(w io.Writer, m *Model) error {
 	return nil
 }
 
-// EncodeMDLBytes returns m as MDL text (see EncodeMDL).
-func EncodeMDLBytes(m *Model) ([]byte, error) {
+// encodeMDLBytes returns m as MDL text (see EncodeMDL).
+func encodeMDLBytes(m *Model) ([]byte, error) {
 	e := &mdlWriter{b: make([]byte, 0, 4096)}
 	e.model(m)
 	if e.err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -16,14 +17,14 @@ GeosetAnim {
 	static Color { 0, 0.5, 1 }, // blue, green, red
 	GeosetId 0,
 }
-`))
+`), budget.Limits{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(m.Name, m.Version, m.GeosetAnims[0].Color)
 
-	_, err = mdx.DecodeMDL([]byte("Model \"x\" {\n\tBlendTime fast,\n}\n"))
+	_, err = mdx.DecodeMDL([]byte("Model \"x\" {\n\tBlendTime fast,\n}\n"), budget.Limits{})
 	fmt.Println(err)
 	// Output:
 	// Crate 800 [1 0.5 0]

@@ -20,8 +20,8 @@ func mdlFuzzSeeds() [][]byte {
 		}
 	}
 	for _, s := range fuzzSeeds() {
-		if m, err := DecodeBytes(s); err == nil {
-			if b, err := EncodeMDLBytes(m); err == nil {
+		if m, err := decodeBytes(s); err == nil {
+			if b, err := encodeMDLT(m); err == nil {
 				seeds = append(seeds, b)
 			}
 		}
@@ -56,7 +56,7 @@ func FuzzParseMDL(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := DecodeMDL(b)
+		m, err := decodeMDL(b)
 		if err != nil {
 			var me *MDLError
 			if !errors.As(err, &me) {
@@ -67,18 +67,18 @@ func FuzzParseMDL(f *testing.F) {
 			}
 			return
 		}
-		out, err := EncodeMDLBytes(m)
+		out, err := encodeMDLT(m)
 		if err != nil {
 			t.Fatalf("writing a parsed model: %v", err)
 		}
-		m2, err := DecodeMDL(out)
+		m2, err := decodeMDL(out)
 		if err != nil {
 			t.Fatalf("our own MDL does not parse: %v\n%s", err, out)
 		}
 		if d := modelDiff(m, m2, 5); len(d) > 0 {
 			t.Fatalf("MDL rewrite changed the model: %v", d)
 		}
-		again, err := EncodeMDLBytes(m2)
+		again, err := encodeMDLT(m2)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("MDL rewrite is not stable: %v", err)
 		}

@@ -16,7 +16,7 @@ import (
 // the rest of the list being read.
 func TestMDLGeometryQuota(t *testing.T) {
 	small := hostile.MDLGeometry(300, 200)
-	if m, err := DecodeMDL(small); err != nil || len(m.Geosets[0].Vertices) != 300 || len(m.Geosets[0].Faces) != 600 {
+	if m, err := decodeMDL(small); err != nil || len(m.Geosets[0].Vertices) != 300 || len(m.Geosets[0].Faces) != 600 {
 		t.Fatalf("within the quotas: %v", err)
 	}
 	for _, c := range []struct {
@@ -26,17 +26,17 @@ func TestMDLGeometryQuota(t *testing.T) {
 		{budget.Limits{Vertices: 299}, "more than 299 vertices, the vertices limit"},
 		{budget.Limits{Triangles: 199}, "more than 199 triangles, the triangles limit"},
 	} {
-		_, err := (&Decoder{Limits: c.l}).DecodeMDL(small)
+		_, err := DecodeMDL(small, c.l)
 		var me *MDLError
 		var be *budget.Error
 		if !errors.As(err, &me) || !errors.As(err, &be) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: got %v, want a *MDLError wrapping a *budget.Error, containing %q", c.l, err, c.want)
 		}
 	}
-	if _, err := (&Decoder{Limits: budget.Limits{Vertices: 300, Triangles: 200}}).DecodeMDL(small); err != nil {
+	if _, err := DecodeMDL(small, budget.Limits{Vertices: 300, Triangles: 200}); err != nil {
 		t.Errorf("at the limits: %v", err)
 	}
-	_, err := (&Decoder{Limits: budget.Limits{Vertices: 10}}).DecodeMDL(small)
+	_, err := DecodeMDL(small, budget.Limits{Vertices: 10})
 	var me *MDLError
 	line := 1 + strings.Count(string(small[:strings.Index(string(small), "Vertices")]), "\n")
 	if errors.As(err, &me); me == nil || me.Line != line || me.Column < 100 || me.Column > 200 {
@@ -52,7 +52,7 @@ func TestHostileMDLVertexLine(t *testing.T) {
 	b := hostile.MDLGeometry(512<<10+1, 1)
 	var a, z runtime.MemStats
 	runtime.ReadMemStats(&a)
-	_, err := DecodeMDL(b)
+	_, err := decodeMDL(b)
 	runtime.ReadMemStats(&z)
 	if err == nil || !strings.Contains(err.Error(), "more than 524288 vertices") {
 		t.Errorf("got %v, want the vertices limit's error", err)
@@ -66,9 +66,9 @@ func TestHostileMDLVertexLine(t *testing.T) {
 // sixteenth of the default geometry limits: the defaults are at least
 // sixteen times what real models have.
 func TestMDLCorpusWithinQuotas(t *testing.T) {
-	var d Decoder
-	d.Limits.Vertices = budget.Vertices.Default() / 16
-	d.Limits.Triangles = budget.Triangles.Default() / 16
+	var lim budget.Limits
+	lim.Vertices = budget.Vertices.Default() / 16
+	lim.Triangles = budget.Triangles.Default() / 16
 	n := 0
 	for _, e := range corpusMDL(t) {
 		if _, skip := mdlNotAModel(e); skip {
@@ -79,7 +79,7 @@ func TestMDLCorpusWithinQuotas(t *testing.T) {
 			t.Fatal(err)
 		}
 		var be *budget.Error
-		if _, err := d.DecodeMDL(b); errors.As(err, &be) {
+		if _, err := DecodeMDL(b, lim); errors.As(err, &be) {
 			t.Errorf("%s: %v", e.Rel, err)
 		}
 		n++

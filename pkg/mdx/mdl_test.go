@@ -11,11 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 func mustMDL(t *testing.T, src string) *Model {
 	t.Helper()
-	m, err := DecodeMDL([]byte(src))
+	m, err := decodeMDL([]byte(src))
 	if err != nil {
 		t.Fatalf("DecodeMDL: %v", err)
 	}
@@ -591,7 +593,7 @@ func TestMDLErrors(t *testing.T) {
 		{"CollisionShape \"c\" {\n\tVertices 3 { {0,0,0}, {0,0,0}, {0,0,0} }\n}", 2, "at most two vertices"},
 	}
 	for _, c := range cases {
-		_, err := DecodeMDL([]byte(c.src))
+		_, err := decodeMDL([]byte(c.src))
 		var me *MDLError
 		if !errors.As(err, &me) {
 			t.Errorf("%q: error %v, want *MDLError", c.src, err)
@@ -618,7 +620,7 @@ func TestMDLHugeCounts(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		m, err := DecodeMDL([]byte(src))
+		m, err := decodeMDL([]byte(src))
 		runtime.ReadMemStats(&after)
 		if err != nil {
 			t.Errorf("%q: %v", src, err)
@@ -641,7 +643,7 @@ func TestMDLHugeCounts(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	if _, err := DecodeMDL(src); err != nil {
+	if _, err := decodeMDL(src); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
@@ -695,63 +697,63 @@ func TestMDLFloatsExact(t *testing.T) {
 // DecodeMDL, and MDX bytes made from either are equal.
 func TestMDLGeneratedRoundTrip(t *testing.T) {
 	m := generatedModel(5000)
-	text, err := EncodeMDLBytes(m)
+	text, err := encodeMDLT(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := DecodeMDL(text)
+	m2, err := decodeMDL(text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := modelDiff(m, m2, 5); len(d) > 0 {
 		t.Fatalf("differs:\n%s", strings.Join(d, "\n"))
 	}
-	a, _ := EncodeBytes(m)
-	b, _ := EncodeBytes(m2)
+	a, _ := encodeBytesT(m)
+	b, _ := encodeBytesT(m2)
 	if !bytes.Equal(a, b) {
 		t.Error("MDX encodings differ")
 	}
 }
 
 func TestMDLWriterRefuses(t *testing.T) {
-	if _, err := EncodeMDLBytes(&Model{Name: `say "hi"`}); err == nil {
+	if _, err := encodeMDLT(&Model{Name: `say "hi"`}); err == nil {
 		t.Error("a name with a double quote was written")
 	}
-	if _, err := EncodeMDLBytes(&Model{Unknown: []RawChunk{{Tag: "ABCD"}}}); err == nil {
+	if _, err := encodeMDLT(&Model{Unknown: []RawChunk{{Tag: "ABCD"}}}); err == nil {
 		t.Error("an unknown chunk was dropped silently")
 	}
 	g := Geoset{Faces: []uint16{0, 1, 2}}
-	if _, err := EncodeMDLBytes(&Model{Geosets: []Geoset{g}}); err == nil {
+	if _, err := encodeMDLT(&Model{Geosets: []Geoset{g}}); err == nil {
 		t.Error("faces without a primitive group were written")
 	}
 }
 
-func TestDecodeAny(t *testing.T) {
+func TestDetectAndDecode(t *testing.T) {
 	mdl := []byte("Version {\n\tFormatVersion 800,\n}\nModel \"x\" {\n}\n")
-	m, err := DecodeAny(mdl)
+	m, err := decodeAny(mdl, budget.Limits{})
 	if err != nil || m.Name != "x" {
 		t.Fatalf("MDL: %v %+v", err, m)
 	}
-	mdx, err := EncodeBytes(m)
+	mdx, err := encodeBytesT(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := DecodeAny(mdx)
+	m2, err := decodeAny(mdx, budget.Limits{})
 	if err != nil || m2.Name != "x" {
 		t.Fatalf("MDX: %v", err)
 	}
 	// A fragment without FormatVersion (Detect misses it) still reads.
-	if m3, err := DecodeAny([]byte("// no version\nBone \"b\" {\n\tObjectId 0,\n}\n")); err != nil || len(m3.Bones) != 1 {
+	if m3, err := decodeAny([]byte("// no version\nBone \"b\" {\n\tObjectId 0,\n}\n"), budget.Limits{}); err != nil || len(m3.Bones) != 1 {
 		t.Errorf("fragment: %v", err)
 	}
 	for _, bad := range [][]byte{nil, []byte("hello world"), {0x89, 'P', 'N', 'G'}} {
-		if _, err := DecodeAny(bad); !errors.Is(err, ErrUnknownFormat) {
+		if _, err := decodeAny(bad, budget.Limits{}); !errors.Is(err, ErrUnknownFormat) {
 			t.Errorf("%q: %v, want ErrUnknownFormat", bad, err)
 		}
 	}
 	// MDX with the magic but broken content is an MDX error, not "unknown".
 	var fe *FormatError
-	if _, err := DecodeAny(mdx[:len(mdx)-3]); !errors.As(err, &fe) {
+	if _, err := decodeAny(mdx[:len(mdx)-3], budget.Limits{}); !errors.As(err, &fe) {
 		t.Errorf("truncated MDX: %v, want *FormatError", err)
 	}
 }
@@ -768,19 +770,19 @@ func TestMDLTestdata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := DecodeMDL(b)
+		m, err := decodeMDL(b)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
 		checkMDLStable(t, f, m)
 		// MDL -> MDX -> model gives the same model.
-		bin, err := EncodeBytes(m)
+		bin, err := encodeBytesT(m)
 		if err != nil {
-			t.Errorf("%s: EncodeBytes: %v", f, err)
+			t.Errorf("%s: Encode: %v", f, err)
 			continue
 		}
-		m2, err := DecodeBytes(bin)
+		m2, err := decodeBytes(bin)
 		if err != nil {
 			t.Errorf("%s: DecodeBytes: %v", f, err)
 			continue

@@ -77,7 +77,7 @@ func TestMDLEveryTrack(t *testing.T) {
 	}
 	seed := float32(0)
 	fillTracks(reflect.ValueOf(m), &seed)
-	text, err := EncodeMDLBytes(m)
+	text, err := encodeMDLT(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestMDLEveryTrack(t *testing.T) {
 			t.Errorf("%s (%s) is not written as %q", tag.Tag, tag.Owner, tag.Name)
 		}
 	}
-	m2, err := DecodeMDL(text)
+	m2, err := decodeMDL(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,11 @@ func TestMDLEveryTrack(t *testing.T) {
 		t.Fatalf("differs:\n%s\n%s", strings.Join(d, "\n"), text)
 	}
 	// And through MDX v1100 too.
-	bin, err := EncodeBytes(m2)
+	bin, err := encodeBytesT(m2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m3, err := DecodeBytes(bin)
+	m3, err := decodeBytes(bin)
 	if err != nil {
 		t.Fatal(err)
 	}

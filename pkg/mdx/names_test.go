@@ -103,14 +103,14 @@ func TestMDLFlagKeywordsRoundTrip(t *testing.T) {
 		for _, f := range t0 {
 			m := &Model{Version: 800}
 			set(m, f.bit)
-			b, err := EncodeMDLBytes(m)
+			b, err := encodeMDLT(m)
 			if err != nil {
 				t.Fatalf("%s %s: %v", what, f.name, err)
 			}
 			if !bytes.Contains(b, []byte(f.name)) {
 				t.Errorf("%s %s: keyword not written:\n%s", what, f.name, b)
 			}
-			back, err := DecodeMDL(b)
+			back, err := decodeMDL(b)
 			if err != nil {
 				t.Fatalf("%s %s: %v\n%s", what, f.name, err, b)
 			}

@@ -25,7 +25,7 @@ func TestMDXGeometryQuota(t *testing.T) {
 		{budget.Limits{Vertices: 5}, "needs 6 vertices, over the vertices limit of 5"},
 		{budget.Limits{Triangles: 2}, "needs 3 triangles, over the triangles limit of 2"},
 	} {
-		m, err := (&Decoder{Limits: c.l}).DecodeBytes(w.b)
+		m, err := Decode(w.b, c.l)
 		if c.want == "" {
 			if err != nil || len(m.Geosets) != 3 {
 				t.Errorf("%+v: %v", c.l, err)
@@ -37,16 +37,15 @@ func TestMDXGeometryQuota(t *testing.T) {
 			t.Errorf("%+v: got %v, want a *budget.Error containing %q", c.l, err, c.want)
 		}
 	}
-	// DecodeAny applies the decoder's limits to MDX and MDL alike.
-	mdl, err := EncodeMDLBytes(decodeOK(t, w.b))
+	// The limits apply to MDX and MDL alike.
+	mdl, err := encodeMDLT(decodeOK(t, w.b))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Decoder{Limits: budget.Limits{Vertices: 8}}
 	for _, b := range [][]byte{w.b, mdl} {
 		var be *budget.Error
-		if _, err := d.DecodeAny(b); !errors.As(err, &be) || be.Limit != budget.Vertices {
-			t.Errorf("DecodeAny %.4q: got %v, want a vertices *budget.Error", b, err)
+		if _, err := decodeAny(b, budget.Limits{Vertices: 8}); !errors.As(err, &be) || be.Limit != budget.Vertices {
+			t.Errorf("%.4q: got %v, want a vertices *budget.Error", b, err)
 		}
 	}
 }

@@ -33,7 +33,7 @@ func TestV1200Light(t *testing.T) {
 	}
 	// A light built in code gets its field written.
 	built := &Model{Version: 1200, Lights: []Light{{Node: Node{Name: "L", ObjectID: 0, ParentID: -1, Flags: NodeLight}, ShadowIntensity: 0.25}}}
-	b, err := EncodeBytes(built)
+	b, err := encodeBytesT(built)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,23 +43,23 @@ func TestV1200Light(t *testing.T) {
 
 	// MDL: written as "static ShadowIntensity" and read back; a 1200 light
 	// without it reads as the default.
-	text, err := EncodeMDLBytes(m)
+	text, err := encodeMDLT(m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(text), "static ShadowIntensity 0.65,") {
 		t.Errorf("MDL lacks the shadow intensity:\n%s", text)
 	}
-	back, err := DecodeMDL(text)
+	back, err := decodeMDL(text)
 	if err != nil || back.Lights[0].ShadowIntensity != 0.65 {
 		t.Fatalf("MDL round trip: %v %+v", err, back.Lights)
 	}
 	without := strings.Replace(string(text), "static ShadowIntensity 0.65,", "", 1)
-	if back, err := DecodeMDL([]byte(without)); err != nil || back.Lights[0].ShadowIntensity != DefaultShadowIntensity {
+	if back, err := decodeMDL([]byte(without)); err != nil || back.Lights[0].ShadowIntensity != DefaultShadowIntensity {
 		t.Errorf("v1200 MDL light without a shadow intensity: %v %+v", err, back.Lights)
 	}
 	old := strings.Replace(without, "FormatVersion 1200", "FormatVersion 1100", 1)
-	if back, err := DecodeMDL([]byte(old)); err != nil || back.Lights[0].ShadowIntensity != 0 {
+	if back, err := decodeMDL([]byte(old)); err != nil || back.Lights[0].ShadowIntensity != 0 {
 		t.Errorf("v1100 MDL light: %v %+v", err, back.Lights)
 	}
 }
@@ -78,17 +78,17 @@ func TestMDLCorpusV1200ToMDX(t *testing.T) {
 			continue
 		}
 		n++
-		m, err := DecodeMDL(b)
+		m, err := decodeMDL(b)
 		if err != nil {
 			t.Errorf("%s: %v", e.Rel, err)
 			continue
 		}
-		bin, err := EncodeBytes(m)
+		bin, err := encodeBytesT(m)
 		if err != nil {
 			t.Errorf("%s: to MDX: %v", e.Rel, err)
 			continue
 		}
-		m2, err := DecodeBytes(bin)
+		m2, err := decodeBytes(bin)
 		if err != nil {
 			t.Errorf("%s: the MDX does not decode: %v", e.Rel, err)
 			continue
@@ -96,7 +96,7 @@ func TestMDLCorpusV1200ToMDX(t *testing.T) {
 		if m2.Version != 1200 {
 			t.Errorf("%s: MDX version %d", e.Rel, m2.Version)
 		}
-		again, err := EncodeBytes(m2)
+		again, err := encodeBytesT(m2)
 		if err != nil || !bytes.Equal(again, bin) {
 			t.Errorf("%s: MDX re-encoding differs: %v", e.Rel, err)
 		}

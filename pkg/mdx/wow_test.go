@@ -25,11 +25,11 @@ func readBoar(t testing.TB) []byte {
 
 func TestWoWBoarRoundTrip(t *testing.T) {
 	b := readBoar(t)
-	m, err := DecodeBytes(b)
+	m, err := decodeBytes(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := EncodeBytes(m)
+	out, err := encodeBytesT(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +43,11 @@ func TestWoWBoarRoundTrip(t *testing.T) {
 	// Without the remembered layout the model must still encode to a file
 	// that decodes to the same model.
 	m.ClearFileDetails()
-	canon, err := EncodeBytes(m)
+	canon, err := encodeBytesT(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := DecodeBytes(canon)
+	m2, err := decodeBytes(canon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func scanCounts(b []byte) map[string]int {
 
 func TestWoWBoarCounts(t *testing.T) {
 	b := readBoar(t)
-	m, err := DecodeBytes(b)
+	m, err := decodeBytes(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,11 +374,11 @@ func geos1500(c *bb) {
 func TestWoWFixtures(t *testing.T) {
 	for _, v := range []uint32{1300, 1400, 1500} {
 		b := wowFixture(v)
-		m, err := DecodeBytes(b)
+		m, err := decodeBytes(b)
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
-		out, err := EncodeBytes(m)
+		out, err := encodeBytesT(m)
 		if err != nil || !bytes.Equal(out, b) {
 			t.Fatalf("v%d: round trip differs (%v)", v, err)
 		}
@@ -447,11 +447,11 @@ func TestWoWFixtures(t *testing.T) {
 		}
 		// Canonical form: encode without file details, decode, compare.
 		m.ClearFileDetails()
-		canon, err := EncodeBytes(m)
+		canon, err := encodeBytesT(m)
 		if err != nil {
 			t.Fatalf("v%d canonical: %v", v, err)
 		}
-		m2, err := DecodeBytes(canon)
+		m2, err := decodeBytes(canon)
 		if err != nil {
 			t.Fatalf("v%d canonical decode: %v", v, err)
 		}
@@ -465,7 +465,7 @@ func TestWoWFixtures(t *testing.T) {
 func TestWoWBadInput(t *testing.T) {
 	b := wowFixture(1300)
 	for cut := 16; cut < len(b); cut += 37 {
-		_, err := DecodeBytes(b[:cut])
+		_, err := decodeBytes(b[:cut])
 		var fe *FormatError
 		if err != nil && !errors.As(err, &fe) {
 			t.Fatalf("cut at %d: untyped error %v", cut, err)
@@ -473,7 +473,7 @@ func TestWoWBadInput(t *testing.T) {
 	}
 	// BIDX with a different count from BWGT.
 	bad := bytes.Replace(bytes.Clone(b), []byte("BWGT\x03"), []byte("BWGT\x02"), 1)
-	_, err := DecodeBytes(bad)
+	_, err := decodeBytes(bad)
 	var fe *FormatError
 	if !errors.As(err, &fe) || fe.Chunk != "GEOS" {
 		t.Errorf("BWGT count: %v", err)
@@ -482,12 +482,12 @@ func TestWoWBadInput(t *testing.T) {
 	i := bytes.Index(b, []byte("SEQS"))
 	huge := bytes.Clone(b)
 	binary.LittleEndian.PutUint32(huge[i+8:], 0xFFFFFFF0)
-	if _, err := DecodeBytes(huge); !errors.As(err, &fe) || !strings.Contains(err.Error(), "sequence count") {
+	if _, err := decodeBytes(huge); !errors.As(err, &fe) || !strings.Contains(err.Error(), "sequence count") {
 		t.Errorf("huge count: %v", err)
 	}
 	// Versions between Warcraft III and WoW stay unsupported.
 	var ue UnsupportedError
-	if _, err := DecodeBytes(header(1250).b); !errors.As(err, &ue) {
+	if _, err := decodeBytes(header(1250).b); !errors.As(err, &ue) {
 		t.Errorf("v1250: %v", err)
 	}
 }
@@ -509,11 +509,11 @@ func TestWoWFromScratch(t *testing.T) {
 			g.BoneIndices, g.BoneWeights = []uint32{0, 0, 0}, []uint32{0xFF000000, 0xFF000000, 0xFF000000}
 			g.VertexGroups, g.MatrixGroups, g.MatrixIndices = []uint8{0, 0, 0}, []uint32{1}, []uint32{0}
 		}
-		b, err := EncodeBytes(m)
+		b, err := encodeBytesT(m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m2, err := DecodeBytes(b)
+		m2, err := decodeBytes(b)
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
@@ -528,21 +528,21 @@ func BenchmarkDecodeWoWBoar(b *testing.B) {
 	data := readBoar(b)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := DecodeBytes(data); err != nil {
+		if _, err := decodeBytes(data); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkEncodeWoWBoar(b *testing.B) {
-	m, err := DecodeBytes(readBoar(b))
+	m, err := decodeBytes(readBoar(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, _ := EncodeBytes(m)
+	out, _ := encodeBytesT(m)
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
-		if _, err := EncodeBytes(m); err != nil {
+		if _, err := encodeBytesT(m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/bitdiff"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
-// TestLoadKeepsNoBytes: LoadFile and LoadFS hand their read buffer to the
+// TestLoadKeepsNoBytes: the front door hands its read buffer to the
 // next load (fileBufs) once an MDX or MDL file is decoded, which is right
 // only if the decoded model keeps none of the file's bytes. Each model is
 // decoded from a copy of its file that is then overwritten, and must stay
@@ -48,9 +49,9 @@ func TestLoadKeepsNoBytes(t *testing.T) {
 // copy, and says how the second model (or error) then differs from the
 // first, if it does.
 func keepsNoBytes(b []byte, name string) error {
-	want, werr := DecodeFile(bytes.Clone(b), name)
+	want, werr := Load(bytes.Clone(b), name, budget.Limits{})
 	c := bytes.Clone(b)
-	got, gerr := DecodeFile(c, name)
+	got, gerr := Load(c, name, budget.Limits{})
 	for i := range c {
 		c[i] ^= 0xa5
 	}
@@ -83,7 +84,7 @@ func modelFiles(t testing.TB, dir string) []string {
 }
 
 // FuzzLoadKeepsNoBytes is TestLoadKeepsNoBytes for any bytes: what
-// DecodeFile makes of an MDX or MDL file, or the error it gives, must not
+// Load makes of an MDX or MDL file, or the error it gives, must not
 // change when the file's bytes change after it returns.
 func FuzzLoadKeepsNoBytes(f *testing.F) {
 	for _, dir := range []string{"../../testdata/models", "../../cmd/mdxrender/demo"} {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/fsread"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -59,7 +62,7 @@ func TestDecodeErrorsNameTheFile(t *testing.T) {
 		{"empty.mdx", nil, "unknown model format"},
 		{"bad.mdx", []byte("MDLXVERS\x04\x00\x00\x00"), "mdx"},
 	} {
-		_, err := Decode(c.in, c.name)
+		_, err := Load(c.in, c.name, budget.Limits{})
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue
@@ -68,34 +71,23 @@ func TestDecodeErrorsNameTheFile(t *testing.T) {
 			t.Errorf("%s: error %q should start with the name and mention %q", c.name, err, c.want)
 		}
 	}
-	_, err := Decode(wrath, "w.m2")
+	_, err := Load(wrath, "w.m2", budget.Limits{})
 	var uv *m2.UnsupportedVersionError
 	if !errors.As(err, &uv) || uv.Version != 264 || !IsUnsupportedVersion(err) {
 		t.Errorf("Wrath M2: %v does not wrap *m2.UnsupportedVersionError{264}", err)
 	}
 }
 
-func TestLoadRefusesDirectoriesAndMissingFiles(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), dir) {
-		t.Errorf("Load(dir) = %v, want an error naming it", err)
-	}
-	p := filepath.Join(dir, "none.m2")
-	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), p) {
-		t.Errorf("Load(missing) = %v, want an error naming it", err)
-	}
-}
-
 func TestLoadMDXAndMDL(t *testing.T) {
 	m := &mdx.Model{Version: 800, Name: "x"}
-	b, err := mdx.EncodeBytes(m)
-	if err != nil {
+	var mb, lb bytes.Buffer
+	if err := mdx.Encode(&mb, m); err != nil {
 		t.Fatal(err)
 	}
-	mdl, err := mdx.EncodeMDLBytes(m)
-	if err != nil {
+	if err := mdx.EncodeMDL(&lb, m); err != nil {
 		t.Fatal(err)
 	}
+	b, mdl := mb.Bytes(), lb.Bytes()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		file string
@@ -106,7 +98,7 @@ func TestLoadMDXAndMDL(t *testing.T) {
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, err := LoadFile(p)
+		f, err := loadPath(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +113,7 @@ func TestLoadMDXAndMDL(t *testing.T) {
 // unsupported-version error.
 func TestCorpus(t *testing.T) {
 	files := filepath.Join(sharedDir(t), "corpus", "files")
-	f, err := LoadFile(filepath.Join(files, "MDX-Parser", "MDXParser", "Files", "Boar.mdx"))
+	f, err := loadPath(filepath.Join(files, "MDX-Parser", "MDXParser", "Files", "Boar.mdx"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +126,7 @@ func TestCorpus(t *testing.T) {
 			return err
 		}
 		n++
-		f, err := LoadFile(p)
+		f, err := loadPath(p)
 		if err != nil {
 			t.Error(err)
 			return nil
@@ -157,9 +149,19 @@ func TestCorpus(t *testing.T) {
 		"blizzardry/spec/fixtures/Rabbit.m2",
 	} {
 		p = filepath.Join(files, filepath.FromSlash(p))
-		_, err := Load(p)
+		_, err := loadPath(p)
 		if !IsUnsupportedVersion(err) || !strings.HasPrefix(err.Error(), p+": ") || !strings.Contains(err.Error(), "unsupported M2 version") {
 			t.Errorf("%s: %v, want the unsupported-version error naming the file", p, err)
 		}
 	}
+}
+
+// loadPath reads the model file at path and loads it, as the front door
+// does, within the default limits.
+func loadPath(path string) (*File, error) {
+	b, err := fsread.Path(path, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return Load(b, path, budget.Limits{})
 }

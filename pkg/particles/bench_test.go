@@ -59,12 +59,12 @@ var costCases = []costCase{
 // load decodes the case's models.
 func (c *costCase) load(tb testing.TB) (m, spawned *mdx.Model) {
 	tb.Helper()
-	m, err := mdx.DecodeMDL(hostile.MDLStorm(c.name, c.storm))
+	m, err := mdx.DecodeMDL(hostile.MDLStorm(c.name, c.storm), budget.Limits{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if c.spawned != nil {
-		if spawned, err = mdx.DecodeMDL(c.spawned()); err != nil {
+		if spawned, err = mdx.DecodeMDL(c.spawned(), budget.Limits{}); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // (a pre-roll of one lifespan) with opt.
 func stormSim(t *testing.T, e hostile.Emitters, opt Options) *Sim {
 	t.Helper()
-	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", e))
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", e), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func stormSim(t *testing.T, e hostile.Emitters, opt Options) *Sim {
 		t.Fatal(err)
 	}
 	if e.PREM > 0 {
-		spawned, err := mdx.DecodeMDL(hostile.MDLSpawned(2000))
+		spawned, err := mdx.DecodeMDL(hostile.MDLSpawned(2000), budget.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ var workCases = []struct {
 func TestHostileWorkIsBounded(t *testing.T) {
 	for _, c := range workCases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := mdx.DecodeMDL(hostile.MDLStorm("storm", c.storm))
+			m, err := mdx.DecodeMDL(hostile.MDLStorm("storm", c.storm), budget.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func TestHostileWorkIsBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.spawned != nil {
-				spawned, err := mdx.DecodeMDL(c.spawned())
+				spawned, err := mdx.DecodeMDL(c.spawned(), budget.Limits{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -158,7 +158,7 @@ func TestHostileWorkIsBounded(t *testing.T) {
 // TestSharedBudget: simulations sharing a meter share its work budget:
 // the second of two is stopped by what the first spent.
 func TestSharedBudget(t *testing.T) {
-	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PRE2: 10, Rate: 3.4e38, Life: 2}))
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PRE2: 10, Rate: 3.4e38, Life: 2}), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestSharedBudget(t *testing.T) {
 // Meshes builds it; a frame over the budget is drawn and the next
 // AdvanceTo returns the error.
 func TestMeshesChargedAfterwards(t *testing.T) {
-	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PRE2: 10, Rate: 3.4e38, Life: 600}))
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PRE2: 10, Rate: 3.4e38, Life: 600}), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +218,11 @@ func TestMeshesChargedAfterwards(t *testing.T) {
 // TestSpawnedModelPosedOnce: emitters spawning one model share one pose
 // of it, however many there are.
 func TestSpawnedModelPosedOnce(t *testing.T) {
-	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PREM: 50, Rate: 10, Life: 1, SpawnPath: "s.mdl"}))
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PREM: 50, Rate: 10, Life: 1, SpawnPath: "s.mdl"}), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spawned, err := mdx.DecodeMDL(hostile.MDLSpawned(100))
+	spawned, err := mdx.DecodeMDL(hostile.MDLSpawned(100), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func corpusModels(tb testing.TB) []corpusModel {
 		if err != nil {
 			return err
 		}
-		m, err := mdx.DecodeAny(b)
+		m, err := loadModel(b)
 		if err != nil || len(m.ParticleEmitters)+len(m.ParticleEmitters2)+len(m.RibbonEmitters) == 0 {
 			return nil // broken fixtures are other tests' business
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
 
@@ -41,12 +42,12 @@ type Finder interface {
 type ModelLoader func(path string) (*mdx.Model, string, error)
 
 // FileModelLoader returns a ModelLoader that finds a spawned model with f
-// and decodes it with mdx.DecodeAny within l's geometry limits. The path
+// and loads it (model.Load: any format, by content) within l's geometry
+// limits. The path
 // is tried as written, then with .mdl and .mdx swapped: the viewer asks
 // for the .mdx of a .mdl path, and a folder of converted models may hold
 // either.
 func FileModelLoader(f Finder, l budget.Limits) ModelLoader {
-	d := &mdx.Decoder{Limits: l}
 	return func(path string) (*mdx.Model, string, error) {
 		var tried []string
 		for _, cand := range spawnPathVariants(path) {
@@ -58,11 +59,11 @@ func FileModelLoader(f Finder, l budget.Limits) ModelLoader {
 			if err != nil {
 				return nil, "", err
 			}
-			m, err := d.DecodeAny(b)
+			mf, err := model.Load(b, name, l)
 			if err != nil {
-				return nil, name, fmt.Errorf("%s: %w", name, err)
+				return nil, name, err
 			}
-			return m, name, nil
+			return mf.Model, name, nil
 		}
 		if len(tried) == 0 {
 			return nil, "", fmt.Errorf("not found: %w", fs.ErrNotExist)

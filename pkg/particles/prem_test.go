@@ -277,7 +277,7 @@ func TestFileModelLoader(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "Abilities"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, err := mdx.EncodeMDLBytes(spawnedTriangle())
+	b, err := encodeMDL(spawnedTriangle())
 	if err != nil {
 		t.Fatal(err)
 	}

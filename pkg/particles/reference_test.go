@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -72,7 +71,7 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := mdx.DecodeAny(b)
+		m, err := loadModel(b)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

@@ -236,7 +236,7 @@ func TestEmitterFixtureModels(t *testing.T) {
 	update := os.Getenv("UPDATE_FIXTURES") != ""
 	for _, f := range emitterFixtures() {
 		path := filepath.Join(fixModelsDir, f.name+".mdl")
-		want, err := mdx.EncodeMDLBytes(f.m)
+		want, err := encodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

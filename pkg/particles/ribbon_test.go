@@ -424,7 +424,7 @@ func TestFixtureLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := mdx.DecodeAny(b)
+		m, err := loadModel(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -510,7 +510,7 @@ func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := mdx.DecodeAny(mb)
+		m, err := loadModel(mb)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

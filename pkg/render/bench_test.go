@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -29,7 +28,7 @@ func BenchmarkRender(b *testing.B) {
 		if err != nil {
 			b.Skipf("corpus model not found: %v", err)
 		}
-		m, err := mdx.DecodeAny(data)
+		m, err := loadModel(data)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,7 +75,7 @@ func BenchmarkRenderCold(b *testing.B) {
 	cpu := cputime.Process()
 	defer func() { b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
-		m, err := mdx.DecodeAny(data)
+		m, err := loadModel(data)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -494,7 +494,7 @@ func TestFixtureModels(t *testing.T) {
 	}
 	for _, f := range fixtures() {
 		path := filepath.Join(modelsDir, f.name+".mdl")
-		want, err := mdx.EncodeMDLBytes(f.m)
+		want, err := encodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -73,7 +72,7 @@ func TestFramingFillsStills(t *testing.T) {
 	const size = 128
 	units := 0
 	for _, path := range models {
-		m, err := model.Load(path)
+		m, err := loadPath(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -119,7 +118,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 	}
 	const size = 48
 	for _, path := range referenceModels(t) {
-		m, err := model.Load(path)
+		m, err := loadPath(path)
 		if err != nil || !isUnit(m) {
 			continue
 		}
@@ -164,7 +163,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 // frame), which is what the shared camera adds to drawing the frames.
 func BenchmarkSheetRun(b *testing.B) {
 	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
-	m, err := model.Load(p)
+	m, err := loadPath(p)
 	if err != nil {
 		b.Skipf("corpus model not found: %v", err)
 	}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 // Golden tolerance: a pixel differs when a channel is off by more than
@@ -33,7 +31,7 @@ func TestGoldenFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := mdx.DecodeAny(b)
+			m, err := loadModel(b)
 			if err != nil {
 				t.Fatal(err)
 			}

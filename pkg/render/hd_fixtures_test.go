@@ -469,7 +469,7 @@ func TestHDFixtureModels(t *testing.T) {
 	}
 	for _, f := range hdFixtures() {
 		path := filepath.Join(modelsDir, f.name+".mdl")
-		want, err := mdx.EncodeMDLBytes(f.m)
+		want, err := encodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

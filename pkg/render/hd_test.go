@@ -211,11 +211,11 @@ func TestHDVersionsAndFormats(t *testing.T) {
 	for _, f := range hdFixtures() {
 		path := filepath.Join(modelsDir, f.name+".mdl")
 		m := loadFixture(t, path)
-		b, err := mdx.EncodeBytes(m)
+		b, err := encodeMDX(m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		mx, err := mdx.DecodeAny(b)
+		mx, err := loadModel(b)
 		if err != nil {
 			t.Fatalf("%s as MDX: %v", f.name, err)
 		}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
-	"github.com/mdxrender/mdxrender/pkg/model"
 )
 
 // corpusModels lists the model files of the shared corpus manifest.
@@ -42,7 +41,7 @@ func TestCorpusOverdraw(t *testing.T) {
 	files := corpusModels(t)
 	worst, worstAt := 0.0, ""
 	for _, path := range files {
-		f, err := model.LoadFile(path)
+		f, err := loadFile(path)
 		if err != nil {
 			continue // malformed on purpose; the decoders' tests cover them
 		}

@@ -21,7 +21,7 @@ import (
 // covering the whole picture.
 func storm(t *testing.T, emitters int) *mdx.Model {
 	t.Helper()
-	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PRE2: emitters, Rate: 3.4e38, Life: 1}))
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("storm", hostile.Emitters{PRE2: emitters, Rate: 3.4e38, Life: 1}), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestRenderCancelWhileDecoding(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "big.png"), hostile.PNG(4096, 4096, 8, hostile.PNGRGBA), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := mdx.DecodeMDL(hostile.MDLTextured("big.png"))
+	m, err := mdx.DecodeMDL(hostile.MDLTextured("big.png"), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestParticleCapWarnedNow(t *testing.T) {
 // TestMessagesBounded: a model whose texture path and sequence name are
 // 100 KB each gets warnings of at most a few KB.
 func TestMessagesBounded(t *testing.T) {
-	m, err := mdx.DecodeMDL(hostile.MDLTextured(strings.Repeat("a", 100_000) + ".blp"))
+	m, err := mdx.DecodeMDL(hostile.MDLTextured(strings.Repeat("a", 100_000)+".blp"), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestSpawnedModelQuotas(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "spawned.mdl"), hostile.MDLSpawned(300), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := mdx.DecodeMDL(hostile.MDLEmitters("prem", hostile.Emitters{PREM: 1, Rate: 10, Life: 1, SpawnPath: "spawned.mdl"}))
+	m, err := mdx.DecodeMDL(hostile.MDLEmitters("prem", hostile.Emitters{PREM: 1, Rate: 10, Life: 1, SpawnPath: "spawned.mdl"}), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestSpawnedModelQuotas(t *testing.T) {
 // is refused once its drawing work passes draw_work, before the frame that
 // would pass it is drawn; within the limit every frame is drawn.
 func TestDrawWorkBoundsRuns(t *testing.T) {
-	m, err := mdx.DecodeMDL(hostile.WithSequences(hostile.MDLGeometry(4000, 8000), 8))
+	m, err := mdx.DecodeMDL(hostile.WithSequences(hostile.MDLGeometry(4000, 8000), 8), budget.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

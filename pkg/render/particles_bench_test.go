@@ -66,7 +66,7 @@ func BenchmarkParticleSheet(b *testing.B) {
 		if err != nil {
 			b.Skipf("corpus model not found: %v", err)
 		}
-		m, err := mdx.DecodeAny(data)
+		m, err := loadModel(data)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -242,7 +242,7 @@ func particleFixturePath(name string) string {
 func TestParticleFixtureModels(t *testing.T) {
 	for _, f := range particleFixtures() {
 		path := particleFixturePath(f.name)
-		want, err := mdx.EncodeMDLBytes(f.m)
+		want, err := encodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -270,7 +270,7 @@ func loadFixture(t testing.TB, path string) *mdx.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := mdx.DecodeAny(b)
+	m, err := loadModel(b)
 	if err != nil {
 		t.Fatal(err)
 	}

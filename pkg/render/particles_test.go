@@ -135,7 +135,7 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := mdx.DecodeAny(b)
+		m, err := loadModel(b)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

@@ -198,7 +198,7 @@ func TestDeterminism(t *testing.T) {
 	jobs := []job{{"cube", cubeModel(), "x.mdx"}}
 	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if b, err := os.ReadFile(p); err == nil {
-		m, err := mdx.DecodeAny(b)
+		m, err := loadModel(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := mdx.DecodeAny(b)
+		m, err := loadModel(b)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
-	"github.com/mdxrender/mdxrender/pkg/model"
 )
 
 // WoW fixtures: small early-WoW MDX (v1400, v1500) and M2 (v256, v260)
@@ -39,7 +38,7 @@ var wowBG = &color.NRGBA{40, 40, 48, 255}
 func wowFixtures(t testing.TB) []wowFixture {
 	var fs []wowFixture
 	enc := func(m *mdx.Model) []byte {
-		b, err := mdx.EncodeBytes(m)
+		b, err := encodeMDX(m)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
@@ -567,7 +566,7 @@ func TestWoWGoldenFixtures(t *testing.T) {
 		name := strings.TrimSuffix(f.file, filepath.Ext(f.file))
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(modelsDir, f.file)
-			m, err := model.Load(path)
+			m, err := loadPath(path)
 			if err != nil {
 				t.Fatal(err)
 			}

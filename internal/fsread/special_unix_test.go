@@ -1,6 +1,6 @@
 //go:build unix
 
-package model
+package fsread
 
 import (
 	"errors"
@@ -27,11 +27,11 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 		t.Skip("no symbolic links here:", err)
 	}
 	for _, p := range []string{fifo, zero} {
-		if _, err := LoadFile(p); err == nil || !strings.Contains(err.Error(), p+": not a regular file") {
+		if _, err := Path(p, nil, nil); err == nil || !strings.Contains(err.Error(), p+": not a regular file") {
 			t.Errorf("%s: %v", p, err)
 		}
-		if _, err := (Loader{}).LoadFS(os.DirFS(dir), filepath.Base(p)); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("LoadFS %s: %v", p, err)
+		if _, err := FS(os.DirFS(dir), filepath.Base(p), p, nil, nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("FS %s: %v", p, err)
 		}
 	}
 	big := filepath.Join(dir, "big.mdl")
@@ -39,7 +39,7 @@ func TestReadRefusesSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var be *budget.Error
-	if _, err := (Loader{Meter: budget.NewMeter(budget.Limits{ReadBytes: 1000})}).LoadFile(big); !errors.As(err, &be) || be.Value != 2000 || be.Max != 1000 || be.File != big || be.Limit != budget.ReadBytes {
+	if _, err := Path(big, budget.NewMeter(budget.Limits{ReadBytes: 1000}), nil); !errors.As(err, &be) || be.Value != 2000 || be.Max != 1000 || be.File != big || be.Limit != budget.ReadBytes {
 		t.Errorf("over the read limit: %v", err)
 	}
 }
