@@ -2,7 +2,6 @@ package texture
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/mdxrender/mdxrender/internal/fsread"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -91,28 +91,7 @@ func (s Source) join(parts ...string) string {
 // never reads more than that whatever size the file claims. Errors name
 // the file.
 func (f File) Read(m *budget.Meter) ([]byte, error) {
-	st, err := fs.Stat(f.Source.FS, f.Name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", f, st.Mode().Type())
-	}
-	name := f.String()
-	if err := m.ChargeRead(name, st.Size()); err != nil {
-		return nil, err
-	}
-	h, err := f.Source.FS.Open(f.Name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f, err)
-	}
-	defer h.Close()
-	b, err := m.ReadFile(name, h, st.Size(), nil)
-	var be *budget.Error
-	if err != nil && !errors.As(err, &be) {
-		return nil, fmt.Errorf("%s: %w", f, err)
-	}
-	return b, err
+	return fsread.FS(f.Source.FS, f.Name, f.String(), m, nil)
 }
 
 // stamp identifies a version of a file for the cache: the file system it
