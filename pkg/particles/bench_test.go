@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
@@ -87,7 +89,7 @@ func (c *costCase) run(tb testing.TB, m, spawned *mdx.Model, opt Options) (*Sim,
 	return s, s.AdvanceTo(c.ms)
 }
 
-var benchCam = Camera{Right: [3]float64{1, 0, 0}, Up: [3]float64{0, 0, 1}, Forward: [3]float64{0, 1, 0}}
+var benchCam = Camera{Right: fauxgl.V(1, 0, 0), Up: fauxgl.V(0, 0, 1), Forward: fauxgl.V(0, 1, 0)}
 
 // BenchmarkSimulate times every path of costCases, New to AdvanceTo and
 // the frame's Meshes, and reports its price: ns/unit, the nanoseconds one work unit takes, which

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -50,7 +52,7 @@ func FuzzPRE2(f *testing.F) {
 		if s.Live() > maxLivePerEmitter || int64(s.Live()) > budget.Particles.Default()+1 {
 			t.Fatalf("%d live", s.Live())
 		}
-		for _, ms := range s.Meshes(Camera{Right: [3]float64{1, 0, 0}, Up: [3]float64{0, 0, 1}, Forward: [3]float64{0, 1, 0}}) {
+		for _, ms := range s.Meshes(Camera{Right: fauxgl.V(1, 0, 0), Up: fauxgl.V(0, 0, 1), Forward: fauxgl.V(0, 1, 0)}) {
 			for _, i := range ms.Indices {
 				if int(i) >= len(ms.Vertices) {
 					t.Fatalf("index %d of %d vertices", i, len(ms.Vertices))

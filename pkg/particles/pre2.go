@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 )
@@ -194,7 +196,7 @@ func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	speed := float64(pose.Float(m, pe.SpeedTrack, c, pe.Speed, 0, false))
 	gravity := float64(pose.Float(m, pe.GravityTrack, c, pe.Gravity, 0, false))
 
-	w := &p.World[e.idx]
+	w := p.World(e.idx)
 	rot, scale := decompose(w)
 	modelSpace := pe.Flags&flagModelSpace != 0
 
@@ -210,7 +212,7 @@ func (e *pre2Emitter) emit(s *Sim, p *pose.Pose, tail bool) {
 	}
 	loc = f64v(f32v(loc))
 	if !modelSpace {
-		loc = w.Point(loc)
+		loc = point(w, loc)
 	}
 	o.location = f32v(loc)
 
@@ -280,9 +282,9 @@ func (o *particle2) update(dt float64) {
 // decompose splits a world matrix's 3×3 part into a rotation (columns)
 // and per-axis scale, which is the viewer's worldRotation/worldScale
 // whenever scales are uniform or unrotated (pkg/pose keeps those private).
-func decompose(w *pose.Mat4) (rot [9]float64, scale [3]float64) {
-	for c := 0; c < 3; c++ {
-		x, y, z := w[c*4], w[c*4+1], w[c*4+2]
+func decompose(w fauxgl.Matrix) (rot [9]float64, scale [3]float64) {
+	for c, col := range [3][3]float64{{w.X00, w.X10, w.X20}, {w.X01, w.X11, w.X21}, {w.X02, w.X12, w.X22}} {
+		x, y, z := col[0], col[1], col[2]
 		l := math.Sqrt(x*x + y*y + z*z)
 		scale[c] = l
 		if l > 0 {
@@ -296,6 +298,12 @@ func decompose(w *pose.Mat4) (rot [9]float64, scale [3]float64) {
 		rot[6], rot[7], rot[8] = -rot[6], -rot[7], -rot[8]
 	}
 	return rot, scale
+}
+
+// point transforms the point v by the world matrix w.
+func point(w fauxgl.Matrix, v [3]float64) [3]float64 {
+	r := w.MulPosition(fauxgl.Vector{X: v[0], Y: v[1], Z: v[2]})
+	return [3]float64{r.X, r.Y, r.Z}
 }
 
 // mulMat3 applies a column-major 3×3 matrix.
@@ -410,8 +418,8 @@ func (e *pre2Emitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 	teamColored := pe.ReplaceableID == 1 || pe.ReplaceableID == 2
 	modelSpace := pe.Flags&flagModelSpace != 0
 	xy := pe.Flags&flagXYQuad != 0
-	w := &p.World[e.idx]
-	camZ := [3]float64{-cam.Forward[0], -cam.Forward[1], -cam.Forward[2]}
+	w := p.World(e.idx)
+	camZ := [3]float64{-cam.Forward.X, -cam.Forward.Y, -cam.Forward.Z}
 	// The viewer's corner vectors (−1,−1), (−1,1), (1,1), (1,−1) in
 	// camera space (billboarded) or in the world XY plane (XYQuad).
 	var corners [4][3]float64
@@ -419,9 +427,8 @@ func (e *pre2Emitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 		if xy {
 			corners[i] = [3]float64{cv[0], cv[1], 0}
 		} else {
-			for k := 0; k < 3; k++ {
-				corners[i][k] = cv[0]*cam.Right[k] + cv[1]*cam.Up[k]
-			}
+			r, u := cam.Right, cam.Up
+			corners[i] = [3]float64{cv[0]*r.X + cv[1]*u.X, cv[0]*r.Y + cv[1]*u.Y, cv[0]*r.Z + cv[1]*u.Z}
 		}
 	}
 
@@ -463,7 +470,7 @@ func (e *pre2Emitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 		if !o.tail {
 			loc := f64v(o.location)
 			if modelSpace {
-				loc = f64v(f32v(w.Point(loc)))
+				loc = f64v(f32v(point(w, loc)))
 			}
 			cs, sn := 1.0, 0.0
 			if xy {
@@ -479,7 +486,7 @@ func (e *pre2Emitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 			tl := float64(pe.TailLength)
 			start := [3]float64{end[0] - tl*vel[0], end[1] - tl*vel[1], end[2] - tl*vel[2]}
 			if modelSpace {
-				start, end = w.Point(start), w.Point(end)
+				start, end = point(w, start), point(w, end)
 			}
 			d := [3]float64{end[0] - start[0], end[1] - start[1], end[2] - start[2]}
 			dl := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -300,7 +302,7 @@ func TestHostileValues(t *testing.T) {
 		if s.Live() > maxLivePerEmitter {
 			t.Errorf("case %d: %d live", i, s.Live())
 		}
-		_ = s.Meshes(Camera{Right: [3]float64{1, 0, 0}, Up: [3]float64{0, 0, 1}, Forward: [3]float64{0, 1, 0}})
+		_ = s.Meshes(Camera{Right: fauxgl.V(1, 0, 0), Up: fauxgl.V(0, 0, 1), Forward: fauxgl.V(0, 1, 0)})
 	}
 	s := newTestSim(t, pre2Model(nil), 0)
 	if err := s.AdvanceTo(1e12); err == nil {

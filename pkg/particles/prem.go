@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -290,21 +292,22 @@ func (e *premEmitter) emit(s *Sim, p *pose.Pose) bool {
 	life := viewerScalar(e.m, e.e.LifeSpanTrack, c, e.life, 0)
 	grav := viewerScalar(e.m, e.e.GravityTrack, c, e.gravity, 0)
 	speed := viewerScalar(e.m, e.e.SpeedTrack, c, e.speed, 0)
-	rot, scl := premDecompose(&p.World[e.idx])
+	w := p.World(e.idx)
+	rot, scl := pose.RotationOf(w), columnLengths(w)
 	loc := p.WorldLocation(e.idx)
 
 	a := s.RandomInRange(-math.Pi, math.Pi)
 	b := s.RandomInRange(-lat, lat)
 	// (Rz(a)·Ry(b))·ẑ, then the node's world rotation, speed and scale.
-	v := [3]float64{math.Sin(b) * math.Cos(a), math.Sin(b) * math.Sin(a), math.Cos(b)}
-	v = premQrot(rot, v)
+	d := rot.Apply(fauxgl.Vector{X: math.Sin(b) * math.Cos(a), Y: math.Sin(b) * math.Sin(a), Z: math.Cos(b)})
+	v := [3]float64{d.X, d.Y, d.Z}
 	for k := range v {
 		v[k] = float64(float32(v[k]*speed)) * scl[k]
 	}
 	turn := s.RandomInRange(0, 2*math.Pi)
 
 	pt := premParticle{
-		loc:     [3]float32{float32(loc[0]), float32(loc[1]), float32(loc[2])},
+		loc:     [3]float32{float32(loc.X), float32(loc.Y), float32(loc.Z)},
 		rotZ:    turn,
 		scale:   [3]float32{float32(scl[0]), float32(scl[1]), float32(scl[2])},
 		vel:     [3]float32{float32(v[0]), float32(v[1]), float32(v[2])},
@@ -386,18 +389,18 @@ func (e *premEmitter) appendMeshes(s *Sim, p *pose.Pose, cam Camera, out []Mesh)
 // (framing and drawing a frame) pose each instance once.
 func (e *premEmitter) geometry(s *Sim) {
 	sm := e.spawned
-	view := premQuat(s.view.Rotation)
-	if view == (premQuat{}) {
-		view = premQuat{0, 0, 0, 1}
+	view := s.view.Rotation
+	if view == (pose.Rotation{}) {
+		view = pose.Rotation{0, 0, 0, 1}
 	}
 	e.geom, e.at = e.geom[:0], append(e.at[:0], 0)
 	for i := range e.parts {
 		pt := &e.parts[i]
-		r := premQuat{0, 0, math.Sin(pt.rotZ / 2), math.Cos(pt.rotZ / 2)}
+		r := pose.Rotation{0, 0, math.Sin(pt.rotZ / 2), math.Cos(pt.rotZ / 2)}
 		// Billboarded nodes of the spawned model must face the camera in
 		// world space after the instance's turn: pose them for the view
 		// rotation composed with that turn.
-		e.sp.Update(pose.Clock{Sequence: pt.seq, Frame: pt.frame, Global: pt.counter}, pose.View{Rotation: [4]float64(premQmul(view, r))})
+		e.sp.Update(pose.Clock{Sequence: pt.seq, Frame: pt.frame, Global: pt.counter}, pose.View{Rotation: view.Mul(r)})
 		for gi := range sm.Geosets {
 			if ms, ok := e.geosetMesh(pt, r, gi); ok {
 				e.geom = append(e.geom, ms)
@@ -420,7 +423,7 @@ func (e *premEmitter) drawOrder(cam Camera) []int {
 	for i := range e.parts {
 		order[i] = i
 		l := e.parts[i].loc
-		depth[i] = float64(l[0])*f[0] + float64(l[1])*f[1] + float64(l[2])*f[2]
+		depth[i] = float64(l[0])*f.X + float64(l[1])*f.Y + float64(l[2])*f.Z
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		switch {
@@ -434,7 +437,7 @@ func (e *premEmitter) drawOrder(cam Camera) []int {
 	return order
 }
 
-func (e *premEmitter) geosetMesh(pt *premParticle, r premQuat, gi int) (Mesh, bool) {
+func (e *premEmitter) geosetMesh(pt *premParticle, r pose.Rotation, gi int) (Mesh, bool) {
 	sm := e.spawned
 	g := &sm.Geosets[gi]
 	col := e.sp.GeosetColor(gi)
@@ -461,18 +464,17 @@ func (e *premEmitter) geosetMesh(pt *premParticle, r premQuat, gi int) (Mesh, bo
 		ms.PriorityPlane = int(sm.Materials[g.MaterialID].PriorityPlane)
 	}
 	for v, q := range pos {
-		w := [3]float64{float64(q[0]) * float64(pt.scale[0]), float64(q[1]) * float64(pt.scale[1]), float64(q[2]) * float64(pt.scale[2])}
-		w = premQrot(r, w)
+		w := r.Apply(fauxgl.Vector{X: float64(q[0]) * float64(pt.scale[0]), Y: float64(q[1]) * float64(pt.scale[1]), Z: float64(q[2]) * float64(pt.scale[2])})
 		vx := Vertex{
-			Pos:   [3]float32{float32(w[0] + float64(pt.loc[0])), float32(w[1] + float64(pt.loc[1])), float32(w[2] + float64(pt.loc[2]))},
+			Pos:   [3]float32{float32(w.X + float64(pt.loc[0])), float32(w.Y + float64(pt.loc[1])), float32(w.Z + float64(pt.loc[2]))},
 			Color: col,
 		}
 		if v < len(uvs) {
 			vx.UV = [2]float32(uvs[v])
 		}
 		ms.Vertices[v] = vx
-		n := premQrot(r, [3]float64{float64(nrm[v][0]), float64(nrm[v][1]), float64(nrm[v][2])})
-		ms.Normals[v] = [3]float32{float32(n[0]), float32(n[1]), float32(n[2])}
+		n := r.Apply(fauxgl.Vector{X: float64(nrm[v][0]), Y: float64(nrm[v][1]), Z: float64(nrm[v][2])})
+		ms.Normals[v] = [3]float32{float32(n.X), float32(n.Y), float32(n.Z)}
 	}
 	nv := uint32(len(pos))
 	ms.Indices = make([]uint32, 0, len(g.Faces)/3*3)
@@ -492,63 +494,15 @@ func (e *premEmitter) geosetMesh(pt *premParticle, r premQuat, gi int) (Mesh, bo
 	return ms, true
 }
 
-// premQuat is a float64 quaternion (x, y, z, w), gl-matrix layout.
-type premQuat [4]float64
-
-func premQmul(a, b premQuat) premQuat {
-	return premQuat{
-		a[0]*b[3] + a[3]*b[0] + a[1]*b[2] - a[2]*b[1],
-		a[1]*b[3] + a[3]*b[1] + a[2]*b[0] - a[0]*b[2],
-		a[2]*b[3] + a[3]*b[2] + a[0]*b[1] - a[1]*b[0],
-		a[3]*b[3] - a[0]*b[0] - a[1]*b[1] - a[2]*b[2],
+// columnLengths is the per-axis scale of a node's world matrix. The
+// viewer keeps worldRotation and worldScale as separate products down the
+// hierarchy; column lengths and pose.RotationOf agree with them whenever
+// no non-uniform scale sits above a rotation, which is what emitter nodes
+// do.
+func columnLengths(w fauxgl.Matrix) [3]float64 {
+	return [3]float64{
+		math.Sqrt(w.X00*w.X00 + w.X10*w.X10 + w.X20*w.X20),
+		math.Sqrt(w.X01*w.X01 + w.X11*w.X11 + w.X21*w.X21),
+		math.Sqrt(w.X02*w.X02 + w.X12*w.X12 + w.X22*w.X22),
 	}
-}
-
-// qrot rotates v by the unit quaternion q.
-func premQrot(q premQuat, v [3]float64) [3]float64 {
-	x, y, z, w := q[0], q[1], q[2], q[3]
-	ux, uy, uz := y*v[2]-z*v[1], z*v[0]-x*v[2], x*v[1]-y*v[0]
-	uux, uuy, uuz := y*uz-z*uy, z*ux-x*uz, x*uy-y*ux
-	return [3]float64{v[0] + 2*(w*ux+uux), v[1] + 2*(w*uy+uuy), v[2] + 2*(w*uz+uuz)}
-}
-
-// decompose splits a node's world matrix into rotation and per-axis scale
-// (column lengths). The viewer keeps worldRotation and worldScale as
-// separate products down the hierarchy; they agree with this whenever no
-// non-uniform scale sits above a rotation, which is what emitter nodes do.
-func premDecompose(w *pose.Mat4) (premQuat, [3]float64) {
-	var scl [3]float64
-	var col [3][3]float64
-	for c := 0; c < 3; c++ {
-		x, y, z := w[c*4], w[c*4+1], w[c*4+2]
-		l := math.Sqrt(x*x + y*y + z*z)
-		scl[c] = l
-		if l > 0 {
-			x, y, z = x/l, y/l, z/l
-		}
-		col[c] = [3]float64{x, y, z}
-	}
-	// Rotation matrix element (row r, column c) is col[c][r].
-	m00, m01, m02 := col[0][0], col[1][0], col[2][0]
-	m10, m11, m12 := col[0][1], col[1][1], col[2][1]
-	m20, m21, m22 := col[0][2], col[1][2], col[2][2]
-	var q premQuat
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		s := math.Sqrt(tr+1) * 2
-		q = premQuat{(m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, s / 4}
-	case m00 > m11 && m00 > m22:
-		s := math.Sqrt(1+m00-m11-m22) * 2
-		q = premQuat{s / 4, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s}
-	case m11 > m22:
-		s := math.Sqrt(1+m11-m00-m22) * 2
-		q = premQuat{(m01 + m10) / s, s / 4, (m12 + m21) / s, (m02 - m20) / s}
-	default:
-		s := math.Sqrt(1+m22-m00-m11) * 2
-		q = premQuat{(m02 + m20) / s, (m12 + m21) / s, s / 4, (m10 - m01) / s}
-	}
-	if math.IsNaN(q[0]) || math.IsNaN(q[1]) || math.IsNaN(q[2]) || math.IsNaN(q[3]) {
-		q = premQuat{0, 0, 0, 1} // a zero scale: no rotation to speak of
-	}
-	return q, scl
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -350,7 +352,7 @@ func TestPREMDrawOrderBackToFront(t *testing.T) {
 		{loc: [3]float32{50, 0, 0}, born: 3}, // farthest along Forward
 		{loc: [3]float32{-50, 0, 0}, born: 4},
 	}}
-	got := e.drawOrder(Camera{Forward: [3]float64{1, 0, 0}})
+	got := e.drawOrder(Camera{Forward: fauxgl.V(1, 0, 0)})
 	want := []int{2, 1, 0, 3}
 	for i := range want {
 		if got[i] != want[i] {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -84,7 +86,7 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 		if len(m.Sequences) == 0 {
 			seq = -1
 		}
-		s.Start(seq, pose.View{Rotation: pose.LookRotation(j.Camera.Eye, j.Camera.Target, [3]float64{0, 0, 1})})
+		s.Start(seq, pose.View{Rotation: pose.LookRotation(fauxgl.V(j.Camera.Eye[0], j.Camera.Eye[1], j.Camera.Eye[2]), fauxgl.V(j.Camera.Target[0], j.Camera.Target[1], j.Camera.Target[2]), fauxgl.V(0, 0, 1))})
 		s.AdvanceTo(j.Time)
 		n++
 		if j.Simulation.Draws > 0 {

@@ -192,11 +192,11 @@ func (r *ribbonEmitter) newEdge(p *pose.Pose) ribbonEdge {
 	c := p.Clock()
 	below := viewerScalar(r.m, r.e.HeightBelowTrack, c, r.below0, 0)
 	above := viewerScalar(r.m, r.e.HeightAboveTrack, c, r.above0, 0)
-	w := &p.World[r.idx]
+	w := p.World(r.idx)
 	x, y, z := r.pivot[0], r.pivot[1], r.pivot[2]
 	// The viewer builds the local points in a Float32Array first.
-	a := w.Point([3]float64{x, float64(float32(y + above)), z})
-	b := w.Point([3]float64{x, float64(float32(y - below)), z})
+	a := point(w, [3]float64{x, float64(float32(y + above)), z})
+	b := point(w, [3]float64{x, float64(float32(y - below)), z})
 	return ribbonEdge{
 		above:  [3]float32{float32(a[0]), float32(a[1]), float32(a[2])},
 		below:  [3]float32{float32(b[0]), float32(b[1]), float32(b[2])},

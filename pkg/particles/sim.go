@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -94,7 +96,7 @@ type emitter interface {
 // quads face it, tails are widened across its view direction. Vectors are
 // world-space unit vectors; Forward points from the eye towards the target.
 type Camera struct {
-	Right, Up, Forward [3]float64
+	Right, Up, Forward fauxgl.Vector
 }
 
 // Sim simulates every emitter of one model instance with the reference

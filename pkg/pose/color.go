@@ -3,6 +3,8 @@ package pose
 import (
 	"math"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -134,9 +136,9 @@ func (p *Pose) NodeVisibility(i int) float32 {
 
 // CameraPose is a portrait camera (CAMS) at one clock.
 type CameraPose struct {
-	Eye, Target [3]float64
-	Up          [3]float64 // (0, 0, 1) turned about the view axis by Roll
-	Roll        float64    // radians, KCRL
+	Eye, Target fauxgl.Vector
+	Up          fauxgl.Vector // (0, 0, 1) turned about the view axis by Roll
+	Roll        float64       // radians, KCRL
 	// FieldOfView is the CAMS value in radians, used as the vertical field
 	// of view as the reference viewer does (docs/rendering.md#portrait-cameras).
 	FieldOfView float64
@@ -153,20 +155,21 @@ func (p *Pose) Camera(ci int) CameraPose {
 	tt := Vec3(p.m, cam.TargetTranslation, c, zero, zero)
 	roll := float64(Float(p.m, cam.Rotation, c, 0, 0, false))
 	cp := CameraPose{
-		Eye:         [3]float64{float64(cam.Position[0] + t[0]), float64(cam.Position[1] + t[1]), float64(cam.Position[2] + t[2])},
-		Target:      [3]float64{float64(cam.TargetPosition[0] + tt[0]), float64(cam.TargetPosition[1] + tt[1]), float64(cam.TargetPosition[2] + tt[2])},
+		Eye:         fauxgl.Vector{X: float64(cam.Position[0] + t[0]), Y: float64(cam.Position[1] + t[1]), Z: float64(cam.Position[2] + t[2])},
+		Target:      fauxgl.Vector{X: float64(cam.TargetPosition[0] + tt[0]), Y: float64(cam.TargetPosition[1] + tt[1]), Z: float64(cam.TargetPosition[2] + tt[2])},
 		Roll:        roll,
 		FieldOfView: float64(cam.FieldOfView),
 		Near:        float64(cam.NearClip),
 		Far:         float64(cam.FarClip),
 	}
-	cp.Up = [3]float64{0, 0, 1}
+	up := [3]float64{0, 0, 1}
 	if roll != 0 {
-		fwd := norm3(sub3(cp.Target, cp.Eye))
-		cp.Up = qrot(axisAngle(fwd, roll), cp.Up)
+		fwd := norm3(sub3(vec3(cp.Target), vec3(cp.Eye)))
+		up = qrot(axisAngle(fwd, roll), up)
 	}
-	if math.IsNaN(cp.Up[0]) {
-		cp.Up = [3]float64{0, 0, 1}
+	if math.IsNaN(up[0]) {
+		up = [3]float64{0, 0, 1}
 	}
+	cp.Up = vector(up)
 	return cp
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -22,10 +24,10 @@ type Pose struct {
 	order []int
 	pivot [][3]float64
 
-	// World is every node's world matrix after Update, in Model.Nodes()
+	// world is every node's world matrix after Update, in Model.Nodes()
 	// order.
-	World []Mat4
-	wrot  []quat
+	world []mat4
+	wrot  []Rotation
 	wscl  [][3]float64
 	wloc  [][3]float64
 
@@ -115,8 +117,8 @@ func New(m *mdx.Model) (*Pose, error) {
 			p.pivot[i] = v64(m.PivotPoints[id])
 		}
 	}
-	p.World = make([]Mat4, n)
-	p.wrot = make([]quat, n)
+	p.world = make([]mat4, n)
+	p.wrot = make([]Rotation, n)
 	p.wscl = make([][3]float64, n)
 	p.wloc = make([][3]float64, n)
 	p.hasBones = len(m.Bones) > 0
@@ -124,8 +126,8 @@ func New(m *mdx.Model) (*Pose, error) {
 	for gi := range m.Geosets {
 		p.geos[gi] = prepareGeoset(m, &m.Geosets[gi])
 	}
-	for i := range p.World {
-		p.World[i] = Identity
+	for i := range p.world {
+		p.world[i] = identity
 		p.wrot[i] = qident
 		p.wscl[i] = [3]float64{1, 1, 1}
 	}
@@ -238,7 +240,7 @@ func ClockAt(m *mdx.Model, seq int, ms float64) Clock {
 // View is what billboarded nodes need to know about the camera: its
 // world→view rotation (see LookRotation). The zero value means identity.
 type View struct {
-	Rotation [4]float64
+	Rotation Rotation
 }
 
 var (
@@ -251,8 +253,8 @@ var (
 // recomputes world matrices and skinned vertices.
 func (p *Pose) Update(c Clock, v View) {
 	p.clock = c
-	rot := quat(v.Rotation)
-	if rot == (quat{}) {
+	rot := v.Rotation
+	if rot == (Rotation{}) {
 		rot = qident
 	}
 	camInv := qconj(rot)
@@ -266,9 +268,9 @@ func (p *Pose) Update(c Clock, v View) {
 		lr := q64(Quat(p.m, nd.Rotation, c, defR, defR))
 		ls := v64(Vec3(p.m, nd.Scaling, c, defS, defS))
 
-		pw, pr, ps, pl := &Identity, qident, [3]float64{1, 1, 1}, [3]float64{}
+		pw, pr, ps, pl := &identity, qident, [3]float64{1, 1, 1}, [3]float64{}
 		if pi := p.parent[i]; pi >= 0 {
-			pw, pr, ps, pl = &p.World[pi], p.wrot[pi], p.wscl[pi], p.wloc[pi]
+			pw, pr, ps, pl = &p.world[pi], p.wrot[pi], p.wscl[pi], p.wloc[pi]
 		}
 		cs := ls
 		if nd.Flags&mdx.NodeDontInheritScaling != 0 {
@@ -303,9 +305,9 @@ func (p *Pose) Update(c Clock, v View) {
 			cl = [3]float64{lt[0] - pl[0], lt[1] - pl[1], lt[2] - pl[2]}
 		}
 		local := trsOrigin(cr, cl, cs, p.pivot[i])
-		p.World[i] = pw.Mul(&local)
+		p.world[i] = pw.Mul(&local)
 		p.wrot[i] = qmul(pr, cr)
-		p.wloc[i] = p.World[i].Point(p.pivot[i])
+		p.wloc[i] = p.world[i].Point(p.pivot[i])
 	}
 	for gi := range p.geos {
 		p.skinGeoset(gi)
@@ -313,9 +315,12 @@ func (p *Pose) Update(c Clock, v View) {
 }
 
 // WorldLocation returns where node i's pivot is after Update.
-func (p *Pose) WorldLocation(i int) [3]float64 { return p.wloc[i] }
+func (p *Pose) WorldLocation(i int) fauxgl.Vector { return vector(p.wloc[i]) }
 
-func toMat34(m *Mat4) mat34 {
+// World returns node i's world matrix after Update (Model.Nodes() order).
+func (p *Pose) World(i int) fauxgl.Matrix { return p.world[i].matrix() }
+
+func toMat34(m *mat4) mat34 {
 	return mat34{
 		float32(m[0]), float32(m[4]), float32(m[8]), float32(m[12]),
 		float32(m[1]), float32(m[5]), float32(m[9]), float32(m[13]),
@@ -323,7 +328,7 @@ func toMat34(m *Mat4) mat34 {
 	}
 }
 
-func (p *Pose) boneOK(idx uint32) bool { return int(idx) < len(p.World) }
+func (p *Pose) boneOK(idx uint32) bool { return int(idx) < len(p.world) }
 
 func (p *Pose) skinGeoset(gi int) {
 	g := &p.m.Geosets[gi]
@@ -336,13 +341,13 @@ func (p *Pose) skinGeoset(gi int) {
 		return
 	}
 	for k, r := range gs.groups {
-		var sum Mat4
+		var sum mat4
 		n := 0
 		for _, b := range g.MatrixIndices[r[0]:r[1]] {
 			if !p.boneOK(b) {
 				continue
 			}
-			w := &p.World[b]
+			w := &p.world[b]
 			for e := range sum {
 				sum[e] += w[e]
 			}
@@ -407,7 +412,7 @@ func (p *Pose) skinMatrix(s []byte) (m mat34, ok bool) {
 		}
 		ok = true
 		f := float32(w) / 255
-		bm := toMat34(&p.World[s[k]])
+		bm := toMat34(&p.world[s[k]])
 		for e := range m {
 			m[e] += f * bm[e]
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -241,11 +243,11 @@ func TestHierarchyPivotTRS(t *testing.T) {
 		t.Fatalf("order = %v, want parent first", p.order)
 	}
 	p.Update(at(0, 10), View{})
-	got := p.World[0].Point([3]float64{20, 0, 0})
+	got := p.world[0].Point([3]float64{20, 0, 0})
 	if !nearV(got, [3]float64{10, 10, 5}, 1e-5) {
 		t.Fatalf("child point = %v", got)
 	}
-	if !nearV(p.WorldLocation(0), [3]float64{10, 0, 5}, 1e-5) {
+	if !nearV(vec3(p.WorldLocation(0)), [3]float64{10, 0, 5}, 1e-5) {
 		t.Fatalf("child pivot = %v", p.WorldLocation(0))
 	}
 }
@@ -317,11 +319,11 @@ func TestDontInheritRotationAndScaling(t *testing.T) {
 	p, _ := New(m)
 	p.Update(at(0, 0), View{})
 	// norot: parent rotation cancelled, scale kept: (1,0,0) → (2,0,0).
-	if got := p.World[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{2, 0, 0}, 1e-5) {
+	if got := p.world[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{2, 0, 0}, 1e-5) {
 		t.Fatalf("DontInheritRotation: %v", got)
 	}
 	// noscale: parent scale cancelled (axis-aligned), rotation kept: (1,0,0) → (0,1,0).
-	if got := p.World[2].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, 1, 0}, 1e-5) {
+	if got := p.world[2].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, 1, 0}, 1e-5) {
 		t.Fatalf("DontInheritScaling: %v", got)
 	}
 }
@@ -334,19 +336,19 @@ func TestBillboards(t *testing.T) {
 	m.PivotPoints = make([]mdx.Vec3, 2)
 	p, _ := New(m)
 	eye := [3]float64{0, 100, 100} // from +Y, 45° up
-	v := View{Rotation: LookRotation(eye, [3]float64{}, [3]float64{0, 0, 1})}
+	v := View{Rotation: LookRotation(vector(eye), fauxgl.Vector{}, fauxgl.Vector{Z: 1})}
 	p.Update(at(0, 0), v)
 	toEye := norm3(eye)
-	if got := norm3(p.World[0].Point([3]float64{1, 0, 0})); !nearV(got, toEye, 1e-6) {
+	if got := norm3(p.world[0].Point([3]float64{1, 0, 0})); !nearV(got, toEye, 1e-6) {
 		t.Fatalf("full billboard +X = %v, want %v", got, toEye)
 	}
 	// +Z of a full billboard is screen up: perpendicular to the view direction.
-	up := p.World[0].Point([3]float64{0, 0, 1})
+	up := p.world[0].Point([3]float64{0, 0, 1})
 	if d := up[0]*toEye[0] + up[1]*toEye[1] + up[2]*toEye[2]; !near(d, 0, 1e-6) || up[2] <= 0 {
 		t.Fatalf("full billboard +Z = %v", up)
 	}
 	// Lock Z: +X turns to +Y (the camera's horizontal direction), stays level.
-	if got := p.World[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, 1, 0}, 1e-6) {
+	if got := p.world[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, 1, 0}, 1e-6) {
 		t.Fatalf("Z-locked +X = %v", got)
 	}
 }
@@ -511,7 +513,7 @@ func TestPortraitCamera(t *testing.T) {
 	p, _ := New(m)
 	p.Update(at(0, 0), View{})
 	c := p.Camera(0)
-	if c.Eye != [3]float64{100, 0, 60} || c.Target != [3]float64{0, 0, 50} || c.Up != [3]float64{0, 0, 1} {
+	if vec3(c.Eye) != [3]float64{100, 0, 60} || vec3(c.Target) != [3]float64{0, 0, 50} || vec3(c.Up) != [3]float64{0, 0, 1} {
 		t.Fatalf("camera = %+v", c)
 	}
 }
@@ -579,11 +581,11 @@ func TestBillboardDetails(t *testing.T) {
 	m.PivotPoints = make([]mdx.Vec3, 3)
 	p, _ := New(m)
 	eye := [3]float64{100, 0, 0}
-	p.Update(at(0, 0), View{Rotation: LookRotation(eye, [3]float64{}, [3]float64{0, 0, 1})})
+	p.Update(at(0, 0), View{Rotation: LookRotation(vector(eye), fauxgl.Vector{}, fauxgl.Vector{Z: 1})})
 	// A billboard alone would turn its +X to the camera (+X). MV then
 	// applies DontInheritRotation on top, conj(parent) ⊗ billboard, which
 	// turns it a further −90° about Z: +X ends up on −Y.
-	if got := p.World[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, -1, 0}, 1e-6) {
+	if got := p.world[1].Point([3]float64{1, 0, 0}); !nearV(got, [3]float64{0, -1, 0}, 1e-6) {
 		t.Fatalf("billboard +X = %v, want (0,-1,0) as MV", got)
 	}
 	if p.wscl[2][2] != -1 {
@@ -599,7 +601,7 @@ func TestPivotByObjectID(t *testing.T) {
 	p, _ := New(m)
 	p.Update(at(0, 0), View{})
 	// Node a (ObjectID 1) turns about PIVT[1] = (5,0,0): the origin goes to (10,0,0).
-	if got := p.World[0].Point([3]float64{}); !nearV(got, [3]float64{10, 0, 0}, 1e-5) {
+	if got := p.world[0].Point([3]float64{}); !nearV(got, [3]float64{10, 0, 0}, 1e-5) {
 		t.Fatalf("pivot: %v", got)
 	}
 }

@@ -256,21 +256,25 @@ func Quat(m *mdx.Model, tr *mdx.Track[mdx.Quat], c Clock, static, def mdx.Quat) 
 	return toQ32(slerp(q64(a.Value), q64(b.Value), p.t))
 }
 
-// quat is a float64 quaternion (x, y, z, w).
-type quat [4]float64
+// Rotation is a rotation as a float64 quaternion (x, y, z, w), gl-matrix's
+// layout: the one quaternion type of the packages that pose and draw a
+// model (fauxgl, whose Vector and Matrix they share, has none).
+type Rotation [4]float64
 
-func q64(q mdx.Quat) quat { return quat{float64(q[0]), float64(q[1]), float64(q[2]), float64(q[3])} }
-func toQ32(q quat) mdx.Quat {
+func q64(q mdx.Quat) Rotation {
+	return Rotation{float64(q[0]), float64(q[1]), float64(q[2]), float64(q[3])}
+}
+func toQ32(q Rotation) mdx.Quat {
 	return mdx.Quat{float32(q[0]), float32(q[1]), float32(q[2]), float32(q[3])}
 }
 
-// slerp is gl-matrix's quat.slerp: shortest arc, sine weights unless the
+// slerp is gl-matrix's Rotation.slerp: shortest arc, sine weights unless the
 // angle is tiny, no renormalisation.
-func slerp(a, b quat, t float64) quat {
+func slerp(a, b Rotation, t float64) Rotation {
 	cos := a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3]
 	if cos < 0 {
 		cos = -cos
-		b = quat{-b[0], -b[1], -b[2], -b[3]}
+		b = Rotation{-b[0], -b[1], -b[2], -b[3]}
 	}
 	var s0, s1 float64
 	if 1-cos > 1e-6 {
@@ -281,11 +285,11 @@ func slerp(a, b quat, t float64) quat {
 	} else {
 		s0, s1 = 1-t, t
 	}
-	return quat{s0*a[0] + s1*b[0], s0*a[1] + s1*b[1], s0*a[2] + s1*b[2], s0*a[3] + s1*b[3]}
+	return Rotation{s0*a[0] + s1*b[0], s0*a[1] + s1*b[1], s0*a[2] + s1*b[2], s0*a[3] + s1*b[3]}
 }
 
-// sqlerp is gl-matrix's quat.sqlerp with the file's tangents as the inner
+// sqlerp is gl-matrix's Rotation.sqlerp with the file's tangents as the inner
 // control points: slerp(slerp(a, b, t), slerp(o, i, t), 2t(1−t)).
-func sqlerp(a, o, i, b quat, t float64) quat {
+func sqlerp(a, o, i, b Rotation, t float64) Rotation {
 	return slerp(slerp(a, b, t), slerp(o, i, t), 2*t*(1-t))
 }

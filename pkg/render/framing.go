@@ -71,10 +71,10 @@ type framing struct {
 // camera at yaw and pitch (degrees; pitch clamped to ±maxPitch). Everything
 // that depends on the view direction (the camera, billboards, particle
 // quads) takes it from here.
-func orbitDir(yaw, pitch float64) [3]float64 {
+func orbitDir(yaw, pitch float64) fauxgl.Vector {
 	p := math.Max(-maxPitch, math.Min(maxPitch, pitch)) * math.Pi / 180
 	y := yaw * math.Pi / 180
-	return [3]float64{math.Cos(p) * math.Cos(y), math.Cos(p) * math.Sin(y), math.Sin(p)}
+	return fauxgl.V(math.Cos(p)*math.Cos(y), math.Cos(p)*math.Sin(y), math.Sin(p))
 }
 
 // camera computes the camera: target = box centre (or target), R = half the
@@ -115,7 +115,7 @@ func (f framing) camera() (raster.Camera, error) {
 	}
 	dir := orbitDir(f.yaw, f.pitch)
 	c := raster.Camera{
-		Eye:             target.Add(fauxgl.V(dir[0], dir[1], dir[2]).MulScalar(d)),
+		Eye:             target.Add(dir.MulScalar(d)),
 		Target:          target,
 		Up:              fauxgl.V(0, 0, 1),
 		Fov:             fov,
@@ -243,7 +243,7 @@ type silhouetteFit struct {
 
 // viewFit is the silhouette seen from one direction.
 type viewFit struct {
-	dir            [3]float64 // from the target to the eye
+	dir            fauxgl.Vector // from the target to the eye
 	right, up, fwd fauxgl.Vector
 	// m holds, for x+, x−, y+ and y−, the largest σa·p − k·f·p.
 	m          [4]float64
@@ -266,7 +266,7 @@ func newSilhouette(v *View) *silhouetteFit {
 }
 
 // view returns the silhouette seen along dir, adding it when new.
-func (s *silhouetteFit) view(dir [3]float64) *viewFit {
+func (s *silhouetteFit) view(dir fauxgl.Vector) *viewFit {
 	if s.last != nil && s.last.dir == dir {
 		return s.last
 	}
@@ -277,7 +277,7 @@ func (s *silhouetteFit) view(dir [3]float64) *viewFit {
 		}
 	}
 	// The basis of a look-at camera with up +Z, as raster.Camera builds it.
-	fwd := fauxgl.V(-dir[0], -dir[1], -dir[2]).Normalize()
+	fwd := dir.Negate().Normalize()
 	right := fwd.Cross(fauxgl.V(0, 0, 1)).Normalize()
 	v := &viewFit{dir: dir, fwd: fwd, right: right, up: right.Cross(fwd),
 		m: [4]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)}, minF: math.Inf(1), maxF: math.Inf(-1)}
@@ -287,7 +287,7 @@ func (s *silhouetteFit) view(dir [3]float64) *viewFit {
 }
 
 // add adds a drawn point seen along dir; non-finite points are left out.
-func (s *silhouetteFit) add(dir [3]float64, p [3]float32) {
+func (s *silhouetteFit) add(dir fauxgl.Vector, p [3]float32) {
 	x, y, z := float64(p[0]), float64(p[1]), float64(p[2])
 	if math.IsNaN(x+y+z) || math.IsInf(x+y+z, 0) {
 		return
@@ -314,9 +314,9 @@ type fit struct {
 }
 
 // camera is the fit's camera for a frame seen along dir.
-func (f *fit) camera(dir [3]float64) raster.Camera {
+func (f *fit) camera(dir fauxgl.Vector) raster.Camera {
 	return raster.Camera{
-		Eye:    f.target.Add(fauxgl.V(dir[0], dir[1], dir[2]).MulScalar(f.dist)),
+		Eye:    f.target.Add(dir.MulScalar(f.dist)),
 		Target: f.target, Up: fauxgl.V(0, 0, 1),
 		Fov: f.fov, Ortho: f.ortho, OrthoHalfHeight: f.orthoHalf,
 		Near: f.near, Far: f.far,
@@ -460,7 +460,7 @@ func solve3(a [3][3]float64, b [3]float64) (x [3]float64, ok bool) {
 
 // runCamera is the camera of a frame of a run, given its view direction
 // and its (possibly adjusted) yaw and pitch.
-type runCamera func(dir [3]float64, yaw, pitch float64) (raster.Camera, error)
+type runCamera func(dir fauxgl.Vector, yaw, pitch float64) (raster.Camera, error)
 
 // runCamera frames every frame of a run with one orbit camera, so a sheet
 // or an animation does not jump and nothing leaves the picture: it poses
@@ -503,17 +503,17 @@ func (a *Animator) runCamera(ctx context.Context, opt View, frames []Frame) (run
 	}
 	if opt.explicit() {
 		b, _ := box.box()
-		return func(dir [3]float64, yaw, pitch float64) (raster.Camera, error) {
+		return func(dir fauxgl.Vector, yaw, pitch float64) (raster.Camera, error) {
 			return opt.sphere(b, yaw, pitch).camera()
 		}, nil
 	}
 	ft, ok := s.solve(&fo)
 	if !ok {
-		return func(dir [3]float64, yaw, pitch float64) (raster.Camera, error) {
+		return func(dir fauxgl.Vector, yaw, pitch float64) (raster.Camera, error) {
 			return opt.sphere(defaultFitBox, yaw, pitch).camera()
 		}, nil
 	}
-	return func(dir [3]float64, yaw, pitch float64) (raster.Camera, error) { return ft.camera(dir), nil }, nil
+	return func(dir fauxgl.Vector, yaw, pitch float64) (raster.Camera, error) { return ft.camera(dir), nil }, nil
 }
 
 // sphere is the reference harness's framing of box with v's camera

@@ -18,9 +18,9 @@ func particleCamera(c raster.Camera) particles.Camera {
 	right := f.Cross(c.Up).Normalize()
 	up := right.Cross(f)
 	return particles.Camera{
-		Right:   [3]float64{right.X, right.Y, right.Z},
-		Up:      [3]float64{up.X, up.Y, up.Z},
-		Forward: [3]float64{f.X, f.Y, f.Z},
+		Right:   right,
+		Up:      up,
+		Forward: f,
 	}
 }
 

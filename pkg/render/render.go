@@ -391,9 +391,9 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		r.p.Update(clock, pose.View{})
 		cp := r.p.Camera(ci)
 		cam = raster.Camera{
-			Eye:    fauxgl.V(cp.Eye[0], cp.Eye[1], cp.Eye[2]),
-			Target: fauxgl.V(cp.Target[0], cp.Target[1], cp.Target[2]),
-			Up:     fauxgl.V(cp.Up[0], cp.Up[1], cp.Up[2]),
+			Eye:    cp.Eye,
+			Target: cp.Target,
+			Up:     cp.Up,
 			Fov:    cp.FieldOfView * 180 / math.Pi,
 			Near:   cp.Near, Far: cp.Far,
 		}
@@ -500,18 +500,18 @@ func background(c color.Color) *color.NRGBA {
 // camera at the options' yaw and pitch (degrees; a flat model is seen from
 // above, which sets the pitch, see flatFraming), and the view billboards
 // are posed for.
-func (r *frame) orbitView() ([3]float64, pose.View) {
+func (r *frame) orbitView() (fauxgl.Vector, pose.View) {
 	if r.flatFraming() {
 		r.opt.Pitch = maxPitch
 	}
 	dir := orbitDir(r.opt.Yaw, r.opt.Pitch)
-	return dir, pose.View{Rotation: pose.LookRotation(dir, [3]float64{}, [3]float64{0, 0, 1})}
+	return dir, pose.View{Rotation: pose.LookRotation(dir, fauxgl.Vector{}, fauxgl.V(0, 0, 1))}
 }
 
 // pose runs the particle simulation up to the frame's time and poses the
 // model for the orbit camera, billboards facing it; it returns the
 // direction from the target to the eye.
-func (r *frame) pose(seq int) ([3]float64, error) {
+func (r *frame) pose(seq int) (fauxgl.Vector, error) {
 	ms := r.timeMs(seq)
 	dir, view := r.orbitView()
 	clock, err := r.simulate(seq, ms, pose.ClockAt(r.m, seq, ms), view)
@@ -528,7 +528,7 @@ func (r *frame) pose(seq int) ([3]float64, error) {
 // of the visible geosets and of the visible particles, ribbons and model
 // particles (seen along dir), each only where its texture shows; else, when nothing is visible, the vertices
 // of every geoset, hidden ones included.
-func (r *frame) fitPoints(seq int, dir [3]float64, add func([3]float32)) {
+func (r *frame) fitPoints(seq int, dir fauxgl.Vector, add func([3]float32)) {
 	var box fauxgl.Box
 	switch r.opt.Fit {
 	case FitExtent:
@@ -561,7 +561,7 @@ func (r *frame) fitPoints(seq int, dir [3]float64, add func([3]float32)) {
 		}
 	}
 	if r.sim != nil {
-		n += r.addParticles(particleCamera(raster.Camera{Eye: fauxgl.V(dir[0], dir[1], dir[2]), Up: fauxgl.V(0, 0, 1)}), add)
+		n += r.addParticles(particleCamera(raster.Camera{Eye: dir, Up: fauxgl.V(0, 0, 1)}), add)
 	}
 	if n > 0 {
 		return
@@ -674,7 +674,7 @@ func boxOf(e mdx.Extent) fauxgl.Box {
 // the default box. The reference harness uses the default box there; it
 // is 100 units wide, which crops any larger effect, and misses an effect
 // whose emitter is away from the origin.
-func (r *frame) fitBox(seq int, dir [3]float64) fauxgl.Box {
+func (r *frame) fitBox(seq int, dir fauxgl.Vector) fauxgl.Box {
 	switch r.opt.Fit {
 	case FitExtent:
 		if b := boxOf(r.m.Extent); !degenerateBox(b) {
@@ -715,11 +715,11 @@ const visibleAlpha = 1.0 / 64
 // vertices the simulation would draw for a camera looking along −dir,
 // leaving out nearly transparent ones; ok is false when nothing is alive
 // or the box is degenerate.
-func (r *frame) particleBox(dir [3]float64) (fauxgl.Box, bool) {
+func (r *frame) particleBox(dir fauxgl.Vector) (fauxgl.Box, bool) {
 	if r.sim == nil {
 		return fauxgl.Box{}, false
 	}
-	cam := particleCamera(raster.Camera{Eye: fauxgl.V(dir[0], dir[1], dir[2]), Up: fauxgl.V(0, 0, 1)})
+	cam := particleCamera(raster.Camera{Eye: dir, Up: fauxgl.V(0, 0, 1)})
 	var acc boxAcc
 	for _, ms := range r.sim.Meshes(cam) {
 		for _, v := range ms.Vertices {
