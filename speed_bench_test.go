@@ -88,12 +88,13 @@ func corpusModelFiles(tb testing.TB) []string {
 	return out
 }
 
-// BenchmarkThumbnailCold is issue 15's cold thumbnail through the
-// package's front door, as a program that makes thumbnails one model after
-// another pays for each: read and decode the model file (Open), find and
-// decode its textures into a new cache, render 256² at ssaa 1 on one
-// worker, encode the PNG. Framebuffers come from the package's pool, as
-// every Render's do; the first iteration (outside the timer) fills it.
+// BenchmarkThumbnailCold is the cold thumbnail of the speed targets (at
+// most 3 ms, docs/performance.md) through the package's front door, as a
+// program that makes thumbnails one model after another pays for each:
+// read and decode the model file (Open), find and decode its textures into
+// a new cache, render 256² at ssaa 1 on one worker, encode the PNG.
+// Framebuffers come from the package's pool, as every Render's do; the
+// first iteration (outside the timer) fills it.
 func BenchmarkThumbnailCold(b *testing.B) {
 	p := unitModel(b)
 	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: mdxrender.Particles{Off: true}}
@@ -113,10 +114,11 @@ func BenchmarkThumbnailCold(b *testing.B) {
 	cputime.Bench(b, thumb)
 }
 
-// BenchmarkThumbnailWarm is issue 15's warm render through the front
-// door: the unit opened once, then rendered again and again as a program
-// showing it would (256², ssaa 1, one worker), its textures decoded and
-// its folder listed by the first render, outside the timer.
+// BenchmarkThumbnailWarm is the warm render of the speed targets (at
+// most 1 ms, docs/performance.md) through the front door: the unit opened
+// once, then rendered again and again as a program showing it would
+// (256², ssaa 1, one worker), its textures decoded and its folder listed
+// by the first render, outside the timer.
 func BenchmarkThumbnailWarm(b *testing.B) {
 	p := unitModel(b)
 	m, err := mdxrender.Open(p, nil)
@@ -131,8 +133,9 @@ func BenchmarkThumbnailWarm(b *testing.B) {
 	})
 }
 
-// unitModel is the path of issue 15's typical unit (evilshadowhunter.mdx,
-// 539 triangles) in the shared corpus; it skips tb without it.
+// unitModel is the path of the typical unit the speed targets measure
+// (evilshadowhunter.mdx, 539 triangles) in the shared corpus; it skips tb
+// without it.
 func unitModel(tb testing.TB) string {
 	p := filepath.Join(sharedDir(tb), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if _, err := os.Stat(p); err != nil {

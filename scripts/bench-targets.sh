@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench-targets.sh: issue 15's benchmark targets in one sitting. Each
+# bench-targets.sh: the benchmarks of the speed targets
+# (docs/performance.md#the-targets-and-where-they-stand) in one run. Each
 # round runs every target benchmark once, one after another, so that a
 # change in the machine's speed (a shared VM has slow and quick phases)
 # moves them all alike; after ROUNDS rounds it prints each figure's

@@ -8,7 +8,7 @@ import (
 )
 
 // notByteIdentical names the valid v800-1100 corpus MDX files that do not
-// re-encode byte-identically, with the reason. The issue allows at most 1%.
+// re-encode byte-identically, with the reason; at most 1 % of them may.
 // Currently none.
 var notByteIdentical = map[string]string{}
 
