@@ -29,7 +29,7 @@ const maxRibbonEdges = 4096
 // whatever KRVS says; every edge takes the current KRCO/KRAL/KRTX (the
 // static TextureSlot is ignored) stored as bytes; gravity·dt² off world Y;
 // UVs packed into bytes and divided by columns twice (wrong past the first
-// atlas row, its issue #71); the quad winding that makes one-sided layers
+// atlas row, a known fault of the viewer); the quad winding that makes one-sided layers
 // cull (render draws the layer's cull state). Deliberate deviations, all
 // for hostile input only: at most maxRibbonEdges live edges, columns or
 // rows of 0 taken as 1, NaN lifespans die at once, quads with non-finite
@@ -315,7 +315,7 @@ func finite3(v [3]float32) bool {
 // and top are packed into bytes (×255, ToUint8) and divided by columns or
 // rows a second time in the shader; bottom is top + 1 before that division.
 // The newest edge ends at u≈0, the oldest at u≈1. Rows > 1 and slots past
-// the first row come out wrong, as in the viewer (its issue #71).
+// the first row come out wrong, as in the viewer (a known fault of it).
 func ribbonUV(slot uint32, k int, chain, cols, rows float64) (left, right, top, bottom float32) {
 	s := float64(slot)
 	l := (math.Mod(s, cols) + (1 - float64(k)*chain - chain)) / cols

@@ -146,7 +146,7 @@ func emitterFixtures() []emitterFixture {
 	// clockwise. Its Blend layer is one-sided, so the viewer culls the half
 	// of the band seen from behind (here the far half of the ring). A 2×2 atlas with KRTX
 	// stepping through slots 0-3, which the viewer maps wrongly past the
-	// first row (its issue #71). KRAL drops to 0 from 600 to 800 ms: no
+	// first row (a known fault of it). KRAL drops to 0 from 600 to 800 ms: no
 	// edges are born then (the alpha rule of visibility), the live ones
 	// are drawn with alpha 0, and afterwards one long quad bridges the gap.
 	{
