@@ -8,7 +8,9 @@
 # textures read as the viewer misreads them (docs/fidelity.md#reforged-hd).
 # The references are renders of third-party models: they stay in OUT
 # (default $TMPDIR/fidelity-hd), never in the repository. See
-# pkg/render/hd_corpus_test.go for the textures both renderers get.
+# pkg/render/hd_corpus_test.go for the views and for the textures both
+# renderers get (a missing HD slot texture becomes the same neutral
+# stand-in for both).
 set -eu
 cd "$(dirname "$0")/.."
 SHARED=$(cd "${MDXR_SHARED:-../shared}" && pwd)

@@ -3,7 +3,9 @@
 # (../shared/reference/peer/jobs.tsv) with its exact camera and compare with
 # the reference PNG using ../shared/tools/imgdiff (over black, tolerance 16).
 # The references are single frames without particles: --particles=false
-# (scripts/fidelity-particles.sh compares the simulated ones).
+# (scripts/fidelity-particles.sh compares the simulated ones). Textures are
+# looked for where the reference looked: beside the model, and in the root
+# of the map the model is in only for the jobs of map_root_models below.
 # Prints one line per view and a summary line.
 #
 #   scripts/fidelity.sh [-k] [extra render flags...]
@@ -25,21 +27,33 @@ fi
 go build -o "$OUT/mdxrender" ./cmd/mdxrender || exit 2
 go -C "$SHARED/tools/imgdiff" build -o "$OUT/imgdiff" . || exit 2
 
+# The jobs whose reference was rendered with the root of the map the model
+# is in (map.w3x/) as a texture root, where their textures are
+# (../shared/README.md): their models, as in jobs.tsv's model column. Every
+# other reference looked beside the model only.
+map_root_models='
+../corpus/files/wc3-orpg/map.w3x/war3mapImported/KW_jungletree1.mdx
+../corpus/files/wc3-orpg/map.w3x/war3mapImported/KW_jungletree2.mdx
+../corpus/files/wc3-orpg/map.w3x/war3mapImported/KW_tree3.mdx
+'
+
 total=0 under1=0 over5=0 failed=0
 summary=$OUT/summary.tsv
 : >"$summary"
 # Columns: image model sequence sequence_name time_ms team bg yaw pitch fov
 # distance target near far coverage. Model paths are relative to
-# reference/; empty fields become "-" (read would collapse them); the peer used the model's own folder for textures
-# and not the root of the map a model is in (hence --map-root=false).
+# reference/; empty fields become "-" (read would collapse them). The map
+# root is searched for the models listed above only (--map-root).
 while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist target near far coverage; do
 	[ "$image" = image ] && continue
 	total=$((total + 1))
 	mpath=$SHARED/reference/$model
 	ours=$OUT/$image
+	maproot=false
+	if printf '%s\n' "$map_root_models" | grep -qxF -- "$model"; then maproot=true; fi
 	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
 		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
-		--target "$target" --near "$near" --far "$far" --particles=false --map-root=false "$@" 2>"$OUT/$image.stderr"; then
+		--target "$target" --near "$near" --far "$far" --particles=false --map-root=$maproot "$@" 2>"$OUT/$image.stderr"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t100\terror\n' "$image" >>"$summary"

@@ -12,23 +12,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // TestHDCorpusJobs prepares scripts/fidelity-hd.sh: when HD_CORPUS_OUT
 // names a folder it renders the shared corpus' Reforged HD models (notes
-// "HD (Reforged)" in the corpus manifest, see sharedRoot) at two views each and
-// writes our PNGs and a --list file for the reference harness with the
-// exact cameras. The references are renders of third-party models: they
-// are made into that folder, never committed.
+// "HD (Reforged)" in the corpus manifest, see sharedRoot) at three views
+// each and writes our PNGs and a --list file for the reference harness with
+// the exact cameras. The references are renders of third-party models:
+// they are made into that folder, never committed.
 //
 // Both renderers get the same textures: the model's folder, its map's
 // root, and a folder of aliases in which every texture our resolver finds
 // under another extension (a Reforged .tif found as .dds) is linked under
 // the name the model uses (the harness knows no .tif), plus
 // Textures\Black32, the game's plain black 32×32 emissive map, which no
-// corpus map ships. Environment maps stay missing: neither renderer draws
-// them.
+// corpus map ships, and a stand-in of our neutral value for every other
+// missing texture of an HD slot (writeHDStandIns). Environment maps stay
+// missing: neither renderer draws them.
 func TestHDCorpusJobs(t *testing.T) {
 	out := os.Getenv("HD_CORPUS_OUT")
 	if out == "" {
@@ -62,6 +64,7 @@ func TestHDCorpusJobs(t *testing.T) {
 	views := []View{
 		{Width: 256, Yaw: 30, Pitch: 20, Sequence: ParseSequence("0")},
 		{Width: 256, Yaw: -120, Pitch: 35, Sequence: ParseSequence("0"), Time: Ms(333)},
+		{Width: 256, Yaw: 75, Pitch: 5, Sequence: ParseSequence("0"), Time: Ms(1000)},
 	}
 	var list strings.Builder
 	sc := bufio.NewScanner(f)
@@ -80,8 +83,10 @@ func TestHDCorpusJobs(t *testing.T) {
 			root = mpath[:i+len(".w3x")]
 		}
 		m := loadFixture(t, mpath)
-		res := &texture.Resolver{Sources: []texture.Source{texture.Folder(root), texture.Folder(alias)}, Cache: texture.NewCache(0)}
 		local := []texture.Source{texture.Folder(filepath.Dir(mpath))}
+		sources := []texture.Source{texture.Folder(root), texture.Folder(alias)}
+		writeHDStandIns(t, m, &texture.Resolver{Sources: sources}, local, alias)
+		res := &texture.Resolver{Sources: sources, Cache: texture.NewCache(0)}
 		if emulate {
 			// Our renders only: the model's BC5 textures as the viewer
 			// reads them, found before the originals (a new Resolver: it
@@ -137,6 +142,59 @@ func TestHDCorpusJobs(t *testing.T) {
 	}
 	if err := os.WriteFile(filepath.Join(out, "jobs.txt"), []byte(list.String()), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// hdStandIn is the texel of the stand-in written for a missing texture of
+// each HD slot: our neutral value (hdNeutral), so that both renderers
+// sample the same thing where the viewer would sample its white.
+var hdStandIn = [NumSlots]color.NRGBA{
+	SlotDiffuse:  {255, 255, 255, 255},
+	SlotNormal:   {128, 128, 255, 255},
+	SlotORM:      {255, 255, 0, 0},
+	SlotEmissive: {0, 0, 0, 255},
+}
+
+// writeHDStandIns writes, for every texture of an HD slot (diffuse,
+// normal, ORM, emissive) of m that res cannot find, an 8×8 TGA of that
+// slot's neutral value under the model's own name for it in dir (the
+// harness and our reader both know a TGA by its contents, whatever the
+// name says). The viewer would draw its white stand-in there, which
+// lights a model by NaN and tints it with the team colour everywhere;
+// with the same neutral texture in both renderers the comparison measures
+// the shading rules on the model's real geometry instead.
+func writeHDStandIns(t *testing.T, m *mdx.Model, res *texture.Resolver, local []texture.Source, dir string) {
+	done := map[string]bool{}
+	for mi := range m.Materials {
+		for _, hp := range HDPasses(m, mi) {
+			for s := SlotDiffuse; s <= SlotEmissive; s++ {
+				id := hp.Textures[s]
+				if id < 0 || id >= len(m.Textures) || m.Textures[id].Path == "" {
+					continue
+				}
+				p := m.Textures[id].Path
+				if done[p] {
+					continue
+				}
+				done[p] = true
+				if _, _, err := res.Find(local, p); err == nil {
+					continue
+				}
+				img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+				for i := 0; i < len(img.Pix); i += 4 {
+					c := hdStandIn[s]
+					copy(img.Pix[i:i+4], []uint8{c.R, c.G, c.B, c.A})
+				}
+				dst := filepath.Join(dir, filepath.FromSlash(strings.ReplaceAll(p, `\`, "/")))
+				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := writeTGA(dst, img); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: stand-in %s for %s", m.Name, s, p)
+			}
+		}
 	}
 }
 

@@ -267,6 +267,20 @@ func hdFixtures() []fixture {
 		}
 		add("hd_geoset_alpha", m, func(o *View) { o.Time = Ms(500); o.Target = &[3]float64{0, 0, 12}; o.Distance = 90 })
 	}
+	// Normal-map texels outside the unit disc, where z = √(1 − x² − y²)
+	// does not exist: horizontal bands of the flat normal, (0.70, 0.70)
+	// just inside, (0.80, 0.70) just outside and (1, 1) far outside, on a
+	// white sphere. The viewer's square root is NaN there and its clamp
+	// leaves the ambient 0.1; taking z = 0 instead would light the side of
+	// the sphere the bands lean towards.
+	{
+		m := hdBase("hd_normal_disc", 1000)
+		m.Textures = append(m.Textures, mdx.Texture{Path: `Textures\hd_normal_disc.tga`, Flags: mdx.TexWrapWidth | mdx.TexWrapHeight})
+		disc := int32(len(m.Textures) - 1)
+		mat := addHDMaterial(m, ShaderHD, mdx.FilterNone, 0, withSlot(hdNeutralSlots, SlotNormal, disc))
+		m.Geosets = append(m.Geosets, hdSphere(mdx.Vec3{0, 0, 20}, 26, 24, 32, mat))
+		add("hd_normal_disc", m, func(o *View) { o.Yaw, o.Pitch = 20, 15 })
+	}
 	// Two geosets sharing one HD material (version 900): one batch each.
 	{
 		m := hdBase("hd_shared", 900)
@@ -392,6 +406,13 @@ func hdTextureImages() map[string]*image.NRGBA {
 		l := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])
 		enc := func(v float64) uint8 { return uint8(math.Round((v/l*0.5 + 0.5) * 255)) }
 		return color.NRGBA{enc(n[0]), enc(n[1]), enc(n[2]), 255}
+	})
+	// hd_normal_disc's bands, 8 texels each down the sphere: flat, just
+	// inside the unit disc, just outside, far outside.
+	bands := [4][2]uint8{{128, 128}, {217, 217}, {230, 217}, {255, 255}}
+	out["hd_normal_disc.tga"] = each(16, 64, func(x, y int) color.NRGBA {
+		b := bands[y/8%4]
+		return color.NRGBA{b[0], b[1], 128, 255}
 	})
 	// Occlusion in four vertical stripes: 1, 0.66, 0.33, 0.
 	out["hd_orm_ao.tga"] = each(16, 16, func(x, y int) color.NRGBA {

@@ -170,8 +170,8 @@ func TestHDFixturesMatchReferenceViewer(t *testing.T) {
 			t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", f.name, pct, iou)
 		}
 	}
-	if n != 11 {
-		t.Errorf("%d reference views, want 11", n)
+	if n != 12 {
+		t.Errorf("%d reference views, want 12", n)
 	}
 }
 

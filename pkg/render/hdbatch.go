@@ -254,8 +254,9 @@ type hdTexture struct {
 //	out = (colour · geosetColour, diffuse.a · geosetAlpha · layerAlpha)
 //
 // with N the normal map's tangent-space normal (x, y from red and green
-// mapped to −1..1, z = √(1 − x² − y²)) and L the interpolated
-// tangent-space light direction of the vertices. Shade is the whole rule,
+// mapped to −1..1, z = √(1 − x² − y²); a texel outside the unit disc gets
+// N·L = 0, as the viewer's NaN does) and L the interpolated tangent-space
+// light direction of the vertices. Shade is the whole rule,
 // so a rewritten raster loop can call it as it is.
 type hdShader struct {
 	anim         *Animator // its uniformColor answers
@@ -362,9 +363,14 @@ func (s *hdShader) Shade(f *raster.Fragment) [4]float32 {
 		l := f.Light
 		nl := l[2]
 		if !s.flatNormal {
+			// Outside the unit disc there is no z: the viewer's square root
+			// is NaN there, its clamp turns the diffuse term into 0, and
+			// the texel keeps only the ambient 0.1.
 			x, y := nm[0]*2-1, nm[1]*2-1
-			z := float32(math.Sqrt(float64(max(0, 1-x*x-y*y))))
-			nl = x*l[0] + y*l[1] + z*l[2]
+			nl = 0
+			if zz := 1 - x*x - y*y; zz >= 0 {
+				nl = x*l[0] + y*l[1] + float32(math.Sqrt(float64(zz)))*l[2]
+			}
 		}
 		k := min(max(min(max(nl, 0), 1)*orm[0]+0.1, 0), 1)
 		r, g, b = r*k, g*k, b*k
