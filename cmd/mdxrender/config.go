@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -49,15 +50,15 @@ var pathKeys = map[string]bool{
 // they return the keys they set and their values.
 var flagParsers = map[string]func(string) (map[string]any, error){
 	"size": func(s string) (map[string]any, error) {
-		sz, err := batch.ParseSize(s)
-		return map[string]any{"render.size": sz.String()}, err
+		w, h, err := forms.Size(s)
+		return map[string]any{"render.size": forms.SizeString(w, h)}, err
 	},
 	"step-ms": func(s string) (map[string]any, error) {
-		v, err := parseStepMs(s)
+		v, err := forms.StepMs(s)
 		return map[string]any{"render.step_ms": v}, err
 	},
 	"preroll-ms": func(s string) (map[string]any, error) {
-		v, err := parsePrerollMs(s)
+		v, err := forms.PrerollMs(s)
 		return map[string]any{"render.preroll_ms": v}, err
 	},
 	"sequence": func(s string) (map[string]any, error) {

@@ -2,21 +2,16 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender"
 
 	"github.com/spf13/pflag"
 
-	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/particles"
-	"github.com/mdxrender/mdxrender/pkg/render"
-	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // The vocabulary of render, sheet, batch and check: every option they
@@ -117,22 +112,22 @@ func flagError(name string, err error) error {
 // same, and is refused alike, on every command.
 func (c *commonFlags) renderOptions(r *batch.RenderOptions) error {
 	var errs []error
-	s, err := batch.ParseSize(c.size)
+	w, h, err := forms.Size(c.size)
 	if err != nil {
 		errs = append(errs, flagError("size", err))
 	}
-	r.Size = s
+	r.Size = batch.Size{W: w, H: h}
 	r.SSAA, r.Yaw, r.Pitch, r.Camera = c.ssaa, c.yaw, c.pitch, c.camera
 	r.Margin, r.Zoom = c.margin, c.zoom
-	if _, err := render.ParseBackground(c.bg); err != nil {
+	if _, err := forms.Background(c.bg); err != nil {
 		errs = append(errs, flagError("bg", err))
 	}
 	r.Background = c.bg
-	if _, err := texture.ParseTeam(c.team); err != nil {
+	if _, err := forms.Team(c.team); err != nil {
 		errs = append(errs, flagError("team", err))
 	}
 	r.TeamColor = c.team
-	if _, err := batch.ParseStillTime(c.time); err != nil {
+	if _, err := forms.StillTime(c.time); err != nil {
 		errs = append(errs, flagError("time", err))
 	}
 	r.Time = c.time
@@ -222,64 +217,14 @@ func (p *particleFlags) register(f *pflag.FlagSet) {
 // options.
 func (p *particleFlags) config(r *batch.RenderOptions) error {
 	var errs []error
-	step, err := parseStepMs(p.step)
+	step, err := forms.StepMs(p.step)
 	if err != nil {
 		errs = append(errs, flagError("step-ms", err))
 	}
-	pre, err := parsePrerollMs(p.preroll)
+	pre, err := forms.PrerollMs(p.preroll)
 	if err != nil {
 		errs = append(errs, flagError("preroll-ms", err))
 	}
 	r.Particles, r.Seed, r.StepMs, r.PrerollMs = p.on, int(p.seed), step, pre
 	return errors.Join(errs...)
-}
-
-// parseStepMs reads a step in ms, "16.5" or "1000/60".
-func parseStepMs(s string) (float64, error) {
-	a, b, frac := strings.Cut(strings.TrimSpace(s), "/")
-	v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	if err == nil && frac {
-		var d float64
-		d, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
-		if err == nil && d == 0 {
-			err = fmt.Errorf("division by zero")
-		}
-		v /= d
-	}
-	if err != nil || !(v > 0) || math.IsInf(v, 0) || v > 60000 {
-		return 0, fmt.Errorf("want a positive number of ms up to 60000, or A/B, got %s", clip.Quote(s))
-	}
-	return v, nil
-}
-
-// parsePrerollMs reads "auto" or a negative number (−1) or a number of
-// ms ≥ 0.
-func parsePrerollMs(s string) (float64, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		return -1, nil
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err == nil && v < 0 {
-		return -1, nil
-	}
-	if err != nil || math.IsNaN(v) || v > particles.MaxPrerollMs {
-		return 0, fmt.Errorf("want auto or a number of ms from 0 to %d, got %s", particles.MaxPrerollMs, clip.Quote(s))
-	}
-	return v, nil
-}
-
-func parseVec3(s string) ([3]float64, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return [3]float64{}, fmt.Errorf("want x,y,z, got %s", clip.Quote(s))
-	}
-	var v [3]float64
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return v, fmt.Errorf("want x,y,z with finite numbers, got %s", clip.Quote(s))
-		}
-		v[i] = f
-	}
-	return v, nil
 }

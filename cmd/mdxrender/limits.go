@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -43,7 +44,7 @@ func (l *limitFlags) apply(c *batch.LimitsConfig) error {
 		if !ok {
 			return fmt.Errorf("--limit %s: no limit named %s (limits: %s)", clip.Quote(s), clip.Quote(strings.TrimSpace(name)), strings.Join(budget.Names(), ", "))
 		}
-		n, err := budget.ParseValue(val)
+		n, err := forms.LimitValue(val)
 		if err != nil {
 			return fmt.Errorf("--limit %s: %w", clip.Quote(s), err)
 		}

@@ -10,10 +10,10 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -61,17 +61,6 @@ type Input struct {
 // Shard is share Index of Count.
 type Shard struct{ Index, Count int }
 
-// ParseShard parses "i/n" with 0 <= i < n.
-func ParseShard(s string) (Shard, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return Shard{}, fmt.Errorf("want i/n with 0 <= i < n, got %q", s)
-	}
-	return Shard{i, n}, nil
-}
-
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // ShardCountEnv names the variable holding the shard count for a Kubernetes
@@ -86,11 +75,11 @@ func ShardFromEnv(lookup func(string) (string, bool)) (Shard, bool, error) {
 	if !ok1 || !ok2 {
 		return Shard{}, false, nil
 	}
-	s, err := ParseShard(i + "/" + n)
+	si, sn, err := forms.Shard(i + "/" + n)
 	if err != nil {
 		return Shard{}, false, fmt.Errorf("JOB_COMPLETION_INDEX=%s %s=%s: %w", i, ShardCountEnv, n, err)
 	}
-	return s, true, nil
+	return Shard{si, sn}, true, nil
 }
 
 // Contains reports whether the input with this key belongs to the shard. The
@@ -482,7 +471,7 @@ func (c *Config) jobFor(in Input) (Job, bool) {
 func teams(names []string) []Team {
 	out := make([]Team, len(names))
 	for i, n := range names {
-		c, _ := texture.ParseTeam(n) // validated with the configuration
+		c, _ := forms.Team(n) // validated with the configuration
 		out[i] = Team{Name: n, Color: c}
 	}
 	return out
@@ -491,7 +480,8 @@ func teams(names []string) []Team {
 // view turns validated render options into what the renderer takes.
 func (r RenderOptions) view() (render.View, render.Time) {
 	v := render.View{Width: r.Size.W, Height: r.Size.H, SSAA: r.SSAA}
-	v.Background, _ = render.ParseBackground(r.Background) // validated
+	bg, _ := forms.Background(r.Background) // validated
+	v.Background = forms.BackgroundColor(bg)
 	v.Particles = render.Particles{Off: !r.Particles, Seed: uint32(r.Seed), StepMs: r.StepMs, Preroll: preroll(r.PrerollMs)}
 	if r.Seed == 0 {
 		v.Particles.Seed = render.ZeroSeed
@@ -500,7 +490,7 @@ func (r RenderOptions) view() (render.View, render.Time) {
 	if r.Margin == 0 {
 		v.Margin = render.NoMargin
 	}
-	still, _ := ParseStillTime(r.Time) // validated
+	still, _ := forms.StillTime(r.Time) // validated
 	return v, still
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/internal/fsread"
 	"github.com/mdxrender/mdxrender/internal/pngenc"
 	"github.com/mdxrender/mdxrender/pkg/budget"
@@ -93,9 +94,11 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	defer out.Close()
 	sh := r.Shard
 	if sh.Count == 0 && c.Shard != "" {
-		if sh, err = ParseShard(c.Shard); err != nil {
+		i, n, err := forms.Shard(c.Shard)
+		if err != nil {
 			return nil, fmt.Errorf("batch: shard: %w", err)
 		}
+		sh = Shard{i, n}
 	}
 	unlock, err := lockOutput(out, sh)
 	if err != nil {

@@ -332,11 +332,6 @@ func TestShardsPartitionInputs(t *testing.T) {
 	if _, ok, _ := ShardFromEnv(lookup); ok {
 		t.Error("shard without count")
 	}
-	for _, bad := range []string{"", "1", "2/2", "-1/3", "a/b", "0/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q) accepted", bad)
-		}
-	}
 }
 
 func TestMergeShardManifests(t *testing.T) {

@@ -6,36 +6,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
+// A still's time lands on a whole model ms within its sequence (the
+// forms of render.time are read in internal/forms).
 func TestStillTime(t *testing.T) {
 	for _, c := range []struct {
-		in         string
+		in         render.Time
 		start, end uint32
 		want       uint32
 	}{
-		{"", 100, 900, 100},
-		{"0", 100, 900, 100},
-		{" 250 ", 100, 900, 350},
-		{"0.6", 100, 900, 101},  // whole ms, rounded
-		{"5000", 100, 900, 900}, // past the end: the end
-		{"50%", 100, 900, 500},
-		{"100%", 100, 900, 900},
-		{"12.5 %", 0, 1000, 125},
-		{"50%", 300, 300, 300}, // empty sequence
+		{render.Time{}, 100, 900, 100},
+		{render.Ms(0), 100, 900, 100},
+		{render.Ms(250), 100, 900, 350},
+		{render.Ms(0.6), 100, 900, 101},  // whole ms, rounded
+		{render.Ms(5000), 100, 900, 900}, // past the end: the end
+		{render.Share(0.5), 100, 900, 500},
+		{render.Share(1), 100, 900, 900},
+		{render.Share(0.125), 0, 1000, 125},
+		{render.Share(0.5), 300, 300, 300}, // empty sequence
 	} {
-		st, err := ParseStillTime(c.in)
-		if err != nil {
-			t.Errorf("%q: %v", c.in, err)
-			continue
-		}
-		if got := stillAt(st, c.start, c.end); got != c.want {
-			t.Errorf("%q in [%d, %d]: %d, want %d", c.in, c.start, c.end, got, c.want)
-		}
-	}
-	for _, bad := range []string{"soon", "-1", "101%", "-5%", "NaN", "1e9", "%", "50%%", "Inf"} {
-		if _, err := ParseStillTime(bad); err == nil {
-			t.Errorf("%q accepted", bad)
+		if got := stillAt(c.in, c.start, c.end); got != c.want {
+			t.Errorf("%v in [%d, %d]: %d, want %d", c.in, c.start, c.end, got, c.want)
 		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 
 	"github.com/mdxrender/mdxrender/pkg/render"
-	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // Output kinds accepted in Output.Formats.
@@ -79,7 +79,7 @@ func (c *Config) Validate() error {
 		bad("model_timeout", "want 0 (no limit) to %d seconds, got %g", maxModelTimeout, c.ModelTimeout)
 	}
 	if c.Shard != "" {
-		if _, err := ParseShard(c.Shard); err != nil {
+		if _, _, err := forms.Shard(c.Shard); err != nil {
 			bad("shard", "%v", err)
 		}
 	}
@@ -104,7 +104,7 @@ func (c *Config) Validate() error {
 	}
 	c.Sequences.validate("sequences", bad)
 	for i, t := range c.TeamColors {
-		if _, err := texture.ParseTeam(t); err != nil {
+		if _, err := forms.Team(t); err != nil {
 			bad(fmt.Sprintf("team_colors[%d]", i), "%v", err)
 		}
 	}
@@ -153,7 +153,7 @@ func (c *Config) Validate() error {
 			o.Sequences.validate(key+".sequences", bad)
 		}
 		for j, t := range o.TeamColors {
-			if _, err := texture.ParseTeam(t); err != nil {
+			if _, err := forms.Team(t); err != nil {
 				bad(fmt.Sprintf("%s.team_colors[%d]", key, j), "%v", err)
 			}
 		}
@@ -189,13 +189,13 @@ func (r RenderOptions) View() (render.View, render.Time) { return r.view() }
 func (r RenderOptions) validate(key string, bad badFunc) {
 	checkSize(key+".size", r.Size, bad)
 	checkSSAA(key+".ssaa", r.SSAA, bad)
-	if _, err := render.ParseBackground(r.Background); err != nil {
+	if _, err := forms.Background(r.Background); err != nil {
 		bad(key+".background", "%v", err)
 	}
 	checkFinite(key+".yaw", r.Yaw, bad)
 	checkPitch(key+".pitch", r.Pitch, bad)
 	if r.TeamColor != "" {
-		if _, err := texture.ParseTeam(r.TeamColor); err != nil {
+		if _, err := forms.Team(r.TeamColor); err != nil {
 			bad(key+".team_color", "%v", err)
 		}
 	}
@@ -207,17 +207,9 @@ func (r RenderOptions) validate(key string, bad badFunc) {
 	checkZoom(key+".zoom", r.Zoom, bad)
 }
 
-func checkMargin(key string, v float64, bad badFunc) {
-	if !(v >= 0 && v < 0.5) {
-		bad(key, "want a share of the picture from 0 to below 0.5 on each side, got %g", v)
-	}
-}
+func checkMargin(key string, v float64, bad badFunc) { check(key, forms.CheckMargin(v), bad) }
 
-func checkZoom(key string, v float64, bad badFunc) {
-	if !(v > 0 && v <= 100) {
-		bad(key, "want more than 0 and at most 100, got %g", v)
-	}
-}
+func checkZoom(key string, v float64, bad badFunc) { check(key, forms.CheckZoom(v), bad) }
 
 func (r RenderPatch) validate(key string, bad badFunc) {
 	if r.Size != nil {
@@ -227,7 +219,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 		checkSSAA(key+".ssaa", *r.SSAA, bad)
 	}
 	if r.Background != nil {
-		if _, err := render.ParseBackground(*r.Background); err != nil {
+		if _, err := forms.Background(*r.Background); err != nil {
 			bad(key+".background", "%v", err)
 		}
 	}
@@ -238,7 +230,7 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 		checkPitch(key+".pitch", *r.Pitch, bad)
 	}
 	if r.TeamColor != nil {
-		if _, err := texture.ParseTeam(*r.TeamColor); err != nil {
+		if _, err := forms.Team(*r.TeamColor); err != nil {
 			bad(key+".team_color", "%v", err)
 		}
 	}
@@ -263,29 +255,16 @@ func (r RenderPatch) validate(key string, bad badFunc) {
 }
 
 func checkTime(key, v string, bad badFunc) {
-	if _, err := ParseStillTime(v); err != nil {
+	if _, err := forms.StillTime(v); err != nil {
 		bad(key, "%v", err)
 	}
 }
 
-func checkSeed(key string, v int, bad badFunc) {
-	if v < 0 || int64(v) > math.MaxInt32 {
-		bad(key, "want 0 to %d, got %d", math.MaxInt32, v)
-	}
-}
+func checkSeed(key string, v int, bad badFunc) { check(key, forms.CheckSeed(int64(v)), bad) }
 
-func checkStep(key string, v float64, bad badFunc) {
-	if !(v > 0 && v <= 60000) {
-		bad(key, "want a step of more than 0 and at most 60000 ms, got %g", v)
-	}
-}
+func checkStep(key string, v float64, bad badFunc) { check(key, forms.CheckStepMs(v), bad) }
 
-// checkPreroll's upper bound is pkg/particles.MaxPrerollMs.
-func checkPreroll(key string, v float64, bad badFunc) {
-	if math.IsNaN(v) || v > 600000 || math.IsInf(v, 0) {
-		bad(key, "want at most 600000 ms (negative: one particle lifetime), got %g", v)
-	}
-}
+func checkPreroll(key string, v float64, bad badFunc) { check(key, forms.CheckPrerollMs(v), bad) }
 
 func (s Sequences) validate(key string, bad badFunc) {
 	switch s.Select {
@@ -310,21 +289,16 @@ func checkSize(key string, v Size, bad badFunc) {
 	}
 }
 
-func checkSSAA(key string, v int, bad badFunc) {
-	if v < 1 || v > 8 {
-		bad(key, "want 1 to 8, got %d", v)
-	}
-}
+func checkSSAA(key string, v int, bad badFunc) { check(key, forms.CheckSSAA(v), bad) }
 
-func checkPitch(key string, v float64, bad badFunc) {
-	if !(v >= -90 && v <= 90) {
-		bad(key, "want -90 to 90 degrees, got %g", v)
-	}
-}
+func checkPitch(key string, v float64, bad badFunc) { check(key, forms.CheckPitch(v), bad) }
 
-func checkFinite(key string, v float64, bad badFunc) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		bad(key, "want a finite angle, got %g", v)
+func checkFinite(key string, v float64, bad badFunc) { check(key, forms.CheckAngle(v), bad) }
+
+// check reports err, if any, as a problem of key.
+func check(key string, err error, bad badFunc) {
+	if err != nil {
+		bad(key, "%v", err)
 	}
 }
 

@@ -60,8 +60,8 @@ func TestHDCorpusJobs(t *testing.T) {
 	emulate := os.Getenv("HD_CORPUS_VIEWER_BC5") != ""
 	emu := filepath.Join(out, "viewer-bc5")
 	views := []View{
-		{Width: 256, Yaw: 30, Pitch: 20, Sequence: ParseSequence("0")},
-		{Width: 256, Yaw: -120, Pitch: 35, Sequence: ParseSequence("0"), Time: Ms(333)},
+		{Width: 256, Yaw: 30, Pitch: 20, Sequence: SequenceAt(0)},
+		{Width: 256, Yaw: -120, Pitch: 35, Sequence: SequenceAt(0), Time: Ms(333)},
 	}
 	var list strings.Builder
 	sc := bufio.NewScanner(f)
