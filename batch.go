@@ -121,7 +121,7 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, m
 		})
 	}
 	// The files the pictures read are part of the cache key.
-	teams := make([]Team, len(job.Teams))
+	teams := make([]texture.Team, len(job.Teams))
 	for i, t := range job.Teams {
 		teams[i] = t.Color
 	}

@@ -11,13 +11,14 @@ import (
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // overBudget counts a render's over-budget warnings that name limit.
 func overBudget(ws []Warning, limit budget.Kind) int {
 	n := 0
 	for _, w := range ws {
-		if w.Code == OverBudget && strings.Contains(w.Message, limit.String()) {
+		if w.Code == render.OverBudget && strings.Contains(w.Message, limit.String()) {
 			n++
 		}
 	}
@@ -168,7 +169,7 @@ func TestBatchReadsWithinBudget(t *testing.T) {
 	}
 	refused := 0
 	for _, w := range man.Models[0].Warnings {
-		if w.Code == OverBudget && strings.Contains(w.Message, "read_bytes") {
+		if w.Code == render.OverBudget && strings.Contains(w.Message, "read_bytes") {
 			refused++
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // A model file to a PNG: open, render with the defaults changed where
@@ -21,7 +23,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	img, warnings, err := m.Render(mdxrender.View{Yaw: 30, Pitch: 20, Team: mdxrender.Player(1)})
+	img, warnings, err := m.Render(mdxrender.View{Yaw: 30, Pitch: 20, Team: texture.Player(1)})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func ExampleModel_Sheet() {
 	}
 	v := mdxrender.View{Width: 64}
 	s, _, err := m.Sheet(context.Background(), v, mdxrender.SheetOptions{
-		Sequences: []mdxrender.Sequence{mdxrender.SequenceNamed("Stand"), mdxrender.SequenceNamed("Attack")},
+		Sequences: []render.Sequence{render.SequenceNamed("Stand"), render.SequenceNamed("Attack")},
 		Frames:    4,
 		Yaws:      []float64{0, 90, 180, 270},
 	})

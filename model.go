@@ -24,7 +24,7 @@ type Options struct {
 	// Textures are searched, in order, before the model's own folder and
 	// map (texture.Resolver's order, the command line's too: a reskin in
 	// a texture folder wins over the file beside the model): folders of
-	// textures (see Folder), maps, archives (OpenSources).
+	// textures (texture.Folder), maps, archives (OpenSources).
 	Textures []texture.Source
 	// GameData is searched last, after the model's folder and map: the
 	// game's own files (OpenGameData), which a model's own replace.
@@ -47,7 +47,7 @@ type Options struct {
 	// pictures need its rule.
 	NoMapRoot bool
 	// Limits bound reading the file, decoding it and its textures, and
-	// every picture of it; the zero Limits is DefaultLimits(). A program
+	// every picture of it; the zero Limits is budget.DefaultLimits(). A program
 	// that renders files from strangers keeps them, or lowers them.
 	Limits Limits
 }
@@ -58,10 +58,6 @@ type Options struct {
 // its cost fails with a *budget.Error naming the file, the limit and the
 // value. See pkg/budget and docs/hostile-input.md.
 type Limits = budget.Limits
-
-// Folder is the texture source of a folder on disk. No symbolic link in it
-// leads reads outside it.
-func Folder(dir string) texture.Source { return texture.Folder(dir) }
 
 // Model is a decoded model and the place it was read from, whose folder is
 // searched for its textures. Its methods may be called from several
@@ -226,7 +222,7 @@ func (m *Model) RenderFrames(ctx context.Context, v View, frames []Frame) ([]*im
 
 // Dependencies lists the files other than the model that its pictures in
 // the given teams' colours read: textures and spawned models.
-func (m *Model) Dependencies(teams []Team) []texture.File {
+func (m *Model) Dependencies(teams []texture.Team) []texture.File {
 	return render.Dependencies(m.File.Model, m.tex, teams, m.meter.Fork())
 }
 

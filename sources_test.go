@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // sharedDir is ../shared (or $MDXR_SHARED); tests that need it skip
@@ -146,7 +147,7 @@ func TestBatchOverMapMatchesExtracted(t *testing.T) {
 				for _, w := range res.Warnings {
 					_, name, ok := strings.Cut(w.Message, `texture "`)
 					name, _, ok2 := strings.Cut(name, `"`)
-					if w.Code != mdxrender.MissingTexture || !ok || !ok2 {
+					if w.Code != render.MissingTexture || !ok || !ok2 {
 						continue
 					}
 					name = strings.ToLower(name[strings.LastIndex(name, `\`)+1:])
@@ -264,7 +265,7 @@ func TestUnpackedMapRoot(t *testing.T) {
 		}
 		n := 0
 		for _, w := range warns {
-			if w.Code == mdxrender.MissingTexture {
+			if w.Code == render.MissingTexture {
 				n++
 			}
 		}
@@ -321,7 +322,7 @@ func missingTextures(m *batch.Manifest) int {
 	n := 0
 	for _, res := range m.Models {
 		for _, w := range res.Warnings {
-			if w.Code == mdxrender.MissingTexture {
+			if w.Code == render.MissingTexture {
 				n++
 			}
 		}

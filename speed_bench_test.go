@@ -12,6 +12,7 @@ import (
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // BenchmarkCorpusThumbnails is the whole-corpus batch of
@@ -96,7 +97,7 @@ func corpusModelFiles(tb testing.TB) []string {
 // every Render's do; the first iteration (outside the timer) fills it.
 func BenchmarkThumbnailCold(b *testing.B) {
 	p := unitModel(b)
-	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: mdxrender.Particles{Off: true}}
+	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: render.Particles{Off: true}}
 	thumb := func() {
 		m, err := mdxrender.Open(p, nil)
 		if err != nil {
@@ -123,7 +124,7 @@ func BenchmarkThumbnailWarm(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: mdxrender.Particles{Off: true}}
+	v := mdxrender.View{Width: 256, SSAA: 1, Yaw: 30, Pitch: 20, Workers: 1, Particles: render.Particles{Off: true}}
 	cputime.Bench(b, func() {
 		if _, _, err := m.Render(v); err != nil {
 			b.Fatal(err)
