@@ -43,10 +43,10 @@
 //
 // RenderFrames draws a run of frames — a sprite sheet's cells, an
 // animation — with one camera that keeps all of them in the picture and
-// one particle simulation stepped through them. BatchRenderer plugs the
-// renderer into pkg/batch, which renders many models from a configuration
-// with a worker pool, a cache, shards, sheets and reports, as the
-// mdxrender command does.
+// one particle simulation stepped through them; Sheet lays them out as a
+// sprite sheet for game engines. pkg/batch, built on this package,
+// renders many models with a worker pool, a cache, shards and reports, as
+// the mdxrender command does.
 //
 // The packages below this one can be used on their own: pkg/mdx and
 // pkg/m2 decode and encode the formats into plain Go structs, pkg/texture

@@ -9,6 +9,7 @@ import (
 	"github.com/mdxrender/mdxrender/internal/archivepath"
 	"github.com/mdxrender/mdxrender/internal/bufpool"
 	"github.com/mdxrender/mdxrender/internal/fsread"
+	"github.com/mdxrender/mdxrender/internal/modeltex"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
@@ -99,7 +100,7 @@ func Open(path string, o *Options) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := load(a, inner, path, fsLocal(arch, a, inner), o, meter)
+		m, err := load(a, inner, path, modeltex.LocalFS(arch, a, inner), o, meter)
 		if err != nil {
 			a.Close()
 			return nil, err
@@ -111,7 +112,7 @@ func Open(path string, o *Options) (*Model, error) {
 	if o != nil && o.Within != "" {
 		top = o.Within
 	}
-	return load(nil, path, path, localSources(filepath.Dir(path), top), o, meter)
+	return load(nil, path, path, modeltex.Local(filepath.Dir(path), top), o, meter)
 }
 
 // load reads the model file name, from fsys or (nil fsys) from disk,
@@ -168,7 +169,7 @@ func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
 	if a, ok := fsys.(*mpq.Archive); ok {
 		src = a.Name()
 	}
-	return load(fsys, name, name, fsLocal(src, fsys, name), o, budget.NewMeter(limitsOf(o)))
+	return load(fsys, name, name, modeltex.LocalFS(src, fsys, name), o, budget.NewMeter(limitsOf(o)))
 }
 
 // Close closes the archive Open read the model from, if any; the Model
@@ -193,8 +194,8 @@ func newModel(f *model.File, name string, local []texture.Source, o *Options, me
 	if o.NoMapRoot {
 		local = local[:1]
 	}
-	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache, Options: texture.OptionsWithin(o.Limits)}
-	return &Model{File: f, Name: name, tex: render.Textures{Local: local, Resolver: res}, meter: meter}
+	tex := modeltex.Textures(local, o.Textures, o.GameData, cache, o.Limits)
+	return &Model{File: f, Name: name, tex: tex, meter: meter}
 }
 
 // Render draws a still of the model as v says; the zero View draws what

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -135,7 +134,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	if check && cfg.Check.Golden == "" {
 		return usageErrorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}
-	r := &batch.Runner{Config: cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
+	r := &batch.Runner{Config: cfg, Renderer: batch.NewRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
 	if cfg.Shard == "" {
 		sh, ok, err := batch.ShardFromEnv(os.LookupEnv)
 		if err != nil {

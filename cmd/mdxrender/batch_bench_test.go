@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -60,7 +59,7 @@ func BenchmarkBatchCorpus(b *testing.B) {
 				if err := cfg.Validate(); err != nil {
 					b.Fatal(err)
 				}
-				r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: "bench"}
+				r := &batch.Runner{Config: &cfg, Renderer: batch.NewRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: "bench"}
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					m, err := r.Run(context.Background())

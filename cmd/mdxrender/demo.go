@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
@@ -130,7 +129,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
-		r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
+		r := &batch.Runner{Config: &cfg, Renderer: batch.NewRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
 		m, err := r.Run(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)

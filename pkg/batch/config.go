@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/clip"
 
 	"github.com/mdxrender/mdxrender/pkg/mpq"
@@ -276,7 +277,7 @@ type RenderPatch struct {
 // DefaultConfig returns the built-in defaults, the lowest precedence layer.
 func DefaultConfig() Config {
 	return Config{
-		Inputs:         Inputs{Extensions: []string{".mdx", ".mdl", ".m2"}},
+		Inputs:         Inputs{Extensions: mdxrender.ModelExts()},
 		TextureCacheMB: 64,
 		Output:         Output{Dir: "out", Name: "{path}-{view}", Formats: []string{"png"}, Gallery: true},
 		ModelTimeout:   DefaultModelTimeout,

@@ -14,11 +14,11 @@
 // where a value came from and the command line beats the file's per-model
 // overrides.
 //
-// The package does not render anything itself and does not import the
-// renderer: the caller supplies a Renderer (see renderer.go). That keeps the
-// whole pipeline testable with a fake renderer that draws deterministic
-// images, and keeps the dependency direction of the project (batch sits on
-// top, next to the CLI).
+// Models are drawn by a Renderer: NewRenderer's draws with the library
+// (the root package's texture sources and pkg/render), which the batch
+// imports, never the reverse, so that a program that renders one model
+// does not link the batch application. The tests drive the whole pipeline
+// with a fake Renderer that draws deterministic pictures.
 //
 // Like every library package here, batch never logs and never exits; progress
 // is reported through the Observer interface, which the CLI implements as a

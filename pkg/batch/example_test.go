@@ -1,7 +1,10 @@
 package batch_test
 
 import (
+	"context"
 	"fmt"
+	"log"
+	"os"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
@@ -19,4 +22,30 @@ func ExampleShard_Contains() {
 	}
 	fmt.Println(n[0]+n[1]+n[2], n[0] > 0 && n[1] > 0 && n[2] > 0)
 	// Output: 300 true
+}
+
+// A batch over any fs.FS — here a folder, but an archive or an embedded
+// file system works the same: every model in it is rendered into out/,
+// with a manifest of what was written.
+func Example_batch() {
+	out, err := os.MkdirTemp("", "mdxrender-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(out)
+	cfg := batch.DefaultConfig()
+	cfg.Inputs.Trees = []batch.Tree{{Name: "fixtures", FS: os.DirFS("../../testdata/models")}}
+	cfg.Inputs.Extensions = []string{".mdl"}
+	cfg.Output.Dir = out
+	cfg.Render.Size = batch.Square(64)
+	if err := cfg.Validate(); err != nil {
+		log.Fatal(err)
+	}
+	run := batch.Runner{Config: &cfg, Renderer: batch.NewRenderer(0, cfg.Jobs), Version: "example"}
+	manifest, err := run.Run(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(manifest.Summary.Models > 20, manifest.Summary.Failed)
+	// Output: true 0
 }
