@@ -11,7 +11,6 @@ import (
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/archivepath"
 	"github.com/mdxrender/mdxrender/internal/forms"
-	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
@@ -51,15 +50,11 @@ atomically.`,
 			if common.output == "" {
 				return usageErrorf("render: -o OUT.png is required")
 			}
-			var ro batch.RenderOptions
 			var errs []error
-			if err := common.renderOptions(&ro); err != nil {
+			v, err := common.view()
+			if err != nil {
 				errs = append(errs, err)
 			}
-			v, still := ro.View()
-			v.Yaw, v.Pitch, v.Camera, v.Time = ro.Yaw, ro.Pitch, ro.Camera, still
-			v.Team, _ = forms.Team(ro.TeamColor)
-			v.Sequence = forms.Sequence(common.sequence)
 			v.Fov, v.Distance, v.Near, v.Far, v.Ortho = fov, distance, near, far, ortho
 			if target != "" {
 				t, err := forms.Vec3(target)
@@ -75,7 +70,6 @@ atomically.`,
 				}
 				v.Light = &l
 			}
-			var err error
 			if v.Fit, err = forms.Fit(fit); err != nil {
 				errs = append(errs, flagError("fit", err))
 			}

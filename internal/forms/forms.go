@@ -120,6 +120,18 @@ func stillTimeError(quoted string) error {
 	return fmt.Errorf("want ms after the sequence start (0 to %d) or a share like \"50%%\", got %s", MaxStillMs, quoted)
 }
 
+// Patterns reads a comma-separated list of sequence name patterns
+// ("Walk*, Attack*"), leaving out empty ones.
+func Patterns(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Sequence reads a sequence as render's --sequence takes it: an index,
 // -1 for the bind pose, "" for the default (Stand), anything else a name.
 func Sequence(s string) render.Sequence {

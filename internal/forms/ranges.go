@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -116,4 +117,25 @@ func ViewMargin(m float64) float64 {
 		return render.NoMargin
 	}
 	return m
+}
+
+// MaxModelTimeout bounds a batch's model timeout (a day): a larger value
+// is a typo.
+const MaxModelTimeout = 24 * time.Hour
+
+// CheckModelTimeout refuses a model timeout, in seconds, out of 0 (no
+// limit) to MaxModelTimeout.
+func CheckModelTimeout(seconds float64) error {
+	if max := MaxModelTimeout.Seconds(); !(seconds >= 0 && seconds <= max) {
+		return fmt.Errorf("want 0 (no limit) to %d seconds, got %g", int(max), seconds)
+	}
+	return nil
+}
+
+// CheckTextureCacheMB refuses a texture cache out of 1 to 65536 MiB.
+func CheckTextureCacheMB(mb int64) error {
+	if mb < 1 || mb > 1<<16 {
+		return fmt.Errorf("want 1 to 65536 MiB, got %d", mb)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package batch_test
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,25 +22,25 @@ func BenchmarkCorpusThumbnails(b *testing.B) {
 	models := corpusModelFiles(b)
 	for _, jobs := range []int{1, 0} {
 		b.Run(fmt.Sprintf("jobs%d", jobs), func(b *testing.B) {
-			cfg := batch.DefaultConfig()
+			cfg := batch.DefaultOptions()
 			cfg.Inputs.Files = models
 			cfg.Output.Dir = b.TempDir()
 			cfg.Output.Gallery = false
 			cfg.Output.Name = "{path}-{ext}" // the corpus has x.mdl beside x.mdx
 			cfg.Render.Size, cfg.Render.SSAA = batch.Square(256), 1
 			cfg.Render.Particles = false
-			cfg.Render.Background = "#000000"
+			cfg.Render.Background = color.NRGBA{A: 255} // black
 			cfg.Jobs, cfg.Force = jobs, true
 			if err := cfg.Validate(); err != nil {
 				b.Fatal(err)
 			}
-			r := &batch.Runner{Config: &cfg, Renderer: batch.NewRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: "bench"}
+			r := &batch.Runner{Options: &cfg, Renderer: batch.NewRenderer(cfg.TextureCache, cfg.Jobs), Version: "bench"}
 			b.ResetTimer()
 			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				// A new renderer per run: textures are decoded again, as in
 				// a new process.
-				r.Renderer = batch.NewRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs)
+				r.Renderer = batch.NewRenderer(cfg.TextureCache, cfg.Jobs)
 				m, err := r.Run(context.Background())
 				if err != nil {
 					b.Fatal(err)

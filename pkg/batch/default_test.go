@@ -56,7 +56,7 @@ func writeTestFile(t *testing.T, dir, name string, b []byte) string {
 func TestBatchOverTreeMatchesFolder(t *testing.T) {
 	run := func(tree bool) string {
 		t.Helper()
-		cfg := batch.DefaultConfig()
+		cfg := batch.DefaultOptions()
 		if tree {
 			cfg.Inputs.Trees = []batch.Tree{{Name: "models", FS: os.DirFS(fixtures)}}
 		} else {
@@ -69,7 +69,7 @@ func TestBatchOverTreeMatchesFolder(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		r := batch.Runner{Config: &cfg, Renderer: batch.NewRenderer(0, cfg.Jobs), Version: "test"}
+		r := batch.Runner{Options: &cfg, Renderer: batch.NewRenderer(0, cfg.Jobs), Version: "test"}
 		m, err := r.Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +95,7 @@ func TestBatchOverTreeMatchesFolder(t *testing.T) {
 
 // runBatch renders stills of the inputs of cfg into a new folder and
 // returns it.
-func runBatch(t *testing.T, cfg batch.Config) (string, *batch.Manifest) {
+func runBatch(t *testing.T, cfg batch.Options) (string, *batch.Manifest) {
 	t.Helper()
 	cfg.Output.Dir = t.TempDir()
 	cfg.Output.Gallery = false
@@ -105,7 +105,7 @@ func runBatch(t *testing.T, cfg batch.Config) (string, *batch.Manifest) {
 	}
 	r := batch.NewRenderer(0, cfg.Jobs)
 	defer r.Close()
-	m, err := (&batch.Runner{Config: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
+	m, err := (&batch.Runner{Options: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,9 +188,9 @@ func TestBatchOverMapMatchesExtracted(t *testing.T) {
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("smpq: %v: %s", err, out)
 			}
-			packed := batch.DefaultConfig()
+			packed := batch.DefaultOptions()
 			packed.Inputs.Files = []string{archive}
-			folder := batch.DefaultConfig()
+			folder := batch.DefaultOptions()
 			folder.Inputs.Dirs = []string{dir}
 			a, man := runBatch(t, packed)
 			b, _ := runBatch(t, folder)
@@ -276,13 +276,13 @@ func missingTextures(m *batch.Manifest) int {
 func TestMapSearchStaysWithinInput(t *testing.T) {
 	if base := os.Getenv("MDXR_MAPSEARCH_BASE"); base != "" {
 		// The traced child: the tree exists; run the batch over it.
-		cfg := batch.DefaultConfig()
+		cfg := batch.DefaultOptions()
 		cfg.Inputs.Dirs = []string{filepath.Join(base, "outer", "in")}
 		runBatch(t, cfg)
 		return
 	}
 	outer, input := mapAboveInput(t, t.TempDir())
-	cfg := batch.DefaultConfig()
+	cfg := batch.DefaultOptions()
 	cfg.Inputs.Dirs = []string{input}
 	if _, m := runBatch(t, cfg); missingTextures(m) == 0 {
 		t.Error("the map's root above the input folder was searched")
@@ -357,7 +357,7 @@ func TestBatchReadsWithinBudget(t *testing.T) {
 	}
 	dir := t.TempDir()
 	archive := writeTestFile(t, dir, "bomb.w3x", hostile.MPQ(13, blocks, mnames))
-	cfg := batch.DefaultConfig()
+	cfg := batch.DefaultOptions()
 	cfg.Inputs.Files = []string{archive}
 	cfg.Output.Dir = filepath.Join(dir, "out")
 	cfg.Output.Gallery = false
@@ -371,7 +371,7 @@ func TestBatchReadsWithinBudget(t *testing.T) {
 	alloc := allocatedBy(func() {
 		r := batch.NewRenderer(0, 1)
 		defer r.Close()
-		man, err = (&batch.Runner{Config: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
+		man, err = (&batch.Runner{Options: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
 	})
 	if err != nil {
 		t.Fatal(err)

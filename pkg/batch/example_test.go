@@ -26,22 +26,20 @@ func ExampleShard_Contains() {
 
 // A batch over any fs.FS — here a folder, but an archive or an embedded
 // file system works the same: every model in it is rendered into out/,
-// with a manifest of what was written.
+// with a manifest of what was written. The options are values; a
+// configuration file is read into them by pkg/batchconfig.
 func Example_batch() {
 	out, err := os.MkdirTemp("", "mdxrender-example")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(out)
-	cfg := batch.DefaultConfig()
-	cfg.Inputs.Trees = []batch.Tree{{Name: "fixtures", FS: os.DirFS("../../testdata/models")}}
-	cfg.Inputs.Extensions = []string{".mdl"}
-	cfg.Output.Dir = out
-	cfg.Render.Size = batch.Square(64)
-	if err := cfg.Validate(); err != nil {
-		log.Fatal(err)
-	}
-	run := batch.Runner{Config: &cfg, Renderer: batch.NewRenderer(0, cfg.Jobs), Version: "example"}
+	o := batch.DefaultOptions()
+	o.Inputs.Trees = []batch.Tree{{Name: "fixtures", FS: os.DirFS("../../testdata/models")}}
+	o.Inputs.Extensions = []string{".mdl"}
+	o.Output.Dir = out
+	o.Render.Size = batch.Square(64)
+	run := batch.Runner{Options: &o, Version: "example"}
 	manifest, err := run.Run(context.Background())
 	if err != nil {
 		log.Fatal(err)
