@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // A Model rendered again gives the picture it gave the first time, when
@@ -14,7 +15,7 @@ import (
 // picture was larger (finer levels decoded first) gives it too.
 func TestRenderAgainSamePicture(t *testing.T) {
 	p := unitModel(t)
-	v := mdxrender.View{Width: 128, SSAA: 1, Yaw: 30, Pitch: 20, Particles: mdxrender.Particles{Off: true}}
+	v := mdxrender.View{Width: 128, SSAA: 1, Yaw: 30, Pitch: 20, Particles: render.Particles{Off: true}}
 	render := func(m *mdxrender.Model, v mdxrender.View) []byte {
 		t.Helper()
 		img, _, err := m.Render(v)

@@ -1,23 +1,21 @@
 package mdxrender
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
-	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // overBudget counts a render's over-budget warnings that name limit.
 func overBudget(ws []Warning, limit budget.Kind) int {
 	n := 0
 	for _, w := range ws {
-		if w.Code == OverBudget && strings.Contains(w.Message, limit.String()) {
+		if w.Code == render.OverBudget && strings.Contains(w.Message, limit.String()) {
 			n++
 		}
 	}
@@ -119,63 +117,5 @@ func TestPaddedTexturesNotRead(t *testing.T) {
 	}
 	if alloc > 4*pad {
 		t.Errorf("allocated %d bytes for a budget of %d (the files hold %d)", alloc, lim.ReadBytes, n*pad)
-	}
-}
-
-// TestBatchReadsWithinBudget is the hostile-input case of twenty texture
-// names for one large compressed block in a map, given to a batch, at a
-// small scale: the batch reads the model's dependencies to hash them for
-// its cache and again to draw them, and both count against the model's
-// read limit, each file once, so the block is decompressed a few times,
-// not forty.
-func TestBatchReadsWithinBudget(t *testing.T) {
-	const n, size = 20, 4 << 20
-	var names []string
-	for i := range n {
-		names = append(names, fmt.Sprintf("t%d.blp", i))
-	}
-	list := "m.mdl\r\n" + strings.Join(names, "\r\n")
-	// One 4 MiB sector (shift 13): every read decompresses all of it.
-	blocks := []hostile.MPQBlock{{Data: hostile.MDLTexturedMany(names), Sectors: true},
-		{Data: make([]byte, size), Sectors: true}, {Data: []byte(list)}}
-	mnames := []hostile.MPQName{{Name: "m.mdl", Block: 0}, {Name: "(listfile)", Block: 2}}
-	for _, p := range names {
-		mnames = append(mnames, hostile.MPQName{Name: p, Block: 1})
-	}
-	dir := t.TempDir()
-	archive := writeTestFile(t, dir, "bomb.w3x", hostile.MPQ(13, blocks, mnames))
-	cfg := batch.DefaultConfig()
-	cfg.Inputs.Files = []string{archive}
-	cfg.Output.Dir = filepath.Join(dir, "out")
-	cfg.Output.Gallery = false
-	cfg.Render.Size = batch.Square(32)
-	cfg.Limits.ReadBytes = 2*size + 64<<10
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	var man *batch.Manifest
-	var err error
-	alloc := allocatedBy(func() {
-		r := NewBatchRenderer(0, 1)
-		defer r.Close()
-		man, err = (&batch.Runner{Config: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(man.Models) != 1 || man.Summary.Failed != 0 {
-		t.Fatalf("manifest %+v", man.Summary)
-	}
-	refused := 0
-	for _, w := range man.Models[0].Warnings {
-		if w.Code == OverBudget && strings.Contains(w.Message, "read_bytes") {
-			refused++
-		}
-	}
-	if refused != n-2 {
-		t.Errorf("%d textures refused, want %d: %v", refused, n-2, man.Models[0].Warnings)
-	}
-	if alloc > 12*size {
-		t.Errorf("allocated %d bytes: the block was read %d times or more", alloc, alloc/size/2)
 	}
 }

@@ -15,10 +15,11 @@
 // `mdxrender render` draws with no flags: 256×256, the orbit camera looking
 // at the model's front, the Stand sequence at its start, player 0's team
 // colour, a transparent background and the particle emitters simulated as
-// the reference viewer does. Set only what should differ: Sequence
-// (SequenceNamed("Walk"), SequenceAt(2), BindPose), Time (Ms(500),
-// Share(0.5)), Yaw and Pitch, Width and Height, Team, Background,
-// Particles.
+// the reference viewer does. Set only what should differ, with the values
+// of pkg/render and pkg/texture: Sequence (render.SequenceNamed("Walk"),
+// render.SequenceAt(2), render.BindPose()), Time (render.Ms(500),
+// render.Share(0.5)), Yaw and Pitch, Width and Height, Team
+// (texture.Player(1)), Background, Particles.
 //
 // Textures are looked for in Options.Textures first (so a reskin there
 // wins), then in the model's own folder, then at the root of the map it
@@ -27,10 +28,11 @@
 // install's MPQs or a folder of extracted game files for the stock
 // textures models name; any fs.FS works through
 // texture.FSSource. A path like "maps/Hero.w3x:war3mapImported/Hero.mdx"
-// names a model inside an archive (Open, LoadFile, OpenFile), and OpenFS
+// names a model inside an archive (Open, OpenFile), and OpenFS
 // reads one from any fs.FS. A texture that cannot be found is drawn white
-// and reported as a Warning whose Code (MissingTexture, BlankPicture, ...)
-// stays the same from release to release; an error means no picture.
+// and reported as a Warning whose Code (render.MissingTexture,
+// render.BlankPicture, ...) stays the same from release to release; an
+// error means no picture.
 //
 // Files from strangers are safe to open: Options.Limits is one resource
 // budget (file size, geometry, texture pixels, particles, picture size,
@@ -41,10 +43,10 @@
 //
 // RenderFrames draws a run of frames — a sprite sheet's cells, an
 // animation — with one camera that keeps all of them in the picture and
-// one particle simulation stepped through them. BatchRenderer plugs the
-// renderer into pkg/batch, which renders many models from a configuration
-// with a worker pool, a cache, shards, sheets and reports, as the
-// mdxrender command does.
+// one particle simulation stepped through them; Sheet lays them out as a
+// sprite sheet for game engines. pkg/batch, built on this package,
+// renders many models with a worker pool, a cache, shards and reports, as
+// the mdxrender command does.
 //
 // The packages below this one can be used on their own: pkg/mdx and
 // pkg/m2 decode and encode the formats into plain Go structs, pkg/texture

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender"
-	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // A model file to a PNG: open, render with the defaults changed where
@@ -21,7 +22,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	img, warnings, err := m.Render(mdxrender.View{Yaw: 30, Pitch: 20, Team: mdxrender.Player(1)})
+	img, warnings, err := m.Render(mdxrender.View{Yaw: 30, Pitch: 20, Team: texture.Player(1)})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func ExampleModel_Sheet() {
 	}
 	v := mdxrender.View{Width: 64}
 	s, _, err := m.Sheet(context.Background(), v, mdxrender.SheetOptions{
-		Sequences: []mdxrender.Sequence{mdxrender.SequenceNamed("Stand"), mdxrender.SequenceNamed("Attack")},
+		Sequences: []render.Sequence{render.SequenceNamed("Stand"), render.SequenceNamed("Attack")},
 		Frames:    4,
 		Yaws:      []float64{0, 90, 180, 270},
 	})
@@ -72,32 +73,6 @@ func ExampleModel_Sheet() {
 	// Output:
 	// 1 32 true true true
 	// Stand_000_000: (3,26)-(61,38) of the 64x64 frame, pivot (32, 46)
-}
-
-// A batch over any fs.FS — here a folder, but an archive or an embedded
-// file system works the same: every model in it is rendered into out/,
-// with a manifest of what was written.
-func Example_batch() {
-	out, err := os.MkdirTemp("", "mdxrender-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(out)
-	cfg := batch.DefaultConfig()
-	cfg.Inputs.Trees = []batch.Tree{{Name: "fixtures", FS: os.DirFS("testdata/models")}}
-	cfg.Inputs.Extensions = []string{".mdl"}
-	cfg.Output.Dir = out
-	cfg.Render.Size = batch.Square(64)
-	if err := cfg.Validate(); err != nil {
-		log.Fatal(err)
-	}
-	run := batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(0, cfg.Jobs), Version: "example"}
-	manifest, err := run.Run(context.Background())
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(manifest.Summary.Models > 20, manifest.Summary.Failed)
-	// Output: true 0
 }
 
 // Files from strangers: the default Limits already bound every step; a

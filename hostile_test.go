@@ -10,6 +10,8 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // TestHostileCorpusSmall runs every file and render case of the
@@ -73,17 +75,17 @@ func TestHostileCorpusSmall(t *testing.T) {
 		{name: "MDL at the geometry quotas", model: write("at_quota.mdl", hostile.MDLGeometry(4096, 8192)),
 			lim: Limits{Vertices: 4096, Triangles: 8192}},
 		{name: "PRE2 storm, long-lived", model: write("pre2_10.mdl", hostile.MDLEmitters("pre2_10", hostile.Emitters{PRE2: 10, Rate: maxRate, Life: 600})),
-			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: Ms(500)}, err: "simulation_work"},
+			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: render.Ms(500)}, err: "simulation_work"},
 		{name: "PRE2 storm, short-lived", model: write("pre2_short.mdl", hostile.MDLEmitters("pre2_short", hostile.Emitters{PRE2: 20, Rate: maxRate, Life: 1})),
-			view: View{Width: 64, Time: Ms(500), Distance: 60, Target: &[3]float64{}}, warn: "overdraw limit"},
+			view: View{Width: 64, Time: render.Ms(500), Distance: 60, Target: &[3]float64{}}, warn: "overdraw limit"},
 		{name: "ribbon storm", model: write("ribbon.mdl", hostile.MDLEmitters("ribbon", hostile.Emitters{Ribbons: 50, Rate: 4e9, Life: 600})),
-			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: Ms(500)}, err: "simulation_work"},
+			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: render.Ms(500)}, err: "simulation_work"},
 		{name: "ribbon storm, short-lived", model: write("ribbon_short.mdl", hostile.MDLEmitters("ribbon_short", hostile.Emitters{Ribbons: 50, Rate: 4e9, Life: 1})),
-			lim: Limits{RibbonEdges: 500}, view: View{Width: 64, Time: Ms(500)}, warn: "the ribbon_edges limit"},
+			lim: Limits{RibbonEdges: 500}, view: View{Width: 64, Time: render.Ms(500)}, warn: "the ribbon_edges limit"},
 		{name: "many spawned models", model: func() string {
 			write("prem_spawned.mdl", hostile.MDLSpawned(200))
 			return write("prem.mdl", hostile.MDLEmitters("prem", hostile.Emitters{PREM: 20, Rate: 1000, Life: 10, SpawnPath: "prem_spawned.mdl"}))
-		}(), lim: Limits{SpawnedVertices: 20_000}, view: View{Width: 64, Time: Ms(500)}, warn: "the spawned_vertices limit"},
+		}(), lim: Limits{SpawnedVertices: 20_000}, view: View{Width: 64, Time: render.Ms(500)}, warn: "the spawned_vertices limit"},
 		{name: "render --size 8192 --ssaa 2", model: textured("small.blp", hostile.BLP1Streams(8, 8, hostile.BaselineJPEG(8, 8, 4))),
 			view: View{Width: 8192, SSAA: 2}, err: "render_pixels limit of 16Mi"},
 		{name: "1,000-node parent cycle", model: write("cycle.mdl", hostile.MDLCycle(1000)), err: "cycle of 1000 nodes"},
@@ -107,7 +109,7 @@ func TestHostileCorpusSmall(t *testing.T) {
 			start := time.Now()
 			var srcs Options
 			for _, r := range c.tex {
-				srcs.Textures = append(srcs.Textures, Folder(r))
+				srcs.Textures = append(srcs.Textures, texture.Folder(r))
 			}
 			srcs.Limits = c.lim
 			m, err := Open(c.model, &srcs)

@@ -9,6 +9,7 @@ import (
 	"github.com/mdxrender/mdxrender/internal/archivepath"
 	"github.com/mdxrender/mdxrender/internal/bufpool"
 	"github.com/mdxrender/mdxrender/internal/fsread"
+	"github.com/mdxrender/mdxrender/internal/modeltex"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
@@ -24,7 +25,7 @@ type Options struct {
 	// Textures are searched, in order, before the model's own folder and
 	// map (texture.Resolver's order, the command line's too: a reskin in
 	// a texture folder wins over the file beside the model): folders of
-	// textures (see Folder), maps, archives (OpenSources).
+	// textures (texture.Folder), maps, archives (OpenSources).
 	Textures []texture.Source
 	// GameData is searched last, after the model's folder and map: the
 	// game's own files (OpenGameData), which a model's own replace.
@@ -47,7 +48,7 @@ type Options struct {
 	// pictures need its rule.
 	NoMapRoot bool
 	// Limits bound reading the file, decoding it and its textures, and
-	// every picture of it; the zero Limits is DefaultLimits(). A program
+	// every picture of it; the zero Limits is budget.DefaultLimits(). A program
 	// that renders files from strangers keeps them, or lowers them.
 	Limits Limits
 }
@@ -58,10 +59,6 @@ type Options struct {
 // its cost fails with a *budget.Error naming the file, the limit and the
 // value. See pkg/budget and docs/hostile-input.md.
 type Limits = budget.Limits
-
-// Folder is the texture source of a folder on disk. No symbolic link in it
-// leads reads outside it.
-func Folder(dir string) texture.Source { return texture.Folder(dir) }
 
 // Model is a decoded model and the place it was read from, whose folder is
 // searched for its textures. Its methods may be called from several
@@ -103,7 +100,7 @@ func Open(path string, o *Options) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := load(a, inner, path, fsLocal(arch, a, inner), o, meter)
+		m, err := load(a, inner, path, modeltex.LocalFS(arch, a, inner), o, meter)
 		if err != nil {
 			a.Close()
 			return nil, err
@@ -115,7 +112,7 @@ func Open(path string, o *Options) (*Model, error) {
 	if o != nil && o.Within != "" {
 		top = o.Within
 	}
-	return load(nil, path, path, localSources(filepath.Dir(path), top), o, meter)
+	return load(nil, path, path, modeltex.Local(filepath.Dir(path), top), o, meter)
 }
 
 // load reads the model file name, from fsys or (nil fsys) from disk,
@@ -172,7 +169,7 @@ func OpenFS(fsys fs.FS, name string, o *Options) (*Model, error) {
 	if a, ok := fsys.(*mpq.Archive); ok {
 		src = a.Name()
 	}
-	return load(fsys, name, name, fsLocal(src, fsys, name), o, budget.NewMeter(limitsOf(o)))
+	return load(fsys, name, name, modeltex.LocalFS(src, fsys, name), o, budget.NewMeter(limitsOf(o)))
 }
 
 // Close closes the archive Open read the model from, if any; the Model
@@ -197,8 +194,8 @@ func newModel(f *model.File, name string, local []texture.Source, o *Options, me
 	if o.NoMapRoot {
 		local = local[:1]
 	}
-	res := &texture.Resolver{Sources: o.Textures, Fallback: o.GameData, Cache: cache, Options: texture.OptionsWithin(o.Limits)}
-	return &Model{File: f, Name: name, tex: render.Textures{Local: local, Resolver: res}, meter: meter}
+	tex := modeltex.Textures(local, o.Textures, o.GameData, cache, o.Limits)
+	return &Model{File: f, Name: name, tex: tex, meter: meter}
 }
 
 // Render draws a still of the model as v says; the zero View draws what
@@ -226,7 +223,7 @@ func (m *Model) RenderFrames(ctx context.Context, v View, frames []Frame) ([]*im
 
 // Dependencies lists the files other than the model that its pictures in
 // the given teams' colours read: textures and spawned models.
-func (m *Model) Dependencies(teams []Team) []texture.File {
+func (m *Model) Dependencies(teams []texture.Team) []texture.File {
 	return render.Dependencies(m.File.Model, m.tex, teams, m.meter.Fork())
 }
 

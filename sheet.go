@@ -15,7 +15,7 @@ import (
 // at most sheet.DefaultMaxSize pixels: what mdxrender sheet does.
 type SheetOptions struct {
 	// Sequences are drawn in this order; nil means all of them.
-	Sequences []Sequence
+	Sequences []render.Sequence
 	// Frames per sequence, spread evenly over it; 0 means 8. FPS > 0
 	// samples at that rate instead.
 	Frames int

@@ -9,42 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 )
-
-// batchFlagKeys maps batch/check flags to configuration keys; a flag the
-// user sets beats MDXR_ variables, which beat the file.
-var batchFlagKeys = map[string]string{
-	"output":        "output.dir",
-	"size":          "render.size",
-	"ssaa":          "render.ssaa",
-	"yaw":           "render.yaw",
-	"pitch":         "render.pitch",
-	"camera":        "render.camera",
-	"bg":            "render.background",
-	"team":          "render.team_color",
-	"time":          "render.time",
-	"sequence":      "sequences.select",
-	"textures":      "texture_roots",
-	"game-data":     "game_data",
-	"margin":        "render.margin",
-	"zoom":          "render.zoom",
-	"particles":     "render.particles",
-	"seed":          "render.seed",
-	"step-ms":       "render.step_ms",
-	"preroll-ms":    "render.preroll_ms",
-	"jobs":          "jobs",
-	"shard":         "shard",
-	"force":         "force",
-	"prune":         "prune",
-	"model-timeout": "model_timeout",
-	"format":        "output.formats",
-	"golden":        "check.golden",
-	"update":        "check.update",
-	"tolerance":     "check.tolerance",
-	"max-mismatch":  "check.max_mismatch",
-}
 
 func newBatchCmd() *cobra.Command { return newBatchLikeCmd(false) }
 
@@ -102,7 +69,7 @@ writes the whole batch's). --update rewrites the goldens instead.
 	f := cmd.Flags()
 	f.StringVarP(&cfgFile, "config", "c", "", "batch config file (.yaml, .toml or .json)")
 	common.register(f, cmdBatch)
-	def := batch.DefaultConfig()
+	def := batchconfig.Default()
 	f.Int("jobs", 0, "models rendered at once (0 = number of CPUs)")
 	f.String("shard", "", "render share i/n of the inputs (by path hash), 0 <= i < n")
 	f.Bool("force", false, "re-render models whose cache entry is still valid")
@@ -120,7 +87,7 @@ writes the whole batch's). --update rewrites the goldens instead.
 
 func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, limits *limitFlags) error {
 	keys := map[string]string{}
-	for flag, key := range batchFlagKeys {
+	for flag, key := range flagKeys {
 		if cmd.Flags().Lookup(flag) != nil {
 			keys[flag] = key
 		}
@@ -135,16 +102,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	if check && cfg.Check.Golden == "" {
 		return usageErrorf("check: no golden folder: give --golden DIR or check.golden in the config")
 	}
-	r := &batch.Runner{Config: cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version, Check: check}
-	if cfg.Shard == "" {
-		sh, ok, err := batch.ShardFromEnv(os.LookupEnv)
-		if err != nil {
-			return usageError{err}
-		}
-		if ok {
-			r.Shard = sh
-		}
-	}
+	r := &batch.Runner{Options: cfg, Version: version, Check: check}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -49,7 +48,7 @@ func BenchmarkBatchCorpus(b *testing.B) {
 	for _, ssaa := range []int{1, 4} {
 		for _, jobs := range []int{1, 2} {
 			b.Run(fmt.Sprintf("ssaa%d/jobs%d", ssaa, jobs), func(b *testing.B) {
-				cfg := batch.DefaultConfig()
+				cfg := batch.DefaultOptions()
 				cfg.Inputs.Files = models
 				cfg.Output.Dir = b.TempDir()
 				cfg.Output.Gallery = false
@@ -57,10 +56,7 @@ func BenchmarkBatchCorpus(b *testing.B) {
 				cfg.Output.Name = "{path}-{ext}-{view}"
 				cfg.Render.Size, cfg.Render.SSAA = batch.Square(256), ssaa
 				cfg.Jobs, cfg.Force = jobs, true
-				if err := cfg.Validate(); err != nil {
-					b.Fatal(err)
-				}
-				r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: "bench"}
+				r := &batch.Runner{Options: &cfg, Version: "bench"}
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					m, err := r.Run(context.Background())

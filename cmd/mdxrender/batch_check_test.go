@@ -114,7 +114,7 @@ check:
 		}
 		ok = append(ok, r.Input)
 		for _, o := range r.Outputs {
-			if o.Kind == batch.FormatPNG || o.Kind == batch.FormatSheet {
+			if o.Kind == string(batch.FormatPNG) || o.Kind == string(batch.FormatSheet) {
 				outputs++
 			}
 		}

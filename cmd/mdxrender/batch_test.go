@@ -21,6 +21,7 @@ import (
 	"github.com/kettek/apng"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
@@ -135,7 +136,7 @@ func TestCheckAndMergeCommands(t *testing.T) {
 	// then merge.
 	bcfg := filepath.Join(dir, "batch.yaml")
 	os.WriteFile(bcfg, []byte("inputs:\n  dirs: [models]\noutput:\n  dir: shared\nrender:\n  size: 32\n"), 0o644)
-	t.Setenv(batch.ShardCountEnv, "2")
+	t.Setenv(batchconfig.ShardCountEnv, "2")
 	var parts []string
 	total := 0
 	for i := 0; i < 2; i++ {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
-	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 )
 
 // FuzzLoadConfig feeds arbitrary YAML to the loader: it must return a
@@ -28,7 +28,7 @@ func FuzzLoadConfig(f *testing.F) {
 	f.Add([]byte("inputs:\n  files: [a.mdx]\nsequences: !!binary AAAA\n"))
 	// Nesting just past the cap, a flood of unknown keys, escapes.
 	for _, how := range []hostile.Nesting{hostile.YAMLFlow, hostile.YAMLBlock, hostile.YAMLCompact, hostile.JSONObject} {
-		_, data := hostile.NestedConfig(how, batch.MaxConfigDepth+1)
+		_, data := hostile.NestedConfig(how, batchconfig.MaxDepth+1)
 		f.Add(data)
 	}
 	f.Add(hostile.UnknownKeysConfig(".yaml", 60, 10))
@@ -43,7 +43,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err != nil {
 			var out bytes.Buffer
 			report(err, &out)
-			if n := strings.Count(out.String(), "\n"); n > batch.MaxConfigErrors+1 {
+			if n := strings.Count(out.String(), "\n"); n > batchconfig.MaxErrors+1 {
 				t.Fatalf("%d lines printed", n)
 			}
 			if bad := rawControl(out.String()); bad != "" {

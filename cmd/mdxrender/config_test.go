@@ -2,19 +2,19 @@ package main
 
 import (
 	"errors"
+	"image/color"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // touch creates the files (slash paths below dir), each holding its name.
@@ -41,7 +41,7 @@ func TestConfigPrecedence(t *testing.T) {
 	if err := os.WriteFile(p, []byte(precedenceYAML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	load := func(args ...string) *batch.Config {
+	load := func(args ...string) *batch.Options {
 		t.Helper()
 		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 		fs.String("size", "256", "")
@@ -55,7 +55,7 @@ func TestConfigPrecedence(t *testing.T) {
 		}
 		return c
 	}
-	if c := load(); c.Render.Size != batch.Square(512) || c.Render.SSAA != 1 || c.Render.Background != "#102030" {
+	if c := load(); c.Render.Size != batch.Square(512) || c.Render.SSAA != 1 || c.Render.Background != (color.NRGBA{0x10, 0x20, 0x30, 0xff}) {
 		t.Errorf("file layer: size %d ssaa %d bg %q, want 512 1 #102030", c.Render.Size, c.Render.SSAA, c.Render.Background)
 	}
 	t.Setenv("MDXR_RENDER_SIZE", "128")
@@ -71,13 +71,13 @@ func TestConfigPrecedence(t *testing.T) {
 		t.Errorf("explicit flag equal to its default: size %d ssaa %d, want 128 1", c.Render.Size, c.Render.SSAA)
 	}
 	// Built-in default for a key nobody set.
-	if c := load(); c.Sheet.Frames != batch.DefaultConfig().Sheet.Frames || c.Output.Name != "{path}-{view}" {
+	if c := load(); c.Sheet.Frames != batch.DefaultOptions().Sheet.Frames || c.Output.Name != "{path}-{view}" {
 		t.Errorf("defaults: frames %d name %q", c.Sheet.Frames, c.Output.Name)
 	}
 	// List keys from env are comma-separated; strings are taken as they are.
 	t.Setenv("MDXR_OUTPUT_FORMATS", "png,gif")
 	t.Setenv("MDXR_RENDER_TIME", "100%")
-	if c := load(); strings.Join(c.Output.Formats, "+") != "png+gif" || c.Render.Time != "100%" {
+	if c := load(); !slices.Equal(c.Output.Formats, []batch.Format{batch.FormatPNG, batch.FormatGIF}) || c.Render.Time != render.Share(1) {
 		t.Errorf("env list %q, time %q", c.Output.Formats, c.Render.Time)
 	}
 }
@@ -253,7 +253,7 @@ overrides:
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := c.Plan(batch.Shard{})
+	jobs, err := c.Plan()
 	if err != nil || len(jobs) != 2 {
 		t.Fatalf("plan: %d jobs, %v", len(jobs), err)
 	}
@@ -263,52 +263,6 @@ overrides:
 	}
 	if fx.PrerollMs != 0 || fx.Seed != 3 || fx.StepMs != 20 {
 		t.Errorf("fx: preroll %g seed %d step %g, want 0 (env) 3 (flag) 20 (override)", fx.PrerollMs, fx.Seed, fx.StepMs)
-	}
-}
-
-// pkg/batch reads TOML itself now; it must read files as the loader did
-// when TOML went through viper's parser (keys folded to lower case, dotted
-// keys split into tables, empty tables dropped): the same values, the
-// same schema errors, the same parse errors, each now with its line. The
-// tree viper read is checked as YAML, whose lines are those of the YAML
-// it was written out as.
-func TestTOMLReadAsViperDid(t *testing.T) {
-	lines := regexp.MustCompile(`c\.(yaml|toml):\d+`)
-	for _, doc := range []string{
-		"[inputs]\nfiles = [\"a.mdx\"]\n[render]\nsize = 128\n",
-		"Jobs = 2\n\"render.SSAA\" = 2\nrender.size = 64\n[Inputs]\nFiles = [\"a.mdx\"]\n[views.Front]\nYaw = 1.5\n[sheet]\n",
-		"[[overrides]]\nMatch = \"fx/*\"\nRender = {Seed = 3, step_ms = 20.5}\n[[overrides]]\nmatch = \"*\"\nskip = true\nteam_colors = [\"red\", 3]\n",
-		"shard = 1979-05-27\nforce = 1979-05-27T07:32:00Z\n[output]\nformats = [[\"png\"], {A = 1}]\n",
-		"[render.x.Y]\nz = 1\n[Sequences]\nselect = 3\n",
-		"[check]\ngolden = \"\"\"\nx\"\"\"\ntolerance = 0x1f\nmax_mismatch = inf\n[sheet]\nfps = 1e3\nyaws = [1, 2.5]\n",
-		"[inputs\nfiles = 1\n",
-		"a = 1\na = 2\n",
-	} {
-		tv := viper.New()
-		tv.SetConfigType("toml")
-		got, err := batch.DecodeConfigFile("c.toml", []byte(doc))
-		if verr := tv.ReadConfig(strings.NewReader(doc)); verr != nil {
-			msg := strings.TrimPrefix(verr.Error(), "While parsing config: toml: ")
-			if err == nil || !lines.MatchString(err.Error()) || !strings.HasSuffix(err.Error(), ": not valid TOML: "+msg) {
-				t.Errorf("%q: error %v, viper's %v", doc, err, verr)
-			}
-			continue
-		}
-		b, yerr := yaml.Marshal(tv.AllSettings())
-		if yerr != nil {
-			t.Fatal(yerr)
-		}
-		want, werr := batch.DecodeConfigFile("c.yaml", b)
-		switch {
-		case werr != nil:
-			if err == nil || lines.ReplaceAllString(err.Error(), "c") != lines.ReplaceAllString(werr.Error(), "c") {
-				t.Errorf("%q: error\n%v\nwant\n%v", doc, err, werr)
-			}
-		case err != nil:
-			t.Errorf("%q: %v", doc, err)
-		case !reflect.DeepEqual(got.Values, want.Values):
-			t.Errorf("%q:\n got %#v\nwant %#v", doc, got.Values, want.Values)
-		}
 	}
 }
 
@@ -329,7 +283,7 @@ func TestTeamFlagBeatsTeamColors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs, err := c.Plan(batch.Shard{})
+		jobs, err := c.Plan()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"image/color"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
@@ -31,23 +31,22 @@ const demoModelName = "shrine.mdl"
 // supersampled frame, the sheet and previews smaller frames, and the GIF an
 // opaque background because its 1-bit transparency would cut the glow.
 type demoPass struct {
-	formats    []string
+	formats    []batch.Format
 	size, ssaa int
-	background string
-	sequences  string
+	background color.NRGBA // alpha 0: transparent
+	sequences  batch.Select
 }
 
 var demoPasses = []demoPass{
-	{formats: []string{batch.FormatPNG}, size: 256, ssaa: 4, background: "transparent", sequences: batch.SelectStand},
-	{formats: []string{batch.FormatSheet, batch.FormatAPNG}, size: 128, ssaa: 2, background: "transparent", sequences: batch.SelectAll},
-	{formats: []string{batch.FormatGIF}, size: 128, ssaa: 2, background: demoGIFBackground, sequences: batch.SelectAll},
+	{formats: []batch.Format{batch.FormatPNG}, size: 256, ssaa: 4, sequences: batch.SelectStand},
+	{formats: []batch.Format{batch.FormatSheet, batch.FormatAPNG}, size: 128, ssaa: 2, sequences: batch.SelectAll},
+	{formats: []batch.Format{batch.FormatGIF}, size: 128, ssaa: 2, background: color.NRGBA{0x1c, 0x20, 0x30, 0xff}, sequences: batch.SelectAll},
 }
 
 const (
 	demoYaw, demoPitch = 25, 20
 	demoFrames         = 16 // per sequence
 	demoCols           = 8
-	demoGIFBackground  = "#1c2030"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -119,7 +118,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 	// One manifest entry for the gallery, gathered over the passes.
 	var res *batch.ModelResult
 	for i, p := range demoPasses {
-		cfg := batch.DefaultConfig()
+		cfg := batch.DefaultOptions()
 		cfg.Inputs.Files = []string{filepath.Join(modelDir, demoModelName)}
 		cfg.Output = batch.Output{Dir: filepath.Join(tmp, fmt.Sprint("out", i)), Name: "{name}", Formats: p.formats}
 		cfg.Jobs, cfg.Force = 1, true
@@ -127,10 +126,7 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 		cfg.Render.Yaw, cfg.Render.Pitch = demoYaw, demoPitch
 		cfg.Sequences = batch.Sequences{Select: p.sequences}
 		cfg.Sheet.Frames, cfg.Sheet.Cols = demoFrames, demoCols
-		if err := cfg.Validate(); err != nil {
-			return nil, fmt.Errorf("demo: %w", err)
-		}
-		r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
+		r := &batch.Runner{Options: &cfg, Version: version}
 		m, err := r.Run(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)

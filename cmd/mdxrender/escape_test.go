@@ -11,6 +11,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 )
 
 // rawControl names the first character of s, other than a line break or
@@ -25,7 +26,7 @@ func rawControl(s string) string {
 }
 
 // However many problems a configuration has, the command prints
-// batch.MaxConfigErrors of them and how many more there are.
+// batchconfig.MaxErrors of them and how many more there are.
 func TestConfigReportCapped(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.yaml")
@@ -33,7 +34,7 @@ func TestConfigReportCapped(t *testing.T) {
 	os.WriteFile(cfg, data, 0o644)
 	_, se, code := run(t, "batch", "-c", cfg)
 	lines := strings.Split(strings.TrimSuffix(se, "\n"), "\n")
-	if code != exitUsage || len(lines) != batch.MaxConfigErrors+1 || lines[len(lines)-1] != "mdxrender: and 480 more problems" {
+	if code != exitUsage || len(lines) != batchconfig.MaxErrors+1 || lines[len(lines)-1] != "mdxrender: and 480 more problems" {
 		t.Errorf("exit %d, %d lines:\n%s", code, len(lines), se)
 	}
 	if !strings.HasPrefix(lines[0], "mdxrender: "+cfg+":4: overrides[0].unknown_0000000: unknown key") {

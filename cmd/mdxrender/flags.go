@@ -2,18 +2,17 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"math"
+	"image/color"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender"
 
 	"github.com/spf13/pflag"
 
-	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -65,9 +64,10 @@ type commonFlags struct {
 }
 
 // register adds the shared flags to f with the built-in defaults (those of
-// render.View and batch.DefaultConfig, which agree).
+// render.View and batch.DefaultOptions, which agree), written as the
+// flags write them.
 func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
-	def := batch.DefaultConfig()
+	def := batchconfig.Default()
 	switch cmd {
 	case cmdRender:
 		f.StringVarP(&c.output, "output", "o", "", "output PNG file (required)")
@@ -77,7 +77,7 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 		f.StringVar(&c.sequence, "sequence", "all", "sequences: all, stand (Stand, else the first), or comma-separated names or globs like Walk,Attack* (case-blind)")
 	default:
 		f.StringVarP(&c.output, "output", "o", def.Output.Dir, "output folder (output.dir; relative to the working directory)")
-		f.StringVar(&c.sequence, "sequence", batch.SelectStand, "sequences: stand (Stand, else the first), all, or comma-separated names or globs like Walk,Attack* (case-blind)")
+		f.StringVar(&c.sequence, "sequence", string(batch.SelectStand), "sequences: stand (Stand, else the first), all, or comma-separated names or globs like Walk,Attack* (case-blind)")
 	}
 	f.StringVar(&c.size, "size", def.Render.Size.String(), sizeHelp)
 	f.IntVar(&c.ssaa, "ssaa", def.Render.SSAA, "supersampling factor per axis, 1 to 8")
@@ -108,62 +108,165 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 
 // flagError is a problem with one flag's value.
 func flagError(name string, err error) error {
-	return &batch.ConfigError{Where: "flag --" + name, Msg: err.Error()}
+	return &batchconfig.Error{Where: "flag --" + name, Msg: err.Error()}
 }
 
-// renderOptions reads the shared flags into r, as the batch configuration
-// holds them, checking each value with the parser of its key and then the
-// ranges with the configuration's own checks, so that a value means the
-// same, and is refused alike, on every command.
-func (c *commonFlags) renderOptions(r *batch.RenderOptions) error {
+// picture is what the shared flags written as text say: each read by the
+// reader of its text form, which a batch configuration's key of the same
+// meaning is read by too.
+type picture struct {
+	size          batch.Size
+	bg            color.NRGBA
+	team          texture.Team
+	time          render.Time
+	step, preroll float64
+}
+
+// read reads the shared flags' text, reporting every flag that does not
+// read.
+func (c *commonFlags) read() (picture, error) {
+	var p picture
 	var errs []error
-	s, err := batch.ParseSize(c.size)
+	w, h, err := forms.Size(c.size)
 	if err != nil {
 		errs = append(errs, flagError("size", err))
 	}
-	r.Size = s
-	r.SSAA, r.Yaw, r.Pitch, r.Camera = c.ssaa, c.yaw, c.pitch, c.camera
-	r.Margin, r.Zoom = c.margin, c.zoom
-	if _, err := render.ParseBackground(c.bg); err != nil {
+	p.size = batch.Size{W: w, H: h}
+	if p.bg, err = forms.Background(c.bg); err != nil {
 		errs = append(errs, flagError("bg", err))
 	}
-	r.Background = c.bg
-	if _, err := texture.ParseTeam(c.team); err != nil {
+	if p.team, err = forms.Team(c.team); err != nil {
 		errs = append(errs, flagError("team", err))
 	}
-	r.TeamColor = c.team
-	if _, err := batch.ParseStillTime(c.time); err != nil {
+	if p.time, err = forms.StillTime(c.time); err != nil {
 		errs = append(errs, flagError("time", err))
 	}
-	r.Time = c.time
-	if err := c.particles.config(r); err != nil {
-		errs = append(errs, err)
+	if p.step, err = forms.StepMs(c.particles.step); err != nil {
+		errs = append(errs, flagError("step-ms", err))
 	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+	if p.preroll, err = forms.PrerollMs(c.particles.preroll); err != nil {
+		errs = append(errs, flagError("preroll-ms", err))
 	}
-	return r.Check(func(key string) string { return "flag --" + renderKeyFlags[key] })
+	return p, errors.Join(errs...)
 }
 
-// renderKeyFlags names the flag of each render.* key.
-var renderKeyFlags = map[string]string{
-	"render.size": "size", "render.ssaa": "ssaa", "render.background": "bg", "render.yaw": "yaw",
-	"render.pitch": "pitch", "render.camera": "camera", "render.team_color": "team", "render.particles": "particles",
-	"render.seed": "seed", "render.step_ms": "step-ms", "render.preroll_ms": "preroll-ms", "render.time": "time",
-	"render.margin": "margin", "render.zoom": "zoom",
+// view reads the shared flags into the View render draws, holding each
+// value to the range a batch configuration holds its key to, so that a
+// value means the same, and is refused alike, on every command.
+func (c *commonFlags) view() (render.View, error) {
+	p, err := c.read()
+	if err != nil {
+		return render.View{}, err
+	}
+	var errs batchconfig.Errors
+	check := func(flag string, err error) {
+		if err != nil {
+			errs.Add(&batchconfig.Error{Where: "flag --" + flag, Key: flagKeys[flag], Msg: err.Error()})
+		}
+	}
+	check("ssaa", forms.CheckSSAA(c.ssaa))
+	check("yaw", forms.CheckAngle(c.yaw))
+	check("pitch", forms.CheckPitch(c.pitch))
+	check("seed", forms.CheckSeed(int64(c.particles.seed)))
+	check("margin", forms.CheckMargin(c.margin))
+	check("zoom", forms.CheckZoom(c.zoom))
+	if err := errs.Err(); err != nil {
+		return render.View{}, err
+	}
+	return render.View{
+		Width: p.size.W, Height: p.size.H, SSAA: c.ssaa, Background: forms.BackgroundColor(p.bg),
+		Yaw: c.yaw, Pitch: c.pitch, Camera: c.camera, Margin: forms.ViewMargin(c.margin), Zoom: c.zoom,
+		Sequence: forms.Sequence(c.sequence), Time: p.time, Team: p.team,
+		Particles: render.Particles{Off: !c.particles.on, Seed: forms.ViewSeed(int(c.particles.seed)), StepMs: p.step,
+			Preroll: forms.ViewPreroll(p.preroll)},
+	}, nil
 }
 
-// sequenceSelection reads --sequence as sheet, batch and check take it.
-func sequenceSelection(s string) batch.Sequences {
-	switch t := strings.ToLower(strings.TrimSpace(s)); t {
+// renderOptions reads the shared flags into a batch's picture options;
+// their ranges are the batch's to check (checkFlags).
+func (c *commonFlags) renderOptions(r *batch.RenderOptions) error {
+	p, err := c.read()
+	if err != nil {
+		return err
+	}
+	r.Size, r.SSAA, r.Background, r.Yaw, r.Pitch, r.Camera = p.size, c.ssaa, p.bg, c.yaw, c.pitch, c.camera
+	r.Team, r.Time, r.Margin, r.Zoom = batch.Team{Name: c.team, Color: p.team}, p.time, c.margin, c.zoom
+	r.Particles, r.Seed, r.StepMs, r.PrerollMs = c.particles.on, int(c.particles.seed), p.step, p.preroll
+	return nil
+}
+
+// checkFlags validates a batch built from flags: a problem with a
+// render.* key names its flag, others the key alone. The picture's flags
+// are held to their ranges first, as render holds them: while one is out
+// of range, only those problems are reported.
+func checkFlags(o *batch.Options) error {
+	err := batchconfig.Check(o, func(key string) string {
+		for flag, k := range flagKeys {
+			if k == key && strings.HasPrefix(key, "render.") {
+				return "flag --" + flag
+			}
+		}
+		return ""
+	})
+	var picture batchconfig.Errors
+	var all *batchconfig.Errors
+	if errors.As(err, &all) {
+		for _, e := range all.Errs {
+			var ce *batchconfig.Error
+			if errors.As(e, &ce) && strings.HasPrefix(ce.Key, "render.") {
+				picture.Add(e)
+			}
+		}
+	}
+	if picture.Len() > 0 {
+		return usageError{&picture}
+	}
+	return err
+}
+
+// flagKeys maps flags to the configuration keys they set; a flag of batch
+// or check the user sets beats MDXR_ variables, which beat the file.
+var flagKeys = map[string]string{
+	"output":        "output.dir",
+	"size":          "render.size",
+	"ssaa":          "render.ssaa",
+	"yaw":           "render.yaw",
+	"pitch":         "render.pitch",
+	"camera":        "render.camera",
+	"bg":            "render.background",
+	"team":          "render.team_color",
+	"time":          "render.time",
+	"sequence":      "sequences.select",
+	"textures":      "texture_roots",
+	"game-data":     "game_data",
+	"margin":        "render.margin",
+	"zoom":          "render.zoom",
+	"particles":     "render.particles",
+	"seed":          "render.seed",
+	"step-ms":       "render.step_ms",
+	"preroll-ms":    "render.preroll_ms",
+	"jobs":          "jobs",
+	"shard":         "shard",
+	"force":         "force",
+	"prune":         "prune",
+	"model-timeout": "model_timeout",
+	"format":        "output.formats",
+	"golden":        "check.golden",
+	"update":        "check.update",
+	"tolerance":     "check.tolerance",
+	"max-mismatch":  "check.max_mismatch",
+}
+
+// sequenceSelection reads --sequence as sheet, batch and check take it:
+// stand, all, match (whose pattern a configuration gives) or a pattern.
+func sequenceSelection(s string) (sel batch.Select, pattern string) {
+	switch t := batch.Select(strings.ToLower(strings.TrimSpace(s))); t {
 	case "", batch.SelectStand:
-		return batch.Sequences{Select: batch.SelectStand}
-	case batch.SelectAll:
-		return batch.Sequences{Select: batch.SelectAll}
-	case batch.SelectMatch: // the pattern comes from the configuration
-		return batch.Sequences{Select: batch.SelectMatch}
+		return batch.SelectStand, ""
+	case batch.SelectAll, batch.SelectMatch:
+		return t, ""
 	}
-	return batch.Sequences{Select: batch.SelectMatch, Pattern: s}
+	return batch.SelectMatch, s
 }
 
 // openTextureSources opens --textures (folders, maps, MPQs) and
@@ -216,70 +319,4 @@ func (p *particleFlags) register(f *pflag.FlagSet) {
 	f.Uint32Var(&p.seed, "seed", particles.DefaultSeed, "seed of the particle random generator, 0 to 2147483647")
 	f.StringVar(&p.step, "step-ms", "1000/60", "fixed simulation step in ms: a number or A/B, up to 60000")
 	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto/negative (one particle lifetime, looping sequences only)")
-}
-
-// config validates the flags and copies them into a batch's render
-// options.
-func (p *particleFlags) config(r *batch.RenderOptions) error {
-	var errs []error
-	step, err := parseStepMs(p.step)
-	if err != nil {
-		errs = append(errs, flagError("step-ms", err))
-	}
-	pre, err := parsePrerollMs(p.preroll)
-	if err != nil {
-		errs = append(errs, flagError("preroll-ms", err))
-	}
-	r.Particles, r.Seed, r.StepMs, r.PrerollMs = p.on, int(p.seed), step, pre
-	return errors.Join(errs...)
-}
-
-// parseStepMs reads a step in ms, "16.5" or "1000/60".
-func parseStepMs(s string) (float64, error) {
-	a, b, frac := strings.Cut(strings.TrimSpace(s), "/")
-	v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
-	if err == nil && frac {
-		var d float64
-		d, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
-		if err == nil && d == 0 {
-			err = fmt.Errorf("division by zero")
-		}
-		v /= d
-	}
-	if err != nil || !(v > 0) || math.IsInf(v, 0) || v > 60000 {
-		return 0, fmt.Errorf("want a positive number of ms up to 60000, or A/B, got %s", clip.Quote(s))
-	}
-	return v, nil
-}
-
-// parsePrerollMs reads "auto" or a negative number (−1) or a number of
-// ms ≥ 0.
-func parsePrerollMs(s string) (float64, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		return -1, nil
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err == nil && v < 0 {
-		return -1, nil
-	}
-	if err != nil || math.IsNaN(v) || v > particles.MaxPrerollMs {
-		return 0, fmt.Errorf("want auto or a number of ms from 0 to %d, got %s", particles.MaxPrerollMs, clip.Quote(s))
-	}
-	return v, nil
-}
-
-func parseVec3(s string) ([3]float64, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return [3]float64{}, fmt.Errorf("want x,y,z, got %s", clip.Quote(s))
-	}
-	var v [3]float64
-	for i, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return v, fmt.Errorf("want x,y,z with finite numbers, got %s", clip.Quote(s))
-		}
-		v[i] = f
-	}
-	return v, nil
 }

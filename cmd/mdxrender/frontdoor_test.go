@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // TestFrontDoorMatchesRenderCommand checks that the library's defaults are
@@ -23,17 +24,17 @@ func TestFrontDoorMatchesRenderCommand(t *testing.T) {
 		view  mdxrender.View
 	}
 	jobs := []job{
-		{filepath.Join(fixtureDir, "particles_fountain.mdl"), nil, mdxrender.DefaultView()},
+		{filepath.Join(fixtureDir, "particles_fountain.mdl"), nil, render.DefaultView()},
 		{filepath.Join(fixtureDir, "particles_fountain.mdl"), nil, mdxrender.View{}},
 		{filepath.Join(fixtureDir, "particles_fountain.mdl"), []string{"--sequence", "Stand", "--time", "500"},
-			mdxrender.View{Sequence: mdxrender.SequenceNamed("Stand"), Time: mdxrender.Ms(500)}},
+			mdxrender.View{Sequence: render.SequenceNamed("Stand"), Time: render.Ms(500)}},
 	}
 	dir := os.Getenv("MDXR_SHARED")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "shared")
 	}
 	if unit := filepath.Join(dir, "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx"); fileExists(unit) {
-		jobs = append(jobs, job{unit, nil, mdxrender.DefaultView()}, job{unit, []string{"--yaw", "30"}, mdxrender.View{Yaw: 30}})
+		jobs = append(jobs, job{unit, nil, render.DefaultView()}, job{unit, []string{"--yaw", "30"}, mdxrender.View{Yaw: 30}})
 	} else {
 		t.Log("shared corpus absent: fixture only")
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
-	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -26,14 +26,14 @@ func (l *limitFlags) register(f *pflag.FlagSet) {
 
 // limits returns the budget the flags ask for, defaults elsewhere.
 func (l *limitFlags) limits() (budget.Limits, error) {
-	var c batch.LimitsConfig
-	err := l.apply(&c)
-	return c.Limits(), err
+	var b budget.Limits
+	err := l.apply(&b)
+	return b, err
 }
 
-// apply sets the limits the flags name in c, leaving the others as the
+// apply sets the limits the flags name in b, leaving the others as the
 // configuration file and environment gave them: flags win.
-func (l *limitFlags) apply(c *batch.LimitsConfig) error {
+func (l *limitFlags) apply(b *budget.Limits) error {
 	for _, s := range l.vals {
 		name, val, ok := strings.Cut(s, "=")
 		if !ok {
@@ -43,11 +43,11 @@ func (l *limitFlags) apply(c *batch.LimitsConfig) error {
 		if !ok {
 			return fmt.Errorf("--limit %s: no limit named %s (limits: %s)", clip.Quote(s), clip.Quote(strings.TrimSpace(name)), strings.Join(budget.Names(), ", "))
 		}
-		n, err := budget.ParseValue(val)
+		n, err := forms.LimitValue(val)
 		if err != nil {
 			return fmt.Errorf("--limit %s: %w", clip.Quote(s), err)
 		}
-		c.Set(k, n)
+		b.Set(k, n)
 	}
 	return nil
 }

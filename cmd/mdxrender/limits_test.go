@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
-	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -17,7 +16,7 @@ import (
 // when it cannot.
 func TestLimitFlag(t *testing.T) {
 	lf := limitFlags{vals: []string{"particles=50k", "render-pixels=64Mi", "overdraw=1000"}}
-	c := batch.LimitsConfig{Particles: 1, Vertices: 7}
+	c := budget.Limits{Particles: 1, Vertices: 7}
 	if err := lf.apply(&c); err != nil {
 		t.Fatal(err)
 	}

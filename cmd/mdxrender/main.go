@@ -15,6 +15,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 )
 
 // Exit statuses (docs/cli.md#exit-status).
@@ -50,7 +51,7 @@ func report(err error, stderr io.Writer) int {
 }
 
 // errorLines gives each of the errors joined in err a line (a
-// *batch.ConfigErrors a line per problem shown and one for the count);
+// *batchconfig.Errors a line per problem shown and one for the count);
 // a line break inside one error's text is shown, not obeyed.
 func errorLines(err error) []string {
 	var ue usageError
@@ -58,7 +59,7 @@ func errorLines(err error) []string {
 		err = ue.err
 	}
 	switch e := err.(type) {
-	case *batch.ConfigErrors:
+	case *batchconfig.Errors:
 		return strings.Split(e.Error(), "\n")
 	case interface{ Unwrap() []error }:
 		var lines []string
@@ -95,7 +96,7 @@ func printf(w io.Writer, format string, a ...any) {
 func exitCode(err error) int {
 	var ec exitCodeError
 	var ue usageError
-	var ce *batch.ConfigError
+	var ce *batchconfig.Error
 	var le *batch.LockError
 	switch {
 	case err == nil:

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -94,7 +93,7 @@ func TestBatchDependsOnSpawnedModel(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bm, err := mdxrender.NewBatchRenderer(8<<20, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []batch.Team{{Name: "0"}}}, data, nil)
+	bm, err := batch.NewRenderer(8<<20, 1).Open(context.Background(), &batch.Job{Input: batch.Input{Path: path, Key: "spawner.mdl"}, Teams: []batch.Team{{Name: "0"}}}, data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

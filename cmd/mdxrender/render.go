@@ -10,9 +10,8 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/archivepath"
-	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/render"
-	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 func newRenderCmd() *cobra.Command {
@@ -51,32 +50,27 @@ atomically.`,
 			if common.output == "" {
 				return usageErrorf("render: -o OUT.png is required")
 			}
-			var ro batch.RenderOptions
 			var errs []error
-			if err := common.renderOptions(&ro); err != nil {
+			v, err := common.view()
+			if err != nil {
 				errs = append(errs, err)
 			}
-			v, still := ro.View()
-			v.Yaw, v.Pitch, v.Camera, v.Time = ro.Yaw, ro.Pitch, ro.Camera, still
-			v.Team, _ = texture.ParseTeam(ro.TeamColor)
-			v.Sequence = render.ParseSequence(common.sequence)
 			v.Fov, v.Distance, v.Near, v.Far, v.Ortho = fov, distance, near, far, ortho
 			if target != "" {
-				t, err := parseVec3(target)
+				t, err := forms.Vec3(target)
 				if err != nil {
 					errs = append(errs, flagError("target", err))
 				}
 				v.Target = &t
 			}
 			if light != "" {
-				l, err := parseVec3(light)
+				l, err := forms.Vec3(light)
 				if err != nil {
 					errs = append(errs, flagError("light", err))
 				}
 				v.Light = &l
 			}
-			var err error
-			if v.Fit, err = render.ParseFit(fit); err != nil {
+			if v.Fit, err = forms.Fit(fit); err != nil {
 				errs = append(errs, flagError("fit", err))
 			}
 			if len(errs) > 0 {

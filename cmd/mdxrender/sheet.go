@@ -9,17 +9,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 )
 
 func newSheetCmd() *cobra.Command {
 	var (
-		common  commonFlags
-		formats []string
-		cfg     = batch.DefaultConfig()
+		common   commonFlags
+		formats  []string
+		metadata []string
+		cfg      = batch.DefaultOptions()
 	)
 	cmd := &cobra.Command{
 		Use:   "sheet MODEL -o DIR [--sequence Walk,Attack*] [--frames 16 | --fps 12] [--cols 4] [--yaws 0,45,...]",
@@ -56,8 +58,15 @@ a usage error, 130 if interrupted.`,
 			cfg.Inputs.Files = args
 			cfg.Output.Dir = out
 			cfg.Output.Name = "{name}"
-			cfg.Output.Formats = formats
+			cfg.Output.Formats = nil
+			for _, f := range formats {
+				cfg.Output.Formats = append(cfg.Output.Formats, batch.Format(f))
+			}
 			cfg.Output.Gallery = false
+			cfg.Sheet.Metadata = nil
+			for _, m := range metadata {
+				cfg.Sheet.Metadata = append(cfg.Sheet.Metadata, batch.Metadata(m))
+			}
 			roots, err := absPaths(common.textures)
 			if err != nil {
 				return err
@@ -76,13 +85,14 @@ a usage error, 130 if interrupted.`,
 			}
 			cfg.Force = true
 			cfg.Jobs = 1
-			cfg.Sequences = sequenceSelection(common.sequence)
-			if err := cfg.Validate(); err != nil {
+			sel, pattern := sequenceSelection(common.sequence)
+			cfg.Sequences = batch.Sequences{Select: sel, Patterns: forms.Patterns(pattern)}
+			if err := checkFlags(&cfg); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			r := &batch.Runner{Config: &cfg, Renderer: mdxrender.NewBatchRenderer(int64(cfg.TextureCacheMB)<<20, cfg.Jobs), Version: version}
+			r := &batch.Runner{Options: &cfg, Version: version}
 			m, err := r.Run(ctx)
 			if ctx.Err() != nil {
 				return exitCodeError{130}
@@ -124,6 +134,6 @@ a usage error, 130 if interrupted.`,
 	f.StringSliceVar(&formats, "format", []string{"sheet"}, "outputs: sheet, gif, apng, png (comma-separated)")
 	f.BoolVar(&cfg.Sheet.Trim, "trim", cfg.Sheet.Trim, "crop frames to their pixels and pack them (--trim=false: a plain grid)")
 	f.IntVar(&cfg.Sheet.MaxSize, "max-size", cfg.Sheet.MaxSize, "largest sheet side in pixels; a larger sheet is split into pages")
-	f.StringSliceVar(&cfg.Sheet.Metadata, "metadata", cfg.Sheet.Metadata, "sheet descriptions: texturepacker, aseprite, godot, plain")
+	f.StringSliceVar(&metadata, "metadata", batchconfig.Default().Sheet.Metadata, "sheet descriptions: texturepacker, aseprite, godot, plain")
 	return cmd
 }

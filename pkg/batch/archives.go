@@ -42,24 +42,24 @@ func archiveInput(p string) bool {
 
 // openArchiveInput opens the archive an input names and returns its
 // inputs: every model in it, or the one file named inside it; warn is
-// told of each model left out. The archive stays open until
-// closeArchives.
-func (c *Config) openArchiveInput(p string, warn func(string)) ([]Input, error) {
-	arch, inner, one := archivepath.Split(p)
+// told of each model left out. The archive is added to arch, which
+// closes it.
+func (o *Options) openArchiveInput(p string, arch *archives, warn func(string)) ([]Input, error) {
+	name, inner, one := archivepath.Split(p)
 	if !one {
-		arch = p
+		name = p
 	}
-	a, err := mpq.Open(arch, c.Limits.Limits())
+	a, err := mpq.Open(name, o.Limits)
 	if err != nil {
 		return nil, err
 	}
-	c.archives = append(c.archives, a)
-	key := filepath.ToSlash(filepath.Clean(arch))
+	*arch = append(*arch, a)
+	key := filepath.ToSlash(filepath.Clean(name))
 	if one {
 		if _, err := a.Stat(inner); err != nil {
-			return nil, fmt.Errorf("%s: %w", arch, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		in := Input{FS: a, Name: inner, Path: archivepath.Join(arch, inner), Key: archivepath.Join(key, inner), Rel: inner}
+		in := Input{FS: a, Name: inner, Path: archivepath.Join(name, inner), Key: archivepath.Join(key, inner), Rel: inner}
 		if f, ok := a.Lookup(inner); ok {
 			in.Entry = f
 		}
@@ -76,7 +76,7 @@ func (c *Config) openArchiveInput(p string, warn func(string)) ([]Input, error) 
 			continue // no name to give its outputs
 		}
 		slashed := strings.ReplaceAll(f.Name, `\`, "/")
-		if !c.hasExt(strings.TrimRight(slashed, "/")) {
+		if !o.hasExt(strings.TrimRight(slashed, "/")) {
 			continue
 		}
 		if g, ok := a.Lookup(f.Name); ok && g.HashIndex != f.HashIndex {
@@ -84,7 +84,7 @@ func (c *Config) openArchiveInput(p string, warn func(string)) ([]Input, error) 
 		}
 		rel, err := archivepath.Clean(f.Name)
 		if err != nil {
-			warn(fmt.Sprintf("%s: %v; skipped", archivepath.Join(arch, clip.Display(f.Name, maxEntryName)), err))
+			warn(fmt.Sprintf("%s: %v; skipped", archivepath.Join(name, clip.Display(f.Name, maxEntryName)), err))
 			continue
 		}
 		ents = append(ents, entry{f, rel, rel == slashed})
@@ -96,23 +96,25 @@ func (c *Config) openArchiveInput(p string, warn func(string)) ([]Input, error) 
 	var out []Input
 	for _, e := range ents {
 		k := strings.ToUpper(e.rel)
-		if o, taken := owner[k]; taken {
+		if prev, taken := owner[k]; taken {
 			warn(fmt.Sprintf("%s: made plain, its name is %s, which %s has already; skipped",
-				archivepath.Join(arch, clip.Display(e.f.Name, maxEntryName)), clip.Display(e.rel, maxEntryName), clip.Display(o, maxEntryName)))
+				archivepath.Join(name, clip.Display(e.f.Name, maxEntryName)), clip.Display(e.rel, maxEntryName), clip.Display(prev, maxEntryName)))
 			continue
 		}
 		owner[k] = e.f.Name
-		out = append(out, Input{FS: a, Name: e.rel, Entry: e.f, Path: archivepath.Join(arch, e.rel), Key: archivepath.Join(key, e.rel), Rel: e.rel})
+		out = append(out, Input{FS: a, Name: e.rel, Entry: e.f, Path: archivepath.Join(name, e.rel), Key: archivepath.Join(key, e.rel), Rel: e.rel})
 	}
 	return out, nil
 }
 
-// closeArchives closes the archives opened for the inputs.
-func (c *Config) closeArchives() {
-	for _, a := range c.archives {
-		a.Close()
+// archives are the archives opened for the inputs.
+type archives []*mpq.Archive
+
+func (a *archives) close() {
+	for _, x := range *a {
+		x.Close()
 	}
-	c.archives = nil
+	*a = nil
 }
 
 // entryFS holds one archive entry under the name the batch gives it, so

@@ -5,25 +5,21 @@ import (
 	"testing"
 )
 
-func TestOverridesAndPinnedKeys(t *testing.T) {
+// Overrides change the options of the models whose path matches: their
+// picture options, teams and views, or leave them out.
+func TestOverrides(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/units/a.mdx": "x", "m/doodads/b.mdx": "y", "m/skip/c.mdx": "z"})
-	const y = `inputs:
-  dirs: [m]
-views:
-  front: {yaw: 0}
-  side: {yaw: 90, size: 64}
-overrides:
-  - match: "units/**"
-    render: {size: 128, ssaa: 2}
-    team_colors: [red, blue]
-  - match: "doodads/*.mdx"
-    views: [front]
-  - match: "skip/**"
-    skip: true
-`
-	c := loadYAML(t, dir, y)
-	jobs, err := c.Plan(Shard{})
+	c := options(dir, func(o *Options) {
+		o.Inputs.Dirs = []string{"m"}
+		o.Views = map[string]View{"front": {Yaw: ptr(0.0)}, "side": {Yaw: ptr(90.0), Size: Square(64)}}
+		o.Overrides = []Override{
+			{Match: "units/**", Render: RenderPatch{Size: ptr(Square(128)), SSAA: ptr(2)}, Teams: []Team{team("red", 0), team("blue", 1)}},
+			{Match: "doodads/*.mdx", Views: []string{"front"}},
+			{Match: "skip/**", Skip: true},
+		}
+	})
+	jobs, err := c.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,16 +33,8 @@ overrides:
 	if len(u.Views) != 2 || u.Views[0].Size != Square(128) || u.Views[1].Size != Square(64) {
 		t.Errorf("views: %+v", u.Views)
 	}
-	if len(d.Views) != 1 || d.Views[0].Name != "front" || d.Render.Size != Square(256) {
+	if len(d.Views) != 1 || d.Views[0].Name != "front" || d.Render.Size != Square(256) || len(d.Teams) != 1 || d.Teams[0] != c.Render.Team {
 		t.Errorf("doodads override: %+v", d)
-	}
-	// A key pinned by a variable or flag: the override no longer changes it.
-	c = loadYAML(t, dir, y)
-	c.Render.Size = Square(32)
-	c.Pin("render.size", "env MDXR_RENDER_SIZE")
-	jobs, _ = c.Plan(Shard{})
-	if jobs[1].Render.Size != Square(32) || jobs[1].Render.SSAA != 2 {
-		t.Errorf("pinned size: %d ssaa %d, want 32 2", jobs[1].Render.Size, jobs[1].Render.SSAA)
 	}
 }
 
@@ -54,24 +42,33 @@ func TestOutputNameCollisions(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a/x.mdx": "", "m/a/x.mdl": "", "m/b/x.mdx": ""})
 	// The error names a template that works, and it does.
-	for _, c := range []struct{ yaml, want string }{
-		{"inputs:\n  dirs: [m]\n", `both write a/x-default; output.name "{path}-{view}-{ext}" keeps every model apart`},
-		{"inputs:\n  dirs: [m]\noutput:\n  name: \"{name}\"\n  formats: [png]\noverrides:\n  - match: \"**/*.mdl\"\n    skip: true\n", `both write x; output.name "{path}" keeps every model apart`},
+	for _, c := range []struct {
+		edit func(o *Options)
+		want string
+	}{
+		{func(o *Options) {}, `both write a/x-default; output.name "{path}-{view}-{ext}" keeps every model apart`},
+		{func(o *Options) {
+			o.Output.Name, o.Output.Formats = "{name}", []Format{FormatPNG}
+			o.Overrides = []Override{{Match: "**/*.mdl", Skip: true}}
+		}, `both write x; output.name "{path}" keeps every model apart`},
 	} {
-		cfg := loadYAML(t, dir, c.yaml)
-		_, err := cfg.Plan(Shard{})
+		cfg := options(dir, func(o *Options) {
+			o.Inputs.Dirs = []string{"m"}
+			c.edit(o)
+		})
+		_, err := cfg.Plan()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v\nwant %s", err, c.want)
 			continue
 		}
 		fix := c.want[strings.Index(c.want, `output.name "`)+len(`output.name "`):]
 		cfg.Output.Name = fix[:strings.Index(fix, `"`)]
-		if _, err := cfg.Plan(Shard{}); err != nil {
+		if _, err := cfg.Plan(); err != nil {
 			t.Errorf("the suggested %q does not work: %v", cfg.Output.Name, err)
 		}
 	}
-	c := loadYAML(t, dir, "inputs:\n  dirs: [m]\noutput:\n  name: \"{path}-{ext}\"\n")
-	jobs, err := c.Plan(Shard{})
+	c := options(dir, func(o *Options) { o.Inputs.Dirs, o.Output.Name = []string{"m"}, "{path}-{ext}" })
+	jobs, err := c.Plan()
 	if err != nil || len(jobs) != 3 || c.Stem(&jobs[0], "default", "") != "a/x-mdl" {
 		t.Errorf("{ext}: %v", err)
 	}
@@ -83,8 +80,8 @@ func TestOutputNameCollisions(t *testing.T) {
 func TestOutputNamesOfTwoRoots(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"modsA/units/x.mdx": "", "modsB/units/x.mdx": "", "modsB/only.mdx": ""})
-	c := loadYAML(t, dir, "inputs:\n  dirs: [modsA, modsB]\n")
-	jobs, err := c.Plan(Shard{})
+	c := options(dir, func(o *Options) { o.Inputs.Dirs = []string{"modsA", "modsB"} })
+	jobs, err := c.Plan()
 	if err != nil || len(jobs) != 3 {
 		t.Fatalf("%d jobs, %v", len(jobs), err)
 	}

@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -196,34 +194,25 @@ func fixture(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// loadYAML writes a YAML config into dir and loads it as defaults under
-// the file, validated. The values are decoded with yaml.v3 straight onto
-// the defaults; the command's loader merges the same file with viper
-// (cmd/mdxrender, tested there), which gives the same Config for the plain
-// files used here.
-func loadYAML(t *testing.T, dir, text string) *Config {
-	t.Helper()
-	p := filepath.Join(dir, "batch.yaml")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+// options returns the default options of a batch whose relative paths
+// are relative to dir, as a configuration file's in dir would be, changed
+// by edit. (Configuration files are read into Options by pkg/batchconfig,
+// tested there.)
+func options(dir string, edit func(o *Options)) *Options {
+	o := DefaultOptions()
+	o.Base = dir
+	if edit != nil {
+		edit(&o)
 	}
-	f, err := DecodeConfigFile(p, []byte(text))
-	if err != nil {
-		t.Fatalf("DecodeConfigFile: %v", err)
-	}
-	c := DefaultConfig()
-	if err := yaml.Unmarshal([]byte(text), &c); err != nil {
-		t.Fatal(err)
-	}
-	c.File = p
-	for k, w := range f.Origins {
-		c.SetOrigin(k, w)
-	}
-	if err := c.Validate(); err != nil {
-		t.Fatalf("Validate: %v", err)
-	}
-	return &c
+	return &o
 }
+
+// ptr returns a pointer to v, for the optional fields of views and
+// overrides.
+func ptr[T any](v T) *T { return &v }
+
+// team is the team colour of player n, named as a configuration would.
+func team(name string, n int) Team { return Team{Name: name, Color: texture.Player(n)} }
 
 // treeBytes reads every file below dir except manifests and caches (which
 // hold timings) into a map, to compare runs.

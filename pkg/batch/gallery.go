@@ -86,7 +86,7 @@ func Gallery(m *Manifest, check bool) ([]byte, error) {
 		// the still if there is one, else the sheet, else an animation
 		// (browsers play GIF and APNG in an img)
 		thumb := -1
-		for _, kind := range []string{FormatPNG, FormatSheet, FormatGIF, FormatAPNG} {
+		for _, kind := range []string{string(FormatPNG), string(FormatSheet), string(FormatGIF), string(FormatAPNG)} {
 			for i, o := range r.Outputs {
 				if thumb < 0 && o.Kind == kind {
 					thumb = i

@@ -3,7 +3,6 @@ package batch
 import (
 	"context"
 	"encoding/xml"
-	"fmt"
 	"image"
 	"image/color"
 	"os"
@@ -58,29 +57,19 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-const checkYAML = `inputs:
-  dirs: [models]
-output:
-  dir: out
-  formats: [png, sheet]
-render:
-  size: 24
-sequences:
-  select: all
-sheet:
-  frames: 3
-  trim: false # a trimmed sheet changes size with its drawing; this test is about pixels
-check:
-  golden: golden
-  tolerance: 0
-  max_mismatch: %g
-  update: %v
-`
-
 func runCheck(t *testing.T, dir string, share float64, update bool) *Manifest {
 	t.Helper()
-	c := loadYAML(t, dir, fmt.Sprintf(checkYAML, share, update))
-	m, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test", Check: true}).Run(context.Background())
+	c := options(dir, func(o *Options) {
+		o.Inputs.Dirs = []string{"models"}
+		o.Output.Dir = "out"
+		o.Output.Formats = []Format{FormatPNG, FormatSheet}
+		o.Render.Size = Square(24)
+		o.Sequences.Select = SelectAll
+		o.Sheet.Frames = 3
+		o.Sheet.Trim = false // a trimmed sheet changes size with its drawing; this test is about pixels
+		o.Check = CheckOptions{Golden: "golden", Tolerance: 0, MaxMismatch: share, Update: update, JUnit: "junit.xml", Summary: "summary.md"}
+	})
+	m, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test", Check: true}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,10 +27,16 @@ func writeMap(t *testing.T, dir string, names []string, content map[string]strin
 	}
 }
 
-// runConfig runs a batch of config text in dir with the fake renderer.
-func runConfig(t *testing.T, dir, text string) (*Manifest, error) {
+// runOptions runs a batch of 16-pixel stills into dir/out with the fake
+// renderer, the options changed by edit.
+func runOptions(t *testing.T, dir string, edit func(o *Options)) (*Manifest, error) {
 	t.Helper()
-	return (&Runner{Config: loadYAML(t, dir, text), Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
+	c := options(dir, func(o *Options) {
+		o.Output.Dir = "out"
+		o.Render.Size = Square(16)
+		edit(o)
+	})
+	return (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
 }
 
 // filesUnder lists the files below dir, slash paths, sorted.
@@ -65,7 +71,7 @@ func TestBatchRefusesLinkInOutput(t *testing.T) {
 			t.Skipf("no symbolic links here: %v", err)
 		}
 	}
-	m, err := runConfig(t, dir, "inputs: {files: [map.w3x]}\noutput: {dir: out}\nrender: {size: 16}\n")
+	m, err := runOptions(t, dir, func(o *Options) { o.Inputs.Files = []string{"map.w3x"} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +129,7 @@ func TestBatchArchiveNames(t *testing.T) {
 		content[n] = fmt.Sprintf("seq Stand-%d 0 100", i)
 	}
 	writeMap(t, dir, names, content)
-	m, err := runConfig(t, dir, "inputs: {files: [map.w3x]}\noutput: {dir: out, name: \"{path}\"}\nrender: {size: 16}\n")
+	m, err := runOptions(t, dir, func(o *Options) { o.Inputs.Files, o.Output.Name = []string{"map.w3x"}, "{path}" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +191,7 @@ func TestBatchReportWriteFailures(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(dir, "out", blocked, "x"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			m, err := runConfig(t, dir, "inputs: {dirs: [m]}\noutput: {dir: out}\nrender: {size: 16}\n")
+			m, err := runOptions(t, dir, func(o *Options) { o.Inputs.Dirs = []string{"m"} })
 			if err == nil || m == nil {
 				t.Fatalf("Run: %v, %v; want an error with the manifest", m, err)
 			}

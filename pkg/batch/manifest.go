@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
+	"github.com/mdxrender/mdxrender/internal/forms"
 )
 
 // Model result statuses.
@@ -218,7 +219,7 @@ func Merge(o MergeOptions, ms ...*Manifest) (*Manifest, error) {
 			return nil, fmt.Errorf("merge: manifest %d is not a shard's (no shards listed); merge joins the manifest-I-of-N.json of one sharded batch", i)
 		}
 		for _, s := range m.Shards {
-			sh, err := ParseShard(s)
+			sh, err := readShard(s)
 			if err != nil {
 				return nil, fmt.Errorf("merge: manifest %d: shard %q: %w", i, s, err)
 			}
@@ -265,6 +266,12 @@ func Merge(o MergeOptions, ms ...*Manifest) (*Manifest, error) {
 	return out, nil
 }
 
+// readShard reads a shard as a manifest lists it ("0/4", Shard.String).
+func readShard(s string) (Shard, error) {
+	i, n, err := forms.Shard(s)
+	return Shard{i, n}, err
+}
+
 // ReportName is the name a run's report file (manifest.json, junit.xml,
 // summary.md, index.html) gets in the output folder: shard i/n adds
 // "-i-of-n" before the extension, so the shards of a batch can share one
@@ -274,7 +281,7 @@ func ReportName(name string, m *Manifest) string {
 	if len(m.Shards) != 1 || len(m.Missing) > 0 { // a merged manifest, even of one shard
 		return name
 	}
-	s, err := ParseShard(m.Shards[0])
+	s, err := readShard(m.Shards[0])
 	if err != nil || s.Count < 2 {
 		return name
 	}

@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -41,19 +42,19 @@ func rootSegment(root string) string {
 // checkNames reports the first two jobs that would write the same file,
 // with a template that keeps every job apart, if one of a few simple
 // changes does.
-func (c *Config) checkNames(jobs []Job) error {
-	a, b, stem, ok := firstCollision(jobs, c.Output.Name)
+func (o *Options) checkNames(jobs []Job) error {
+	a, b, stem, ok := firstCollision(jobs, o.Output.Name)
 	if !ok {
 		return nil
 	}
 	hint := "no simple template keeps them apart: leave one out with an override (overrides: [{match: ..., skip: true}]) or rename one"
-	for _, t := range nameCandidates(c.Output.Name) {
+	for _, t := range nameCandidates(o.Output.Name) {
 		if _, _, _, clash := firstCollision(jobs, t); !clash {
 			hint = fmt.Sprintf("output.name %q keeps every model apart", t)
 			break
 		}
 	}
-	return fmt.Errorf("output.name %q: %s and %s both write %s; %s", c.Output.Name, a, b, stem, hint)
+	return fmt.Errorf("output.name %q: %s and %s both write %s; %s", o.Output.Name, a, b, stem, hint)
 }
 
 // firstCollision finds two jobs whose outputs under the template share a
@@ -80,7 +81,7 @@ func firstCollision(jobs []Job, tmpl string) (a, b, stem string, ok bool) {
 func nameCandidates(tmpl string) []string {
 	var out []string
 	add := func(t string) {
-		if t != tmpl && checkTemplate(t) == nil && !contains(out, t) {
+		if t != tmpl && checkTemplate(t) == nil && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -105,8 +106,8 @@ func nameCandidates(tmpl string) []string {
 // relative to Output.Dir, without extension. If the job has several views
 // or teams and the template does not name {view} or {team}, "-view" or
 // "-team" is appended so the files stay apart.
-func (c *Config) Stem(j *Job, view, team string) string {
-	return stemFor(c.Output.Name, j, view, team)
+func (o *Options) Stem(j *Job, view, team string) string {
+	return stemFor(o.Output.Name, j, view, team)
 }
 
 func stemFor(tmpl string, j *Job, view, team string) string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +25,7 @@ func (jr *jobRun) renderView(v ViewSpec, team Team, seqs []int, stem string) err
 		base.View.Camera = jr.info.Portrait // a portrait is seen through its own camera
 	}
 	tag := OutputFile{View: v.Name, Team: team.Name}
-	has := func(f string) bool { return contains(job.Formats, f) }
+	has := func(f Format) bool { return slices.Contains(job.Formats, f) }
 	if has(FormatPNG) {
 		if err := jr.writeStill(base, v, stem, tag); err != nil {
 			return err
@@ -56,7 +57,7 @@ func (jr *jobRun) writeStill(base Request, v ViewSpec, stem string, tag OutputFi
 	job := jr.job
 	si := standSequence(jr.info.Sequences)
 	seq := jr.seqInfo(si)
-	at := stillAt(job.Still, seq.Start, seq.End)
+	at := stillAt(job.Render.Time, seq.Start, seq.End)
 	req := base
 	req.Frames = []render.Frame{jr.frame(si, at, v.Yaw)}
 	pics, err := jr.render(req)
@@ -78,7 +79,7 @@ func (jr *jobRun) writeStill(base Request, v ViewSpec, stem string, tag OutputFi
 		return err
 	}
 	of := tag
-	of.Kind = FormatPNG
+	of.Kind = string(FormatPNG)
 	if si >= 0 {
 		of.Sequence = seq.Name
 		of.TimeMs = at - seq.Start
@@ -191,9 +192,9 @@ func (jr *jobRun) writeSheet(r *run, v ViewSpec, stem string, tag OutputFile) er
 		if err != nil {
 			return err
 		}
-		files = append(files, sheetFile{strings.TrimPrefix(images[p], base), FormatSheet, b})
+		files = append(files, sheetFile{strings.TrimPrefix(images[p], base), string(FormatSheet), b})
 	}
-	meta := func(f string) bool { return contains(job.Sheet.Metadata, f) }
+	meta := func(m Metadata) bool { return slices.Contains(job.Sheet.Metadata, m) }
 	for p := range pages {
 		if meta(MetaTexturePacker) {
 			b, err := l.TexturePackerPage(p, images, jsons, jr.r.Version)
@@ -240,7 +241,7 @@ func (jr *jobRun) writeSheet(r *run, v ViewSpec, stem string, tag OutputFile) er
 // sheet.yaws names several ("-Walk_045.gif").
 func (jr *jobRun) writePreviews(r *run, stem string, tag OutputFile) error {
 	job, l := jr.job, r.layout
-	has := func(f string) bool { return contains(job.Formats, f) }
+	has := func(f Format) bool { return slices.Contains(job.Formats, f) }
 	for i := 0; i < len(l.Cells); {
 		first := i
 		c := l.Cells[i]
@@ -252,7 +253,7 @@ func (jr *jobRun) writePreviews(r *run, stem string, tag OutputFile) error {
 		}
 		seqName := l.Strips[l.Cells[first].Strip].Sequence.Name
 		name := sanitizeName(c.Animation)
-		for _, f := range []string{FormatGIF, FormatAPNG} {
+		for _, f := range []Format{FormatGIF, FormatAPNG} {
 			if !has(f) {
 				continue
 			}
@@ -271,7 +272,7 @@ func (jr *jobRun) writePreviews(r *run, stem string, tag OutputFile) error {
 				return fmt.Errorf("%s %s: %w", f, c.Animation, err)
 			}
 			of := tag
-			of.Kind, of.Sequence = f, seqName
+			of.Kind, of.Sequence = string(f), seqName
 			if err := jr.write(stem+suffix, b.Bytes(), of); err != nil {
 				return err
 			}

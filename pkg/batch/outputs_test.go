@@ -23,24 +23,16 @@ func TestSheetOutputs(t *testing.T) {
 		"models/hero_portrait.mdx": "seq Talk 0 1000\nportrait 0\n",
 		"models/fx.mdx":            "seq Birth 0 400\nemptybefore 100000\n",
 	})
-	c := loadYAML(t, dir, `inputs:
-  dirs: [models]
-output:
-  dir: out
-  name: "{name}"
-  formats: [png, sheet, gif]
-render:
-  size: 64
-sequences:
-  select: all
-sheet:
-  frames: 4
-  yaws: [0, 90]
-  max_size: 64
-  metadata: [texturepacker, godot]
-`)
+	c := options(dir, func(o *Options) {
+		o.Inputs.Dirs = []string{"models"}
+		o.Output = Output{Dir: "out", Name: "{name}", Formats: []Format{FormatPNG, FormatSheet, FormatGIF}, Gallery: true}
+		o.Render.Size = Square(64)
+		o.Sequences.Select = SelectAll
+		o.Sheet.Frames, o.Sheet.Yaws, o.Sheet.MaxSize = 4, []float64{0, 90}, 64
+		o.Sheet.Metadata = []Metadata{MetaTexturePacker, MetaGodot}
+	})
 	fr := &fakeRenderer{}
-	m, err := (&Runner{Config: c, Renderer: fr, Version: "test"}).Run(context.Background())
+	m, err := (&Runner{Options: c, Renderer: fr, Version: "test"}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +113,7 @@ sheet:
 	// Frames larger than a page fail the model, naming the limit.
 	c.Render.Size, c.Force = Square(128), true
 	c.Views = nil
-	m, err = (&Runner{Config: c, Renderer: fr, Version: "test"}).Run(context.Background())
+	m, err = (&Runner{Options: c, Renderer: fr, Version: "test"}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

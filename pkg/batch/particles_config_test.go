@@ -1,15 +1,18 @@
 package batch
 
 import (
+	"errors"
 	"math"
-	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
-// The particle keys default to the CLI's defaults and reject values the
-// simulation cannot use, naming the key.
-func TestParticleKeys(t *testing.T) {
-	d := DefaultConfig()
+// The particle options default to the CLI's defaults, reject values the
+// simulation cannot use, naming the key, and reach the renderer as
+// render.Particles takes them.
+func TestParticleOptions(t *testing.T) {
+	d := DefaultOptions()
 	if !d.Render.Particles || d.Render.Seed != 6 || d.Render.StepMs != 1000.0/60 || d.Render.PrerollMs != -1 {
 		t.Fatalf("defaults: %+v", d.Render)
 	}
@@ -24,56 +27,47 @@ func TestParticleKeys(t *testing.T) {
 		{"render.preroll_ms", func(r *RenderOptions) { r.PrerollMs = 1e9 }},
 		{"render.preroll_ms", func(r *RenderOptions) { r.PrerollMs = math.Inf(-1) }},
 	} {
-		cfg := DefaultConfig()
+		cfg := DefaultOptions()
 		cfg.Inputs.Files = []string{"a.mdx"}
 		c.edit(&cfg.Render)
-		err := cfg.Validate()
-		if err == nil || !strings.Contains(err.Error(), c.key) {
+		var oe *OptionError
+		if err := cfg.Validate(); !errors.As(err, &oe) || oe.Key != c.key {
 			t.Errorf("%s: got %v", c.key, err)
 		}
 	}
-	cfg := DefaultConfig()
+	cfg := DefaultOptions()
 	cfg.Inputs.Files = []string{"a.mdx"}
 	cfg.Render.Seed, cfg.Render.StepMs, cfg.Render.PrerollMs, cfg.Render.Particles = 0, 33, 0, false
 	if err := cfg.Validate(); err != nil {
-		t.Errorf("valid particle keys rejected: %v", err)
+		t.Errorf("valid particle options rejected: %v", err)
+	}
+	want := render.Particles{Off: true, Seed: render.ZeroSeed, StepMs: 33, Preroll: render.NoPreroll}
+	if got := cfg.Render.view().Particles; got != want {
+		t.Errorf("as the renderer takes them: %+v, want %+v", got, want)
 	}
 }
 
-// The particle keys can be changed per model by an override (an effects
-// folder warmed up longer, a folder drawn without particles), and a flag or
-// variable still beats the override (bad values in overrides are in
-// TestConfigErrorsNameKeyAndLine in cmd/mdxrender).
-func TestParticleKeysInOverrides(t *testing.T) {
+// The particle options can be changed per model by an override (an
+// effects folder warmed up longer, a folder drawn without particles).
+func TestParticleOptionsInOverrides(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/fx/a.mdx": "x", "m/units/b.mdx": "y"})
-	const y = `inputs:
-  dirs: [m]
-overrides:
-  - match: "fx/**"
-    render: {preroll_ms: 2000, seed: 11, step_ms: 20}
-  - match: "units/**"
-    render: {particles: false}
-`
-	plan := func(c *Config) (fx, units Job) {
-		t.Helper()
-		jobs, err := c.Plan(Shard{})
-		if err != nil || len(jobs) != 2 {
-			t.Fatalf("plan: %d jobs, %v", len(jobs), err)
+	c := options(dir, func(o *Options) {
+		o.Inputs.Dirs = []string{"m"}
+		o.Overrides = []Override{
+			{Match: "fx/**", Render: RenderPatch{PrerollMs: ptr(2000.0), Seed: ptr(11), StepMs: ptr(20.0)}},
+			{Match: "units/**", Render: RenderPatch{Particles: ptr(false)}},
 		}
-		return jobs[0], jobs[1]
+	})
+	jobs, err := c.Plan()
+	if err != nil || len(jobs) != 2 {
+		t.Fatalf("plan: %d jobs, %v", len(jobs), err)
 	}
-	fx, units := plan(loadYAML(t, dir, y))
+	fx, units := jobs[0], jobs[1]
 	if r := fx.Render; !r.Particles || r.PrerollMs != 2000 || r.Seed != 11 || r.StepMs != 20 {
 		t.Errorf("fx override: %+v", r)
 	}
 	if r := units.Render; r.Particles || r.PrerollMs != -1 || r.Seed != 6 || r.StepMs != 1000.0/60 {
 		t.Errorf("units override: %+v", r)
-	}
-	c := loadYAML(t, dir, y)
-	c.Render.PrerollMs = 0
-	c.Pin("render.preroll_ms", "env MDXR_RENDER_PREROLL_MS")
-	if fx, _ := plan(c); fx.Render.PrerollMs != 0 || fx.Render.Seed != 11 {
-		t.Errorf("pinned preroll_ms: %+v", fx.Render)
 	}
 }

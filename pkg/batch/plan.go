@@ -9,18 +9,18 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 	"github.com/mdxrender/mdxrender/pkg/render"
-	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// Input is one model file found by expanding Config.Inputs.
+// Input is one model file found by expanding Options.Inputs.
 type Input struct {
 	// FS holds the file as Name for an input of Inputs.Trees or inside an
 	// archive; nil for a file on disk.
@@ -61,37 +61,7 @@ type Input struct {
 // Shard is share Index of Count.
 type Shard struct{ Index, Count int }
 
-// ParseShard parses "i/n" with 0 <= i < n.
-func ParseShard(s string) (Shard, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return Shard{}, fmt.Errorf("want i/n with 0 <= i < n, got %q", s)
-	}
-	return Shard{i, n}, nil
-}
-
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
-
-// ShardCountEnv names the variable holding the shard count for a Kubernetes
-// Indexed Job, which sets JOB_COMPLETION_INDEX but not the count.
-const ShardCountEnv = "MDXR_SHARD_COUNT"
-
-// ShardFromEnv returns the shard given by JOB_COMPLETION_INDEX and
-// MDXR_SHARD_COUNT, ok=false if either is unset.
-func ShardFromEnv(lookup func(string) (string, bool)) (Shard, bool, error) {
-	i, ok1 := lookup("JOB_COMPLETION_INDEX")
-	n, ok2 := lookup(ShardCountEnv)
-	if !ok1 || !ok2 {
-		return Shard{}, false, nil
-	}
-	s, err := ParseShard(i + "/" + n)
-	if err != nil {
-		return Shard{}, false, fmt.Errorf("JOB_COMPLETION_INDEX=%s %s=%s: %w", i, ShardCountEnv, n, err)
-	}
-	return s, true, nil
-}
 
 // Contains reports whether the input with this key belongs to the shard. The
 // hash is FNV-1a of the key, so every key lands in exactly one shard
@@ -105,12 +75,12 @@ func (s Shard) Contains(key string) bool {
 	return h.Sum64()%uint64(s.Count) == uint64(s.Index)
 }
 
-// base returns the folder relative config paths are resolved against.
-func (c *Config) base() string {
-	if c.File == "" {
+// base returns the folder relative paths are resolved against.
+func (o *Options) base() string {
+	if o.Base == "" {
 		return "."
 	}
-	return filepath.Dir(c.File)
+	return o.Base
 }
 
 func resolve(base, p string) string {
@@ -120,17 +90,22 @@ func resolve(base, p string) string {
 	return filepath.Join(base, p)
 }
 
-// ExpandInputs finds all model files the config names, sorted by Key, with
-// duplicates (the same file named twice) removed.
-func (c *Config) ExpandInputs() ([]Input, error) {
-	ins, _, err := c.expandInputs()
+// ExpandInputs finds all model files the options name, sorted by Key,
+// with duplicates (the same file named twice) removed. The archives among
+// the inputs are opened to list their models and closed again: Run reads
+// the inputs inside them through archives it opens itself.
+func (o *Options) ExpandInputs() ([]Input, error) {
+	var arch archives
+	defer arch.close()
+	ins, _, err := o.expandInputs(&arch)
 	return ins, err
 }
 
 // expandInputs is ExpandInputs with the warnings about what folders held
-// that could not be taken (special files, dangling links, link loops).
-func (c *Config) expandInputs() ([]Input, []string, error) {
-	base := c.base()
+// that could not be taken (special files, dangling links, link loops); the
+// archives it opens are added to arch.
+func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
+	base := o.base()
 	var out []Input
 	var errs []error
 	var warns []string
@@ -140,8 +115,8 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 	add := func(p, rel string) {
 		t := top
 		if t == "" {
-			// A file named on its own: the configuration's folder (the
-			// current one without a file) when the file is below it.
+			// A file named on its own: the options' Base (the working
+			// folder without one) when the file is below it.
 			t = filepath.Dir(p)
 			if r, err := filepath.Rel(abs(base), abs(p)); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 				t = base
@@ -157,10 +132,10 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 	// folder holding all of them, so outputs keep their layout without the
 	// common part of the paths.
 	var loose []string
-	for _, f := range c.Inputs.Files {
+	for _, f := range o.Inputs.Files {
 		p := resolve(base, f)
 		if archiveInput(p) {
-			ins, err := c.openArchiveInput(p, warn)
+			ins, err := o.openArchiveInput(p, arch, warn)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("inputs.files: %w", err))
 			}
@@ -173,8 +148,8 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 		}
 		loose = append(loose, p)
 	}
-	if c.Inputs.List != "" {
-		lp := resolve(base, c.Inputs.List)
+	if o.Inputs.List != "" {
+		lp := resolve(base, o.Inputs.List)
 		f, err := os.Open(lp)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("inputs.list: %w", err))
@@ -189,7 +164,7 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 				}
 				p := resolve(filepath.Dir(lp), s)
 				if archiveInput(p) {
-					ins, err := c.openArchiveInput(p, warn)
+					ins, err := o.openArchiveInput(p, arch, warn)
 					if err != nil {
 						errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
 					}
@@ -217,19 +192,19 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 		}
 		add(p, rel)
 	}
-	for _, d := range c.Inputs.Dirs {
+	for _, d := range o.Inputs.Dirs {
 		dir := resolve(base, d)
 		root, top = filepath.Base(abs(dir)), dir
-		if err := walkFiles(dir, c.hasExt, add, warn); err != nil {
+		if err := walkFiles(dir, o.hasExt, add, warn); err != nil {
 			errs = append(errs, fmt.Errorf("inputs.dirs: %w", err))
 		}
 	}
-	for _, tr := range c.Inputs.Trees {
+	for _, tr := range o.Inputs.Trees {
 		err := fs.WalkDir(tr.FS, ".", func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if e.IsDir() || !c.hasExt(p) {
+			if e.IsDir() || !o.hasExt(p) {
 				return nil
 			}
 			key := tr.Name + ":" + p
@@ -240,7 +215,7 @@ func (c *Config) expandInputs() ([]Input, []string, error) {
 			errs = append(errs, fmt.Errorf("inputs: %s: %w", tr.Name, err))
 		}
 	}
-	for _, g := range c.Inputs.Globs {
+	for _, g := range o.Inputs.Globs {
 		gs := filepath.ToSlash(g)
 		segs := strings.Split(gs, "/")
 		n := 0
@@ -302,8 +277,8 @@ func commonDir(paths []string) string {
 	return d
 }
 
-func (c *Config) hasExt(p string) bool {
-	for _, e := range c.Inputs.Extensions {
+func (o *Options) hasExt(p string) bool {
+	for _, e := range o.Inputs.Extensions {
 		if strings.EqualFold(filepath.Ext(p), e) {
 			return true
 		}
@@ -351,15 +326,13 @@ type ViewSpec struct {
 // Job is one model with its resolved options.
 type Job struct {
 	Input Input
-	// Render are the model's options as the configuration gives them
-	// (validated); View and Still are them as the renderer takes them.
+	// Render are the model's picture options, overrides applied; View is
+	// them as the renderer takes them.
 	Render RenderOptions
 	// View is what every picture of the job draws (size, supersampling,
 	// background, particles); the views, teams and frames fill in the
 	// rest.
 	View render.View
-	// Still is where in its sequence the still (png) is taken.
-	Still render.Time
 	// TextureRoots are folders, maps and archives searched for textures
 	// after the model's own folder and map, then GameData (a folder: a
 	// game install or extracted game files; "" for none).
@@ -370,23 +343,19 @@ type Job struct {
 	Teams     []Team
 	Sequences Sequences
 	Sheet     SheetOptions
-	Formats   []string
+	Formats   []Format
 	// Limits bound what reading, decoding and drawing the model may cost.
 	Limits budget.Limits
 }
 
-// Team is a team colour to render: as the configuration names it (output
-// names use that) and as it is drawn.
-type Team struct {
-	Name  string
-	Color texture.Team
-}
-
 // Plan expands the inputs, keeps this run's shard, applies per-model
 // overrides and returns the jobs sorted by input key. Two inputs that would
-// write the same file are an error.
-func (c *Config) Plan(sh Shard) ([]Job, error) {
-	p, err := c.plan(sh)
+// write the same file are an error. As with ExpandInputs, the archives
+// among the inputs are closed again.
+func (o *Options) Plan() ([]Job, error) {
+	var arch archives
+	defer arch.close()
+	p, err := o.plan(&arch)
 	if err != nil {
 		return nil, err
 	}
@@ -401,182 +370,127 @@ type planned struct {
 	warnings []string
 }
 
-func (c *Config) plan(sh Shard) (*planned, error) {
-	ins, warns, err := c.expandInputs()
+func (o *Options) plan(arch *archives) (*planned, error) {
+	ins, warns, err := o.expandInputs(arch)
 	if err != nil {
 		return nil, err
 	}
 	p := &planned{all: map[string]bool{}, warnings: warns}
 	var every []Job
 	for _, in := range ins {
-		j, skip := c.jobFor(in)
+		j, skip := o.jobFor(in)
 		if skip {
 			continue
 		}
 		p.all[in.Key] = true
 		every = append(every, j)
-		if sh.Contains(in.Key) {
+		if o.Shard.Contains(in.Key) {
 			p.jobs = append(p.jobs, j)
 		}
 	}
 	// Names are checked over every shard's jobs: a collision must not
 	// depend on how the inputs fall into shards.
-	if err := c.checkNames(every); err != nil {
+	if err := o.checkNames(every); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-func (c *Config) jobFor(in Input) (Job, bool) {
+func (o *Options) jobFor(in Input) (Job, bool) {
 	j := Job{
-		Input:        in,
-		Render:       c.Render,
-		TextureRoots: nil,
-		Teams:        teams(c.TeamColors),
-		Sequences:    c.Sequences,
-		Sheet:        c.Sheet,
-		Formats:      append([]string(nil), c.Output.Formats...),
-		Limits:       c.Limits.Limits(),
+		Input:     in,
+		Render:    o.Render,
+		Teams:     o.Teams,
+		Sequences: o.Sequences,
+		Sheet:     o.Sheet,
+		Formats:   append([]Format(nil), o.Output.Formats...),
+		Limits:    o.Limits,
 	}
-	for _, r := range c.TextureRoots {
-		j.TextureRoots = append(j.TextureRoots, resolve(c.base(), r))
+	for _, r := range o.TextureRoots {
+		j.TextureRoots = append(j.TextureRoots, resolve(o.base(), r))
 	}
-	if c.GameData != "" {
-		j.GameData = resolve(c.base(), c.GameData)
+	if o.GameData != "" {
+		j.GameData = resolve(o.base(), o.GameData)
 	}
 	var only []string
-	for _, o := range c.Overrides {
-		if !MatchPath(o.Match, in.Rel) && !MatchPath(o.Match, in.Key) {
+	for _, ov := range o.Overrides {
+		if !MatchPath(ov.Match, in.Rel) && !MatchPath(ov.Match, in.Key) {
 			continue
 		}
-		if o.Skip {
+		if ov.Skip {
 			return j, true
 		}
-		c.patch(&j.Render, o.Render)
-		if o.Sequences != nil && !c.pinned["sequences.select"] && !c.pinned["sequences.pattern"] {
-			j.Sequences = *o.Sequences
+		j.Render.patch(ov.Render)
+		if ov.Sequences != nil {
+			j.Sequences = *ov.Sequences
 		}
-		if len(o.TeamColors) > 0 && !c.pinned["team_colors"] {
-			j.Teams = teams(o.TeamColors)
+		if len(ov.Teams) > 0 {
+			j.Teams = ov.Teams
 		}
-		if len(o.Views) > 0 {
-			only = o.Views
+		if len(ov.Views) > 0 {
+			only = ov.Views
 		}
 		var roots []string
-		for _, r := range o.TextureRoots {
-			roots = append(roots, resolve(c.base(), r))
+		for _, r := range ov.TextureRoots {
+			roots = append(roots, resolve(o.base(), r))
 		}
 		j.TextureRoots = append(roots, j.TextureRoots...)
 	}
-	// A team colour given on the command line (or by a variable) beats the
-	// file's list, as every other flag beats the file.
-	if len(j.Teams) == 0 || c.pinned["render.team_color"] && !c.pinned["team_colors"] {
-		j.Teams = teams([]string{j.Render.TeamColor})
+	if len(j.Teams) == 0 {
+		j.Teams = []Team{j.Render.Team}
 	}
-	j.Views = c.views(j.Render, only)
-	j.View, j.Still = j.Render.view()
+	j.Views = o.views(j.Render, only)
+	j.View = j.Render.view()
 	return j, false
 }
 
-// teams reads validated team colours.
-func teams(names []string) []Team {
-	out := make([]Team, len(names))
-	for i, n := range names {
-		c, _ := texture.ParseTeam(n) // validated with the configuration
-		out[i] = Team{Name: n, Color: c}
-	}
-	return out
+// view turns render options into what the renderer takes.
+func (r RenderOptions) view() render.View {
+	v := render.View{Width: r.Size.W, Height: r.Size.H, SSAA: r.SSAA, Background: forms.BackgroundColor(r.Background)}
+	v.Particles = render.Particles{Off: !r.Particles, Seed: forms.ViewSeed(r.Seed), StepMs: r.StepMs, Preroll: forms.ViewPreroll(r.PrerollMs)}
+	v.Margin, v.Zoom = forms.ViewMargin(r.Margin), r.Zoom
+	return v
 }
 
-// view turns validated render options into what the renderer takes.
-func (r RenderOptions) view() (render.View, render.Time) {
-	v := render.View{Width: r.Size.W, Height: r.Size.H, SSAA: r.SSAA}
-	v.Background, _ = render.ParseBackground(r.Background) // validated
-	v.Particles = render.Particles{Off: !r.Particles, Seed: uint32(r.Seed), StepMs: r.StepMs, Preroll: preroll(r.PrerollMs)}
-	if r.Seed == 0 {
-		v.Particles.Seed = render.ZeroSeed
-	}
-	v.Margin, v.Zoom = r.Margin, r.Zoom
-	if r.Margin == 0 {
-		v.Margin = render.NoMargin
-	}
-	still, _ := ParseStillTime(r.Time) // validated
-	return v, still
+// patch applies an override's render options.
+func (r *RenderOptions) patch(p RenderPatch) {
+	set(&r.Size, p.Size)
+	set(&r.SSAA, p.SSAA)
+	set(&r.Background, p.Background)
+	set(&r.Yaw, p.Yaw)
+	set(&r.Pitch, p.Pitch)
+	set(&r.Camera, p.Camera)
+	set(&r.Team, p.Team)
+	set(&r.Time, p.Time)
+	set(&r.Particles, p.Particles)
+	set(&r.Seed, p.Seed)
+	set(&r.StepMs, p.StepMs)
+	set(&r.PrerollMs, p.PrerollMs)
+	set(&r.Margin, p.Margin)
+	set(&r.Zoom, p.Zoom)
 }
 
-// preroll reads render.preroll_ms: negative is one particle lifetime for
-// looping sequences (auto), 0 none, more that many ms.
-func preroll(ms float64) render.Preroll {
-	switch {
-	case ms < 0:
-		return render.PrerollAuto
-	case ms == 0:
-		return render.NoPreroll
-	}
-	return render.Preroll(ms)
-}
-
-// patch applies an override, except to keys a flag or env variable set.
-func (c *Config) patch(r *RenderOptions, p RenderPatch) {
-	set := func(key string) bool { return !c.pinned["render."+key] }
-	if p.Size != nil && set("size") {
-		r.Size = *p.Size
-	}
-	if p.SSAA != nil && set("ssaa") {
-		r.SSAA = *p.SSAA
-	}
-	if p.Background != nil && set("background") {
-		r.Background = *p.Background
-	}
-	if p.Yaw != nil && set("yaw") {
-		r.Yaw = *p.Yaw
-	}
-	if p.Pitch != nil && set("pitch") {
-		r.Pitch = *p.Pitch
-	}
-	if p.Camera != nil && set("camera") {
-		r.Camera = *p.Camera
-	}
-	if p.TeamColor != nil && set("team_color") {
-		r.TeamColor = *p.TeamColor
-	}
-	if p.Time != nil && set("time") {
-		r.Time = *p.Time
-	}
-	if p.Particles != nil && set("particles") {
-		r.Particles = *p.Particles
-	}
-	if p.Seed != nil && set("seed") {
-		r.Seed = *p.Seed
-	}
-	if p.StepMs != nil && set("step_ms") {
-		r.StepMs = *p.StepMs
-	}
-	if p.PrerollMs != nil && set("preroll_ms") {
-		r.PrerollMs = *p.PrerollMs
-	}
-	if p.Margin != nil && set("margin") {
-		r.Margin = *p.Margin
-	}
-	if p.Zoom != nil && set("zoom") {
-		r.Zoom = *p.Zoom
+// set sets *dst to *v, unless v is nil.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
 	}
 }
 
-func (c *Config) views(r RenderOptions, only []string) []ViewSpec {
-	if len(c.Views) == 0 {
+func (o *Options) views(r RenderOptions, only []string) []ViewSpec {
+	if len(o.Views) == 0 {
 		return []ViewSpec{{Name: "default", Yaw: r.Yaw, Pitch: r.Pitch, Size: r.Size, Camera: r.Camera}}
 	}
-	names := make([]string, 0, len(c.Views))
-	for n := range c.Views {
-		if len(only) == 0 || contains(only, n) {
+	names := make([]string, 0, len(o.Views))
+	for n := range o.Views {
+		if len(only) == 0 || slices.Contains(only, n) {
 			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
 	var out []ViewSpec
 	for _, n := range names {
-		v := c.Views[n]
+		v := o.Views[n]
 		s := ViewSpec{Name: n, Yaw: r.Yaw, Pitch: r.Pitch, Size: r.Size, Camera: r.Camera}
 		if v.Yaw != nil {
 			s.Yaw = *v.Yaw
@@ -593,15 +507,6 @@ func (c *Config) views(r RenderOptions, only []string) []ViewSpec {
 		out = append(out, s)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sanitizeName makes a sequence name safe inside a file name.

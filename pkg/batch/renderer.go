@@ -9,8 +9,8 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// Renderer turns model bytes into images. The root package's
-// BatchRenderer draws with pkg/render; tests use a fake that draws
+// Renderer turns model bytes into images. NewRenderer's
+// DefaultRenderer draws with pkg/render; tests use a fake that draws
 // deterministic pictures.
 type Renderer interface {
 	// Open decodes a model and resolves its textures. data is the file's

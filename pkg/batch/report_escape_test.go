@@ -14,7 +14,7 @@ import (
 func hostileManifest() *Manifest {
 	name := "maps/x.w3x:Units/\x1b[2J\x1b]0;owned\a\u202egnp.mdx<script>alert(1)</script>[click](http://e.test)|"
 	r := ModelResult{Input: name, Rel: name, Status: StatusFailed, Sequences: []string{"Stand\x1b[1A", strings.Repeat("S", 1<<20)},
-		Outputs: []OutputFile{{Kind: FormatPNG, Path: "x.png"}, {Kind: FormatGIF, Path: "x-Stand.gif", Sequence: "Stand\r\x1b[K"}}}
+		Outputs: []OutputFile{{Kind: string(FormatPNG), Path: "x.png"}, {Kind: string(FormatGIF), Path: "x-Stand.gif", Sequence: "Stand\r\x1b[K"}}}
 	for i := range 30 {
 		r.Errors = append(r.Errors, fmt.Sprintf("error %d: \x1b[31m%s\r\nmdxrender: all good", i, strings.Repeat("e", 5000)))
 		r.Warnings = append(r.Warnings, Warning{Code: "missing-texture", Message: fmt.Sprintf("texture %d \u202e\x07%s", i, strings.Repeat("w", 5000))})

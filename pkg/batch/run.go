@@ -39,21 +39,21 @@ type StartObserver interface {
 
 // Runner runs a batch. Build one per run.
 type Runner struct {
-	Config   *Config
+	Options *Options
+	// Renderer draws the models; nil means NewRenderer(Options.TextureCache,
+	// Options.Jobs), closed when Run returns.
 	Renderer Renderer
 	// Version is the program version; it is part of the cache key, so a new
 	// release re-renders everything.
 	Version string
-	// Check compares outputs with the goldens in Config.Check.Golden (or
-	// rewrites them with Config.Check.Update) and writes the reports.
+	// Check compares outputs with the goldens in Options.Check.Golden (or
+	// rewrites them with Options.Check.Update) and writes the reports.
 	Check bool
-	// Shard overrides Config.Shard when Count > 0.
-	Shard Shard
 	// Observer may be nil.
 	Observer Observer
 	// StopGrace is how long Run waits for a model to stop once its
 	// context is done (the batch was interrupted, or the model ran past
-	// Config.ModelTimeout) before it leaves it behind and moves on, so
+	// Options.ModelTimeout) before it leaves it behind and moves on, so
 	// that a renderer that does not watch its context cannot hold the
 	// batch; 0 means DefaultStopGrace.
 	StopGrace time.Duration
@@ -66,17 +66,17 @@ type Runner struct {
 const DefaultStopGrace = time.Second
 
 // errModelTimeout is the cause of a model's context when it ran past
-// Config.ModelTimeout.
+// Options.ModelTimeout.
 var errModelTimeout = errors.New("model timeout")
 
-// Run renders every planned model with a pool of Config.Jobs workers. A
-// model that fails, or runs past Config.ModelTimeout, is recorded in the
+// Run renders every planned model with a pool of Options.Jobs workers. A
+// model that fails, or runs past Options.ModelTimeout, is recorded in the
 // manifest and the batch goes on. The manifest, check reports and gallery
 // are written at the end; the error is only for problems with the run
-// itself (planning, another batch writing into the output folder, an
-// unwritable output folder, cancellation) or with writing its records: a
-// report, the manifest or cache records that could not be written (the
-// manifest is then returned with the error).
+// itself (options that do not validate, planning, another batch writing
+// into the output folder, an unwritable output folder, cancellation) or
+// with writing its records: a report, the manifest or cache records that
+// could not be written (the manifest is then returned with the error).
 //
 // If ctx is cancelled, Run stops taking models and cancels the ones in
 // flight through their contexts (a model that does not stop within
@@ -85,18 +85,22 @@ var errModelTimeout = errors.New("model timeout")
 // Interrupted, and returns it with ctx.Err(). Finished models keep their
 // cache records, so the next run resumes where this one stopped.
 func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
-	c := r.Config
+	c := r.Options
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	if r.Renderer == nil {
+		d := NewRenderer(c.TextureCache, c.Jobs)
+		defer d.Close()
+		r.Renderer = d
+		defer func() { r.Renderer = nil }()
+	}
 	out, err := atomicfile.Create(c.outDir())
 	if err != nil {
 		return nil, fmt.Errorf("batch: output folder: %w", err)
 	}
 	defer out.Close()
-	sh := r.Shard
-	if sh.Count == 0 && c.Shard != "" {
-		if sh, err = ParseShard(c.Shard); err != nil {
-			return nil, fmt.Errorf("batch: shard: %w", err)
-		}
-	}
+	sh := c.Shard
 	unlock, err := lockOutput(out, sh)
 	if err != nil {
 		return nil, err
@@ -120,8 +124,9 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		// manifests and records that say so.
 		earlier = claims(out)
 	}
-	p, err := c.plan(sh)
-	defer c.closeArchives()
+	var arch archives
+	defer arch.close()
+	p, err := c.plan(&arch)
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}
@@ -224,7 +229,7 @@ func mustIndent(m *Manifest) []byte {
 	return b
 }
 
-func (c *Config) outDir() string { return resolve(c.base(), c.Output.Dir) }
+func (o *Options) outDir() string { return resolve(o.base(), o.Output.Dir) }
 
 // ManifestName is the manifest's file name in the output folder; a sharded
 // run adds the shard ("manifest-0-of-4.json") so shards can share a folder
@@ -232,7 +237,7 @@ func (c *Config) outDir() string { return resolve(c.base(), c.Output.Dir) }
 func ManifestName(m *Manifest) string { return ReportName("manifest.json", m) }
 
 // runModel renders one model under its own context, which ends at
-// Config.ModelTimeout or when ctx does, and waits at most StopGrace for it
+// Options.ModelTimeout or when ctx does, and waits at most StopGrace for it
 // to stop after that.
 func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 	if s, ok := r.Observer.(StartObserver); ok {
@@ -240,7 +245,7 @@ func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 	}
 	start := time.Now()
 	mctx, cancel := context.WithCancel(ctx)
-	limit := time.Duration(r.Config.ModelTimeout * float64(time.Second))
+	limit := r.Options.ModelTimeout
 	if limit > 0 {
 		mctx, cancel = context.WithTimeoutCause(ctx, limit, errModelTimeout)
 	}
@@ -265,7 +270,7 @@ func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 	}
 	if ctx.Err() == nil && errors.Is(context.Cause(mctx), errModelTimeout) {
 		res.Status, res.CacheKey = StatusFailed, ""
-		errs := []string{fmt.Sprintf("timed out after %s (model_timeout %g s; raise it with --model-timeout or model_timeout)", limit, r.Config.ModelTimeout)}
+		errs := []string{fmt.Sprintf("timed out after %s (model_timeout %g s; raise it with --model-timeout or model_timeout)", limit, limit.Seconds())}
 		for _, e := range res.Errors {
 			if !strings.Contains(e, context.DeadlineExceeded.Error()) {
 				errs = append(errs, e)
@@ -333,7 +338,7 @@ func (jr *jobRun) addWarnings(ws []Warning) {
 
 // produce reads, opens, consults the cache and renders.
 func (jr *jobRun) produce() error {
-	job, res, c := jr.job, &jr.res, jr.r.Config
+	job, res, c := jr.job, &jr.res, jr.r.Options
 	t := time.Now()
 	var data []byte
 	var err error
@@ -419,7 +424,7 @@ func selectSequences(seqs []SequenceInfo, sel Sequences) []int {
 		}
 	case SelectMatch:
 		for i, s := range seqs {
-			if MatchSequence(sel.Pattern, s.Name) {
+			if MatchSequence(sel.Patterns, s.Name) {
 				out = append(out, i)
 			}
 		}
@@ -489,11 +494,11 @@ func encodePNG(m image.Image) ([]byte, error) { return pngenc.Bytes(m) }
 
 // check compares the still and sheet PNGs with their goldens.
 func (jr *jobRun) check() {
-	c := jr.r.Config
+	c := jr.r.Options
 	out := jr.r.out.dir
 	golden := resolve(c.base(), c.Check.Golden)
 	for _, o := range jr.res.Outputs {
-		if o.Kind != FormatPNG && o.Kind != FormatSheet {
+		if o.Kind != string(FormatPNG) && o.Kind != string(FormatSheet) {
 			continue
 		}
 		cr := CheckResult{Output: o.Path, Golden: filepath.ToSlash(filepath.Join(golden, filepath.FromSlash(o.Path)))}

@@ -26,28 +26,26 @@ var batchModels = map[string]string{
 	"models/effects/ignored.txt":   "not a model",
 }
 
-const batchYAML = `inputs:
-  dirs: [models]
-output:
-  dir: out
-  formats: [png, sheet, gif, apng]
-render:
-  size: 32
-views:
-  front: {yaw: 0}
-  side: {yaw: 90}
-sequences:
-  select: all
-sheet:
-  frames: 4
-team_colors: [red, blue]
-jobs: %d
-`
+// batchOptions are the options of the batch most tests run: every kind
+// of output of every sequence of the models in dir/models, in two views
+// and two team colours, with jobs workers.
+func batchOptions(dir string, jobs int) *Options {
+	return options(dir, func(o *Options) {
+		o.Inputs.Dirs = []string{"models"}
+		o.Output.Dir = "out"
+		o.Output.Formats = []Format{FormatPNG, FormatSheet, FormatGIF, FormatAPNG}
+		o.Render.Size = Square(32)
+		o.Views = map[string]View{"front": {Yaw: ptr(0.0)}, "side": {Yaw: ptr(90.0)}}
+		o.Sequences.Select = SelectAll
+		o.Sheet.Frames = 4
+		o.Teams = []Team{team("red", 0), team("blue", 1)}
+		o.Jobs = jobs
+	})
+}
 
 func runBatch(t *testing.T, dir string, jobs int, r Renderer) *Manifest {
 	t.Helper()
-	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, jobs))
-	m, err := (&Runner{Config: c, Renderer: r, Version: "test"}).Run(context.Background())
+	m, err := (&Runner{Options: batchOptions(dir, jobs), Renderer: r, Version: "test"}).Run(context.Background())
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -200,13 +198,13 @@ func TestBatchCache(t *testing.T) {
 	}
 
 	// A new program version re-renders everything; so does Force.
-	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, 2))
-	m4, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
+	c := batchOptions(dir, 2)
+	m4, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
 	if err != nil || m4.Summary.Cached != 0 {
 		t.Errorf("new version: %+v %v", m4.Summary, err)
 	}
 	c.Force = true
-	m5, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
+	m5, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
 	if err != nil || m5.Summary.Cached != 0 {
 		t.Errorf("force: %+v %v", m5.Summary, err)
 	}
@@ -236,8 +234,7 @@ func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
 			cancel() // Ctrl-C in the middle of a model
 		}
 	}
-	c := loadYAML(t, dir, fmt.Sprintf(batchYAML, 1))
-	m, err := (&Runner{Config: c, Renderer: r, Version: "test"}).Run(ctx)
+	m, err := (&Runner{Options: batchOptions(dir, 1), Renderer: r, Version: "test"}).Run(ctx)
 	if err != context.Canceled || m == nil || !m.Interrupted {
 		t.Fatalf("interrupted run: %v, %v", m, err)
 	}
@@ -294,15 +291,16 @@ func TestShardsPartitionInputs(t *testing.T) {
 		files[fmt.Sprintf("m/%02d/model%03d.mdx", i%7, i)] = "seq Stand 0 100"
 	}
 	fixture(t, dir, files)
-	c := loadYAML(t, dir, "inputs:\n  dirs: [m]\n")
-	all, err := c.Plan(Shard{})
+	c := options(dir, func(o *Options) { o.Inputs.Dirs = []string{"m"} })
+	all, err := c.Plan()
 	if err != nil || len(all) != 200 {
 		t.Fatalf("%d jobs, %v", len(all), err)
 	}
 	for _, n := range []int{1, 2, 3, 8} {
 		seen := map[string]int{}
 		for i := 0; i < n; i++ {
-			jobs, err := c.Plan(Shard{i, n})
+			c.Shard = Shard{i, n}
+			jobs, err := c.Plan()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -319,24 +317,6 @@ func TestShardsPartitionInputs(t *testing.T) {
 			}
 		}
 	}
-	env := map[string]string{"JOB_COMPLETION_INDEX": "2", ShardCountEnv: "5"}
-	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	if s, ok, err := ShardFromEnv(lookup); !ok || err != nil || s != (Shard{2, 5}) {
-		t.Errorf("ShardFromEnv: %v %v %v", s, ok, err)
-	}
-	env["JOB_COMPLETION_INDEX"] = "5"
-	if _, _, err := ShardFromEnv(lookup); err == nil {
-		t.Error("index 5 of 5 accepted")
-	}
-	delete(env, ShardCountEnv)
-	if _, ok, _ := ShardFromEnv(lookup); ok {
-		t.Error("shard without count")
-	}
-	for _, bad := range []string{"", "1", "2/2", "-1/3", "a/b", "0/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q) accepted", bad)
-		}
-	}
 }
 
 func TestMergeShardManifests(t *testing.T) {
@@ -348,8 +328,9 @@ func TestMergeShardManifests(t *testing.T) {
 	fixture(t, d, batchModels)
 	var parts []*Manifest
 	for i := 0; i < 3; i++ {
-		c := loadYAML(t, d, fmt.Sprintf(batchYAML, 1))
-		m, err := (&Runner{Config: c, Renderer: &fakeRenderer{}, Version: "test", Shard: Shard{i, 3}}).Run(context.Background())
+		c := batchOptions(d, 1)
+		c.Shard = Shard{i, 3}
+		m, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,11 +16,19 @@ import (
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
-// runYAML runs a batch from a config text in dir; a model that does not
-// stop is left behind after 100 ms.
-func runYAML(t *testing.T, ctx context.Context, dir, text string) (*Manifest, error) {
+// runStall runs a batch of 16-pixel stills of the models in dir/input,
+// the options changed by edit; a model that does not stop is left behind
+// after 100 ms.
+func runStall(t *testing.T, ctx context.Context, dir, input string, edit func(o *Options)) (*Manifest, error) {
 	t.Helper()
-	return (&Runner{Config: loadYAML(t, dir, text), Renderer: &fakeRenderer{}, Version: "test", StopGrace: 100 * time.Millisecond}).Run(ctx)
+	c := options(dir, func(o *Options) {
+		o.Inputs.Dirs = []string{input}
+		o.Render.Size = Square(16)
+		if edit != nil {
+			edit(o)
+		}
+	})
+	return (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test", StopGrace: 100 * time.Millisecond}).Run(ctx)
 }
 
 func byRel(m *Manifest) map[string]*ModelResult {
@@ -38,7 +46,7 @@ func TestModelTimeout(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100\nhang", "m/b.mdx": "seq Stand 0 100\nstuck 3000", "m/c.mdx": "seq Stand 0 100"})
 	start := time.Now()
-	m, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nmodel_timeout: 0.2\njobs: 1\nrender: {size: 16}\n")
+	m, err := runStall(t, context.Background(), dir, "m", func(o *Options) { o.ModelTimeout, o.Jobs = 200*time.Millisecond, 1 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +86,7 @@ func TestInterruptWithStuckModel(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	m, err := runYAML(t, ctx, dir, "inputs: {dirs: [m]}\njobs: 1\nrender: {size: 16}\n")
+	m, err := runStall(t, ctx, dir, "m", func(o *Options) { o.Jobs = 1 })
 	if d := time.Since(start); !errors.Is(err, context.Canceled) || d > 3*time.Second {
 		t.Fatalf("interrupted run: %v after %v", err, d)
 	}
@@ -114,7 +122,7 @@ func TestFolderWithSpecialFiles(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		m, err = runYAML(t, context.Background(), dir, "inputs: {dirs: [linked]}\nrender: {size: 16}\n")
+		m, err = runStall(t, context.Background(), dir, "linked", nil)
 	}()
 	select {
 	case <-done:
@@ -150,16 +158,16 @@ func TestOutputLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n")
+	_, err = runStall(t, context.Background(), dir, "m", nil)
 	var le *LockError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "another batch is writing into") || !strings.Contains(err.Error(), "pid ") {
 		t.Fatalf("second batch: %v", err)
 	}
-	if _, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\nshard: 1/2\n"); err != nil {
+	if _, err := runStall(t, context.Background(), dir, "m", func(o *Options) { o.Shard = Shard{1, 2} }); err != nil {
 		t.Errorf("a shard beside an unsharded run: %v", err)
 	}
 	unlock()
-	if _, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n"); err != nil {
+	if _, err := runStall(t, context.Background(), dir, "m", nil); err != nil {
 		t.Errorf("after the first finished: %v", err)
 	}
 }
@@ -168,7 +176,7 @@ func TestOutputLock(t *testing.T) {
 func TestLongErrorsAreBounded(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100\nlongerr 1000000"})
-	m, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n")
+	m, err := runStall(t, context.Background(), dir, "m", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,13 +190,15 @@ func TestLongErrorsAreBounded(t *testing.T) {
 func TestPrune(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a.mdx": "seq Stand 0 100", "m/sub/b.mdx": "seq Stand 0 100"})
-	const y = "inputs: {dirs: [m]}\nrender: {size: 16}\noutput: {formats: [%s]}\nprune: true\n"
-	if _, err := runYAML(t, context.Background(), dir, strings.Replace(y, "%s", "png, sheet", 1)); err != nil {
+	prune := func(formats ...Format) func(o *Options) {
+		return func(o *Options) { o.Output.Formats, o.Prune = formats, true }
+	}
+	if _, err := runStall(t, context.Background(), dir, "m", prune(FormatPNG, FormatSheet)); err != nil {
 		t.Fatal(err)
 	}
 	fixture(t, dir, map[string]string{"out/notes.txt": "mine", "out/sub/b-default-keep.png": "not written by a batch"})
 	os.Remove(filepath.Join(dir, "m", "sub", "b.mdx"))
-	m, err := runYAML(t, context.Background(), dir, strings.Replace(y, "%s", "png", 1))
+	m, err := runStall(t, context.Background(), dir, "m", prune(FormatPNG))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +220,7 @@ func TestPrune(t *testing.T) {
 	// Without prune nothing is removed.
 	os.Remove(filepath.Join(dir, "m", "a.mdx"))
 	fixture(t, dir, map[string]string{"m/c.mdx": "seq Stand 0 100"})
-	if m, err := runYAML(t, context.Background(), dir, "inputs: {dirs: [m]}\nrender: {size: 16}\n"); err != nil || len(m.Pruned) != 0 {
+	if m, err := runStall(t, context.Background(), dir, "m", nil); err != nil || len(m.Pruned) != 0 {
 		t.Errorf("pruned without --prune: %v %v", err, m.Pruned)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "a-default.png")); err != nil {

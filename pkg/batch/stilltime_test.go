@@ -6,36 +6,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
+// A still's time lands on a whole model ms within its sequence (the
+// forms of render.time are read in internal/forms).
 func TestStillTime(t *testing.T) {
 	for _, c := range []struct {
-		in         string
+		in         render.Time
 		start, end uint32
 		want       uint32
 	}{
-		{"", 100, 900, 100},
-		{"0", 100, 900, 100},
-		{" 250 ", 100, 900, 350},
-		{"0.6", 100, 900, 101},  // whole ms, rounded
-		{"5000", 100, 900, 900}, // past the end: the end
-		{"50%", 100, 900, 500},
-		{"100%", 100, 900, 900},
-		{"12.5 %", 0, 1000, 125},
-		{"50%", 300, 300, 300}, // empty sequence
+		{render.Time{}, 100, 900, 100},
+		{render.Ms(0), 100, 900, 100},
+		{render.Ms(250), 100, 900, 350},
+		{render.Ms(0.6), 100, 900, 101},  // whole ms, rounded
+		{render.Ms(5000), 100, 900, 900}, // past the end: the end
+		{render.Share(0.5), 100, 900, 500},
+		{render.Share(1), 100, 900, 900},
+		{render.Share(0.125), 0, 1000, 125},
+		{render.Share(0.5), 300, 300, 300}, // empty sequence
 	} {
-		st, err := ParseStillTime(c.in)
-		if err != nil {
-			t.Errorf("%q: %v", c.in, err)
-			continue
-		}
-		if got := stillAt(st, c.start, c.end); got != c.want {
-			t.Errorf("%q in [%d, %d]: %d, want %d", c.in, c.start, c.end, got, c.want)
-		}
-	}
-	for _, bad := range []string{"soon", "-1", "101%", "-5%", "NaN", "1e9", "%", "50%%", "Inf"} {
-		if _, err := ParseStillTime(bad); err == nil {
-			t.Errorf("%q accepted", bad)
+		if got := stillAt(c.in, c.start, c.end); got != c.want {
+			t.Errorf("%v in [%d, %d]: %d, want %d", c.in, c.start, c.end, got, c.want)
 		}
 	}
 }
@@ -53,11 +47,17 @@ func TestStillTimeInBatch(t *testing.T) {
 		"models/effects/instant.mdx": "seq Stand 50 50\n",
 	})
 	var warnings map[string][]Warning
-	run := func(yaml string) map[string]OutputFile {
+	run := func(edit func(o *Options)) map[string]OutputFile {
 		t.Helper()
 		warnings = map[string][]Warning{}
 		os.RemoveAll(filepath.Join(dir, "out"))
-		m, err := (&Runner{Config: loadYAML(t, dir, yaml), Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
+		c := options(dir, func(o *Options) {
+			o.Inputs.Dirs, o.Output.Dir, o.Render.Size = []string{"models"}, "out", Square(16)
+			if edit != nil {
+				edit(o)
+			}
+		})
+		m, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,15 +68,14 @@ func TestStillTimeInBatch(t *testing.T) {
 			}
 			warnings[r.Rel] = r.Warnings
 			for _, o := range r.Outputs {
-				if o.Kind == FormatPNG {
+				if o.Kind == string(FormatPNG) {
 					out[r.Rel] = o
 				}
 			}
 		}
 		return out
 	}
-	base := "inputs:\n  dirs: [models]\noutput:\n  dir: out\nrender:\n  size: 16\n"
-	start := run(base)
+	start := run(nil)
 	if o := start["units/footman.mdx"]; o.Sequence != "Stand" || o.TimeMs != 0 {
 		t.Errorf("default still: %+v, want Stand at 0", o)
 	}
@@ -92,7 +91,10 @@ func TestStillTimeInBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	got := run(base + "  time: 250\noverrides:\n  - match: \"effects/**\"\n    render:\n      time: 50%\n")
+	got := run(func(o *Options) {
+		o.Render.Time = render.Ms(250)
+		o.Overrides = []Override{{Match: "effects/**", Render: RenderPatch{Time: ptr(render.Share(0.5))}}}
+	})
 	for rel, want := range map[string]uint32{
 		"units/footman.mdx":   250,
 		"units/longwalk.mdx":  100, // clamped to the sequence end
@@ -119,7 +121,7 @@ func TestStillTimeInBatch(t *testing.T) {
 		t.Error("render.time 250 gave the same still as the sequence start")
 	}
 
-	if o := run(base + "  time: 100%\n")["units/footman.mdx"]; o.TimeMs != 1000 {
+	if o := run(func(o *Options) { o.Render.Time = render.Share(1) })["units/footman.mdx"]; o.TimeMs != 1000 {
 		t.Errorf("time 100%%: still at %d ms, want 1000", o.TimeMs)
 	}
 }

@@ -11,27 +11,22 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
-
-	"github.com/mdxrender/mdxrender/pkg/render"
-	"github.com/mdxrender/mdxrender/pkg/texture"
+	"github.com/mdxrender/mdxrender/internal/forms"
 )
 
-// Output kinds accepted in Output.Formats.
-const (
-	FormatPNG   = "png"
-	FormatSheet = "sheet"
-	FormatGIF   = "gif"
-	FormatAPNG  = "apng"
-)
-
-// Validate checks every value once and returns all problems together, each
-// naming the key and where its value came from, as a *ConfigErrors.
-func (c *Config) Validate() error {
-	var errs ConfigErrors
+// Validate checks every option once and returns all problems together,
+// in the order of the options, each an *OptionError naming its key.
+func (o *Options) Validate() error {
+	var errs []error
 	bad := func(key, format string, a ...any) {
-		errs.addf(c.where(key), key, format, a...)
+		errs = append(errs, &OptionError{Key: key, Msg: fmt.Sprintf(format, a...)})
 	}
-	in := c.Inputs
+	check := func(key string, err error) {
+		if err != nil {
+			bad(key, "%v", err)
+		}
+	}
+	in := o.Inputs
 	if len(in.Files)+len(in.Dirs)+len(in.Globs)+len(in.Trees) == 0 && in.List == "" {
 		bad("inputs", "no models: give inputs.files, inputs.dirs, inputs.globs, inputs.list or model arguments")
 	}
@@ -41,74 +36,58 @@ func (c *Config) Validate() error {
 		}
 	}
 	for i, g := range in.Globs {
-		if err := checkGlob(g); err != nil {
-			bad(fmt.Sprintf("inputs.globs[%d]", i), "%v", err)
-		}
+		check(fmt.Sprintf("inputs.globs[%d]", i), checkGlob(g))
 	}
 	for i, e := range in.Extensions {
 		if !strings.HasPrefix(e, ".") || len(e) < 2 {
 			bad(fmt.Sprintf("inputs.extensions[%d]", i), "want an extension like \".mdx\", got %s", clip.Quote(e))
 		}
 	}
-	if c.GameData != "" {
-		if st, err := os.Stat(resolve(c.base(), c.GameData)); err != nil || !st.IsDir() {
-			bad("game_data", "want the folder of a game install or of extracted game files, got %s", clip.Quote(c.GameData))
+	if o.GameData != "" {
+		if st, err := os.Stat(resolve(o.base(), o.GameData)); err != nil || !st.IsDir() {
+			bad("game_data", "want the folder of a game install or of extracted game files, got %s", clip.Quote(o.GameData))
 		}
 	}
-	c.validateLimits(bad)
-	if c.Output.Dir == "" {
+	if o.Output.Dir == "" {
 		bad("output.dir", "must not be empty")
 	}
-	if err := checkTemplate(c.Output.Name); err != nil {
-		bad("output.name", "%v", err)
-	}
-	for i, f := range c.Output.Formats {
+	check("output.name", checkTemplate(o.Output.Name))
+	for i, f := range o.Output.Formats {
 		switch f {
 		case FormatPNG, FormatSheet, FormatGIF, FormatAPNG:
 		default:
-			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %s (want png, sheet, gif or apng)", clip.Quote(f))
+			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %s (want png, sheet, gif or apng)", clip.Quote(string(f)))
 		}
 	}
-	if c.Jobs < 0 || c.Jobs > 1024 {
-		bad("jobs", "want 0 (number of CPUs) to 1024, got %d", c.Jobs)
+	if o.Jobs < 0 || o.Jobs > 1024 {
+		bad("jobs", "want 0 (number of CPUs) to 1024, got %d", o.Jobs)
 	}
-	if c.TextureCacheMB < 1 || c.TextureCacheMB > 1<<16 {
-		bad("texture_cache_mb", "want 1 to 65536 MiB, got %d", c.TextureCacheMB)
+	check("texture_cache_mb", forms.CheckTextureCacheMB(o.TextureCache>>20))
+	check("model_timeout", forms.CheckModelTimeout(o.ModelTimeout.Seconds()))
+	if s := o.Shard; s.Count < 0 || s.Count > 0 && (s.Index < 0 || s.Index >= s.Count) {
+		bad("shard", "want i/n with 0 <= i < n, got %q", s.String())
 	}
-	if !(c.ModelTimeout >= 0 && c.ModelTimeout <= maxModelTimeout) {
-		bad("model_timeout", "want 0 (no limit) to %d seconds, got %g", maxModelTimeout, c.ModelTimeout)
-	}
-	if c.Shard != "" {
-		if _, err := ParseShard(c.Shard); err != nil {
-			bad("shard", "%v", err)
-		}
-	}
-	c.Render.validate("render", bad)
+	o.Render.validate("render", check)
 	// In name order, so that which problems are shown, when there are
 	// more than are shown, does not depend on map order.
-	for _, name := range slices.Sorted(maps.Keys(c.Views)) {
-		v := c.Views[name]
+	for _, name := range slices.Sorted(maps.Keys(o.Views)) {
+		v := o.Views[name]
 		key := "views." + name
-		if !validName(name) {
+		if !ValidViewName(name) {
 			bad(key, "name must be lower-case letters, digits, '-' or '_'")
 		}
 		if !v.Size.IsZero() {
-			checkSize(key+".size", v.Size, bad)
+			check(key+".size", v.Size.check())
 		}
 		if v.Pitch != nil {
-			checkPitch(key+".pitch", *v.Pitch, bad)
+			check(key+".pitch", forms.CheckPitch(*v.Pitch))
 		}
 		if v.Yaw != nil {
-			checkFinite(key+".yaw", *v.Yaw, bad)
+			check(key+".yaw", forms.CheckAngle(*v.Yaw))
 		}
 	}
-	c.Sequences.validate("sequences", bad)
-	for i, t := range c.TeamColors {
-		if _, err := texture.ParseTeam(t); err != nil {
-			bad(fmt.Sprintf("team_colors[%d]", i), "%v", err)
-		}
-	}
-	s := c.Sheet
+	o.Sequences.validate("sequences", bad)
+	s := o.Sheet
 	if s.Frames < 1 || s.Frames > 1024 {
 		bad("sheet.frames", "want 1 to 1024, got %d", s.Frames)
 	}
@@ -122,7 +101,7 @@ func (c *Config) Validate() error {
 		bad("sheet.yaws", "at most 64 angles, got %d", len(s.Yaws))
 	}
 	for i, y := range s.Yaws {
-		checkFinite(fmt.Sprintf("sheet.yaws[%d]", i), y, bad)
+		check(fmt.Sprintf("sheet.yaws[%d]", i), forms.CheckAngle(y))
 	}
 	if s.MaxSize < 64 || s.MaxSize > 16384 {
 		bad("sheet.max_size", "want 64 to 16384 pixels, got %d", s.MaxSize)
@@ -131,218 +110,106 @@ func (c *Config) Validate() error {
 		switch m {
 		case MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain:
 		default:
-			bad(fmt.Sprintf("sheet.metadata[%d]", i), "unknown format %s (want texturepacker, aseprite, godot or plain)", clip.Quote(m))
+			bad(fmt.Sprintf("sheet.metadata[%d]", i), "unknown format %s (want texturepacker, aseprite, godot or plain)", clip.Quote(string(m)))
 		}
 	}
-	k := c.Check
+	k := o.Check
 	if k.Tolerance < 0 || k.Tolerance > 255 {
 		bad("check.tolerance", "want 0 to 255, got %d", k.Tolerance)
 	}
 	if !(k.MaxMismatch >= 0 && k.MaxMismatch <= 1) {
 		bad("check.max_mismatch", "want a share from 0 to 1, got %g", k.MaxMismatch)
 	}
-	for i, o := range c.Overrides {
+	for i, ov := range o.Overrides {
 		key := fmt.Sprintf("overrides[%d]", i)
-		if o.Match == "" {
+		if ov.Match == "" {
 			bad(key+".match", "must not be empty")
-		} else if err := checkGlob(o.Match); err != nil {
-			bad(key+".match", "%v", err)
+		} else {
+			check(key+".match", checkGlob(ov.Match))
 		}
-		o.Render.validate(key+".render", bad)
-		if o.Sequences != nil {
-			o.Sequences.validate(key+".sequences", bad)
+		ov.Render.validate(key+".render", check)
+		if ov.Sequences != nil {
+			ov.Sequences.validate(key+".sequences", bad)
 		}
-		for j, t := range o.TeamColors {
-			if _, err := texture.ParseTeam(t); err != nil {
-				bad(fmt.Sprintf("%s.team_colors[%d]", key, j), "%v", err)
-			}
-		}
-		for j, v := range o.Views {
-			if _, ok := c.Views[v]; !ok && !(len(c.Views) == 0 && v == "default") {
+		for j, v := range ov.Views {
+			if _, ok := o.Views[v]; !ok && !(len(o.Views) == 0 && v == "default") {
 				bad(fmt.Sprintf("%s.views[%d]", key, j), "no view named %s", clip.Quote(v))
 			}
 		}
 	}
-	return errs.Err()
+	return errors.Join(errs...)
 }
 
-type badFunc func(key, format string, a ...any)
+type checkFunc func(key string, err error)
 
-// Check validates render options that come from elsewhere than a
-// configuration (a command's flags) with the configuration's own rules:
-// each problem is a *ConfigError for its key ("render.size"), whose Where
-// is where(key).
-func (r RenderOptions) Check(where func(key string) string) error {
-	var errs ConfigErrors
-	r.validate("render", func(key, format string, a ...any) {
-		errs.addf(where(key), key, format, a...)
-	})
-	return errs.Err()
+func (r RenderOptions) validate(key string, check checkFunc) {
+	check(key+".size", r.Size.check())
+	check(key+".ssaa", forms.CheckSSAA(r.SSAA))
+	check(key+".yaw", forms.CheckAngle(r.Yaw))
+	check(key+".pitch", forms.CheckPitch(r.Pitch))
+	check(key+".seed", forms.CheckSeed(int64(r.Seed)))
+	check(key+".step_ms", forms.CheckStepMs(r.StepMs))
+	check(key+".preroll_ms", forms.CheckPrerollMs(r.PrerollMs))
+	check(key+".time", forms.CheckStillTime(r.Time))
+	check(key+".margin", forms.CheckMargin(r.Margin))
+	check(key+".zoom", forms.CheckZoom(r.Zoom))
 }
 
-// View returns the picture options r gives, as the renderer takes them,
-// and the still's time: size, supersampling, background and particles
-// (the camera, team and sequence are the caller's, per view and team).
-// r must be valid.
-func (r RenderOptions) View() (render.View, render.Time) { return r.view() }
-
-func (r RenderOptions) validate(key string, bad badFunc) {
-	checkSize(key+".size", r.Size, bad)
-	checkSSAA(key+".ssaa", r.SSAA, bad)
-	if _, err := render.ParseBackground(r.Background); err != nil {
-		bad(key+".background", "%v", err)
-	}
-	checkFinite(key+".yaw", r.Yaw, bad)
-	checkPitch(key+".pitch", r.Pitch, bad)
-	if r.TeamColor != "" {
-		if _, err := texture.ParseTeam(r.TeamColor); err != nil {
-			bad(key+".team_color", "%v", err)
-		}
-	}
-	checkSeed(key+".seed", r.Seed, bad)
-	checkStep(key+".step_ms", r.StepMs, bad)
-	checkPreroll(key+".preroll_ms", r.PrerollMs, bad)
-	checkTime(key+".time", r.Time, bad)
-	checkMargin(key+".margin", r.Margin, bad)
-	checkZoom(key+".zoom", r.Zoom, bad)
-}
-
-func checkMargin(key string, v float64, bad badFunc) {
-	if !(v >= 0 && v < 0.5) {
-		bad(key, "want a share of the picture from 0 to below 0.5 on each side, got %g", v)
-	}
-}
-
-func checkZoom(key string, v float64, bad badFunc) {
-	if !(v > 0 && v <= 100) {
-		bad(key, "want more than 0 and at most 100, got %g", v)
-	}
-}
-
-func (r RenderPatch) validate(key string, bad badFunc) {
+func (r RenderPatch) validate(key string, check checkFunc) {
 	if r.Size != nil {
-		checkSize(key+".size", *r.Size, bad)
+		check(key+".size", r.Size.check())
 	}
 	if r.SSAA != nil {
-		checkSSAA(key+".ssaa", *r.SSAA, bad)
-	}
-	if r.Background != nil {
-		if _, err := render.ParseBackground(*r.Background); err != nil {
-			bad(key+".background", "%v", err)
-		}
+		check(key+".ssaa", forms.CheckSSAA(*r.SSAA))
 	}
 	if r.Yaw != nil {
-		checkFinite(key+".yaw", *r.Yaw, bad)
+		check(key+".yaw", forms.CheckAngle(*r.Yaw))
 	}
 	if r.Pitch != nil {
-		checkPitch(key+".pitch", *r.Pitch, bad)
-	}
-	if r.TeamColor != nil {
-		if _, err := texture.ParseTeam(*r.TeamColor); err != nil {
-			bad(key+".team_color", "%v", err)
-		}
+		check(key+".pitch", forms.CheckPitch(*r.Pitch))
 	}
 	if r.Time != nil {
-		checkTime(key+".time", *r.Time, bad)
+		check(key+".time", forms.CheckStillTime(*r.Time))
 	}
 	if r.Seed != nil {
-		checkSeed(key+".seed", *r.Seed, bad)
+		check(key+".seed", forms.CheckSeed(int64(*r.Seed)))
 	}
 	if r.StepMs != nil {
-		checkStep(key+".step_ms", *r.StepMs, bad)
+		check(key+".step_ms", forms.CheckStepMs(*r.StepMs))
 	}
 	if r.PrerollMs != nil {
-		checkPreroll(key+".preroll_ms", *r.PrerollMs, bad)
+		check(key+".preroll_ms", forms.CheckPrerollMs(*r.PrerollMs))
 	}
 	if r.Margin != nil {
-		checkMargin(key+".margin", *r.Margin, bad)
+		check(key+".margin", forms.CheckMargin(*r.Margin))
 	}
 	if r.Zoom != nil {
-		checkZoom(key+".zoom", *r.Zoom, bad)
+		check(key+".zoom", forms.CheckZoom(*r.Zoom))
 	}
 }
 
-func checkTime(key, v string, bad badFunc) {
-	if _, err := ParseStillTime(v); err != nil {
-		bad(key, "%v", err)
-	}
-}
-
-func checkSeed(key string, v int, bad badFunc) {
-	if v < 0 || int64(v) > math.MaxInt32 {
-		bad(key, "want 0 to %d, got %d", math.MaxInt32, v)
-	}
-}
-
-func checkStep(key string, v float64, bad badFunc) {
-	if !(v > 0 && v <= 60000) {
-		bad(key, "want a step of more than 0 and at most 60000 ms, got %g", v)
-	}
-}
-
-// checkPreroll's upper bound is pkg/particles.MaxPrerollMs.
-func checkPreroll(key string, v float64, bad badFunc) {
-	if math.IsNaN(v) || v > 600000 || math.IsInf(v, 0) {
-		bad(key, "want at most 600000 ms (negative: one particle lifetime), got %g", v)
-	}
-}
-
-func (s Sequences) validate(key string, bad badFunc) {
+func (s Sequences) validate(key string, bad func(key, format string, a ...any)) {
 	switch s.Select {
 	case SelectStand, SelectAll:
 	case SelectMatch:
-		if strings.TrimSpace(s.Pattern) == "" {
+		if len(s.Patterns) == 0 {
 			bad(key+".pattern", "select: match needs a pattern")
 		}
 	default:
-		bad(key+".select", "want stand, all or match, got %s", clip.Quote(s.Select))
+		bad(key+".select", "want stand, all or match, got %s", clip.Quote(string(s.Select)))
 	}
-	for _, p := range splitPatterns(s.Pattern) {
+	for _, p := range s.Patterns {
 		if _, err := path.Match(strings.ToLower(p), ""); err != nil {
 			bad(key+".pattern", "bad pattern %s: %v", clip.Quote(p), err)
 		}
 	}
 }
 
-func checkSize(key string, v Size, bad badFunc) {
-	if err := v.check(); err != nil {
-		bad(key, "%v", err)
-	}
-}
-
-func checkSSAA(key string, v int, bad badFunc) {
-	if v < 1 || v > 8 {
-		bad(key, "want 1 to 8, got %d", v)
-	}
-}
-
-func checkPitch(key string, v float64, bad badFunc) {
-	if !(v >= -90 && v <= 90) {
-		bad(key, "want -90 to 90 degrees, got %g", v)
-	}
-}
-
-func checkFinite(key string, v float64, bad badFunc) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		bad(key, "want a finite angle, got %g", v)
-	}
-}
-
-func splitPatterns(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// MatchSequence reports whether a sequence name matches a comma-separated
-// list of case-blind globs.
-func MatchSequence(patterns, name string) bool {
+// MatchSequence reports whether a sequence name matches one of the
+// case-blind globs.
+func MatchSequence(patterns []string, name string) bool {
 	n := strings.ToLower(name)
-	for _, p := range splitPatterns(patterns) {
+	for _, p := range patterns {
 		if ok, _ := path.Match(strings.ToLower(p), n); ok {
 			return true
 		}
@@ -350,10 +217,21 @@ func MatchSequence(patterns, name string) bool {
 	return false
 }
 
-var placeholders = []string{"{path}", "{name}", "{dir}", "{root}", "{ext}", "{view}", "{team}"}
+// ValidViewName reports whether s may name a view: lower-case letters,
+// digits, '-' and '_'.
+func ValidViewName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
 
-// maxModelTimeout bounds model_timeout (a day): a larger value is a typo.
-const maxModelTimeout = 86400
+var placeholders = []string{"{path}", "{name}", "{dir}", "{root}", "{ext}", "{view}", "{team}"}
 
 func checkTemplate(t string) error {
 	if t == "" {

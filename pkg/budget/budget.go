@@ -268,25 +268,3 @@ func count(n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
-
-// ParseValue reads a limit's value as the command line and configuration
-// files write it: a positive whole number, optionally ending in k, M, G
-// (powers of 1000) or Ki, Mi, Gi (powers of 1024).
-func ParseValue(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}} {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("want a positive whole number, optionally ending in k, M, G, Ki, Mi or Gi")
-	}
-	return n * mult, nil
-}

@@ -156,16 +156,3 @@ func (c *countReader) Read(p []byte) (int, error) {
 	c.n += n
 	return n, err
 }
-
-func TestParseValue(t *testing.T) {
-	for s, want := range map[string]int64{"12": 12, "3k": 3000, "2Mi": 2 << 20, "1G": 1e9, " 5 ": 5} {
-		if got, err := ParseValue(s); err != nil || got != want {
-			t.Errorf("ParseValue(%q) = %d, %v; want %d", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"", "0", "-1", "1.5", "abc", "9999999999Gi"} {
-		if _, err := ParseValue(s); err == nil {
-			t.Errorf("ParseValue(%q) accepted", s)
-		}
-	}
-}

@@ -195,7 +195,7 @@ func (f Frame) apply(v *View) {
 	v.Yaw, v.Time = f.Yaw, Ms(f.Time)
 	v.Sequence = SequenceAt(f.Sequence)
 	if f.Sequence < 0 {
-		v.Sequence = BindPose
+		v.Sequence = BindPose()
 	}
 }
 

@@ -62,9 +62,9 @@ func TestHDCorpusJobs(t *testing.T) {
 	emulate := os.Getenv("HD_CORPUS_VIEWER_BC5") != ""
 	emu := filepath.Join(out, "viewer-bc5")
 	views := []View{
-		{Width: 256, Yaw: 30, Pitch: 20, Sequence: ParseSequence("0")},
-		{Width: 256, Yaw: -120, Pitch: 35, Sequence: ParseSequence("0"), Time: Ms(333)},
-		{Width: 256, Yaw: 75, Pitch: 5, Sequence: ParseSequence("0"), Time: Ms(1000)},
+		{Width: 256, Yaw: 30, Pitch: 20, Sequence: SequenceAt(0)},
+		{Width: 256, Yaw: -120, Pitch: 35, Sequence: SequenceAt(0), Time: Ms(333)},
+		{Width: 256, Yaw: 75, Pitch: 5, Sequence: SequenceAt(0), Time: Ms(1000)},
 	}
 	var list strings.Builder
 	sc := bufio.NewScanner(f)

@@ -46,7 +46,7 @@ func TestCorpusOverdraw(t *testing.T) {
 			continue // malformed on purpose; the decoders' tests cover them
 		}
 		m := f.Model
-		seqs := []Sequence{BindPose}
+		seqs := []Sequence{BindPose()}
 		if len(m.Sequences) > 0 {
 			seqs = []Sequence{SequenceAt(0)}
 			if len(m.Sequences) > 1 {

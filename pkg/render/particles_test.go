@@ -140,7 +140,7 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 			t.Fatalf("%s: %v", mpath, err)
 		}
 		opt := View{
-			Width: 256, Sequence: ParseSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &black, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll},
+			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &black, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll},
 		}
 		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {

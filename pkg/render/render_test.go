@@ -143,15 +143,15 @@ func TestRenderSkipsInvisibleAndLOD(t *testing.T) {
 func TestSequenceAndCameraIndex(t *testing.T) {
 	m := cubeModel()
 	m.Sequences = append(m.Sequences, mdx.Sequence{Name: "Attack Slam"}, mdx.Sequence{Name: "attack"})
-	for s, want := range map[string]int{"": 0, "-1": -1, "2": 2, "ATTACK": 2, "attack s": 1} {
-		if got, err := ParseSequence(s).Index(m); err != nil || got != want {
-			t.Errorf("ParseSequence(%q).Index = %d, %v; want %d", s, got, err, want)
+	for s, want := range map[Sequence]int{{}: 0, BindPose(): -1, SequenceAt(2): 2, SequenceNamed("ATTACK"): 2, SequenceNamed("attack s"): 1} {
+		if got, err := s.Index(m); err != nil || got != want {
+			t.Errorf("Sequence %q: Index = %d, %v; want %d", s, got, err, want)
 		}
 	}
-	if _, err := ParseSequence("walk").Index(m); err == nil || !strings.Contains(err.Error(), `2 "attack"`) {
+	if _, err := SequenceNamed("walk").Index(m); err == nil || !strings.Contains(err.Error(), `2 "attack"`) {
 		t.Errorf("unknown sequence name: %v, want an error listing the sequences", err)
 	}
-	if _, err := ParseSequence("7").Index(m); err == nil {
+	if _, err := SequenceAt(7).Index(m); err == nil {
 		t.Error("sequence index out of range should fail")
 	}
 	m.Cameras = []mdx.Camera{{Name: "Portrait"}}
@@ -168,7 +168,7 @@ func TestPortraitCamera(t *testing.T) {
 	// Looking at the cube from +X, 45° vertical fov: the cube fills the
 	// middle of the frame.
 	m.Cameras = []mdx.Camera{{Name: "Portrait", Position: mdx.Vec3{80, 0, 10}, TargetPosition: mdx.Vec3{0, 0, 10}, FieldOfView: 0.785398, NearClip: 1, FarClip: 1000}}
-	img, _, err := renderAt(m, "x.mdx", View{Width: 64, Camera: "Portrait", Sequence: ParseSequence("-1"), Particles: Particles{Off: true}})
+	img, _, err := renderAt(m, "x.mdx", View{Width: 64, Camera: "Portrait", Sequence: BindPose(), Particles: Particles{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestAgainstReferenceViewer(t *testing.T) {
 			t.Fatalf("%s: %v", mpath, err)
 		}
 		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(View{
-			Width: 256, Sequence: ParseSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
+			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", col[0], err)
@@ -353,4 +353,24 @@ func renderAt(m *mdx.Model, path string, v View) (*image.NRGBA, []Warning, error
 // res (nil: a private resolver).
 func besideModel(path string, res *texture.Resolver) Textures {
 	return Textures{Local: []texture.Source{texture.Folder(filepath.Dir(path))}, Resolver: res}
+}
+
+// harnessSequence reads a sequence as the reference harness's job lists
+// name it: an index, -1 for the bind pose, anything else a name.
+func harnessSequence(s string) Sequence {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return SequenceNamed(s)
+	case n == -1:
+		return BindPose()
+	}
+	return SequenceAt(n)
+}
+
+// harnessTime reads a time as the reference harness's job lists give it:
+// ms after the sequence start.
+func harnessTime(s string) (Time, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	return Ms(v), err
 }

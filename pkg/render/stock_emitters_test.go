@@ -55,20 +55,20 @@ func TestStockEmittersMatchReferenceViewer(t *testing.T) {
 		}
 		mpath := filepath.Join(shared, filepath.FromSlash(rel))
 		opt := View{
-			Width: 256, Sequence: ParseSequence("0"), Background: &black, Yaw: 30, Pitch: 20, Fov: 45, Distance: 248.9337, Target: &target, Near: 2.4893, Far: 605.3438, Particles: Particles{Seed: 6, StepMs: 1000.0 / 60, Preroll: NoPreroll},
+			Width: 256, Sequence: SequenceAt(0), Background: &black, Yaw: 30, Pitch: 20, Fov: 45, Distance: 248.9337, Target: &target, Near: 2.4893, Far: 605.3438, Particles: Particles{Seed: 6, StepMs: 1000.0 / 60, Preroll: NoPreroll},
 		}
 		var out string
 		for i := 0; i+1 < len(args); i += 2 {
 			switch args[i] {
 			case "--time":
-				opt.Time, err = ParseTime(args[i+1])
+				opt.Time, err = harnessTime(args[i+1])
 				if err != nil {
 					t.Fatalf("jobs.txt: %v", err)
 				}
 			case "--out":
 				out = args[i+1]
 			case "--sequence":
-				opt.Sequence = ParseSequence(args[i+1])
+				opt.Sequence = harnessSequence(args[i+1])
 			default:
 				t.Fatalf("jobs.txt: unknown option %q", args[i])
 			}

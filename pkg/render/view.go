@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
-	"github.com/mdxrender/mdxrender/internal/hexcolor"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -191,16 +190,6 @@ func (f Fit) String() string {
 	return "Fit(" + strconv.Itoa(int(f)) + ")"
 }
 
-// ParseFit reads a Fit by name: vertices, extent or sequence.
-func ParseFit(s string) (Fit, error) {
-	for i, n := range fitNames {
-		if strings.EqualFold(s, n) {
-			return Fit(i), nil
-		}
-	}
-	return 0, fmt.Errorf("fit %q: want vertices, extent or sequence", s)
-}
-
 // Sequence chooses an animation of a model: by index, by name, the bind
 // pose, or (the zero Sequence) the default, Stand (see StandSequence).
 type Sequence struct {
@@ -219,7 +208,7 @@ const (
 )
 
 // BindPose draws the model in its bind pose, outside any sequence.
-var BindPose = Sequence{kind: seqBind}
+func BindPose() Sequence { return Sequence{kind: seqBind} }
 
 // SequenceAt chooses the sequence with index i.
 func SequenceAt(i int) Sequence { return Sequence{kind: seqIndex, index: i} }
@@ -227,22 +216,6 @@ func SequenceAt(i int) Sequence { return Sequence{kind: seqIndex, index: i} }
 // SequenceNamed chooses a sequence by name: the one named exactly so
 // (ignoring case), else the first whose name starts so.
 func SequenceNamed(name string) Sequence { return Sequence{kind: seqName, name: name} }
-
-// ParseSequence reads a sequence as the command line writes it: an index,
-// -1 for the bind pose, "" for the default, anything else a name.
-func ParseSequence(s string) Sequence {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return Sequence{}
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		if n == -1 {
-			return BindPose
-		}
-		return SequenceAt(n)
-	}
-	return SequenceNamed(s)
-}
 
 func (s Sequence) String() string {
 	switch s.kind {
@@ -345,24 +318,6 @@ func Ms(ms float64) Time { return Time{v: ms} }
 // its start: Share(0.5) is halfway.
 func Share(f float64) Time { return Time{v: f, share: true} }
 
-// ParseTime reads a time as the command line writes it: a number of ms
-// ("500") or a percentage of the sequence ("50%").
-func ParseTime(s string) (Time, error) {
-	t := strings.TrimSpace(s)
-	if p, ok := strings.CutSuffix(t, "%"); ok {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(v >= 0 && v <= 100) {
-			return Time{}, fmt.Errorf("want a share of the sequence from 0%% to 100%%, got %q", s)
-		}
-		return Share(v / 100), nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return Time{}, fmt.Errorf("want ms into the sequence or a share like \"50%%\", got %q", s)
-	}
-	return Ms(v), nil
-}
-
 // IsShare reports whether t is a share of the sequence rather than ms.
 func (t Time) IsShare() bool { return t.share }
 
@@ -376,18 +331,9 @@ func (t Time) String() string {
 	return strconv.FormatFloat(t.v, 'g', -1, 64)
 }
 
-// MarshalText writes t as ParseTime reads it.
+// MarshalText writes t as String does, so that JSON holds a Time as the
+// command line writes it.
 func (t Time) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-
-// UnmarshalText reads t as ParseTime does.
-func (t *Time) UnmarshalText(b []byte) error {
-	v, err := ParseTime(string(b))
-	if err != nil {
-		return err
-	}
-	*t = v
-	return nil
-}
 
 // MsIn returns the moment in ms after the start of a sequence of the given
 // length in ms. A share is rounded to whole ms (model times are integers)
@@ -400,21 +346,4 @@ func (t Time) MsIn(length float64) float64 {
 		return 0
 	}
 	return min(math.Round(t.v*length), length)
-}
-
-// ParseBackground reads a background as the command line and batch
-// configurations write it: "transparent" (or "") for none, "#rrggbb", or
-// "#rrggbbaa" (an alpha of 00 is transparent).
-func ParseBackground(s string) (color.Color, error) {
-	if t := strings.TrimSpace(s); t == "" || strings.EqualFold(t, "transparent") {
-		return nil, nil
-	}
-	c, err := hexcolor.Parse(s, true)
-	if err != nil {
-		return nil, fmt.Errorf("background: %w (or transparent)", err)
-	}
-	if c.A == 0 {
-		return nil, nil
-	}
-	return c, nil
 }

@@ -89,7 +89,7 @@ func renderWoW(t *testing.T, path string, opt View) (silhouette, []Warning) {
 // not be looked up as a Warcraft III cliff or a Reforged .dds.
 func TestWoWBoar(t *testing.T) {
 	path := filepath.Join(wowCorpus(t), "MDX-Parser", "MDXParser", "Files", "Boar.mdx")
-	s, warns := renderWoW(t, path, View{Width: 128, Yaw: 90, Sequence: ParseSequence("Stand"), Particles: Particles{Off: true}})
+	s, warns := renderWoW(t, path, View{Width: 128, Yaw: 90, Sequence: SequenceNamed("Stand"), Particles: Particles{Off: true}})
 	t.Logf("%+v", s)
 	if s.coverage < 0.08 || s.coverage > 0.6 {
 		t.Errorf("coverage %.3f, want a boar-sized silhouette", s.coverage)

@@ -273,22 +273,8 @@ func TestCache(t *testing.T) {
 
 func time1() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }
 
-func TestParseTeam(t *testing.T) {
-	for in, want := range map[string]string{"": "red", "0": "red", "3": "purple", "Blue": "blue", "NEUTRAL": "neutral", "24": "neutral", "23": "peanut", "25": "neutralvictim", "27": "neutralpassive", "NeutralPassive": "neutralpassive", "#0a0B0c": "#0a0b0c"} {
-		got, err := ParseTeam(in)
-		if err != nil || got.String() != want {
-			t.Errorf("ParseTeam(%q) = %v, %v; want %s", in, got, err, want)
-		}
-		if back, err := ParseTeam(got.String()); err != nil || back != got {
-			t.Errorf("%q does not read back: %v %v", got, back, err)
-		}
-	}
-	for _, bad := range []string{"28", "-1", "rouge", "#12345", "#1234567"} {
-		if _, err := ParseTeam(bad); err == nil {
-			t.Errorf("ParseTeam(%q) accepted", bad)
-		}
-	}
-	// A custom colour is drawn with the generated stand-ins, never a file.
+// A custom colour is drawn with the generated stand-ins, never a file.
+func TestCustomTeamColour(t *testing.T) {
 	dir := t.TempDir()
 	writeTGA(t, filepath.Join(dir, "ReplaceableTextures", "TeamColor", "TeamColor00.tga"), [3]uint8{7, 7, 7})
 	r := &Resolver{Sources: []Source{Folder(dir)}}

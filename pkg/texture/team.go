@@ -2,13 +2,9 @@ package texture
 
 import (
 	"fmt"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"image"
 	"math"
 	"strconv"
-	"strings"
-
-	"github.com/mdxrender/mdxrender/internal/hexcolor"
 )
 
 // Replaceable texture ids used in MDX TEXS records
@@ -83,37 +79,6 @@ func Player(n int) Team { return Team{player: n} }
 // TeamRGB is a team colour of any colour, with no texture file behind it.
 func TeamRGB(rgb [3]uint8) Team { return Team{rgb: rgb, custom: true} }
 
-// ParseTeam reads a team colour as the command line and batch
-// configurations write it: a team number (0-23 the players, 24-27 the
-// neutral players), a name (red, blue, teal, ..., peanut, neutral,
-// neutralvictim, neutralextra, neutralpassive; any case) or "#rrggbb". ""
-// is player 0.
-func ParseTeam(s string) (Team, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return Team{}, nil
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < 0 || n >= Teams {
-			return Team{}, fmt.Errorf("team %d: want a team number 0-%d (24-27 neutral)", n, Teams-1)
-		}
-		return Player(n), nil
-	}
-	if strings.HasPrefix(s, "#") {
-		c, err := hexcolor.Parse(s, false)
-		if err != nil {
-			return Team{}, fmt.Errorf("team: %w", err)
-		}
-		return TeamRGB([3]uint8{c.R, c.G, c.B}), nil
-	}
-	for i, n := range teamNames {
-		if strings.EqualFold(n, s) {
-			return Player(i), nil
-		}
-	}
-	return Team{}, fmt.Errorf("team %s: want a team number 0-%d, a colour name (red, blue, ..., peanut, neutral, neutralpassive) or #rrggbb", clip.Quote(s), Teams-1)
-}
-
 // Player returns the player index and whether t is a player's colour.
 func (t Team) Player() (int, bool) { return t.player, !t.custom }
 
@@ -129,7 +94,7 @@ func (t Team) RGB() [3]uint8 {
 	return neutralRGB
 }
 
-// String names t as ParseTeam reads it: the colour name of a player,
+// String names t as the command line writes it: the colour name of a player,
 // "#rrggbb" for a custom colour.
 func (t Team) String() string {
 	if t.custom {
@@ -143,16 +108,6 @@ func (t Team) String() string {
 
 // MarshalText writes t as String does.
 func (t Team) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-
-// UnmarshalText reads t as ParseTeam does.
-func (t *Team) UnmarshalText(b []byte) error {
-	v, err := ParseTeam(string(b))
-	if err != nil {
-		return err
-	}
-	*t = v
-	return nil
-}
 
 // replaceableNames maps replaceable ids to paths under ReplaceableTextures.
 var replaceableNames = map[uint32]string{

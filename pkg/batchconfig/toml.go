@@ -1,4 +1,4 @@
-package batch
+package batchconfig
 
 import (
 	"errors"
@@ -20,11 +20,11 @@ import (
 // it decodes, tomlScan bounds the nesting of tables and the keys of each.
 func tomlNode(name string, data []byte) (*yaml.Node, error) {
 	if line, what := tomlCheck(data); line > 0 {
-		return nil, &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: what}
+		return nil, &Error{Where: fmt.Sprintf("%s:%d", name, line), Msg: what}
 	}
 	lines, stop := tomlScan(data)
 	if stop.line > 0 && stop.msg != "" {
-		return nil, &ConfigError{Where: fmt.Sprintf("%s:%d", name, stop.line), Msg: stop.msg}
+		return nil, &Error{Where: fmt.Sprintf("%s:%d", name, stop.line), Msg: stop.msg}
 	}
 	m, err := decodeTOML(data)
 	if err != nil {
@@ -38,7 +38,7 @@ func tomlNode(name string, data []byte) (*yaml.Node, error) {
 			// value used as a table; tomlScan found where.
 			where = fmt.Sprintf("%s:%d", name, stop.line)
 		}
-		return nil, &ConfigError{Where: where, Msg: "not valid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
+		return nil, &Error{Where: where, Msg: "not valid TOML: " + strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	return tomlToNode(m, lines, 1)
 }
@@ -75,8 +75,8 @@ type tomlStop struct {
 // tomlScan reads a TOML document's expressions with go-toml's parser,
 // which parses a table header or a dotted key as a flat list, and returns
 // the line of every key and element. It stops on the line where the
-// document first nests deeper than MaxConfigDepth or gives a table more
-// than MaxConfigKeys keys, and at a syntax error, where decoding stops
+// document first nests deeper than MaxDepth or gives a table more
+// than MaxKeys keys, and at a syntax error, where decoding stops
 // too and reports it. It notes the first key go-toml will refuse as
 // defined already, which go-toml reports without a line, and goes on:
 // should it see a conflict go-toml does not, the rest is still checked.
@@ -101,7 +101,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 			conflict = line
 		}
 		if seen.tooMany {
-			return root, tomlStop{line, fmt.Sprintf("more than %d keys in one table", MaxConfigKeys)}
+			return root, tomlStop{line, fmt.Sprintf("more than %d keys in one table", MaxKeys)}
 		}
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
@@ -110,7 +110,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 				segs := appendSegments(nil, it.Node().Data, split)
 				for i, s := range segs {
 					table = table.key(s, line)
-					if depth++; depth > MaxConfigDepth {
+					if depth++; depth > MaxDepth {
 						return root, tooDeep(line)
 					}
 					// A table under an array of tables ([[a]], then
@@ -119,7 +119,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 					last := i == len(segs)-1 && it.IsLast()
 					if n := len(table.elems); n > 0 && !last {
 						table, split = table.elems[n-1], false
-						if depth++; depth > MaxConfigDepth {
+						if depth++; depth > MaxDepth {
 							return root, tooDeep(line)
 						}
 					}
@@ -129,7 +129,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 				el := &keyLines{line: line}
 				table.elems = append(table.elems, el)
 				table, split = el, false
-				if depth++; depth > MaxConfigDepth {
+				if depth++; depth > MaxDepth {
 					return root, tooDeep(line)
 				}
 			}
@@ -140,7 +140,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 			for it := e.Key(); it.Next(); {
 				for _, s := range appendSegments(nil, it.Node().Data, split) {
 					if !first {
-						if d++; d > MaxConfigDepth {
+						if d++; d > MaxDepth {
 							return root, tooDeep(line)
 						}
 					}
@@ -148,7 +148,7 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 					at = at.key(s, line)
 				}
 			}
-			if d+valueDepth(e.Value(), at, &lc, line, split) > MaxConfigDepth {
+			if d+valueDepth(e.Value(), at, &lc, line, split) > MaxDepth {
 				return root, tooDeep(line)
 			}
 		}
@@ -158,14 +158,14 @@ func tomlScan(data []byte) (*keyLines, tomlStop) {
 
 // appendSegments appends a key's folded parts: lower case and, where
 // decodeTOML splits them (outside arrays), cut at dots. A key of more
-// parts than a document may nest is cut after MaxConfigDepth of them,
+// parts than a document may nest is cut after MaxDepth of them,
 // which is enough to refuse it.
 func appendSegments(segs []string, key []byte, split bool) []string {
 	k := strings.ToLower(string(key))
 	if !split {
 		return append(segs, k)
 	}
-	return append(segs, strings.SplitN(k, ".", MaxConfigDepth+1)...)
+	return append(segs, strings.SplitN(k, ".", MaxDepth+1)...)
 }
 
 // valueDepth notes the lines of the elements and keys inside a value and
@@ -203,7 +203,7 @@ func valueDepth(v *unstable.Node, at *keyLines, lc *lineCounter, line int, split
 				l = lc.at(int(kn.Raw.Offset))
 				for _, s := range appendSegments(nil, kn.Data, split) {
 					k = k.key(s, l)
-					if d++; d > MaxConfigDepth {
+					if d++; d > MaxDepth {
 						return d
 					}
 				}
@@ -397,7 +397,7 @@ type tomlSeen struct {
 	kv       bool // a dotted key made it
 	keys     map[string]*tomlSeen
 	// tooMany is set on the root when a table got more than
-	// MaxConfigKeys keys.
+	// MaxKeys keys.
 	tooMany bool
 }
 
@@ -418,7 +418,7 @@ func (s *tomlSeen) child(root *tomlSeen, k []byte, kind tomlKind, explicit, kv b
 	if s.keys == nil {
 		s.keys = map[string]*tomlSeen{}
 	}
-	if len(s.keys) >= MaxConfigKeys {
+	if len(s.keys) >= MaxKeys {
 		root.tooMany = true
 	}
 	c = &tomlSeen{kind: kind, explicit: explicit, kv: kv}

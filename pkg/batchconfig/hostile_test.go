@@ -1,4 +1,4 @@
-package batch
+package batchconfig
 
 import (
 	"bytes"
@@ -26,26 +26,26 @@ var nestings = map[hostile.Nesting]string{
 func capLine(how hostile.Nesting) int {
 	switch how {
 	case hostile.YAMLFlow, hostile.YAMLBlock:
-		return 2 + MaxConfigDepth
+		return 2 + MaxDepth
 	case hostile.YAMLCompact:
 		return 3
 	}
 	return 2
 }
 
-// A file nested one level deeper than MaxConfigDepth is refused, naming
+// A file nested one level deeper than MaxDepth is refused, naming
 // the line where it passed the cap, in every format and every way of
 // nesting; one at the cap is not (it may have other problems).
 func TestConfigNestingCapped(t *testing.T) {
 	for how, label := range nestings {
-		ext, at := hostile.NestedConfig(how, MaxConfigDepth)
-		if _, err := DecodeConfigFile("c"+ext, at); err != nil && strings.Contains(err.Error(), "nested deeper") {
+		ext, at := hostile.NestedConfig(how, MaxDepth)
+		if _, err := DecodeFile("c"+ext, at); err != nil && strings.Contains(err.Error(), "nested deeper") {
 			t.Errorf("%s at the cap: %v", label, err)
 		}
-		_, over := hostile.NestedConfig(how, MaxConfigDepth+1)
-		f, err := DecodeConfigFile("c"+ext, over)
-		want := fmt.Sprintf("c%s:%d: nested deeper than %d levels", ext, capLine(how), MaxConfigDepth)
-		var ce *ConfigError
+		_, over := hostile.NestedConfig(how, MaxDepth+1)
+		f, err := DecodeFile("c"+ext, over)
+		want := fmt.Sprintf("c%s:%d: nested deeper than %d levels", ext, capLine(how), MaxDepth)
+		var ce *Error
 		if f != nil || !errors.As(err, &ce) || err.Error() != want {
 			t.Errorf("%s over the cap: %v; want %s", label, err, want)
 		}
@@ -65,11 +65,11 @@ func TestConfigNestingBoundedAtScale(t *testing.T) {
 				depth = min(depth, 1400)
 			}
 			ext, data := hostile.NestedConfig(how, depth)
-			if len(data) > MaxConfigSize {
+			if len(data) > MaxSize {
 				continue // refused for its size
 			}
 			alloc := allocated(func() {
-				_, err := DecodeConfigFile("c"+ext, data)
+				_, err := DecodeFile("c"+ext, data)
 				if err == nil || !strings.Contains(err.Error(), "nested deeper than 64 levels") {
 					t.Errorf("%s, %d deep: %v", label, depth, err)
 				}
@@ -81,7 +81,7 @@ func TestConfigNestingBoundedAtScale(t *testing.T) {
 	}
 }
 
-// A file of more than MaxConfigEntries keys and list elements is refused
+// A file of more than MaxEntries keys and list elements is refused
 // before it is parsed, however small they are: half a million list
 // elements in 1 MiB would cost the parsers hundreds of MB.
 func TestConfigEntriesCapped(t *testing.T) {
@@ -97,12 +97,12 @@ func TestConfigEntriesCapped(t *testing.T) {
 		"f.yaml": {"a: {", "b: 1, ", "b: 1}\n"},
 		"g.yaml": {"a:\n", "- - - 1\n", ""},
 	} {
-		for _, n := range []int{MaxConfigEntries / 4, (MaxConfigSize - len(c.head) - len(c.tail)) / len(c.elem)} {
+		for _, n := range []int{MaxEntries / 4, (MaxSize - len(c.head) - len(c.tail)) / len(c.elem)} {
 			data := c.head + strings.Repeat(c.elem, n) + c.tail
 			var err error
-			alloc := allocated(func() { _, err = DecodeConfigFile(name, []byte(data)) })
+			alloc := allocated(func() { _, err = DecodeFile(name, []byte(data)) })
 			refused := err != nil && strings.Contains(err.Error(), "more than 10000 keys and list elements")
-			if refused != (n > MaxConfigEntries/4) {
+			if refused != (n > MaxEntries/4) {
 				t.Errorf("%s, %d × %q: %.200v", name, n, c.elem, err)
 			}
 			if alloc > 32<<20 {
@@ -140,23 +140,23 @@ func TestConfigNestingIgnoresText(t *testing.T) {
 		"crlf.yaml":     "output:\r\n  name: |\r\n    " + deep + "\r\n  dir: x\r\n",
 		"document.yaml": "--- |\n  " + deep + "\n",
 	} {
-		if _, err := DecodeConfigFile(name, []byte(doc)); err != nil && strings.Contains(err.Error(), "nested deeper") {
+		if _, err := DecodeFile(name, []byte(doc)); err != nil && strings.Contains(err.Error(), "nested deeper") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
 
-// A file larger than MaxConfigSize is refused before it is parsed, and
-// ReadConfigFile reads no more than one byte past the cap of a file that
+// A file larger than MaxSize is refused before it is parsed, and
+// ReadFile reads no more than one byte past the cap of a file that
 // never ends.
 func TestConfigSizeCapped(t *testing.T) {
-	big := append([]byte("jobs: 1\n"), bytes.Repeat([]byte("# filler\n"), MaxConfigSize/9)...)
+	big := append([]byte("jobs: 1\n"), bytes.Repeat([]byte("# filler\n"), MaxSize/9)...)
 	want := "c.yaml: larger than 1048576 bytes (1 MiB), the most a configuration file may have"
-	if _, err := DecodeConfigFile("c.yaml", big); err == nil || err.Error() != want {
+	if _, err := DecodeFile("c.yaml", big); err == nil || err.Error() != want {
 		t.Errorf("%d bytes: %v", len(big), err)
 	}
-	if _, err := DecodeConfigFile("c.yaml", big[:MaxConfigSize]); err != nil {
-		t.Errorf("%d bytes: %v", MaxConfigSize, err)
+	if _, err := DecodeFile("c.yaml", big[:MaxSize]); err != nil {
+		t.Errorf("%d bytes: %v", MaxSize, err)
 	}
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /dev/zero")
@@ -165,7 +165,7 @@ func TestConfigSizeCapped(t *testing.T) {
 	if err := os.Symlink("/dev/zero", p); err != nil {
 		t.Skip(err)
 	}
-	if _, err := ReadConfigFile(p); err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
+	if _, err := ReadFile(p); err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }
@@ -180,50 +180,50 @@ func TestConfigTextChecked(t *testing.T) {
 		"jobs: 1\nshard: a\u2028b\n":   `c.yaml:2: line separator \u2028: a configuration file is UTF-8 text`,
 		"jobs: 1\r\nforce: true\n\x00": `c.yaml:3: control character \x00: a configuration file is UTF-8 text`,
 	} {
-		if _, err := DecodeConfigFile("c.yaml", []byte(doc)); err == nil || err.Error() != want {
+		if _, err := DecodeFile("c.yaml", []byte(doc)); err == nil || err.Error() != want {
 			t.Errorf("%q: %v; want %s", doc, err, want)
 		}
 	}
 }
 
-// A mapping or table of more than MaxConfigKeys keys is refused at the
+// A mapping or table of more than MaxKeys keys is refused at the
 // key past the cap: the parsers' duplicate checks compare every key with
 // every other.
 func TestConfigKeysPerMappingCapped(t *testing.T) {
 	for _, ext := range []string{".yaml", ".toml", ".json"} {
-		data := hostile.UnknownKeysConfig(ext, MaxConfigKeys+1, 0)
-		_, err := DecodeConfigFile("c"+ext, data)
-		line := MaxConfigKeys + 1 // one key a line
-		want := fmt.Sprintf("c%s:%d: more than %d keys in one mapping", ext, line, MaxConfigKeys)
+		data := hostile.UnknownKeysConfig(ext, MaxKeys+1, 0)
+		_, err := DecodeFile("c"+ext, data)
+		line := MaxKeys + 1 // one key a line
+		want := fmt.Sprintf("c%s:%d: more than %d keys in one mapping", ext, line, MaxKeys)
 		if ext == ".toml" {
-			want = fmt.Sprintf("c.toml:%d: more than %d keys in one table", line, MaxConfigKeys)
+			want = fmt.Sprintf("c.toml:%d: more than %d keys in one table", line, MaxKeys)
 		}
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: %.300v; want %s", ext, err, want)
 		}
 		// At the cap, every key is reported, twenty in words.
-		_, err = DecodeConfigFile("c"+ext, hostile.UnknownKeysConfig(ext, MaxConfigKeys, 0))
-		var ces *ConfigErrors
-		if !errors.As(err, &ces) || ces.Len() != MaxConfigKeys {
+		_, err = DecodeFile("c"+ext, hostile.UnknownKeysConfig(ext, MaxKeys, 0))
+		var ces *Errors
+		if !errors.As(err, &ces) || ces.Len() != MaxKeys {
 			t.Errorf("%s at the cap: %.300v", ext, err)
 		}
 	}
 }
 
-// However many problems a file has, MaxConfigErrors are spelled out and
+// However many problems a file has, MaxErrors are spelled out and
 // the rest counted, in every format; the message stays a screenful.
 func TestConfigErrorsCapped(t *testing.T) {
 	for _, ext := range []string{".yaml", ".toml", ".json"} {
 		const n = 5000
 		data := hostile.UnknownKeysConfig(ext, n, 100)
-		_, err := DecodeConfigFile("c"+ext, data)
-		var ces *ConfigErrors
-		if !errors.As(err, &ces) || ces.Len() != n || len(ces.Errs) != MaxConfigErrors {
+		_, err := DecodeFile("c"+ext, data)
+		var ces *Errors
+		if !errors.As(err, &ces) || ces.Len() != n || len(ces.Errs) != MaxErrors {
 			t.Fatalf("%s: %.300v", ext, err)
 		}
 		msg := err.Error()
 		lines := strings.Split(msg, "\n")
-		if len(lines) != MaxConfigErrors+1 || lines[MaxConfigErrors] != fmt.Sprintf("and %d more problems", n-MaxConfigErrors) {
+		if len(lines) != MaxErrors+1 || lines[MaxErrors] != fmt.Sprintf("and %d more problems", n-MaxErrors) {
 			t.Errorf("%s: %d lines, last %q", ext, len(lines), lines[len(lines)-1])
 		}
 		// The first problem is the first key, on its line: the entry's
@@ -247,21 +247,21 @@ func TestConfigErrorsCapped(t *testing.T) {
 // twenty lines.
 func TestUnknownKeyFloodBounded(t *testing.T) {
 	million := hostile.UnknownKeysConfig(".yaml", 1_000_000, 0)
-	if _, err := DecodeConfigFile("c.yaml", million); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := DecodeFile("c.yaml", million); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("a million keys: %.200v", err)
 	}
 	for _, ext := range []string{".yaml", ".toml", ".json"} {
-		for _, n := range []int{40_000, MaxConfigEntries - 200} {
+		for _, n := range []int{40_000, MaxEntries - 200} {
 			data := hostile.UnknownKeysConfig(ext, n, 200)
 			var err error
-			alloc := allocated(func() { _, err = DecodeConfigFile("c"+ext, data) })
-			var ces *ConfigErrors
+			alloc := allocated(func() { _, err = DecodeFile("c"+ext, data) })
+			var ces *Errors
 			switch {
-			case n > MaxConfigEntries:
+			case n > MaxEntries:
 				if err == nil || !strings.Contains(err.Error(), "more than 10000 keys and list elements") {
 					t.Errorf("%s, %d keys: %.200v", ext, n, err)
 				}
-			case !errors.As(err, &ces) || ces.Len() != n || strings.Count(err.Error(), "\n") != MaxConfigErrors:
+			case !errors.As(err, &ces) || ces.Len() != n || strings.Count(err.Error(), "\n") != MaxErrors:
 				t.Errorf("%s, %d keys: %.200v", ext, n, err)
 			}
 			if alloc > 64<<20 {
@@ -275,17 +275,21 @@ func TestUnknownKeyFloodBounded(t *testing.T) {
 // escaped: no terminal escape, carriage return or text-reversing mark
 // gets through, and the file, line and key are still named.
 func TestConfigMessagesEscaped(t *testing.T) {
-	_, err := DecodeConfigFile("c.yaml", hostile.ConfigEscapes())
+	_, err := DecodeFile("c.yaml", hostile.ConfigEscapes())
 	if err == nil {
 		t.Fatal("accepted")
 	}
-	var c Config = DefaultConfig()
-	c.File = "c.yaml"
+	// Values from elsewhere than a file (variables, flags) may hold
+	// anything.
+	c := Default()
+	c.Inputs.Files = []string{"a.mdx"}
 	c.Render.Background = "\x1b[31mred\u202egnp.exe"
 	c.Output.Formats = []string{"png\r\nmdxrender: all good"}
 	c.TeamColors = []string{"x\u0085y\u009b1m"}
 	c.Views = map[string]View{"V\x1b[1A": {}}
-	verr := c.Validate()
+	var errs Errors
+	(&layers{file: "c.yaml", origins: map[string]string{}, pinned: map[string]bool{}}).options(&c, &errs)
+	verr := errs.Err()
 	for _, e := range []error{err, verr} {
 		msg := e.Error()
 		if bad := rawControl(msg); bad != "" {

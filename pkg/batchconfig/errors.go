@@ -1,4 +1,4 @@
-package batch
+package batchconfig
 
 import (
 	"fmt"
@@ -7,31 +7,54 @@ import (
 	"github.com/mdxrender/mdxrender/internal/clip"
 )
 
-// MaxConfigErrors is how many problems of a configuration ConfigErrors
+// Error is one problem with a key; Where is "file:line", "file",
+// "env NAME", "flag --name", or "" for a value not set anywhere.
+type Error struct {
+	Where string
+	Key   string
+	Msg   string
+}
+
+// Error bounds what it repeats of the key and message, and escapes their
+// control characters (clip.Display): a file can name a key of megabytes,
+// or one that clears the terminal it is printed on.
+func (e *Error) Error() string {
+	key, msg := clip.Display(e.Key, 2*clip.MaxQuote), clip.Display(e.Msg, 10*clip.MaxQuote)
+	if e.Where == "" {
+		return fmt.Sprintf("config: %s: %s", key, msg)
+	}
+	where := clip.Display(e.Where, 2*clip.MaxQuote)
+	if e.Key == "" {
+		return fmt.Sprintf("%s: %s", where, msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", where, key, msg)
+}
+
+// MaxErrors is how many problems of a configuration Errors
 // spells out; the rest are only counted. Twenty is a screenful, enough
 // to fix a file in one go, and a file of a million unknown keys costs a
 // count, not a million messages.
-const MaxConfigErrors = 20
+const MaxErrors = 20
 
-// ConfigErrors is every problem found in a configuration, of all its
+// Errors is every problem found in a configuration, of all its
 // layers (file, environment, flags, range checks): the first
-// MaxConfigErrors in the order found, and how many more there were.
-// DecodeConfigFile and Config.Validate return one; a loader that checks
+// MaxErrors in the order found, and how many more there were.
+// DecodeFile, Load and Check return one; a loader that checks
 // several layers adds theirs to one value with Add.
-type ConfigErrors struct {
-	// Errs are the first problems found, at most MaxConfigErrors; most
-	// are *ConfigError.
+type Errors struct {
+	// Errs are the first problems found, at most MaxErrors; most
+	// are *Error.
 	Errs []error
 	// More counts the problems found after Errs was full.
 	More int
 }
 
-// Add adds the problems of err: each problem of a *ConfigErrors (its
+// Add adds the problems of err: each problem of a *Errors (its
 // count too) or of a join of errors (errors.Join), else err itself.
-func (e *ConfigErrors) Add(err error) {
+func (e *Errors) Add(err error) {
 	switch err := err.(type) {
 	case nil:
-	case *ConfigErrors:
+	case *Errors:
 		for _, x := range err.Errs {
 			e.Add(x)
 		}
@@ -51,23 +74,23 @@ func (e *ConfigErrors) Add(err error) {
 
 // full reports whether further problems are only counted, so that a
 // checker can skip formatting a message nobody will read.
-func (e *ConfigErrors) full() bool { return len(e.Errs) >= MaxConfigErrors }
+func (e *Errors) full() bool { return len(e.Errs) >= MaxErrors }
 
-// addf adds a *ConfigError, formatting its message only while it will be
+// addf adds a *Error, formatting its message only while it will be
 // shown.
-func (e *ConfigErrors) addf(where, key, format string, a ...any) {
+func (e *Errors) addf(where, key, format string, a ...any) {
 	if e.full() {
 		e.More++
 		return
 	}
-	e.Errs = append(e.Errs, &ConfigError{Where: where, Key: key, Msg: fmt.Sprintf(format, a...)})
+	e.Errs = append(e.Errs, &Error{Where: where, Key: key, Msg: fmt.Sprintf(format, a...)})
 }
 
 // Len is the number of problems, shown and counted.
-func (e *ConfigErrors) Len() int { return len(e.Errs) + e.More }
+func (e *Errors) Len() int { return len(e.Errs) + e.More }
 
 // Err returns e as an error, or nil when it holds no problem.
-func (e *ConfigErrors) Err() error {
+func (e *Errors) Err() error {
 	if e.Len() == 0 {
 		return nil
 	}
@@ -77,7 +100,7 @@ func (e *ConfigErrors) Err() error {
 // Error gives each problem shown a line, its own line breaks and other
 // control characters escaped, then a line with the number of those not
 // shown.
-func (e *ConfigErrors) Error() string {
+func (e *Errors) Error() string {
 	var b strings.Builder
 	for i, x := range e.Errs {
 		if i > 0 {
@@ -95,7 +118,7 @@ func (e *ConfigErrors) Error() string {
 }
 
 // Unwrap gives the problems shown, for errors.As and errors.Is.
-func (e *ConfigErrors) Unwrap() []error { return e.Errs }
+func (e *Errors) Unwrap() []error { return e.Errs }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

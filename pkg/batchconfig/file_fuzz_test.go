@@ -1,4 +1,4 @@
-package batch
+package batchconfig
 
 import (
 	"errors"
@@ -31,7 +31,7 @@ func FuzzDecodeConfigFile(f *testing.F) {
 	f.Add(true, []byte("[views.a]\nyaw = 1.5\n[sheet]\nyaws = [1, 2]\n"))
 	// Deep nesting in every way, just past the cap.
 	for how := hostile.TOMLHeader; how <= hostile.JSONObject; how++ {
-		ext, data := hostile.NestedConfig(how, MaxConfigDepth+1)
+		ext, data := hostile.NestedConfig(how, MaxDepth+1)
 		f.Add(ext == ".toml", data)
 	}
 	f.Add(false, hostile.UnknownKeysConfig(".yaml", 40, 8))
@@ -46,19 +46,19 @@ func FuzzDecodeConfigFile(f *testing.F) {
 		}
 		// With errors, what is returned is the file without the keys in
 		// error, which must pass the schema on its own.
-		c, err := DecodeConfigFile(name, data)
+		c, err := DecodeFile(name, data)
 		if err != nil {
 			checkReport(t, err, where)
 		}
 		if c == nil {
 			return
 		}
-		b, err := yaml.Marshal(c.Values)
+		b, err := yaml.Marshal(values(c))
 		if err != nil {
 			t.Fatalf("accepted values do not encode: %v", err)
 		}
-		if _, err := DecodeConfigFile("again.yaml", b); err != nil {
-			if ce, ok := err.(*ConfigError); ok && ce.Key == "" {
+		if _, err := DecodeFile("again.yaml", b); err != nil {
+			if ce, ok := err.(*Error); ok && ce.Key == "" {
 				// The file written out is refused as a whole, not for a
 				// key: go-yaml v3.0.4 cannot read back every string it
 				// writes (a list element "\n0" becomes a block scalar
@@ -73,25 +73,25 @@ func FuzzDecodeConfigFile(f *testing.F) {
 
 // checkReport checks the errors of a file: each names the file and a line
 // (but the refusal of a file too large to read), there are at most
-// MaxConfigErrors and a count, and no control character is left raw.
+// MaxErrors and a count, and no control character is left raw.
 func checkReport(t *testing.T, err error, where *regexp.Regexp) {
 	t.Helper()
-	var all ConfigErrors
+	var all Errors
 	all.Add(err)
 	for _, e := range all.Errs {
-		var ce *ConfigError
+		var ce *Error
 		if !errors.As(e, &ce) {
-			t.Fatalf("%T is not a *ConfigError: %v", e, e)
+			t.Fatalf("%T is not a *Error: %v", e, e)
 		}
 		if !where.MatchString(ce.Where) && !strings.HasPrefix(ce.Msg, "larger than") {
 			t.Fatalf("no line: %v", e)
 		}
 	}
 	msg := err.Error()
-	if n := strings.Count(msg, "\n"); n > MaxConfigErrors {
+	if n := strings.Count(msg, "\n"); n > MaxErrors {
 		t.Fatalf("%d lines of errors", n+1)
 	}
-	if len(msg) > (MaxConfigErrors+1)*4000 {
+	if len(msg) > (MaxErrors+1)*4000 {
 		t.Fatalf("%d bytes of errors", len(msg))
 	}
 	if bad := rawControl(msg); bad != "" {

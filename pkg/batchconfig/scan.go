@@ -1,4 +1,4 @@
-package batch
+package batchconfig
 
 import (
 	"bytes"
@@ -6,33 +6,33 @@ import (
 	"unicode/utf8"
 )
 
-// MaxConfigSize is the most bytes a configuration file may have: 1 MiB.
+// MaxSize is the most bytes a configuration file may have: 1 MiB.
 // Real files are a few KB, and one generated with an override for each of
 // thousands of models stays far below it. It bounds what a file's long
-// strings cost; MaxConfigEntries bounds what its many short ones do.
-const MaxConfigSize = 1 << 20
+// strings cost; MaxEntries bounds what its many short ones do.
+const MaxSize = 1 << 20
 
-// MaxConfigDepth is how deeply the lists, mappings and tables of a
+// MaxDepth is how deeply the lists, mappings and tables of a
 // configuration file may nest, the document's top level counting as
 // one. The schema's deepest key, overrides[].render.size, is four levels
 // down, so 64 leaves room for any layout, while no parser or checker
 // builds or walks a tree deeper than that.
-const MaxConfigDepth = 64
+const MaxDepth = 64
 
-// MaxConfigKeys is how many keys one mapping or table of a configuration
+// MaxKeys is how many keys one mapping or table of a configuration
 // file may hold. The schema's largest has 18, and a batch of even a
 // hundred named views is far-fetched; the bound keeps the duplicate-key
 // checks of go-yaml and go-toml, which compare each key with the others,
 // to a tenth of a second for the largest file.
-const MaxConfigKeys = 256
+const MaxKeys = 256
 
-// MaxConfigEntries is how many keys and list elements a configuration
+// MaxEntries is how many keys and list elements a configuration
 // file may hold in all. What a parser and the schema check spend grows
 // with them (a few hundred bytes each, over a KB in TOML), not with the
 // bytes: a 1 MiB file of "1," is half a million list elements. A batch
 // of a thousand overrides stays far below; a list of more models than
 // fit belongs in inputs.list.
-const MaxConfigEntries = 10_000
+const MaxEntries = 10_000
 
 // lineCounter gives the line of an offset in data, counting newlines
 // from the offset asked before, so that asking in file order costs one
@@ -87,8 +87,8 @@ func checkText(data []byte) (line int, what string) {
 }
 
 // yamlCheck returns the line on which the lists and mappings of a YAML
-// document (JSON is YAML) first nest deeper than MaxConfigDepth, or hold
-// more than MaxConfigEntries keys and elements, and what it passed; or 0.
+// document (JSON is YAML) first nest deeper than MaxDepth, or hold
+// more than MaxEntries keys and elements, and what it passed; or 0.
 // It follows indentation and brackets line by line, skipping comments,
 // quoted scalars and block scalars, without building anything, so that
 // the parser only ever sees small, shallow documents. Nesting is what the
@@ -110,7 +110,7 @@ func yamlCheck(data []byte) (int, string) {
 			}
 		}
 		if s.scanLine(l) {
-			if s.entries > MaxConfigEntries {
+			if s.entries > MaxEntries {
 				return line, tooManyEntries
 			}
 			return line, tooDeepMsg
@@ -120,8 +120,8 @@ func yamlCheck(data []byte) (int, string) {
 }
 
 var (
-	tooDeepMsg     = fmt.Sprintf("nested deeper than %d levels", MaxConfigDepth)
-	tooManyEntries = fmt.Sprintf("more than %d keys and list elements", MaxConfigEntries)
+	tooDeepMsg     = fmt.Sprintf("nested deeper than %d levels", MaxDepth)
+	tooManyEntries = fmt.Sprintf("more than %d keys and list elements", MaxEntries)
 )
 
 // noBlockScalar is yamlScan.scalar outside a block scalar.
@@ -282,7 +282,7 @@ func isKey(l []byte, end int) bool {
 // mapping it is a value of ("a:" then "- b"), and a key at that column
 // ends it.
 func (s *yamlScan) level(col int, seq bool) bool {
-	if s.entries++; s.entries > MaxConfigEntries {
+	if s.entries++; s.entries > MaxEntries {
 		return true
 	}
 	if n := len(s.blocks); n > 0 && s.blocks[n-1].col == col {
@@ -298,7 +298,7 @@ func (s *yamlScan) level(col int, seq bool) bool {
 		}
 	}
 	s.blocks = append(s.blocks, yamlBlock{col, seq})
-	return s.depth() > MaxConfigDepth
+	return s.depth() > MaxDepth
 }
 
 // flowScan reads bracketed collections from p. It reports whether they
@@ -311,7 +311,7 @@ func (s *yamlScan) flowScan(l []byte, p int) (over bool, end int, closed bool) {
 		case '[', '{':
 			s.flows = append(s.flows, yamlFlow{seq: c == '['})
 			s.tok = true
-			if s.entries++; s.depth() > MaxConfigDepth || s.entries > MaxConfigEntries {
+			if s.entries++; s.depth() > MaxDepth || s.entries > MaxEntries {
 				return true, 0, false
 			}
 		case ']', '}':
@@ -332,7 +332,7 @@ func (s *yamlScan) flowScan(l []byte, p int) (over bool, end int, closed bool) {
 				s.pairs--
 			}
 			s.tok = true
-			if s.entries++; s.entries > MaxConfigEntries {
+			if s.entries++; s.entries > MaxEntries {
 				return true, 0, false
 			}
 		case ':':
@@ -342,7 +342,7 @@ func (s *yamlScan) flowScan(l []byte, p int) (over bool, end int, closed bool) {
 			if n := len(s.flows); n > 0 && s.flows[n-1].seq && !s.flows[n-1].pair && (s.json || flowIndicator(l, p)) {
 				s.flows[n-1].pair = true
 				s.pairs++
-				if s.depth() > MaxConfigDepth {
+				if s.depth() > MaxDepth {
 					return true, 0, false
 				}
 			}
@@ -442,8 +442,8 @@ func skipBlank(l []byte, p int) int {
 }
 
 // tomlCheck returns the line on which a TOML document's arrays, inline
-// tables and dotted keys first nest deeper than MaxConfigDepth, or it
-// holds more than MaxConfigEntries keys and elements, and what it passed;
+// tables and dotted keys first nest deeper than MaxDepth, or it
+// holds more than MaxEntries keys and elements, and what it passed;
 // or 0. It skips strings and comments. go-toml's parser descends once
 // per bracket and keeps a node for each part of a dotted key, each
 // element and each key; this runs first, so that it keeps few and never
@@ -475,7 +475,7 @@ func tomlCheck(data []byte) (int, string) {
 				}
 			}
 			parts, end := tomlKeyParts(data, i)
-			if parts > MaxConfigDepth {
+			if parts > MaxDepth {
 				return line, tooDeepMsg
 			}
 			if header {
@@ -490,7 +490,7 @@ func tomlCheck(data []byte) (int, string) {
 			entries++
 			i++
 		case c == '[' || c == '{':
-			if open = append(open, c); len(open) > MaxConfigDepth {
+			if open = append(open, c); len(open) > MaxDepth {
 				return line, tooDeepMsg
 			}
 			if c == '[' {
@@ -513,7 +513,7 @@ func tomlCheck(data []byte) (int, string) {
 		default:
 			i++
 		}
-		if entries > MaxConfigEntries {
+		if entries > MaxEntries {
 			return line, tooManyEntries
 		}
 	}
@@ -522,9 +522,9 @@ func tomlCheck(data []byte) (int, string) {
 
 // tomlKeyParts counts the parts of the TOML key at i (a.b."c.d" has
 // three) and returns where it ends; it stops counting past
-// MaxConfigDepth.
+// MaxDepth.
 func tomlKeyParts(data []byte, i int) (parts, end int) {
-	for parts <= MaxConfigDepth {
+	for parts <= MaxDepth {
 		i = skipBlank(data, i)
 		if i >= len(data) {
 			break

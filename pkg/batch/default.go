@@ -1,4 +1,4 @@
-package mdxrender
+package batch
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/beside"
-	"github.com/mdxrender/mdxrender/pkg/batch"
+	"github.com/mdxrender/mdxrender/internal/modeltex"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -18,12 +19,12 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// BatchRenderer is the batch.Renderer that draws models with this
-// package, as mdxrender batch, check and sheet do. Decoded textures are
-// shared by all models of the batch, and each texture source (a folder, a
-// map, an MPQ, game data) is opened once; Close closes them after the
-// batch.
-type BatchRenderer struct {
+// DefaultRenderer is the Renderer that draws models with the library
+// (pkg/render, with the texture sources of the front door), as mdxrender
+// batch, check and sheet do. Decoded textures are shared by all models of
+// the batch, and each texture source (a folder, a map, an MPQ, game data)
+// is opened once; Close closes them after the batch.
+type DefaultRenderer struct {
 	cache *texture.Cache
 	// bandWorkers is View.Workers: 1 when models render in parallel (the
 	// pool already fills the CPUs), 0 (all CPUs) when one model renders at
@@ -38,14 +39,14 @@ type BatchRenderer struct {
 }
 
 // jobSources are a job's texture roots and game data, opened.
-type jobSources struct{ roots, game *Sources }
+type jobSources struct{ roots, game *mdxrender.Sources }
 
-// NewBatchRenderer returns a BatchRenderer whose decoded textures take at
+// NewRenderer returns a DefaultRenderer whose decoded textures take at
 // most cacheBytes (0: the texture package's default); jobs is the number
 // of models the batch renders at once, which decides how many raster bands
 // one model draws at once (it never changes the pictures).
-func NewBatchRenderer(cacheBytes int64, jobs int) *BatchRenderer {
-	r := &BatchRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*jobSources{}}
+func NewRenderer(cacheBytes int64, jobs int) *DefaultRenderer {
+	r := &DefaultRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*jobSources{}}
 	if jobs == 1 {
 		r.bandWorkers = 0
 	}
@@ -53,7 +54,7 @@ func NewBatchRenderer(cacheBytes int64, jobs int) *BatchRenderer {
 }
 
 // Close closes the archives opened as texture sources.
-func (r *BatchRenderer) Close() error {
+func (r *DefaultRenderer) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var errs []error
@@ -66,19 +67,19 @@ func (r *BatchRenderer) Close() error {
 
 // jobSources returns the texture sources of a job's roots and of its game
 // data, opening them the first time a job names them.
-func (r *BatchRenderer) jobSources(job *batch.Job) (roots, game []texture.Source, err error) {
+func (r *DefaultRenderer) jobSources(job *Job) (roots, game []texture.Source, err error) {
 	key := strings.Join(job.TextureRoots, "\x00") + "\x01" + job.GameData
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.sources[key]; ok {
 		return s.roots.List, s.game.List, nil
 	}
-	s := &jobSources{game: &Sources{}}
-	if s.roots, err = OpenSources(job.TextureRoots...); err != nil {
+	s := &jobSources{game: &mdxrender.Sources{}}
+	if s.roots, err = mdxrender.OpenSources(job.TextureRoots...); err != nil {
 		return nil, nil, err
 	}
 	if job.GameData != "" {
-		if s.game, err = OpenGameData(job.GameData); err != nil {
+		if s.game, err = mdxrender.OpenGameData(job.GameData); err != nil {
 			s.roots.Close()
 			return nil, nil, err
 		}
@@ -87,16 +88,23 @@ func (r *BatchRenderer) jobSources(job *batch.Job) (roots, game []texture.Source
 	return s.roots.List, s.game.List, nil
 }
 
-type batchModel struct {
-	r    *BatchRenderer
-	m    *Model
-	info batch.ModelInfo
+// libraryModel is a model the DefaultRenderer opened.
+type libraryModel struct {
+	r    *DefaultRenderer
+	file *model.File
+	name string
+	tex  render.Textures
+	// meter is the model's one budget, which the batch read its file
+	// with: every output of it (a still, a sheet, previews, in each view
+	// and team colour) is charged to it, not to a fork of it.
+	meter *budget.Meter
+	info  ModelInfo
 }
 
 // Open decodes a model the batch read and finds its textures: in the
 // job's texture roots, its folder (or its folder inside an archive), its
 // map's root, then the game data.
-func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, meter *budget.Meter) (batch.Model, error) {
+func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter *budget.Meter) (Model, error) {
 	in := job.Input
 	f, err := decodeContext(ctx, func() (*model.File, error) {
 		return model.Load(data, in.Path, meter.Limits())
@@ -104,30 +112,29 @@ func (r *BatchRenderer) Open(ctx context.Context, job *batch.Job, data []byte, m
 	if err != nil {
 		return nil, err
 	}
-	local := localSources(filepath.Dir(in.Path), in.Top)
+	local := modeltex.Local(filepath.Dir(in.Path), in.Top)
 	if in.FS != nil {
 		// Path is "tree:name"; the tree's part names its sources
-		local = fsLocal(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
+		local = modeltex.LocalFS(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
 	}
 	roots, game, err := r.jobSources(job)
 	if err != nil {
 		return nil, err
 	}
-	m := newModel(f, in.Path, local, &Options{Textures: roots, GameData: game, Cache: r.cache, Limits: job.Limits}, meter)
-	bm := &batchModel{r: r, m: m}
-	for _, s := range m.File.Model.Sequences {
-		bm.info.Sequences = append(bm.info.Sequences, batch.SequenceInfo{
+	lm := &libraryModel{r: r, file: f, name: in.Path, tex: modeltex.Textures(local, roots, game, r.cache, job.Limits), meter: meter}
+	for _, s := range f.Model.Sequences {
+		lm.info.Sequences = append(lm.info.Sequences, SequenceInfo{
 			Name: s.Name, Start: s.Interval[0], End: s.Interval[1], Looping: !s.NonLooping(),
 		})
 	}
 	// The files the pictures read are part of the cache key.
-	teams := make([]Team, len(job.Teams))
+	teams := make([]texture.Team, len(job.Teams))
 	for i, t := range job.Teams {
 		teams[i] = t.Color
 	}
-	bm.info.Dependencies = m.Dependencies(teams)
-	bm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), m.File.Model)
-	return bm, nil
+	lm.info.Dependencies = render.Dependencies(f.Model, lm.tex, teams, meter.Fork())
+	lm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), f.Model)
+	return lm, nil
 }
 
 // portraitCamera names the camera a portrait model is drawn through: a
@@ -167,21 +174,17 @@ func decodeContext(ctx context.Context, decode func() (*model.File, error)) (*mo
 	return d.f, d.err
 }
 
-func (bm *batchModel) Info() batch.ModelInfo { return bm.info }
+func (lm *libraryModel) Info() ModelInfo { return lm.info }
 
-// Render draws the frames of req with one camera (Model.RenderFrames), so
-// a sheet or an animation does not jump and nothing leaves the picture,
-// and says where the model's origin lands in each.
-func (bm *batchModel) Render(ctx context.Context, req batch.Request) ([]render.Picture, []batch.Warning, error) {
+// Render draws the frames of req with one camera (as
+// mdxrender.Model.RenderFrames does), so a sheet or an animation does not
+// jump and nothing leaves the picture, and says where the model's origin
+// lands in each.
+func (lm *libraryModel) Render(ctx context.Context, req Request) ([]render.Picture, []Warning, error) {
 	v := req.View
-	v.Workers = bm.r.bandWorkers
-	a := bm.m.animator()
-	// One budget for the model: every output of it (a still, a sheet,
-	// previews, in each view and team colour) is charged to the meter the
-	// batch read its file with, not to a fork of it.
-	if bm.m.meter != nil {
-		a.Meter = bm.m.meter
-	}
-	a.Framebuffers = &bm.r.fbs
+	v.Workers = lm.r.bandWorkers
+	a := render.NewAnimator(lm.file.Model, lm.name, lm.tex)
+	a.Meter = lm.meter
+	a.Framebuffers = &lm.r.fbs
 	return a.RenderPictures(ctx, v, req.Frames)
 }

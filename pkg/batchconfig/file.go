@@ -1,4 +1,4 @@
-package batch
+package batchconfig
 
 import (
 	"bytes"
@@ -12,53 +12,59 @@ import (
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
+	"github.com/mdxrender/mdxrender/pkg/batch"
 
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// ConfigFile is a configuration file decoded and checked against the
-// Config schema: the layer between the built-in defaults and the MDXR_
-// environment variables and flags, which a layered loader merges in that
-// order (the command line's loader does).
-type ConfigFile struct {
+// File is a configuration file decoded and checked against the Config
+// schema: the layer between the built-in defaults and the MDXR_
+// environment variables and flags (Load).
+type File struct {
 	// Name is the file name as given; relative paths in the file are
-	// relative to its folder (Config.File).
+	// relative to its folder (batch.Options.Base).
 	Name string
-	// Values holds the keys the file sets as nested map[string]any, lists
-	// and scalars, in the shapes a map-merging loader takes; nil for an
-	// empty file.
-	Values map[string]any
 	// Origins maps the keys the file sets, dotted as in error messages
-	// ("render.size", "overrides[0].match"), to "name:line" (see
-	// Config.SetOrigin).
+	// ("render.size", "overrides[0].match"), to "name:line".
 	Origins map[string]string
+	// root is the document, its keys in error and its empty values left
+	// out; nil for an empty file.
+	root *yaml.Node
 }
 
-// DecodeConfigFile decodes a configuration file; its extension picks the
+// Apply sets the keys the file sets in c, leaving the others as they are.
+func (f *File) Apply(c *Config) error {
+	if f.root == nil {
+		return nil
+	}
+	return f.root.Decode(c)
+}
+
+// DecodeFile decodes a configuration file; its extension picks the
 // format: .yaml or .yml, .json (read as YAML, which it is a subset of, so
 // one parser gives line numbers for both) or .toml. A file larger than
-// MaxConfigSize, one that is not UTF-8 text or holds control characters,
-// and one nested deeper than MaxConfigDepth are refused before a parser
+// MaxSize, one that is not UTF-8 text or holds control characters,
+// and one nested deeper than MaxDepth are refused before a parser
 // builds anything. Every unknown key, list or mapping in the wrong place
-// and scalar of the wrong type is reported, together, as a *ConfigErrors
-// of *ConfigError values naming the file, line and key, and the
-// ConfigFile is returned too, without the keys in error, so the loader
+// and scalar of the wrong type is reported, together, as a *Errors
+// of *Error values naming the file, line and key, and the
+// File is returned too, without the keys in error, so the loader
 // can check the rest in the same pass; a file that cannot be read gives
-// one *ConfigError, naming the line where it can be, and no ConfigFile.
+// one *Error, naming the line where it can be, and no File.
 // Values are not range-checked here: that is Config.Validate's job once
 // all layers are merged.
-func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
+func DecodeFile(name string, data []byte) (*File, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(name), "."))
 	switch ext {
 	case "yaml", "yml", "json", "toml":
 	default:
-		return nil, &ConfigError{Where: name, Msg: fmt.Sprintf("unknown extension %s (want .yaml, .yml, .toml or .json)", clip.Quote(ext))}
+		return nil, &Error{Where: name, Msg: fmt.Sprintf("unknown extension %s (want .yaml, .yml, .toml or .json)", clip.Quote(ext))}
 	}
-	if len(data) > MaxConfigSize {
-		return nil, &ConfigError{Where: name, Msg: fmt.Sprintf("larger than %d bytes (1 MiB), the most a configuration file may have", MaxConfigSize)}
+	if len(data) > MaxSize {
+		return nil, &Error{Where: name, Msg: fmt.Sprintf("larger than %d bytes (1 MiB), the most a configuration file may have", MaxSize)}
 	}
 	if line, what := checkText(data); line > 0 {
-		return nil, &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: what + ": a configuration file is UTF-8 text"}
+		return nil, &Error{Where: fmt.Sprintf("%s:%d", name, line), Msg: what + ": a configuration file is UTF-8 text"}
 	}
 	var root *yaml.Node
 	if ext == "toml" {
@@ -68,7 +74,7 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 		}
 	} else {
 		if line, what := yamlCheck(data); line > 0 {
-			return nil, &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: what}
+			return nil, &Error{Where: fmt.Sprintf("%s:%d", name, line), Msg: what}
 		}
 		var doc yaml.Node
 		if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -78,7 +84,7 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 			root = doc.Content[0]
 		}
 	}
-	f := &ConfigFile{Name: name, Origins: map[string]string{}}
+	f := &File{Name: name, Origins: map[string]string{}}
 	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 		return f, nil
 	}
@@ -86,7 +92,8 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 	if !w.check(root, reflect.TypeOf(Config{}), "") {
 		return nil, w.errs.Err()
 	}
-	if err := root.Decode(&f.Values); err != nil {
+	f.root = root
+	if err := f.Apply(&Config{}); err != nil {
 		// The decoder's only refusal here is of a document whose
 		// aliases expand too far: it names no line, the first alias has
 		// one.
@@ -106,21 +113,21 @@ func DecodeConfigFile(name string, data []byte) (*ConfigFile, error) {
 	return f, w.errs.Err()
 }
 
-// ReadConfigFile reads the configuration file at path name and decodes it
-// with DecodeConfigFile. It reads at most one byte more than
-// MaxConfigSize, so that a larger file, or a device that never ends, is
+// ReadFile reads the configuration file at path name and decodes it
+// with DecodeFile. It reads at most one byte more than
+// MaxSize, so that a larger file, or a device that never ends, is
 // refused without being read whole.
-func ReadConfigFile(name string) (*ConfigFile, error) {
+func ReadFile(name string) (*File, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	return DecodeConfigFile(name, data)
+	return DecodeFile(name, data)
 }
 
 // yamlLine matches the position go-yaml puts in front of a message.
@@ -142,7 +149,7 @@ var yamlParserProblems = map[string]bool{
 // line: the line is that of the alias or anchor named.
 var yamlAnchor = regexp.MustCompile(`^yaml: (unknown anchor|anchor) '([^']*)' `)
 
-// yamlError turns an error of go-yaml about data into a *ConfigError
+// yamlError turns an error of go-yaml about data into a *Error
 // naming the file and line, and the format the file was meant to be in
 // (JSON is read as YAML); line is the line for an error that has none.
 func yamlError(name, ext string, data []byte, err error, line int) error {
@@ -174,7 +181,7 @@ func yamlError(name, ext string, data []byte, err error, line int) error {
 		line = 1 // go-yaml leaves the line out when it is the first
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	return &ConfigError{Where: fmt.Sprintf("%s:%d", name, line), Msg: fmt.Sprintf("not valid %s: %s", format, msg)}
+	return &Error{Where: fmt.Sprintf("%s:%d", name, line), Msg: fmt.Sprintf("not valid %s: %s", format, msg)}
 }
 
 // walker checks a YAML node tree against the Config type: unknown keys,
@@ -184,7 +191,7 @@ func yamlError(name, ext string, data []byte, err error, line int) error {
 type walker struct {
 	file      string
 	lines     map[string]int
-	errs      ConfigErrors
+	errs      Errors
 	memo      map[memoKey]bool
 	aliasLine int // of the first alias the walk met
 }
@@ -207,18 +214,13 @@ func (w *walker) fail(n *yaml.Node, key, format string, a ...any) {
 	w.errs.addf(w.at(n), key, format, a...)
 }
 
-func join(prefix, k string) string {
-	if prefix == "" {
-		return k
-	}
-	return prefix + "." + k
-}
-
 // check walks n against t and reports whether n is usable as a value of
 // t. A key that is unknown, given twice or holds an unusable value is
 // reported and removed from its mapping, so that what is left decodes and
 // the remaining values can still be range-checked in the same pass; a
-// list with an unusable element is unusable as a whole.
+// list with an unusable element is unusable as a whole. A key with an
+// empty value is removed too: it leaves the value below it (a default)
+// alone.
 func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 	aliased := false
 	if n.Kind == yaml.AliasNode && w.aliasLine == 0 {
@@ -263,9 +265,9 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 		}
 		return true
 	}
-	if n.Kind == yaml.MappingNode && len(n.Content) > 2*MaxConfigKeys {
+	if n.Kind == yaml.MappingNode && len(n.Content) > 2*MaxKeys {
 		// go-yaml's decoder compares each key with every other.
-		w.fail(n.Content[2*MaxConfigKeys], path, "more than %d keys in one mapping", MaxConfigKeys)
+		w.fail(n.Content[2*MaxKeys], path, "more than %d keys in one mapping", MaxKeys)
 		return false
 	}
 	switch t.Kind() {
@@ -298,7 +300,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 				continue
 			}
 			w.lines[key] = kn.Line
-			if w.check(vn, ft, key) {
+			if w.check(vn, ft, key) && !isNull(vn) {
 				kept = append(kept, kn, vn)
 			}
 		}
@@ -313,7 +315,7 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			kn, vn := n.Content[i], n.Content[i+1]
 			key := join(path, kn.Value)
-			if !validName(kn.Value) {
+			if !batch.ValidViewName(kn.Value) {
 				w.fail(kn, key, "name %s must be lower-case letters, digits, '-' or '_' (keys are case-blind)", clip.Quote(kn.Value))
 				continue
 			}
@@ -344,15 +346,26 @@ func (w *walker) check(n *yaml.Node, t reflect.Type, path string) bool {
 			return false
 		}
 		p := reflect.New(t)
-		// YAML reads 12.5 into an integer as 12; a size or count written
-		// with a fraction is a mistake to report, not to round.
+		// YAML reads 12.5 into an integer as 12, and yes into a bool as
+		// true; a size or count written with a fraction, or a switch
+		// written otherwise than true or false, is a mistake to report,
+		// not to round or guess.
 		isInt := t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64
-		if err := n.Decode(p.Interface()); err != nil || isInt && n.ShortTag() != "!!int" {
+		isBool := t.Kind() == reflect.Bool
+		if err := n.Decode(p.Interface()); err != nil || isInt && n.ShortTag() != "!!int" || isBool && n.ShortTag() != "!!bool" {
 			w.fail(n, path, "want %s, got %s", kindName(t.Kind()), clip.Quote(n.Value))
 			return false
 		}
 	}
 	return true
+}
+
+// isNull reports whether n, through its aliases, is an empty value.
+func isNull(n *yaml.Node) bool {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 func describe(n *yaml.Node) string {
@@ -364,37 +377,4 @@ func describe(n *yaml.Node) string {
 	default:
 		return clip.Quote(n.Value)
 	}
-}
-
-func kindName(k reflect.Kind) string {
-	switch k {
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		return "an integer"
-	case reflect.Float64, reflect.Float32:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.String:
-		return "a string"
-	}
-	return k.String()
-}
-
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// fieldKey returns the key of a Config field in files (its yaml tag), or
-// false for a field that is not a key.
-func fieldKey(f reflect.StructField) (string, bool) {
-	tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-	return tag, tag != "" && tag != "-" && f.IsExported()
 }

@@ -1,17 +1,18 @@
-package batch
+package batchconfig
 
 import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
 
-func mustDecode(t *testing.T, name, text string) *ConfigFile {
+func mustDecode(t *testing.T, name, text string) *File {
 	t.Helper()
-	f, err := DecodeConfigFile(name, []byte(text))
+	f, err := DecodeFile(name, []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,32 +29,32 @@ func TestDecodeConfigFileValuesAndOrigins(t *testing.T) {
 		"render":    map[string]any{"size": 64},
 		"overrides": []any{map[string]any{"match": "fx/**", "render": map[string]any{"seed": 3}}},
 	}
-	if !reflect.DeepEqual(f.Values, want) {
-		t.Errorf("values %#v, want %#v", f.Values, want)
+	if !reflect.DeepEqual(values(f), want) {
+		t.Errorf("values %#v, want %#v", values(f), want)
 	}
 	for k, w := range map[string]string{"render.size": "c.yaml:4", "inputs.files": "c.yaml:2", "overrides[0].render.seed": "c.yaml:7"} {
 		if f.Origins[k] != w {
 			t.Errorf("origin of %s: %q, want %q", k, f.Origins[k], w)
 		}
 	}
-	j, err := DecodeConfigFile("c.json", []byte("{\"render\": {\n\"size\": 64}}"))
-	if err != nil || !reflect.DeepEqual(j.Values["render"], want["render"]) || j.Origins["render.size"] != "c.json:2" {
+	j, err := DecodeFile("c.json", []byte("{\"render\": {\n\"size\": 64}}"))
+	if err != nil || !reflect.DeepEqual(values(j)["render"], want["render"]) || j.Origins["render.size"] != "c.json:2" {
 		t.Errorf("JSON: %+v, %v", j, err)
 	}
 	for _, empty := range []string{"", "# nothing\n", "~\n"} {
-		if f, err := DecodeConfigFile("e.yml", []byte(empty)); err != nil || f.Values != nil {
+		if f, err := DecodeFile("e.yml", []byte(empty)); err != nil || values(f) != nil {
 			t.Errorf("empty file %q: %+v, %v", empty, f, err)
 		}
 	}
 }
 
-// Every problem of a file comes back at once, each a *ConfigError naming
+// Every problem of a file comes back at once, each a *Error naming
 // file, line and key.
 func TestDecodeConfigFileErrors(t *testing.T) {
-	f, err := DecodeConfigFile("c.yaml", []byte("rendr: 1\nrender:\n  size: big\n  ssaa: 2.5\n  yaw: 10\njobs: [1]\nsheet: {frames: 4, fps: x}\n"))
-	var ce *ConfigError
+	f, err := DecodeFile("c.yaml", []byte("rendr: 1\nrender:\n  size: big\n  ssaa: 2.5\n  yaw: 10\njobs: [1]\nsheet: {frames: 4, fps: x}\n"))
+	var ce *Error
 	if !errors.As(err, &ce) {
-		t.Fatalf("err %v is not a *ConfigError", err)
+		t.Fatalf("err %v is not a *Error", err)
 	}
 	for _, w := range []string{"c.yaml:1: rendr: unknown key", "c.yaml:3: render.size: want N or WxH in whole pixels, got \"big\"",
 		"c.yaml:4: render.ssaa: want an integer, got \"2.5\"", "c.yaml:6: jobs: want an integer, got a list", "c.yaml:7: sheet.fps: want a number"} {
@@ -63,12 +64,12 @@ func TestDecodeConfigFileErrors(t *testing.T) {
 	}
 	// The keys in error are left out; the others are kept for the range
 	// checks of the same pass.
-	if f == nil || f.Values["rendr"] != nil || f.Values["jobs"] != nil || fmt.Sprint(f.Values["render"]) != "map[yaw:10]" || fmt.Sprint(f.Values["sheet"]) != "map[frames:4]" {
+	if f == nil || values(f)["rendr"] != nil || values(f)["jobs"] != nil || fmt.Sprint(values(f)["render"]) != "map[yaw:10]" || fmt.Sprint(values(f)["sheet"]) != "map[frames:4]" {
 		t.Errorf("values kept: %+v", f)
 	}
 	// A fraction where a whole number is wanted is an error, in TOML too.
 	for name, data := range map[string]string{"s.yaml": "render: {size: 12.5}\n", "s.toml": "[render]\nsize = 12.5\n", "j.yaml": "jobs: 1.0\n"} {
-		if _, err := DecodeConfigFile(name, []byte(data)); err == nil {
+		if _, err := DecodeFile(name, []byte(data)); err == nil {
 			t.Errorf("%s: %q accepted", name, data)
 		}
 	}
@@ -88,8 +89,8 @@ func TestDecodeConfigFileErrors(t *testing.T) {
 			"d.yaml": "jobs: 1\nforce: true\nprune: true\n- a\n", "e.yaml": "jobs: 1\nforce: true\nprune: *nope\n", "c.toml": "jobs = 1\n[inputs\n",
 			"d.toml": "jobs = 1\n\nJobs = 2\njobs = 3\n", "e.toml": "render = 1\n\n[render]\n",
 			"f.toml": "[render]\n[sheet]\n[render]\n", "c.ini": "a=1"}[name]
-		f, err := DecodeConfigFile(name, []byte(data))
-		var ce *ConfigError
+		f, err := DecodeFile(name, []byte(data))
+		var ce *Error
 		if f != nil || !errors.As(err, &ce) || err.Error() != want {
 			t.Errorf("%s: %v, %v; want %s", name, f, err, want)
 		}
@@ -109,8 +110,8 @@ func TestDecodeConfigFileTOML(t *testing.T) {
 		"overrides": []any{map[string]any{"match": "x/*"}},
 		"views":     map[string]any{"front": map[string]any{"yaw": 1.5}},
 	}
-	if !reflect.DeepEqual(f.Values, want) {
-		t.Errorf("values %#v\nwant %#v", f.Values, want)
+	if !reflect.DeepEqual(values(f), want) {
+		t.Errorf("values %#v\nwant %#v", values(f), want)
 	}
 	// A key's line is where it is first written: "render" first
 	// appears in the dotted key of line 2.
@@ -121,7 +122,7 @@ func TestDecodeConfigFileTOML(t *testing.T) {
 		}
 	}
 	const bad = "[render]\nsise = 1\n[[overrides]]\nmatch = \"a\"\n[[overrides]]\nskip = 2\nrender = {ssaa = 2.5, Seed = \"x\"}\nteam_colors = [\n  \"red\",\n  [1]]\n"
-	_, err := DecodeConfigFile("c.toml", []byte(bad))
+	_, err := DecodeFile("c.toml", []byte(bad))
 	for _, w := range []string{"c.toml:2: render.sise: unknown key", "c.toml:6: overrides[1].skip: want true or false, got \"2\"",
 		"c.toml:7: overrides[1].render.ssaa: want an integer, got \"2.5\"", "c.toml:7: overrides[1].render.seed: want an integer, got \"x\"",
 		"c.toml:10: overrides[1].team_colors[1]: want a string, got a list"} {
@@ -144,8 +145,66 @@ func TestDecodeConfigFileAliasFanOut(t *testing.T) {
 	}
 	b.WriteString("*m]\n")
 	start := time.Now()
-	DecodeConfigFile("c.yaml", []byte(b.String()))
+	DecodeFile("c.yaml", []byte(b.String()))
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("%v for 20,000 aliases of a 20,000-element anchor", d)
+	}
+}
+
+// values is what f sets, as nested map[string]any, lists and scalars;
+// nil for an empty file.
+func values(f *File) map[string]any {
+	if f.root == nil {
+		return nil
+	}
+	var m map[string]any
+	if err := f.root.Decode(&m); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// TOML is read as the earlier loader read it through viper's parser
+// (keys folded to lower case, dotted keys split into tables, empty tables
+// dropped), so that files written for it still mean the same: the same
+// values, the same schema errors, the same parse errors, each now with its
+// line. Each document's reference is what viper 1.21 read it as, written
+// out as YAML (whose lines are those of that YAML), or viper's error.
+func TestTOMLReadAsViperDid(t *testing.T) {
+	lines := regexp.MustCompile(`c\.(yaml|toml):\d+`)
+	for _, c := range []struct{ toml, yaml, err string }{
+		{"[inputs]\nfiles = [\"a.mdx\"]\n[render]\nsize = 128\n",
+			"inputs:\n    files:\n        - a.mdx\nrender:\n    size: 128\n", ""},
+		{"Jobs = 2\n\"render.SSAA\" = 2\nrender.size = 64\n[Inputs]\nFiles = [\"a.mdx\"]\n[views.Front]\nYaw = 1.5\n[sheet]\n",
+			"inputs:\n    files:\n        - a.mdx\njobs: 2\nrender:\n    size: 64\n    ssaa: 2\nviews:\n    front:\n        yaw: 1.5\n", ""},
+		{"[[overrides]]\nMatch = \"fx/*\"\nRender = {Seed = 3, step_ms = 20.5}\n[[overrides]]\nmatch = \"*\"\nskip = true\nteam_colors = [\"red\", 3]\n",
+			"overrides:\n    - match: fx/*\n      render:\n        seed: 3\n        step_ms: 20.5\n    - match: '*'\n      skip: true\n      team_colors:\n        - red\n        - 3\n", ""},
+		{"shard = 1979-05-27\nforce = 1979-05-27T07:32:00Z\n[output]\nformats = [[\"png\"], {A = 1}]\n",
+			"force: 1979-05-27T07:32:00Z\noutput:\n    formats:\n        - - png\n        - a: 1\nshard: \"1979-05-27\"\n", ""},
+		{"[render.x.Y]\nz = 1\n[Sequences]\nselect = 3\n",
+			"render:\n    x:\n        \"y\":\n            z: 1\nsequences:\n    select: 3\n", ""},
+		{"[check]\ngolden = \"\"\"\nx\"\"\"\ntolerance = 0x1f\nmax_mismatch = inf\n[sheet]\nfps = 1e3\nyaws = [1, 2.5]\n",
+			"check:\n    golden: x\n    max_mismatch: .inf\n    tolerance: 31\nsheet:\n    fps: 1000\n    yaws:\n        - 1\n        - 2.5\n", ""},
+		{"[inputs\nfiles = 1\n", "", "expected character ]"},
+		{"a = 1\na = 2\n", "", "key a is already defined"},
+	} {
+		got, err := DecodeFile("c.toml", []byte(c.toml))
+		if c.err != "" {
+			if err == nil || !lines.MatchString(err.Error()) || !strings.HasSuffix(err.Error(), ": not valid TOML: "+c.err) {
+				t.Errorf("%q: error %v, viper's %s", c.toml, err, c.err)
+			}
+			continue
+		}
+		want, werr := DecodeFile("c.yaml", []byte(c.yaml))
+		switch {
+		case werr != nil:
+			if err == nil || lines.ReplaceAllString(err.Error(), "c") != lines.ReplaceAllString(werr.Error(), "c") {
+				t.Errorf("%q: error\n%v\nwant\n%v", c.toml, err, werr)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", c.toml, err)
+		case !reflect.DeepEqual(values(got), values(want)):
+			t.Errorf("%q:\n got %#v\nwant %#v", c.toml, values(got), values(want))
+		}
 	}
 }
