@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -77,7 +79,7 @@ func TestHostileCorpusSmall(t *testing.T) {
 		{name: "PRE2 storm, long-lived", model: write("pre2_10.mdl", hostile.MDLEmitters("pre2_10", hostile.Emitters{PRE2: 10, Rate: maxRate, Life: 600})),
 			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: render.Ms(500)}, err: "simulation_work"},
 		{name: "PRE2 storm, short-lived", model: write("pre2_short.mdl", hostile.MDLEmitters("pre2_short", hostile.Emitters{PRE2: 20, Rate: maxRate, Life: 1})),
-			view: View{Width: 64, Time: render.Ms(500), Distance: 60, Target: &[3]float64{}}, warn: "overdraw limit"},
+			view: View{Width: 64, Time: render.Ms(500), Distance: 60, Target: &fauxgl.Vector{}}, warn: "overdraw limit"},
 		{name: "ribbon storm", model: write("ribbon.mdl", hostile.MDLEmitters("ribbon", hostile.Emitters{Ribbons: 50, Rate: 4e9, Life: 600})),
 			lim: Limits{SimulationWork: 2_000_000}, view: View{Time: render.Ms(500)}, err: "simulation_work"},
 		{name: "ribbon storm, short-lived", model: write("ribbon_short.mdl", hostile.MDLEmitters("ribbon_short", hostile.Emitters{Ribbons: 50, Rate: 4e9, Life: 1})),

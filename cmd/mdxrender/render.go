@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fogleman/fauxgl"
 	"github.com/spf13/cobra"
 
 	"github.com/mdxrender/mdxrender"
@@ -61,14 +62,14 @@ atomically.`,
 				if err != nil {
 					errs = append(errs, flagError("target", err))
 				}
-				v.Target = &t
+				v.Target = &fauxgl.Vector{X: t[0], Y: t[1], Z: t[2]}
 			}
 			if light != "" {
 				l, err := forms.Vec3(light)
 				if err != nil {
 					errs = append(errs, flagError("light", err))
 				}
-				v.Light = &l
+				v.Light = &fauxgl.Vector{X: l[0], Y: l[1], Z: l[2]}
 			}
 			if v.Fit, err = forms.Fit(fit); err != nil {
 				errs = append(errs, flagError("fit", err))

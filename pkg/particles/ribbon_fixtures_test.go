@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -224,7 +226,7 @@ func emitterFixtures() []emitterFixture {
 // view, as the reference jobs do.
 func fixtureOptions(ms float64) render.View {
 	return render.View{
-		Width: 128, Yaw: 30, Pitch: 20, Target: &[3]float64{0, 0, 50}, Distance: 240,
+		Width: 128, Yaw: 30, Pitch: 20, Target: &fauxgl.Vector{X: 0, Y: 0, Z: 50}, Distance: 240,
 		Background: color.Black,
 		Time:       render.Ms(ms), Particles: render.Particles{Seed: 6, Preroll: render.NoPreroll},
 	}

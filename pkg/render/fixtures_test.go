@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -184,7 +186,7 @@ func fixtures() []fixture {
 		}
 		fs = append(fs, fixture{"filter_modes", finish(m), withOpt(front, func(o *View) {
 			o.Width, o.Height = 160, 96
-			o.Target = &[3]float64{0, 0, 20}
+			o.Target = &fauxgl.Vector{X: 0, Y: 0, Z: 20}
 			o.Distance = 75
 		})})
 	}
@@ -291,7 +293,7 @@ func fixtures() []fixture {
 		g.FaceTypes, g.FaceGroups = []uint32{4}, []uint32{uint32(len(g.Faces))}
 		fixExtent(&g)
 		m.Geosets = append(m.Geosets, g)
-		fs = append(fs, fixture{"matrix_groups", finish(m), withOpt(front, func(o *View) { o.Fit = FitExtent; o.Target = &[3]float64{0, 0, 25}; o.Distance = 110 })})
+		fs = append(fs, fixture{"matrix_groups", finish(m), withOpt(front, func(o *View) { o.Fit = FitExtent; o.Target = &fauxgl.Vector{X: 0, Y: 0, Z: 25}; o.Distance = 110 })})
 	}
 	// Reforged SKIN weights (version 1000): a strip whose top vertices are
 	// weighted 100%, 50% and 0% to a bone that moves up 15.
@@ -315,7 +317,7 @@ func fixtures() []fixture {
 		g.Tangents = make([]mdx.Vec4, len(g.Vertices))
 		fixExtent(&g)
 		m.Geosets = append(m.Geosets, g)
-		fs = append(fs, fixture{"skin_weights", finish(m), withOpt(front, func(o *View) { o.Target = &[3]float64{0, 0, 20}; o.Distance = 90 })})
+		fs = append(fs, fixture{"skin_weights", finish(m), withOpt(front, func(o *View) { o.Target = &fauxgl.Vector{X: 0, Y: 0, Z: 20}; o.Distance = 90 })})
 	}
 	// Geoset animation: left box fades (KGAO) to 0.6 at 500 ms; middle box
 	// a static colour (R,G,B in the file: red); right box an animated
@@ -406,7 +408,7 @@ func fixtures() []fixture {
 		}
 		fs = append(fs, fixture{"hermite_bezier", finish(m), withOpt(front, func(o *View) {
 			o.Time = Ms(300)
-			o.Target = &[3]float64{0, 0, 25}
+			o.Target = &fauxgl.Vector{X: 0, Y: 0, Z: 25}
 			o.Distance = 110
 		})})
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/raster"
@@ -522,7 +523,7 @@ func (v *View) sphere(box fauxgl.Box, yaw, pitch float64) framing {
 	f := framing{box: box, yaw: yaw, pitch: pitch, fov: v.Fov,
 		distance: v.Distance, near: v.Near, far: v.Far, ortho: v.Ortho}
 	if v.Target != nil {
-		t := fauxgl.V(v.Target[0], v.Target[1], v.Target[2])
+		t := *v.Target
 		f.target = &t
 	}
 	return f

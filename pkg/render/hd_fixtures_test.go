@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -178,7 +180,7 @@ func hdSphere(c mdx.Vec3, r float32, stacks, slices int, mat uint32) mdx.Geoset 
 // hdView is the view of the HD goldens: 128² over a dark background, an
 // explicit camera (the reference harness gets the same numbers).
 var hdView = View{Width: 128, Yaw: 30, Pitch: 20, Background: &color.NRGBA{32, 32, 40, 255}, Particles: Particles{Off: true},
-	Target: &[3]float64{0, 0, 20}, Distance: 110}
+	Target: &fauxgl.Vector{X: 0, Y: 0, Z: 20}, Distance: 110}
 
 func hdFixtures() []fixture {
 	var fs []fixture
@@ -265,7 +267,7 @@ func hdFixtures() []fixture {
 			{Alpha: 1, Color: mdx.Vec3{1, 1, 1}, GeosetID: 1, AlphaTrack: lin(k[float32](0, 1), k[float32](500, 0))},
 			{Alpha: 1, Color: mdx.Vec3{0.3, 1, 0.3}, Flags: mdx.GeoaUseColor, GeosetID: 2},
 		}
-		add("hd_geoset_alpha", m, func(o *View) { o.Time = Ms(500); o.Target = &[3]float64{0, 0, 12}; o.Distance = 90 })
+		add("hd_geoset_alpha", m, func(o *View) { o.Time = Ms(500); o.Target = &fauxgl.Vector{X: 0, Y: 0, Z: 12}; o.Distance = 90 })
 	}
 	// Normal-map texels outside the unit disc, where z = √(1 − x² − y²)
 	// does not exist: horizontal bands of the flat normal, (0.70, 0.70)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -159,11 +160,7 @@ func (r *frame) hdLightPosition() [3]float32 {
 	if r.hdLight != nil {
 		return *r.hdLight
 	}
-	light := DefaultLight
-	if r.opt.Light != nil {
-		light = *r.opt.Light
-	}
-	p := r.cam.View().Inverse().MulPosition(fauxgl.V(light[0], light[1], light[2]))
+	p := r.cam.View().Inverse().MulPosition(r.opt.light())
 	l := [3]float32{float32(p.X), float32(p.Y), float32(p.Z)}
 	r.hdLight = &l
 	return l

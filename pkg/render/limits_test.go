@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -69,7 +71,7 @@ func TestOverdrawCapsPicture(t *testing.T) {
 	a := NewAnimator(storm(t, 20), "storm.mdl", Textures{})
 	// A close camera: framed to fit, the spread-out quads cover the
 	// picture only tens of times.
-	v := View{Width: 64, Time: Ms(500), Distance: 60, Target: &[3]float64{}}
+	v := View{Width: 64, Time: Ms(500), Distance: 60, Target: &fauxgl.Vector{}}
 	start := time.Now()
 	img, warns, err := a.Render(v)
 	if err != nil {

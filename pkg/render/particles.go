@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/raster"
@@ -101,11 +102,8 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 		return all, items
 	}
 	mat := &src.Materials[ms.Material]
-	light := DefaultLight
-	if r.opt.Light != nil {
-		light = *r.opt.Light
-	}
-	lightF := [3]float32{float32(light[0]), float32(light[1]), float32(light[2])}
+	light := r.opt.light()
+	lightF := [3]float32{float32(light.X), float32(light.Y), float32(light.Z)}
 	base := make([]raster.Vertex, len(ms.Vertices))
 	for i, v := range ms.Vertices {
 		base[i] = raster.Vertex{

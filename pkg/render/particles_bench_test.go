@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -57,7 +59,7 @@ func benchSheet(b *testing.B, m *mdx.Model, path string, opt View) {
 func BenchmarkParticleSheet(b *testing.B) {
 	b.Run("synthetic6400", func(b *testing.B) {
 		benchSheet(b, heavyEmitterModel(), filepath.Join(modelsDir, "heavy.mdl"), View{
-			Yaw: 30, Pitch: 30, Target: &[3]float64{0, 0, 30}, Distance: 260, Workers: 1, Particles: Particles{Off: true},
+			Yaw: 30, Pitch: 30, Target: &fauxgl.Vector{X: 0, Y: 0, Z: 30}, Distance: 260, Workers: 1, Particles: Particles{Off: true},
 		})
 	})
 	b.Run("boneguardrockspike", func(b *testing.B) {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -68,7 +70,7 @@ func ground(m *mdx.Model, size float32) {
 }
 
 var particleView = View{
-	Width: 96, Yaw: 30, Pitch: 20, Background: &color.NRGBA{20, 20, 28, 255}, Target: &[3]float64{0, 0, 35}, Distance: 170, Particles: Particles{Seed: 6, Preroll: NoPreroll},
+	Width: 96, Yaw: 30, Pitch: 20, Background: &color.NRGBA{20, 20, 28, 255}, Target: &fauxgl.Vector{X: 0, Y: 0, Z: 35}, Distance: 170, Particles: Particles{Seed: 6, Preroll: NoPreroll},
 }
 
 func particleFixtures() []particleFixture {
@@ -190,7 +192,7 @@ func particleFixtures() []particleFixture {
 		xy.SegmentScaling = mdx.Vec3{5, 5, 5}
 		addPRE2(m, xy, 0, mdx.Vec3{0, 0, 20})
 		opt := particleView
-		opt.Pitch, opt.Distance, opt.Target = 70, 230, &[3]float64{0, 0, 20}
+		opt.Pitch, opt.Distance, opt.Target = 70, 230, &fauxgl.Vector{X: 0, Y: 0, Z: 20}
 		fs = append(fs, particleFixture{"spaces", finish(m), opt, at(500, 900)})
 	}
 	// Visibility, team colour and modulate: a team-coloured emitter

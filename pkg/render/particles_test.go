@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -124,10 +126,11 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 			}
 			return v
 		}
-		var tgt [3]float64
+		var tv [3]float64
 		for i, s := range strings.Split(col[11], ",") {
-			tgt[i], _ = strconv.ParseFloat(s, 64)
+			tv[i], _ = strconv.ParseFloat(s, 64)
 		}
+		tgt := fauxgl.V(tv[0], tv[1], tv[2])
 		team, _ := strconv.Atoi(col[5])
 		seed, _ := strconv.Atoi(col[17])
 		mpath := filepath.Join(shared, "reference", col[1])

@@ -445,11 +445,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	}
 	r.cam = cam
 	vp := cam.ViewProjection(float64(opt.Width) / float64(opt.Height))
-	light := DefaultLight
-	if opt.Light != nil {
-		light = *opt.Light
-	}
-	batches, err := r.batches(vp, light)
+	batches, err := r.batches(vp, opt.light())
 	if err != nil {
 		return nil, err
 	}
@@ -799,9 +795,9 @@ func (r *frame) materialDraws(mi int) []matDraw {
 	return a.draws[mi]
 }
 
-func (r *frame) batches(vp fauxgl.Matrix, light [3]float64) ([]raster.Batch, error) {
+func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, error) {
 	m := r.m
-	lightF := [3]float32{float32(light[0]), float32(light[1]), float32(light[2])}
+	lightF := [3]float32{float32(light.X), float32(light.Y), float32(light.Z)}
 	var items []drawItem
 	var all []raster.Batch
 	for gi := range m.Geosets {

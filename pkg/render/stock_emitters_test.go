@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -30,7 +32,7 @@ func TestStockEmittersMatchReferenceViewer(t *testing.T) {
 	defer f.Close()
 	// The camera the viewer uses for a model without vertices (its default
 	// fit box), see the folder's README.
-	target := [3]float64{0, 0, 50}
+	target := fauxgl.V(0, 0, 50)
 	black := color.NRGBA{0, 0, 0, 255}
 	res := &texture.Resolver{
 		Sources: []texture.Source{texture.Folder(filepath.Join(shared, "corpus", "files", "warcraft3-icc", "ICC.w3x"))},

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fogleman/fauxgl"
+
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/particles"
@@ -37,8 +39,8 @@ const (
 	NoMargin = -1.0
 )
 
-// DefaultLight is the position of the reference viewer's point light.
-var DefaultLight = [3]float64{0, 0, 10000}
+// defaultLight is the position of the reference viewer's point light.
+var defaultLight = fauxgl.V(0, 0, 10000)
 
 // View says what a picture shows and how: its size, the camera, the moment
 // of the animation, team colour, background, light and particles. Every
@@ -62,7 +64,7 @@ type View struct {
 	Yaw, Pitch float64
 	Fov        float64
 	Distance   float64
-	Target     *[3]float64
+	Target     *fauxgl.Vector
 	Near, Far  float64
 	Fit        Fit
 	Ortho      bool
@@ -87,8 +89,9 @@ type View struct {
 	// Background nil is transparent; any other colour is composited
 	// under the model and makes the picture opaque.
 	Background color.Color
-	// Light is the point light's position; nil means DefaultLight.
-	Light *[3]float64
+	// Light is the point light's position; nil means the reference
+	// viewer's, (0, 0, 10000).
+	Light *fauxgl.Vector
 	// Particles controls the particle and ribbon emitters.
 	Particles Particles
 
@@ -346,4 +349,12 @@ func (t Time) MsIn(length float64) float64 {
 		return 0
 	}
 	return min(math.Round(t.v*length), length)
+}
+
+// light is the point light's position.
+func (v *View) light() fauxgl.Vector {
+	if v.Light != nil {
+		return *v.Light
+	}
+	return defaultLight
 }
