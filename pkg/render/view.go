@@ -180,9 +180,13 @@ const (
 	FitExtent
 	// FitSequence frames the sequence's declared extent.
 	FitSequence
+	// FitHead frames the head and shoulders of what is drawn: the
+	// picture a command-card icon or a portrait wants when the model has
+	// no portrait camera (docs/rendering.md#head-and-shoulders).
+	FitHead
 )
 
-var fitNames = [...]string{"vertices", "extent", "sequence"}
+var fitNames = [...]string{"vertices", "extent", "sequence", "head"}
 
 func (f Fit) String() string {
 	if int(f) < len(fitNames) {
@@ -191,14 +195,14 @@ func (f Fit) String() string {
 	return "Fit(" + strconv.Itoa(int(f)) + ")"
 }
 
-// ParseFit reads a Fit by name: vertices, extent or sequence.
+// ParseFit reads a Fit by name: vertices, extent, sequence or head.
 func ParseFit(s string) (Fit, error) {
 	for i, n := range fitNames {
 		if strings.EqualFold(s, n) {
 			return Fit(i), nil
 		}
 	}
-	return 0, fmt.Errorf("fit %q: want vertices, extent or sequence", s)
+	return 0, fmt.Errorf("fit %q: want vertices, extent, sequence or head", s)
 }
 
 // Sequence chooses an animation of a model: by index, by name, the bind
