@@ -212,9 +212,11 @@ func appendAlphaBlock(out []byte, px *[16][4]uint8) []byte {
 
 // appendColorBlock appends a colour block. Its two end colours are the
 // best, by squared error over the block's visible pixels, of three
-// candidates: the extremes of the pixels along the colour's principal
-// axis, their least-squares refinement for the indices those give, and
-// the block's mean colour alone (so no block is ever worse than flat).
+// candidates and their least-squares refinements for the indices each
+// gives: the block's mean colour alone (so no block is ever worse than
+// flat), the extremes of the pixels along the colour's principal axis,
+// and the two pixels farthest apart (which wins where one odd pixel
+// pulls the principal axis away from the rest).
 // In DXT1 (dxt1 true) a block with a pixel of alpha below 128 uses the
 // three-colour mode, whose fourth entry is transparent black.
 func appendColorBlock(out []byte, px *[16][4]uint8, dxt1 bool) []byte {
@@ -234,10 +236,26 @@ func appendColorBlock(out []byte, px *[16][4]uint8, dxt1 bool) []byte {
 	three := transparent
 	var best bcBlock
 	bestErr := int64(-1)
+	// try fits two ends, then refines them by least squares while that
+	// helps (twice at most), keeping the best block seen.
 	try := func(c0, c1 uint16) {
 		blk := bcFit(px, vis, c0, c1, three)
-		if bestErr < 0 || blk.err < bestErr {
-			best, bestErr = blk, blk.err
+		for it := 0; ; it++ {
+			if bestErr < 0 || blk.err < bestErr {
+				best, bestErr = blk, blk.err
+			}
+			if it == 2 {
+				return
+			}
+			r0, r1, ok := refineEnds(px, vis, blk, three)
+			if !ok {
+				return
+			}
+			next := bcFit(px, vis, r0, r1, three)
+			if next.err >= blk.err {
+				return
+			}
+			blk = next
 		}
 	}
 	var mean [3]int
@@ -253,9 +271,8 @@ func appendColorBlock(out []byte, px *[16][4]uint8, dxt1 bool) []byte {
 	try(m, m)
 	a, b := principalEnds(px, vis, mean)
 	try(to565(a), to565(b))
-	if r0, r1, ok := refineEnds(px, vis, best, three); ok {
-		try(r0, r1)
-	}
+	a, b = farthestPair(px, vis)
+	try(to565(a), to565(b))
 	var idx uint32
 	for i := range px {
 		idx |= uint32(best.idx[i]) << (2 * i)
@@ -383,6 +400,31 @@ func principalEnds(px *[16][4]uint8, vis []int, mean [3]int) (lo, hi [3]int) {
 		}
 	}
 	return lo, hi
+}
+
+// farthestPair returns the two visible pixels farthest apart in RGB.
+func farthestPair(px *[16][4]uint8, vis []int) (a, b [3]int) {
+	best := -1
+	for i, p := range vis {
+		for _, q := range vis[i+1:] {
+			var d int
+			for k := range 3 {
+				e := int(px[p][k]) - int(px[q][k])
+				d += e * e
+			}
+			if d > best {
+				best = d
+				a = [3]int{int(px[p][0]), int(px[p][1]), int(px[p][2])}
+				b = [3]int{int(px[q][0]), int(px[q][1]), int(px[q][2])}
+			}
+		}
+	}
+	if best < 0 {
+		p := px[vis[0]]
+		a = [3]int{int(p[0]), int(p[1]), int(p[2])}
+		b = a
+	}
+	return a, b
 }
 
 // refineEnds solves, in least squares, for the two end colours that best
