@@ -5,6 +5,11 @@ go 1.26.8
 require github.com/spf13/cobra v1.10.2
 
 require (
+	github.com/disintegration/imaging v1.6.2 // indirect
+	golang.org/x/image v0.30.0 // indirect
+)
+
+require (
 	github.com/blezek/tga v0.0.0-20150626111426-80720cbc1017
 	github.com/fogleman/fauxgl v0.0.0-20250110135958-abf826acbbbd
 	github.com/fogleman/simplify v0.0.0-20170216171241-d32f302d5046 // indirect

@@ -109,7 +109,7 @@ atomically.`,
 	f.StringVar(&target, "target", "", "look-at point x,y,z (default: fit box centre)")
 	f.Float64Var(&near, "near", 0, "near clip distance (0 = distance/100)")
 	f.Float64Var(&far, "far", 0, "far clip distance (0 = distance + 4R + 10)")
-	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent or sequence")
+	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent, sequence or head (head and shoulders)")
 	f.BoolVar(&ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
 	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does, found no higher than the current folder (false: the model's folder only, as the reference viewer's harness does)")

@@ -78,6 +78,7 @@ func newRootCmd() *cobra.Command {
 		newSheetCmd(),
 		newMergeCmd(),
 		newDemoCmd(),
+		newIconCmd(),
 		newArchiveCmd(),
 	)
 	return root

@@ -15,11 +15,14 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/internal/hexcolor"
+	"github.com/mdxrender/mdxrender/pkg/icon"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -148,15 +151,15 @@ func Sequence(s string) render.Sequence {
 	return render.SequenceNamed(s)
 }
 
-// Fit reads a render.Fit by name (its String): vertices, extent or
-// sequence.
+// Fit reads a render.Fit by name (its String): vertices, extent,
+// sequence or head.
 func Fit(s string) (render.Fit, error) {
-	for _, f := range []render.Fit{render.FitVertices, render.FitExtent, render.FitSequence} {
+	for _, f := range []render.Fit{render.FitVertices, render.FitExtent, render.FitSequence, render.FitHead} {
 		if strings.EqualFold(s, f.String()) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("fit %q: want vertices, extent or sequence", s)
+	return 0, fmt.Errorf("fit %q: want vertices, extent, sequence or head", s)
 }
 
 // Background reads a background: "transparent" (or "") for none,
@@ -307,4 +310,79 @@ func Vec3(s string) ([3]float64, error) {
 		v[i] = f
 	}
 	return v, nil
+}
+
+// IconKind reads an icon kind by name, ignoring case: btn, disbtn, pas,
+// dispas or atc.
+func IconKind(s string) (icon.Kind, error) {
+	for _, k := range icon.Kinds() {
+		if strings.EqualFold(strings.TrimSpace(s), k.String()) {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("icon kind %q: want btn, disbtn, pas, dispas or atc", s)
+}
+
+// IconKinds reads a comma-separated list of icon kinds, or "all"; a kind
+// named twice is kept once, where first named.
+func IconKinds(s string) ([]icon.Kind, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		return icon.Kinds(), nil
+	}
+	var ks []icon.Kind
+	for _, part := range strings.Split(s, ",") {
+		k, err := IconKind(part)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(ks, k) {
+			ks = append(ks, k)
+		}
+	}
+	return ks, nil
+}
+
+// IconBackground reads an icon background colour: "#rrggbb" for one
+// colour, "#rrggbb:#rrggbb" for a gradient from top to bottom, "" for
+// icon.DefaultBackground(). (A picture comes from a file, which the caller
+// reads.)
+func IconBackground(s string) (icon.Background, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return icon.DefaultBackground(), nil
+	}
+	a, b, grad := strings.Cut(s, ":")
+	top, err := hexcolor.Parse(a, false)
+	if err != nil {
+		return icon.Background{}, fmt.Errorf("icon background: %w (or #top:#bottom)", err)
+	}
+	if !grad {
+		return icon.Solid(top), nil
+	}
+	bottom, err := hexcolor.Parse(b, false)
+	if err != nil {
+		return icon.Background{}, fmt.Errorf("icon background: %w (or #top:#bottom)", err)
+	}
+	return icon.Gradient(top, bottom), nil
+}
+
+// Framing reads an icon Framing by name: portrait, head or whole.
+func Framing(s string) (mdxrender.Framing, error) {
+	for _, f := range []mdxrender.Framing{mdxrender.FramingPortrait, mdxrender.FramingHead, mdxrender.FramingWhole} {
+		if strings.EqualFold(strings.TrimSpace(s), f.String()) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("framing %q: want portrait, head or whole", s)
+}
+
+// DDSFormat reads a texture.DDSFormat by name, ignoring case: dxt1, dxt5
+// or bgra.
+func DDSFormat(s string) (texture.DDSFormat, error) {
+	for _, f := range []texture.DDSFormat{texture.DDSDXT1, texture.DDSDXT5, texture.DDSBGRA} {
+		if strings.EqualFold(strings.TrimSpace(s), f.String()) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("DDS format %q: want dxt1, dxt5 or bgra", s)
 }

@@ -3,10 +3,13 @@ package forms
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/pkg/icon"
 	"github.com/mdxrender/mdxrender/pkg/render"
+	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 func TestTeam(t *testing.T) {
@@ -142,5 +145,43 @@ func TestParticleForms(t *testing.T) {
 	if ViewSeed(0) != render.ZeroSeed || ViewSeed(6) != 6 || ViewMargin(0) != render.NoMargin || ViewMargin(0.1) != 0.1 ||
 		ViewPreroll(-1) != render.PrerollAuto || ViewPreroll(0) != render.NoPreroll || ViewPreroll(200) != 200 {
 		t.Error("the options' zero values do not map onto render.View's")
+	}
+}
+
+func TestIconForms(t *testing.T) {
+	for _, k := range icon.Kinds() {
+		got, err := IconKind(" " + strings.ToLower(k.String()) + " ")
+		if err != nil || got != k {
+			t.Errorf("IconKind(%s) = %v, %v", k, got, err)
+		}
+	}
+	if _, err := IconKind("dis"); err == nil {
+		t.Error("IconKind(dis) accepted")
+	}
+	ks, err := IconKinds("pas,btn,PAS")
+	if err != nil || !slices.Equal(ks, []icon.Kind{icon.PAS, icon.BTN}) {
+		t.Errorf("IconKinds = %v, %v", ks, err)
+	}
+	if ks, err := IconKinds("all"); err != nil || len(ks) != len(icon.Kinds()) {
+		t.Errorf("IconKinds(all) = %v, %v", ks, err)
+	}
+	if _, err := IconBackground("#102030:#405060"); err != nil {
+		t.Errorf("gradient: %v", err)
+	}
+	for _, s := range []string{"#12", "#102030:", "red"} {
+		if _, err := IconBackground(s); err == nil {
+			t.Errorf("IconBackground(%q) accepted", s)
+		}
+	}
+	for _, s := range []string{"portrait", "Head", "whole"} {
+		if _, err := Framing(s); err != nil {
+			t.Errorf("Framing(%q): %v", s, err)
+		}
+	}
+	if f, err := DDSFormat("DXT5"); err != nil || f != texture.DDSDXT5 {
+		t.Errorf("DDSFormat(DXT5) = %v, %v", f, err)
+	}
+	if _, err := DDSFormat("bc7"); err == nil {
+		t.Error("DDSFormat(bc7) accepted")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"image/draw"
 	"image/gif"
 	"io"
+
+	"github.com/mdxrender/mdxrender/internal/mediancut"
 )
 
 // EncodeGIF writes frames as a looping animated GIF. GIF has 256 colours
@@ -27,7 +29,7 @@ func EncodeGIF(w io.Writer, frames []*image.NRGBA, durations []uint32) error {
 		}
 		opaque[i] = thresholdAlpha(f)
 	}
-	pal := medianCut(opaque, 255)
+	pal := mediancut.Palette(opaque, 255)
 	pal = append(color.Palette{color.NRGBA{}}, pal...) // index 0: transparent
 	g := &gif.GIF{LoopCount: 0, Config: image.Config{ColorModel: pal, Width: b.Dx(), Height: b.Dy()}}
 	var cum, prev uint64

@@ -524,9 +524,15 @@ func (r *frame) pose(seq int) (fauxgl.Vector, error) {
 // of the visible geosets and of the visible particles, ribbons and model
 // particles (seen along dir), each only where its texture shows; else, when nothing is visible, the vertices
 // of every geoset, hidden ones included.
+//
+// FitHead keeps, of what the frame draws, the head and shoulders
+// (headPoints).
 func (r *frame) fitPoints(seq int, dir fauxgl.Vector, add func([3]float32)) {
 	var box fauxgl.Box
 	switch r.opt.Fit {
+	case FitHead:
+		r.headPoints(dir, add)
+		return
 	case FitExtent:
 		box = boxOf(r.m.Extent)
 	case FitSequence:
@@ -550,6 +556,12 @@ func (r *frame) fitPoints(seq int, dir fauxgl.Vector, add func([3]float32)) {
 		}
 		return
 	}
+	r.drawnPoints(dir, add)
+}
+
+// drawnPoints calls add with the points of what the posed frame draws
+// (fitPoints' default).
+func (r *frame) drawnPoints(dir fauxgl.Vector, add func([3]float32)) {
 	n := 0
 	for gi := range r.m.Geosets {
 		if drawn(&r.m.Geosets[gi]) && drawnNow(r.m, r.p, gi) {

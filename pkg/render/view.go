@@ -182,9 +182,13 @@ const (
 	FitExtent
 	// FitSequence frames the sequence's declared extent.
 	FitSequence
+	// FitHead frames the head and shoulders of what is drawn: the
+	// picture a command-card icon or a portrait wants when the model has
+	// no portrait camera (docs/rendering.md#head-and-shoulders).
+	FitHead
 )
 
-var fitNames = [...]string{"vertices", "extent", "sequence"}
+var fitNames = [...]string{"vertices", "extent", "sequence", "head"}
 
 func (f Fit) String() string {
 	if int(f) < len(fitNames) {

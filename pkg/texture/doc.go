@@ -1,6 +1,7 @@
 // Package texture finds, decodes and samples the textures that Blizzard
 // models refer to: BLP1 (Warcraft III), BLP2 (World of Warcraft), DDS
-// (Warcraft III Reforged), TGA, PNG and JPEG.
+// (Warcraft III Reforged), TGA, PNG and JPEG. EncodeBLP and EncodeDDS
+// write BLP1 and DDS the way the game's own icons are stored.
 //
 // Every decoder produces a [Texture]: a chain of straight-alpha RGBA mip
 // levels. Decoders check a file's headers (for JPEG, the stream's own

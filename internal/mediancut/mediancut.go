@@ -1,4 +1,6 @@
-package anim
+// Package mediancut reduces pictures to a palette by median cut: the
+// animated GIF previews and the palettised BLP textures share it.
+package mediancut
 
 import (
 	"image"
@@ -18,10 +20,11 @@ type histColor struct {
 	sum   [3]uint64 // sums of 8-bit values, for the box average
 }
 
-// medianCut builds a palette of at most max opaque colours from the opaque
-// pixels of the frames. Ties are broken by fixed orders, so the palette is
-// a pure function of the pixels.
-func medianCut(frames []*image.NRGBA, maxColors int) color.Palette {
+// Palette builds a palette of at most maxColors opaque colours from the
+// pixels of the frames that are not fully transparent. Ties are broken by
+// fixed orders, so the palette is a pure function of the pixels. A
+// picture with no such pixel gets opaque black alone.
+func Palette(frames []*image.NRGBA, maxColors int) color.Palette {
 	hist := map[[3]uint8]*histColor{}
 	for _, f := range frames {
 		for y := 0; y < f.Rect.Dy(); y++ {
