@@ -260,6 +260,9 @@ type frame struct {
 	// about this frame; hdLight caches hdLightPosition.
 	warnedShader map[int]bool
 	hdLight      *[3]float32
+	// flat is set when the automatic camera looks down on a flat WoW
+	// model (flatFraming).
+	flat bool
 }
 
 type texKey struct {
@@ -502,7 +505,10 @@ func background(c color.Color) *color.NRGBA {
 // are posed for.
 func (r *frame) orbitView() (fauxgl.Vector, pose.View) {
 	if r.flatFraming() {
-		r.opt.Pitch = maxPitch
+		r.opt.Pitch, r.flat = maxPitch, true
+		if r.wowEmitters() {
+			r.opt.Ortho = true // see addEmitterPlaces
+		}
 	}
 	dir := orbitDir(r.opt.Yaw, r.opt.Pitch)
 	return dir, pose.View{Rotation: pose.LookRotation(dir, fauxgl.Vector{}, fauxgl.V(0, 0, 1))}
