@@ -260,9 +260,6 @@ type frame struct {
 	// about this frame; hdLight caches hdLightPosition.
 	warnedShader map[int]bool
 	hdLight      *[3]float32
-	// flat is set when the automatic camera looks down on a flat WoW
-	// model (flatFraming).
-	flat bool
 }
 
 type texKey struct {
@@ -505,9 +502,11 @@ func background(c color.Color) *color.NRGBA {
 // are posed for.
 func (r *frame) orbitView() (fauxgl.Vector, pose.View) {
 	if r.flatFraming() {
-		r.opt.Pitch, r.flat = maxPitch, true
+		r.opt.Pitch = maxPitch
 		if r.wowEmitters() {
-			r.opt.Ortho = true // see addEmitterPlaces
+			// An interface effect: straight down, orthographically
+			// (docs/rendering.md#world-of-warcraft-models).
+			r.opt.Pitch, r.opt.Ortho = topPitch, true
 		}
 	}
 	dir := orbitDir(r.opt.Yaw, r.opt.Pitch)
