@@ -28,7 +28,7 @@ contents, not its name. World of Warcraft files (MDX 1300-1500, M2 256-263)
 add their sequence fields (frequency, replay, blend time) and geoset
 selection groups; an M2 is shown as the WoW MDX v1500 model it is drawn as,
 plus an "m2" object (JSON) or lines (text) with its own version, the view
-drawn, and what is not drawn (lights, attachments, emitters).
+drawn, its emitters, and what is not drawn (lights, attachments).
 
 FILE may name a model inside an archive (map.w3x:war3mapImported/Hero.mdx);
 a map (.w3x, .w3m) or an .mpq stands for every model in it.

@@ -49,7 +49,9 @@ type M2 struct {
 	TextureUnits   int            `json:"texture_units"`
 	Vertices       int            `json:"vertices"`               // the file's vertex pool, shared by the views
 	BoneWeighted   int            `json:"bone_weighted_vertices"` // vertices with more than one bone
-	NotDrawn       map[string]int `json:"not_drawn"`              // lights, attachments, ribbon_emitters, particle_emitters (cameras are converted)
+	Particles      int            `json:"particle_emitters"`      // drawn unless of a shape not simulated (not_drawn)
+	Ribbons        int            `json:"ribbon_emitters"`
+	NotDrawn       map[string]int `json:"not_drawn"` // lights, attachments, particle_emitters of a shape not simulated (emitters and cameras are converted)
 }
 
 // Counts counts what the model holds. Most keys are those of the counts of
@@ -483,10 +485,18 @@ func m2Of(f *model.File) *M2 {
 		return nil
 	}
 	h := &f.M2.Header
+	// Particle emitters of the three shapes pkg/particles generates, and
+	// every ribbon, are drawn.
+	shapeless := 0
+	for _, e := range f.M2.Particles {
+		if e.EmitterType < mdx.WoWEmitterPlane || e.EmitterType > mdx.WoWEmitterSpline {
+			shapeless++
+		}
+	}
 	j := &M2{Version: h.Version, Views: len(f.M2.Views), View: f.View, Vertices: len(f.M2.Vertices),
+		Particles: len(f.M2.Particles), Ribbons: len(f.M2.Ribbons),
 		NotDrawn: map[string]int{"lights": int(h.Lights.Count),
-			"attachments": int(h.Attachments.Count), "ribbon_emitters": int(h.RibbonEmitters.Count),
-			"particle_emitters": int(h.Particles.Count)}}
+			"attachments": int(h.Attachments.Count), "particle_emitters": shapeless}}
 	if f.View < len(f.M2.Views) {
 		v := &f.M2.Views[f.View]
 		j.Submeshes, j.TextureUnits = len(v.Submeshes), len(v.TexUnits)

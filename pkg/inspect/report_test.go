@@ -138,6 +138,18 @@ func TestBuildWoW(t *testing.T) {
 	if m2.Format != "m2" || m2.M2 == nil || m2.M2.Views == 0 || m2.M2.Vertices == 0 || m2.M2.NotDrawn == nil {
 		t.Errorf("m2 %+v", m2.M2)
 	}
+	// Emitters are counted and drawn: "not drawn" leaves them out.
+	rib := Build(load(t, filepath.Join(root, "m2_ribbon.m2")), "ribbon")
+	if rib.M2 == nil || rib.M2.Ribbons != 1 || rib.M2.Particles != 0 || rib.M2.NotDrawn["particle_emitters"] != 0 {
+		t.Errorf("m2 ribbon %+v", rib.M2)
+	}
+	var text strings.Builder
+	if err := rib.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "m2 emitters  0 particle, 1 ribbon") || strings.Contains(text.String(), "not drawn") {
+		t.Errorf("text:\n%s", text.String())
+	}
 }
 
 // A report read back from its JSON prints the same text: the text writer

@@ -67,10 +67,17 @@ func (r *Report) render(w *bytes.Buffer) {
 		p("  m2 view\t%d of %d (0 is the most detailed): %d texture units; %d of %d submeshes have one and are drawn\n",
 			m.View, m.Views, m.TextureUnits, m.SubmeshesDrawn, m.Submeshes)
 		p("  m2 vertices\t%d in the file, %d weighted to more than one bone\n", m.Vertices, m.BoneWeighted)
+		if m.Particles+m.Ribbons > 0 {
+			p("  m2 emitters\t%d particle, %d ribbon\n", m.Particles, m.Ribbons)
+		}
 		var nd []string
-		for _, k := range []string{"lights", "attachments", "ribbon_emitters", "particle_emitters"} {
+		for _, k := range []string{"lights", "attachments", "particle_emitters"} {
 			if n := m.NotDrawn[k]; n > 0 {
-				nd = append(nd, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " ")))
+				s := fmt.Sprintf("%d %s", n, strings.ReplaceAll(k, "_", " "))
+				if k == "particle_emitters" {
+					s += " of a shape not simulated"
+				}
+				nd = append(nd, s)
 			}
 		}
 		if len(nd) > 0 {

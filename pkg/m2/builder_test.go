@@ -92,7 +92,10 @@ func emptyTrack(p w) w { return p.u16(0, 0xFFFF).u32(0, 0, 0, 0, 0, 0) }
 // one), a view 0 with 2 submeshes and 3 texture units (two layers on
 // submesh 0), 2 textures (a file and a replaceable), a colour, 2
 // transparencies, a texture animation, 3 render flags and the lookups.
-func fixture(v uint32) []byte {
+func fixture(v uint32) []byte { return fixtureBuilder(v).bytes() }
+
+// fixtureBuilder is fixture's builder, for fixtures that add to it.
+func fixtureBuilder(v uint32) *builder {
 	b := newBuilder(v)
 	name := "Fixture\x00"
 	b.set(0x08, len(name), []byte(name))
@@ -226,7 +229,7 @@ func fixture(v uint32) []byte {
 	cam = cam.f32(0, 0, 1)
 	cam = b.track(cam, 0, -1, nil, []uint32{0}, w(nil).f32(0.25, 0, 0), 1)
 	b.set(0x124, 1, cam)
-	return b.bytes()
+	return b
 }
 
 func i16(v int16) uint16 { return uint16(v) }

@@ -98,6 +98,7 @@ func (f *File) Model(view int) (*mdx.Model, error) {
 		}
 		m.Geosets = append(m.Geosets, g)
 	}
+	f.convertEmitters(m)
 	return m, nil
 }
 

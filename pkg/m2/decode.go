@@ -280,6 +280,7 @@ func (d *decoder) blocks() {
 	for _, v := range u16s(d.span(h.TextureAnimLookup, 2, "texture animation lookup")) {
 		f.TextureAnimLookup = append(f.TextureAnimLookup, int16(v))
 	}
+	d.emitters()
 }
 
 func (d *decoder) view(v *View, p []byte, i int) {

@@ -42,8 +42,13 @@
 //     spline keys' values), so a login-screen scene can be rendered from
 //     its own viewpoint.
 //
-// Lights, attachments, ribbons and particle emitters are counted in the
-// Header but not converted: the renderer does not draw them.
+//   - particle and ribbon emitters, which MDX has no chunk for in the form
+//     M2 gives them, become mdx.WoWParticleEmitter and mdx.WoWRibbonEmitter
+//     values (pkg/particles simulates them); the particle record's layout
+//     changed in version 263 (docs/formats.md#m2-particle-and-ribbon-emitters).
+//
+// Lights and attachments are counted in the Header but not converted: the
+// renderer does not draw them.
 //
 // # Safety
 //

@@ -216,6 +216,8 @@ type File struct {
 	TextureAnims    []TextureAnim
 	RenderFlags     []RenderFlag
 	Cameras         []Camera
+	Particles       []ParticleEmitter
+	Ribbons         []RibbonEmitter
 
 	BoneLookup         []uint16
 	TextureLookup      []uint16

@@ -38,6 +38,12 @@ type Model struct {
 	BindPose          [][12]float32      // BPOS (v900+): one 3x4 matrix per node
 	SoundTracks       []SoundTrack       // SNDS, 272 bytes per entry
 
+	// WoWParticleEmitters and WoWRibbonEmitters are the emitters of an M2
+	// (pkg/m2 converts them); no MDX chunk holds them and the encoders
+	// write none.
+	WoWParticleEmitters []WoWParticleEmitter
+	WoWRibbonEmitters   []WoWRibbonEmitter
+
 	// Unknown holds chunks whose tag this package does not know, verbatim and
 	// in file order, so that they survive a save.
 	Unknown []RawChunk

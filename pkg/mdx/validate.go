@@ -16,7 +16,8 @@ func (e *ValidationError) Error() string { return "mdx: " + e.Object + ": " + e.
 // Validate checks the cross-references a renderer relies on: per geoset,
 // that faces index existing vertices, that per-vertex lists (normals, vertex
 // groups unless SKIN is present, UV sets, tangents, skin) have one entry per
-// vertex, and that the matrix groups fit in the matrix index list. Decode does not call it, so
+// vertex, and that the matrix groups fit in the matrix index list; and that
+// the WoW emitters name existing bones and textures. Decode does not call it, so
 // that odd files still load (and re-save) unchanged.
 func (m *Model) Validate() error {
 	for i := range m.Geosets {
@@ -65,5 +66,5 @@ func (m *Model) Validate() error {
 			return bad("%d skin bytes for %d vertices (want 8 each)", len(g.Skin), nv)
 		}
 	}
-	return nil
+	return m.validateWoWEmitters()
 }

@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 type costCase struct {
 	name    string
 	storm   hostile.Storm
-	spawned func() []byte // nil: no PREM emitter
+	build   func() *mdx.Model // instead of the storm: a model built in code (WoW emitters)
+	spawned func() []byte     // nil: no PREM emitter
 	// prerollMs is the pre-roll, ms the time AdvanceTo goes to after it.
 	prerollMs, ms float64
 }
@@ -56,11 +58,34 @@ var costCases = []costCase{
 	// whose tracks have 10,000 keys.
 	{name: "nodes/chain", storm: hostile.Storm{Emitters: hostile.Emitters{PRE2: 1, Rate: 100, Life: 1}, Bones: 10_000}, prerollMs: 1000, ms: 500},
 	{name: "nodes/keys", storm: hostile.Storm{Emitters: hostile.Emitters{PRE2: 1, Rate: 100, Life: 1}, Bones: 100, Keys: 2000}, prerollMs: 1000, ms: 500},
+	// WoW (M2) emitters: 10,000 live particles with heads and tails, a
+	// stream of short-lived ones, and ribbons at their cap.
+	{name: "wow/storm", build: func() *mdx.Model { return wowStorm(10, 1e6, 600, 0) }, prerollMs: 1000, ms: 500},
+	{name: "wow/birth", build: func() *mdx.Model { return wowStorm(10, 3e4, 0.02, 0) }, prerollMs: 1000, ms: 500},
+	{name: "wow/ribbons", build: func() *mdx.Model { return wowStorm(0, 0, 600, 50) }, prerollMs: 1000, ms: 500},
+}
+
+// wowStorm is a model of n WoW sphere emitters of the given rate and
+// lifespan, drawing heads and tails, and of r WoW ribbons.
+func wowStorm(n int, rate, life float32, r int) *mdx.Model {
+	m := wowModel(func(e *mdx.WoWParticleEmitter) {
+		e.EmitterType, e.AreaLength, e.AreaWidth, e.Speed, e.Variation = mdx.WoWEmitterSphere, 1, 2, 3, 0.5
+		e.VerticalRange, e.HorizontalRange, e.Gravity, e.Drag = 1, 3, mdx.Vec3{0, 0, -2}, 0.5
+		e.TwinklePercent, e.TwinkleScale, e.TwinkleSpeed = 0.9, [2]float32{0.5, 1.5}, 10
+		e.ParticleType, e.TailLength, e.Spin, e.EmissionRate, e.LifeSpan = 2, 0.1, 1, rate, life
+	})
+	m.WoWParticleEmitters = slices.Repeat(m.WoWParticleEmitters, n)
+	ribbon := wowRibbonModel(func(e *mdx.WoWRibbonEmitter) { e.EdgesPerSecond, e.LifeSpan = 1e4, life })
+	m.WoWRibbonEmitters = slices.Repeat(ribbon.WoWRibbonEmitters, r)
+	return m
 }
 
 // load decodes the case's models.
 func (c *costCase) load(tb testing.TB) (m, spawned *mdx.Model) {
 	tb.Helper()
+	if c.build != nil {
+		return c.build(), nil
+	}
 	m, err := mdx.DecodeMDL(hostile.MDLStorm(c.name, c.storm), budget.Limits{})
 	if err != nil {
 		tb.Fatal(err)

@@ -34,24 +34,29 @@ const (
 	pricePRE2    = 6   // a live PRE2 particle aged and moved
 	priceEdge    = 6   // a live ribbon edge aged
 	pricePREM    = 8   // a live spawned model aged and moved
+	priceWoW     = 12  // a live WoW particle aged and moved
 
 	// Each emission.
-	priceEmitPRE2   = 184 // a PRE2 particle born (its tracks on top)
-	priceEmitRibbon = 64  // a ribbon's edges of one step made (tracks on top)
-	priceEdgeBorn   = 4   // each of those edges copied in
-	priceEmitPREM   = 128 // a spawned model born (its tracks on top)
+	priceEmitPRE2    = 184 // a PRE2 particle born (its tracks on top)
+	priceEmitRibbon  = 64  // a ribbon's edges of one step made (tracks on top)
+	priceEdgeBorn    = 4   // each of those edges copied in
+	priceEmitPREM    = 128 // a spawned model born (its tracks on top)
+	priceEmitWoW     = 224 // a WoW particle born (its tracks on top)
+	priceSplinePoint = 2   // a spline point looked at by a WoW spline emission
 
 	// Each frame's geometry (Sim.Meshes).
-	priceMeshEmitter  = 6    // an emitter looked at
-	priceQuad         = 224  // a PRE2 particle's quad
-	priceRibbonQuad   = 160  // a ribbon quad
-	priceDrawSpawned  = 32   // a spawned model put in draw order
-	priceGeoset       = 400  // a geoset of a spawned model posed and meshed
-	priceGroup        = 32   // a matrix group of it skinned
-	priceVertex       = 90   // a vertex of it skinned and meshed
-	priceFace         = 30   // a triangle of it checked
-	priceGeosetAnimOf = 1    // a geoset animation looked at for a geoset's colour
-	priceSpawnedModel = 1024 // a spawned model's pose begun
+	priceMeshEmitter   = 6    // an emitter looked at
+	priceQuad          = 224  // a PRE2 particle's quad
+	priceRibbonQuad    = 160  // a ribbon quad
+	priceWoWQuad       = 720  // a WoW particle's head and tail quads
+	priceWoWRibbonQuad = 384  // a WoW ribbon quad of one layer
+	priceDrawSpawned   = 32   // a spawned model put in draw order
+	priceGeoset        = 400  // a geoset of a spawned model posed and meshed
+	priceGroup         = 32   // a matrix group of it skinned
+	priceVertex        = 90   // a vertex of it skinned and meshed
+	priceFace          = 30   // a triangle of it checked
+	priceGeosetAnimOf  = 1    // a geoset animation looked at for a geoset's colour
+	priceSpawnedModel  = 1024 // a spawned model's pose begun
 )
 
 // trackPrice is the price of sampling tr once.
@@ -117,6 +122,7 @@ func capsOf(l budget.Limits) caps {
 // from the next update on, which keeps the caps conservative and the
 // result the same whatever the emitters' order).
 type liveCounts struct {
+	wow           int // WoW particles
 	edges         int // ribbon edges
 	spawned       int // PREM instances
 	spawnedVertex int // their models' sizes (premEmitter.size)
@@ -127,6 +133,12 @@ func (s *Sim) recount() {
 	s.live = liveCounts{}
 	for _, e := range s.ribbons {
 		s.live.edges += len(e.(*ribbonEmitter).edges)
+	}
+	for _, e := range s.wow {
+		s.live.wow += len(e.(*wowEmitter).parts)
+	}
+	for _, e := range s.wowRibbons {
+		s.live.edges += len(e.(*wowRibbon).edges)
 	}
 	for _, e := range s.prem {
 		p := e.(*premEmitter)
@@ -154,10 +166,10 @@ func (s *Sim) capped(w budgetWarning, k budget.Kind, format string, n int) {
 	s.warnf(format+" (the %s limit); emission was held back there, so the picture shows fewer than the model asks for", n, k)
 }
 
-// particleRoom reports whether one more PRE2 particle or spawned model may
-// be born.
+// particleRoom reports whether one more PRE2 or WoW particle or spawned
+// model may be born.
 func (s *Sim) particleRoom() bool {
-	if m := s.caps.particles; len(s.p2.list)+s.live.spawned >= m {
+	if m := s.caps.particles; len(s.p2.list)+s.live.wow+s.live.spawned >= m {
 		s.capped(warnParticles, budget.Particles, "particle budget reached: %d live particles and spawned models", m)
 		return false
 	}
@@ -224,7 +236,7 @@ func (s *Sim) settle(where func() string) error {
 // stepWhere describes where a step's simulation stopped.
 func (s *Sim) stepWhere() string {
 	return fmt.Sprintf("particle simulation stopped after %d steps (pre-roll included) of %d emitters, with %d live particles, %d ribbon edges and %d spawned models",
-		s.updates, len(s.emitters), len(s.p2.list), s.live.edges, s.live.spawned)
+		s.updates, len(s.emitters), len(s.p2.list)+s.live.wow, s.live.edges, s.live.spawned)
 }
 
 // Work returns the simulation work this Sim has charged to its meter

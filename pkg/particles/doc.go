@@ -1,6 +1,10 @@
 // Package particles simulates a model's particle emitters (PRE2 and the
-// old PREM) and ribbon emitters over time and turns the live particles into
-// world-space meshes for the rasteriser (docs/particles.md).
+// old PREM) and ribbon emitters over time, and the World of Warcraft M2
+// particle and ribbon emitters (docs/particles.md#world-of-warcraft-m2-emitters;
+// wow.go, wowribbon.go), and turns the live particles into world-space
+// meshes for the rasteriser (docs/particles.md). What follows describes
+// the Warcraft III emitters; the WoW ones share the Sim, its generator,
+// step, pre-roll and budgets.
 //
 // It sits between pkg/pose and pkg/raster in the pipeline: it poses the
 // model's nodes with its own *pose.Pose and emits plain Mesh values; it

@@ -27,6 +27,10 @@ const (
 	// KindModel meshes are geometry of a model spawned by a PREM emitter,
 	// drawn with that model's own Material.
 	KindModel
+	// KindWoW meshes come from a World of Warcraft (M2) particle or ribbon
+	// emitter and are drawn like a layer: Filter is an mdx.FilterMode,
+	// LayerFlags the layer's shading flags, TextureID the texture.
+	KindWoW
 )
 
 // Vertex is one corner of a particle quad or ribbon segment, in world space.
@@ -43,8 +47,11 @@ type Mesh struct {
 	Kind Kind
 	// Node is the emitter's index in Model.Nodes().
 	Node int
-	// Filter is the PRE2 filter mode, as numbered in the record.
+	// Filter is the PRE2 filter mode, as numbered in the record; for
+	// KindWoW an mdx.FilterMode.
 	Filter uint32
+	// LayerFlags are the mdx.Layer shading flags of a KindWoW mesh.
+	LayerFlags uint32
 	// TextureID indexes Model.Textures; -1 for none.
 	TextureID int
 	// ReplaceableID is the PRE2 replaceable id (1 team colour, 2 team glow,
@@ -113,9 +120,11 @@ type Sim struct {
 	view pose.View
 
 	// emitters lists every emitter in step (hierarchy) order; pre2,
-	// ribbons and prem each kind in model order, for drawing.
+	// ribbons, prem, wow and wowRibbons each kind in model order, for
+	// drawing.
 	emitters            []emitter
 	pre2, ribbons, prem []emitter
+	wow, wowRibbons     []emitter
 	rng                 RNG
 	p2                  updater // live PRE2 particles in the viewer's update order
 
@@ -155,8 +164,9 @@ type Sim struct {
 func (s *Sim) Model() *mdx.Model { return s.m }
 
 // New builds the emitters of m: PRE2 (this package), ribbons and PREM
-// (newRibbonEmitters, newPREMEmitters). The Sim starts with no sequence;
-// call Start.
+// (newRibbonEmitters, newPREMEmitters), and the WoW particle and ribbon
+// emitters of an M2 (newWoWEmitters, newWoWRibbons). The Sim starts with
+// no sequence; call Start.
 func New(m *mdx.Model, opt Options) (*Sim, error) {
 	if opt.StepMs == 0 {
 		opt.StepMs = DefaultStepMs
@@ -189,7 +199,11 @@ func New(m *mdx.Model, opt Options) (*Sim, error) {
 	s.pre2 = newPRE2Emitters(s)
 	s.ribbons = newRibbonEmitters(s)
 	s.prem = newPREMEmitters(s)
-	s.emitters = append(append(append(s.emitters, s.pre2...), s.ribbons...), s.prem...)
+	s.wow = newWoWEmitters(s)
+	s.wowRibbons = newWoWRibbons(s)
+	for _, l := range [][]emitter{s.pre2, s.ribbons, s.prem, s.wow, s.wowRibbons} {
+		s.emitters = append(s.emitters, l...)
+	}
 	s.sortEmitters()
 	s.stepPrice = posePrice(&nodesOnly)
 	for _, e := range s.emitters {
@@ -278,8 +292,14 @@ func (s *Sim) Steps() int { return s.steps }
 // AdvanceTo): the cost of the simulation.
 func (s *Sim) Updates() int { return s.updates }
 
-// Live returns the number of live PRE2 particles.
-func (s *Sim) Live() int { return len(s.p2.list) }
+// Live returns the number of live PRE2 and WoW particles.
+func (s *Sim) Live() int {
+	n := len(s.p2.list)
+	for _, e := range s.wow {
+		n += len(e.(*wowEmitter).parts)
+	}
+	return n
+}
 
 // Draws returns how many random numbers the simulation has drawn since
 // Start.
@@ -381,6 +401,12 @@ func (s *Sim) longestLifeMs() float64 {
 	for i := range s.m.ParticleEmitters {
 		life = math.Max(life, float64(s.m.ParticleEmitters[i].LifeSpan))
 	}
+	for _, e := range s.wow {
+		life = math.Max(life, e.(*wowEmitter).longestLife())
+	}
+	for _, e := range s.wowRibbons {
+		life = math.Max(life, e.(*wowRibbon).life)
+	}
 	if math.IsNaN(life) {
 		return 0
 	}
@@ -476,7 +502,8 @@ func (s *Sim) update(stepMs float64) {
 	s.updates++
 	s.gen++
 	s.recount()
-	s.spend(s.stepPrice + pricePRE2*int64(len(s.p2.list)) + priceEdge*int64(s.live.edges) + pricePREM*int64(s.live.spawned))
+	s.spend(s.stepPrice + pricePRE2*int64(len(s.p2.list)) + priceEdge*int64(s.live.edges) + pricePREM*int64(s.live.spawned) +
+		priceWoW*int64(s.live.wow))
 	if s.over() {
 		return // past the budget: the settle that follows stops the simulation
 	}
@@ -507,7 +534,8 @@ func (s *Sim) update(stepMs float64) {
 // Meshes returns the geometry of every live particle for a camera, one
 // Mesh per emitter that has something to draw: PRE2 emitters, then
 // ribbons, each in model order (the reference viewer's emitter list before
-// its stable sort by priority plane), then PREM model particles. The
+// its stable sort by priority plane), then PREM model particles, then WoW
+// particle emitters and WoW ribbons (one Mesh per ribbon layer). The
 // meshes of spawned models are shared by the calls between two steps: the
 // caller must not change them. Its work is charged after it is done (one
 // frame's geometry is bounded by the live-count caps, apart from the
@@ -520,14 +548,14 @@ func (s *Sim) Meshes(cam Camera) []Mesh {
 	}
 	var out []Mesh
 	s.spend(priceMeshEmitter * int64(len(s.emitters)))
-	for _, list := range [][]emitter{s.pre2, s.ribbons, s.prem} {
+	for _, list := range [][]emitter{s.pre2, s.ribbons, s.prem, s.wow, s.wowRibbons} {
 		for _, e := range list {
 			out = e.appendMeshes(s, s.p, cam, out)
 		}
 	}
 	_ = s.settle(func() string {
 		return fmt.Sprintf("particle geometry of a frame after %d steps (pre-roll included): %d live particles, %d ribbon edges and %d spawned models",
-			s.updates, len(s.p2.list), s.live.edges, s.live.spawned)
+			s.updates, len(s.p2.list)+s.live.wow, s.live.edges, s.live.spawned)
 	})
 	return out
 }

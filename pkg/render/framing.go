@@ -30,6 +30,11 @@ const (
 	defaultFov   = 45.0
 	sphereMargin = 1.1
 	maxPitch     = 89.9
+	// topPitch is the pitch of the orthographic top view of an interface
+	// effect (flatFraming): as near straight down as the +Z up vector
+	// allows, so that particles streaming along the line of sight do not
+	// lean across the picture as they would at maxPitch.
+	topPitch = 90 - 1e-6
 )
 
 // defaultFitBox is the box the convention falls back to for a model with no
@@ -69,11 +74,16 @@ type framing struct {
 }
 
 // orbitDir is the unit vector from the target to the eye of the orbit
-// camera at yaw and pitch (degrees; pitch clamped to ±maxPitch). Everything
+// camera at yaw and pitch (degrees; pitch clamped to ±maxPitch, but for
+// topPitch). Everything
 // that depends on the view direction (the camera, billboards, particle
 // quads) takes it from here.
 func orbitDir(yaw, pitch float64) fauxgl.Vector {
-	p := math.Max(-maxPitch, math.Min(maxPitch, pitch)) * math.Pi / 180
+	p := pitch
+	if p != topPitch {
+		p = math.Max(-maxPitch, math.Min(maxPitch, pitch))
+	}
+	p *= math.Pi / 180
 	y := yaw * math.Pi / 180
 	return fauxgl.V(math.Cos(p)*math.Cos(y), math.Cos(p)*math.Sin(y), math.Sin(p))
 }

@@ -45,6 +45,13 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 		case particles.KindModel:
 			all, items = r.modelParticleBatches(vp, ms, all, items)
 			continue
+		case particles.KindWoW:
+			// Drawn like a layer of the model: its blend and depth state,
+			// never lit, WoW's no-alpha additive taking the texel as opaque.
+			mode := mdx.FilterMode(ms.Filter)
+			b.State = layerState(mode, ms.LayerFlags)
+			b.State.Lit = false
+			b.Texture = r.layerSampler(r.texture(ms.TextureID, 0), normalizeFilter(mode))
 		default: // ribbons
 			if ms.Material < 0 || ms.Material >= len(r.m.Materials) || len(r.m.Materials[ms.Material].Layers) == 0 {
 				r.warn(ParticleProblem, "emitter node %d: material %d does not exist; not drawn", ms.Node, ms.Material)

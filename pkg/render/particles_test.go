@@ -178,8 +178,9 @@ func pngBytes(t testing.TB, img image.Image) []byte {
 	return buf.Bytes()
 }
 
-// TestParticlesDeterministic renders particle fixtures (and, with
-// ../shared, the corpus' busiest emitter model) twice at each of
+// TestParticlesDeterministic renders particle fixtures, the WoW (M2)
+// emitter fixtures (and, with ../shared, the corpus' busiest emitter
+// model and the M2 login scene with 28 emitters) twice at each of
 // GOMAXPROCS 1, 2 and 8 (raster bands then split differently) and wants
 // identical PNG bytes every time.
 func TestParticlesDeterministic(t *testing.T) {
@@ -196,8 +197,15 @@ func TestParticlesDeterministic(t *testing.T) {
 		opt.Width, opt.Time, opt.Particles.Preroll = 160, Ms(1300), PrerollAuto
 		jobs = append(jobs, job{path, loadFixture(t, path), opt})
 	}
+	for _, name := range []string{"m2_particles_plane", "m2_particles_sphere", "m2_particles_spline", "m2_ribbon"} {
+		path := filepath.Join(modelsDir, name+".m2")
+		jobs = append(jobs, job{path, loadFixture(t, path), View{Width: 128, Yaw: 30, Pitch: 20, Time: Ms(1700), Particles: Particles{Seed: 6}}})
+	}
 	if p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
 		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Yaw: 30, Pitch: 20, Time: Ms(1500), Particles: Particles{Seed: 6}}})
+	}
+	if p := filepath.Join(sharedRoot(), "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_MainMenu", "UI_MainMenu.m2"); fileExists(p) {
+		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Height: 150, Camera: "0", Time: Ms(700), Particles: Particles{Seed: 6}}})
 	}
 	for _, j := range jobs {
 		var first []byte

@@ -499,6 +499,11 @@ func background(c color.Color) *color.NRGBA {
 func (r *frame) orbitView() (fauxgl.Vector, pose.View) {
 	if r.flatFraming() {
 		r.opt.Pitch = maxPitch
+		if r.wowEmitters() {
+			// An interface effect: straight down, orthographically
+			// (docs/rendering.md#world-of-warcraft-models).
+			r.opt.Pitch, r.opt.Ortho = topPitch, true
+		}
 	}
 	dir := orbitDir(r.opt.Yaw, r.opt.Pitch)
 	return dir, pose.View{Rotation: pose.LookRotation(dir, fauxgl.Vector{}, fauxgl.V(0, 0, 1))}

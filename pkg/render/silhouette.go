@@ -304,22 +304,24 @@ func (r *frame) addParticles(cam particles.Camera, add func([3]float32)) int {
 	n := 0
 	for _, ms := range r.sim.Meshes(cam) {
 		var s raster.Sampler
-		if ms.Kind == particles.KindParticle2 {
+		class := visAll
+		switch ms.Kind {
+		case particles.KindParticle2:
 			if ms.ReplaceableID != 0 {
 				s = r.replaceable(ms.ReplaceableID)
 			} else {
 				s = r.texture(ms.TextureID, 0)
 			}
+			class = emitterClass(ms.Filter)
+		case particles.KindWoW:
+			s = r.texture(ms.TextureID, 0)
+			class = layerClass(mdx.FilterMode(ms.Filter))
 		}
 		v := ms.Vertices
 		for t := 0; t+2 < len(ms.Indices); t += 3 {
 			a, b, c := int(ms.Indices[t]), int(ms.Indices[t+1]), int(ms.Indices[t+2])
 			if a >= len(v) || b >= len(v) || c >= len(v) {
 				continue
-			}
-			class := visAll
-			if s != nil {
-				class = emitterClass(ms.Filter)
 			}
 			alpha := float32(0)
 			for _, k := range [3]int{a, b, c} {

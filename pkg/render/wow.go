@@ -97,32 +97,90 @@ func (s opaqueSampler) ForLOD(b raster.LODBound) raster.Sampler {
 }
 
 // flatFraming reports whether the automatic camera should look down on the
-// model: a WoW model whose drawn geometry is flat in Z (minimap arrows,
-// interface quads lying in the XY plane), which the default level view
-// sees edge-on as nothing. Only the default pitch (0) is changed; yaw and
-// an explicit pitch still apply.
+// model: a WoW interface model, which the game shows from above and the
+// default level view sees edge-on as nothing. That is a model whose drawn
+// geometry is flat in Z (minimap arrows, interface quads lying in the XY
+// plane) or made of triangles that all face ±Z (quads stacked at several
+// heights, as UI-BuffOn's icon and glow); or, without drawn geometry, one
+// whose emitters lie spread over the XY plane at one height
+// (UI-AutoCastButton's four corners). Only the default pitch (0) is
+// changed; yaw and an explicit pitch still apply.
 func (r *frame) flatFraming() bool {
 	if !isWoW(r.m) || r.opt.Pitch != 0 || r.opt.Camera != "" {
 		return false
 	}
-	lo := [3]float32{float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1))}
-	hi := [3]float32{float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(-1))}
-	n := 0
+	var b flatBox
+	faces, level := 0, 0
 	for gi := range r.m.Geosets {
 		g := &r.m.Geosets[gi]
 		if !drawn(g) {
 			continue
 		}
 		for _, v := range g.Vertices {
-			for k := range 3 {
-				lo[k], hi[k] = min(lo[k], v[k]), max(hi[k], v[k])
+			b.add(v)
+		}
+		for t := 0; t+2 < len(g.Faces); t += 3 {
+			a, c, d := int(g.Faces[t]), int(g.Faces[t+1]), int(g.Faces[t+2])
+			if a >= len(g.Vertices) || c >= len(g.Vertices) || d >= len(g.Vertices) {
+				continue
 			}
-			n++
+			nx, ny, nz := normal(g.Vertices[a], g.Vertices[c], g.Vertices[d])
+			l := math.Sqrt(nx*nx + ny*ny + nz*nz)
+			if !(l > 0) || math.IsInf(l, 0) {
+				continue // degenerate
+			}
+			faces++
+			if math.Abs(nz) >= 0.999*l {
+				level++
+			}
 		}
 	}
-	if n < 3 {
-		return false
+	if b.n >= 3 {
+		return b.flat() || (faces > 0 && level == faces)
 	}
-	flat := max(hi[0]-lo[0], hi[1]-lo[1])
-	return flat > 0 && hi[2]-lo[2] <= flat/10
+	// Nothing drawn: the emitters' places.
+	var e flatBox
+	for i := range r.m.WoWParticleEmitters {
+		e.add(r.m.WoWParticleEmitters[i].Position)
+	}
+	for i := range r.m.WoWRibbonEmitters {
+		e.add(r.m.WoWRibbonEmitters[i].Position)
+	}
+	return e.n >= 3 && e.flat() && min(e.hi[0]-e.lo[0], e.hi[1]-e.lo[1]) > 0
+}
+
+// flatBox is the box of the points added to it.
+type flatBox struct {
+	lo, hi [3]float32
+	n      int
+}
+
+func (b *flatBox) add(v mdx.Vec3) {
+	if b.n == 0 {
+		b.lo, b.hi = v, v
+	}
+	for k := range 3 {
+		b.lo[k], b.hi[k] = min(b.lo[k], v[k]), max(b.hi[k], v[k])
+	}
+	b.n++
+}
+
+// flat reports whether the box is thin in Z: at most a tenth of its
+// larger side in X or Y.
+func (b *flatBox) flat() bool {
+	w := max(b.hi[0]-b.lo[0], b.hi[1]-b.lo[1])
+	return w > 0 && b.hi[2]-b.lo[2] <= w/10
+}
+
+// normal is the (unnormalised) normal of the triangle a, b, c.
+func normal(a, b, c mdx.Vec3) (x, y, z float64) {
+	u := [3]float64{float64(b[0] - a[0]), float64(b[1] - a[1]), float64(b[2] - a[2])}
+	v := [3]float64{float64(c[0] - a[0]), float64(c[1] - a[1]), float64(c[2] - a[2])}
+	return u[1]*v[2] - u[2]*v[1], u[2]*v[0] - u[0]*v[2], u[0]*v[1] - u[1]*v[0]
+}
+
+// wowEmitters reports whether the model has WoW particle or ribbon
+// emitters.
+func (r *frame) wowEmitters() bool {
+	return len(r.m.WoWParticleEmitters)+len(r.m.WoWRibbonEmitters) > 0
 }

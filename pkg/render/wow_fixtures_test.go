@@ -186,6 +186,76 @@ func wowFixtures(t testing.TB) []wowFixture {
 		fs = append(fs, wowFixture{file: "m2_skinned.m2", data: f.bytes(),
 			opt: withOpt(front, func(o *View) { o.Yaw, o.Pitch, o.Time, o.Width = 60, 20, Ms(500), 112 })})
 	}
+
+	// One fixture per emitter kind (docs/particles.md#world-of-warcraft-m2-emitters),
+	// each over a stripes floor, seen from the side with particles on.
+	particles := withOpt(front, func(o *View) {
+		o.Yaw, o.Pitch, o.Time, o.Width, o.Particles = 30, 20, Ms(1500), 128, Particles{Seed: 6}
+	})
+	floor := func(f *m2File) {
+		f.textures = []m2Tex{{name: `Textures\fixture_checker.blp`}, {name: `Textures\fixture_stripes.blp`, flags: 3}}
+		f.seqs = [][2]uint32{{0, 2000}}
+		f.quad(mdx.Vec3{0, 0, 0}, 8, 8, false, m2Unit{blend: m2.BlendOpaque, tex: 1})
+	}
+	white := [3][4]uint8{{255, 255, 255, 255}, {255, 255, 255, 255}, {255, 255, 255, 0}}
+
+	// v256 plane: a 3×1 rectangle 1 unit up, shooting upwards within 0.3
+	// rad of +Z (all azimuths) against gravity: a fountain of blended
+	// checker quads turning from red to yellow and fading.
+	{
+		f := &m2File{version: 256, name: "m2_particles_plane"}
+		floor(f)
+		f.bones = []m2Bone{{parent: -1}}
+		f.particles = []m2Particle{{pos: mdx.Vec3{0, 0, 1}, tex: 0, blend: m2.BlendAlpha, etype: 1, rows: 1, cols: 1,
+			speed: 3, variation: 0.2, vertical: 0.3, horizontal: math.Pi, gravity: 2, life: 1.5, rate: 30, length: 3, width: 1,
+			mid: 0.4, colors: [3][4]uint8{{0, 0, 255, 255}, {0, 255, 255, 255}, {0, 255, 255, 0}}, scales: [3]float32{0.15, 0.25, 0.1},
+			cells: [6]uint16{0, 0, 1, 0, 0, 1}}}
+		fs = append(fs, wowFixture{file: "m2_particles_plane.m2", data: f.bytes(), opt: particles})
+	}
+
+	// v256 sphere: a shell of radii 0.8-1 around a point 2 up, particles
+	// moving outwards and slowing (drag 2), each showing the cells of the
+	// checker as a 2×2 sheet over its life (red, green, blue, white
+	// quadrants), added.
+	{
+		f := &m2File{version: 256, name: "m2_particles_sphere"}
+		floor(f)
+		f.bones = []m2Bone{{parent: -1}}
+		f.particles = []m2Particle{{pos: mdx.Vec3{0, 0, 2}, tex: 0, blend: m2.BlendAddAlpha, etype: 2, rows: 2, cols: 2,
+			speed: 1.5, vertical: math.Pi / 2, horizontal: math.Pi, life: 1, rate: 60, length: 0.8, width: 1, drag: 2,
+			mid: 0.5, colors: white, scales: [3]float32{0.12, 0.12, 0.06}, cells: [6]uint16{0, 2, 1, 2, 4, 1}}}
+		fs = append(fs, wowFixture{file: "m2_particles_sphere.m2", data: f.bytes(), opt: particles})
+	}
+
+	// v263 spline (the byte-field layout): a Bézier arch from (0, −2, 0.5)
+	// over (0, 0, 3) to (0, 2, 0.5); particles born along its whole length
+	// rising at 0.5/s, drawn as heads and tails 0.4 s long, orange to
+	// pale yellow, added.
+	{
+		f := &m2File{version: 263, name: "m2_particles_spline"}
+		floor(f)
+		f.bones = []m2Bone{{parent: -1}}
+		f.particles = []m2Particle{{tex: 1, blend: m2.BlendAdd, etype: 3, ptype: 2, rows: 1, cols: 1,
+			speed: 0.5, life: 1.2, rate: 80, length: 0, width: 1, tailLength: 0.4,
+			mid: 0.5, colors: [3][4]uint8{{0, 128, 255, 255}, {128, 255, 255, 255}, {255, 255, 255, 0}}, scales: [3]float32{0.08, 0.08, 0.04},
+			cells: [6]uint16{0, 0, 1, 0, 0, 1}, spline: []mdx.Vec3{{0, -2, 0.5}, {0, -2, 3.5}, {0, 2, 3.5}, {0, 2, 0.5}}}}
+		fs = append(fs, wowFixture{file: "m2_particles_spline.m2", data: f.bytes(), opt: particles})
+	}
+
+	// v263 ribbon: an emitter 2 units out on a bone that turns a full
+	// circle about Y (its X axis sweeping X-Z) every 2 s; the ribbon spans
+	// 0.3 above and below along Y and lives 0.8 s, an orange, half-alpha
+	// band trailing round the circle, seen across its plane.
+	{
+		f := &m2File{version: 263, name: "m2_ribbon"}
+		floor(f)
+		turn := func(ms uint32, deg float64) m2Key { return m2Key{ms, qaxis(mdx.Vec3{0, 1, 0}, deg)} }
+		f.bones = []m2Bone{{parent: -1}, {parent: 0, pivot: mdx.Vec3{0, 0, 2.5},
+			rot: []m2Key{turn(0, 0), turn(500, -90), turn(1000, -180), turn(1500, -270), turn(2000, -360)}}}
+		f.ribbons = []m2Ribbon{{bone: 1, pos: mdx.Vec3{2, 0, 2.5}, tex: 1, flags: m2.RenderTwoSided, blend: m2.BlendAlpha,
+			color: mdx.Vec3{1, 0.6, 0.2}, alpha: 16384, above: 0.3, below: 0.3, eps: 30, life: 0.8}}
+		fs = append(fs, wowFixture{file: "m2_ribbon.m2", data: f.bytes(), opt: withOpt(particles, func(o *View) { o.Yaw = 70 })})
+	}
 	return fs
 }
 
@@ -218,6 +288,39 @@ type m2File struct {
 	tris     [][]uint16 // per submesh, global vertex indices
 	subVerts [][2]int   // per submesh: first vertex, count
 	units    [][]m2Unit // per submesh
+	// particles and ribbons are the emitter blocks
+	// (docs/formats.md#m2-particle-and-ribbon-emitters).
+	particles []m2Particle
+	ribbons   []m2Ribbon
+}
+
+// m2Particle is one particle emitter record; every animated parameter is
+// a one-key block.
+type m2Particle struct {
+	flags                                    uint32
+	pos                                      mdx.Vec3
+	bone, tex, blend, etype                  uint16
+	ptype                                    uint8
+	rows, cols                               uint16
+	speed, variation, vertical, horizontal   float32
+	gravity, life, rate, length, width, zsrc float32
+	mid                                      float32
+	colors                                   [3][4]uint8 // blue, green, red, alpha
+	scales                                   [3]float32
+	cells                                    [6]uint16 // head: start, end, repeat; decay likewise
+	tailLength, drag, spin                   float32
+	spline                                   []mdx.Vec3
+}
+
+// m2Ribbon is one ribbon emitter record with one texture and render
+// flags entry of its own.
+type m2Ribbon struct {
+	bone                         uint32
+	pos                          mdx.Vec3
+	tex, flags, blend            uint16
+	color                        mdx.Vec3 // red, green, blue
+	alpha                        int16
+	above, below, eps, life, grv float32
 }
 
 type m2Bone struct {
@@ -513,7 +616,11 @@ func (f *m2File) bytes() []byte {
 			rf = rf.u16(u.flags, u.blend)
 		}
 	}
-	b.set(0x84, nunits, rf)
+	for _, r := range f.ribbons {
+		rf = rf.u16(r.flags, r.blend)
+	}
+	b.set(0x84, nunits+len(f.ribbons), rf)
+	f.emitters(b, nunits)
 	b.set(0x8C, len(f.bones), m2w(nil).u16(0, 1)[:2*len(f.bones)])
 	var tl m2w
 	for i := range f.textures {
@@ -533,6 +640,54 @@ func (f *m2File) bytes() []byte {
 	b.set(0xAC, len(f.texAnims)+1, tal)
 	copy(b.hdr[0xB4:], m2w(nil).f32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r))
 	return append(append([]byte(nil), b.hdr...), b.data...)
+}
+
+// emitters writes the particle (504 bytes) and ribbon (220 bytes) blocks;
+// ribbon k uses render flags entry firstFlags+k.
+func (f *m2File) emitters(b *m2Builder, firstFlags int) {
+	one := func(p m2w, v []byte) m2w { return b.track(p, []uint32{0}, v) }
+	var ps m2w
+	for _, e := range f.particles {
+		p := m2w(nil).u32(0xFFFFFFFF, e.flags).f32(e.pos[0], e.pos[1], e.pos[2]).u16(e.bone, e.tex).u32(0, 0, 0, 0)
+		if f.version >= 263 {
+			p = p.u8(uint8(e.blend), uint8(e.etype)).u16(0)
+		} else {
+			p = p.u16(e.blend, e.etype)
+		}
+		p = p.u8(e.ptype, 0).u16(0, e.rows, e.cols)
+		for _, v := range []float32{e.speed, e.variation, e.vertical, e.horizontal, e.gravity, e.life, e.rate, e.length, e.width, e.zsrc} {
+			p = one(p, m2w(nil).f32(v))
+		}
+		p = p.f32(e.mid)
+		for _, c := range e.colors {
+			p = p.u8(c[:]...)
+		}
+		p = p.f32(e.scales[:]...).u16(e.cells[:]...).u16(0, 0, 0, 0)
+		// tail length, twinkle speed, percent, scale min and max, burst,
+		// drag, spin, tumble, wind, wind time, follow speeds and scales
+		p = p.f32(e.tailLength, 10, 1, 1, 1, 1, e.drag, e.spin).f32(0, 0, 0, 0, 0, 0).f32(0, 0, 0, 0).f32(0, 0, 0, 0)
+		var sp m2w
+		for _, v := range e.spline {
+			sp = sp.f32(v[0], v[1], v[2])
+		}
+		p = append(p, b.arr(len(e.spline), sp)...)
+		ps = append(ps, one(p, m2w(nil).u8(1))...)
+	}
+	b.set(0x13C, len(f.particles), ps)
+	var rs m2w
+	for i, r := range f.ribbons {
+		p := m2w(nil).u32(0xFFFFFFFF, r.bone).f32(r.pos[0], r.pos[1], r.pos[2])
+		p = append(p, b.arr(1, m2w(nil).u16(r.tex))...)
+		p = append(p, b.arr(1, m2w(nil).u16(uint16(firstFlags+i)))...)
+		p = one(p, m2w(nil).f32(r.color[0], r.color[1], r.color[2]))
+		p = one(p, m2w(nil).u16(uint16(r.alpha)))
+		p = one(p, m2w(nil).f32(r.above))
+		p = one(p, m2w(nil).f32(r.below))
+		p = p.f32(r.eps, r.life, r.grv).u16(1, 1)
+		p = one(p, m2w(nil).u16(0))
+		rs = append(rs, one(p, m2w(nil).u8(1))...)
+	}
+	b.set(0x134, len(f.ribbons), rs)
 }
 
 // TestWoWFixtureFiles checks that the checked-in WoW fixture files are
