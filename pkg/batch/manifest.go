@@ -62,14 +62,18 @@ type Reports struct {
 
 // Summary counts models and golden checks.
 type Summary struct {
-	Models      int `json:"models"`
-	OK          int `json:"ok"`
-	Cached      int `json:"cached"`
-	Failed      int `json:"failed"`
-	Warnings    int `json:"warnings"`
-	Checks      int `json:"checks,omitempty"`
-	Regressions int `json:"regressions,omitempty"`
-	Updated     int `json:"updated,omitempty"`
+	Models   int `json:"models"`
+	OK       int `json:"ok"`
+	Cached   int `json:"cached"`
+	Failed   int `json:"failed"`
+	Warnings int `json:"warnings"`
+	// WarningCodes counts the warnings by code (render.WarningCode):
+	// how many pictures lack a texture, a PopcornFX effect ("popcorn"),
+	// and so on, without reading every model's list.
+	WarningCodes map[string]int `json:"warning_codes,omitempty"`
+	Checks       int            `json:"checks,omitempty"`
+	Regressions  int            `json:"regressions,omitempty"`
+	Updated      int            `json:"updated,omitempty"`
 }
 
 // ModelResult is one model's outcome.
@@ -138,6 +142,12 @@ func (m *Manifest) summarize() {
 			s.Failed++
 		}
 		s.Warnings += len(r.Warnings)
+		for _, w := range r.Warnings {
+			if s.WarningCodes == nil {
+				s.WarningCodes = map[string]int{}
+			}
+			s.WarningCodes[string(w.Code)]++
+		}
 		for _, c := range r.Checks {
 			s.Checks++
 			if c.Failed() {

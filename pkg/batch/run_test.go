@@ -348,7 +348,7 @@ func TestMergeShardManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if merged.Summary != full.Summary {
+	if !reflect.DeepEqual(merged.Summary, full.Summary) {
 		t.Errorf("merged summary %+v, unsharded %+v", merged.Summary, full.Summary)
 	}
 	if strings.Join(merged.Shards, ",") != "0/3,1/3,2/3" {

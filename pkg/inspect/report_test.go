@@ -111,6 +111,17 @@ func TestBuildAllBlocks(t *testing.T) {
 	if sparks.FilterMode != "Additive" || sparks.TextureID == nil || *sparks.TextureID != 0 {
 		t.Errorf("Sparks %+v", sparks)
 	}
+	// The PopcornFX emitter's effect is not drawn: the header says so,
+	// naming the emitter and the effect file.
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	popcorn := r.Nodes[slices.IndexFunc(r.Nodes, func(n Node) bool { return n.Name == "Popcorn" })]
+	want := "not drawn   1 PopcornFX emitter, whose effect files the model only names: Popcorn (" + popcorn.Path + ")"
+	if popcorn.Path == "" || !strings.Contains(b.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, b.String())
+	}
 }
 
 // WoW files name their replaceable ids and layer bits the WoW way and carry

@@ -63,6 +63,19 @@ func (r *Report) render(w *bytes.Buffer) {
 	if r.Problem != "" {
 		p("  problem\t%s\n", clip.Display(r.Problem, 2*clip.MaxQuote))
 	}
+	var corn []string
+	for _, n := range r.Nodes {
+		if n.Type == "popcorn_emitter" {
+			corn = append(corn, clip.Display(n.Name, clip.MaxQuote)+" ("+clip.Display(n.Path, 2*clip.MaxQuote)+")")
+		}
+	}
+	if len(corn) > 0 {
+		noun := "emitters"
+		if len(corn) == 1 {
+			noun = "emitter"
+		}
+		p("  not drawn\t%d PopcornFX %s, whose effect files the model only names: %s\n", len(corn), noun, strings.Join(corn, ", "))
+	}
 	if m := r.M2; m != nil {
 		p("  m2 view\t%d of %d (0 is the most detailed): %d texture units; %d of %d submeshes have one and are drawn\n",
 			m.View, m.Views, m.TextureUnits, m.SubmeshesDrawn, m.Submeshes)

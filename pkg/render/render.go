@@ -163,6 +163,13 @@ func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture,
 		// are skipped); say so, as the picture may be incomplete.
 		r.warn(InvalidModel, "%v (drawing what is consistent)", a.invalid)
 	}
+	if !v.Particles.Off {
+		for i := range a.m.PopcornEmitters {
+			p := &a.m.PopcornEmitters[i]
+			r.warn(PopcornNotDrawn, "popcorn emitter %s: its PopcornFX effect %s is not drawn (the effect lives in a file of its own, which this renderer does not play)",
+				clip.Quote(p.Name), clip.Quote(p.Path))
+		}
+	}
 	if err := a.chargeFrame(int64(v.Width*v.SSAA) * int64(v.Height*v.SSAA)); err != nil {
 		return Picture{}, r.warns, err
 	}

@@ -53,6 +53,11 @@ const (
 	// or decoding it would pass a limit of the model's budget
 	// (budget.Limits); the message names the limit.
 	OverBudget WarningCode = "over-budget"
+	// PopcornNotDrawn: a PopcornFX (CORN) emitter's effect is not drawn:
+	// it lives in a .pkfx file of its own, which the model only names, so
+	// the picture lacks what the effect shows in the game. The message
+	// names the emitter and the effect file.
+	PopcornNotDrawn WarningCode = "popcorn"
 	// BlankPicture: every pixel of the picture is the background: the
 	// model is hidden at that moment, has not emitted yet, or the camera
 	// misses it.
