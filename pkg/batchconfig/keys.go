@@ -125,6 +125,22 @@ func (k Key) set(c *Config, v any) error {
 	return nil
 }
 
+// get returns the key's value in c.
+func (k Key) get(c *Config) any {
+	return fieldByKey(reflect.ValueOf(c).Elem(), k.Name).Interface()
+}
+
+// convert returns v as a value of the key's field type, as set would set
+// it, so that a value is checked, and its error blamed on its source,
+// before viper weighs it against the other layers'.
+func (k Key) convert(v any) (any, error) {
+	var c Config
+	if err := k.set(&c, v); err != nil {
+		return nil, err
+	}
+	return k.get(&c), nil
+}
+
 func isNumber(k reflect.Kind) bool {
 	return k >= reflect.Int && k <= reflect.Float64
 }
