@@ -105,33 +105,10 @@ func Load(l Layers) (*batch.Options, error) {
 	}
 	if l.Env != nil {
 		// viper's own variable layer reads the process's environment
-		// only, and Layers.Env may be another; the variables are merged
+		// only, and Layers.Env may be another: the variables are merged
 		// into viper's configuration after the file, which they beat
-		// there. Each value is checked against its key's type as it is
-		// read, so that the error names the variable, also when a flag
-		// beats it, and only good ones are merged.
-		m := map[string]any{}
-		for _, k := range keys {
-			name := EnvName(k.Name)
-			s, ok := l.Env(name)
-			if !ok {
-				continue
-			}
-			where := "env " + name
-			val, err := k.parse(s)
-			if err == nil && pathKeys[k.Name] {
-				val, err = envPaths(k.Name, s)
-			}
-			if err == nil {
-				val, err = k.convert(val)
-			}
-			if err != nil {
-				errs.Add(&Error{Where: where, Key: k.Name, Msg: err.Error()})
-				continue
-			}
-			put(m, k.Name, entry{value: val, where: where, aboveFile: true})
-		}
-		if err := v.MergeConfigMap(m); err != nil {
+		// there.
+		if err := v.MergeConfigMap(envLayer(l.Env, keys, &errs)); err != nil {
 			return nil, fmt.Errorf("config: environment: %w", err)
 		}
 	}
@@ -225,6 +202,35 @@ func put(m map[string]any, key string, e entry) {
 		m = sub
 	}
 	m[parts[len(parts)-1]] = e
+}
+
+// envLayer reads the keys' MDXR_ variables with lookup, as nested maps of
+// entries for viper. Each value is checked against its key's type as it
+// is read, so that the error names the variable, also when a flag beats
+// it, and only good ones are returned.
+func envLayer(lookup func(string) (string, bool), keys []Key, errs *Errors) map[string]any {
+	m := map[string]any{}
+	for _, k := range keys {
+		name := EnvName(k.Name)
+		s, ok := lookup(name)
+		if !ok {
+			continue
+		}
+		where := "env " + name
+		val, err := k.parse(s)
+		if err == nil && pathKeys[k.Name] {
+			val, err = envPaths(k.Name, s)
+		}
+		if err == nil {
+			val, err = k.convert(val)
+		}
+		if err != nil {
+			errs.Add(&Error{Where: where, Key: k.Name, Msg: err.Error()})
+			continue
+		}
+		put(m, k.Name, entry{value: val, where: where, aboveFile: true})
+	}
+	return m
 }
 
 // options converts c, reading its text forms, and validates the result,
