@@ -163,12 +163,12 @@ func sequences(s Sequences) batch.Sequences {
 func limits(l Limits, bad func(key string, err error)) budget.Limits {
 	var out budget.Limits
 	v := reflect.ValueOf(l)
-	for _, k := range leafKeys(v.Type(), "limits") {
+	for _, k := range leafKeys(v.Type(), "limits", nil) {
 		kind, ok := budget.Lookup(strings.TrimPrefix(k.Name, "limits."))
 		if !ok {
 			panic("batchconfig: " + k.Name + " names no limit") // TestLimitsKeys
 		}
-		n := fieldByKey(v, strings.TrimPrefix(k.Name, "limits.")).Int()
+		n := v.FieldByIndex(k.index).Int()
 		if n < 0 {
 			bad(k.Name, fmt.Errorf("want 0 (the default) or a positive number, got %d", n))
 			continue

@@ -14,11 +14,22 @@
 // by internal/forms, the readers of the command line's flags too, and the
 // values' ranges checked by batch.Options.Validate.
 //
-// The layering is done here, over Config, rather than with viper, which
-// the command line once used: viper merges maps and decodes them with
-// mapstructure, a second schema beside the tags, and knows neither the
-// lines of a file's keys nor bounds on what a file may cost, so every
-// file:line message and every cap was this package's already. Flags reach
-// Load as Settings (pflag reads them); what viper still did was a map
-// merge, which setting the fields of one struct does without it.
+// viper, the command line's configuration library, decides which
+// layer's value each key takes: Load gives a viper of its own (never the
+// package-level one) the defaults (SetDefault), the file's keys and then
+// the variables' (MergeConfigMap, the later merge winning) and the
+// command line's settings (Set, its top layer), and takes for each key
+// the value viper picks. What viper is given is read and checked here
+// first, each value carrying where it came from. viper never opens the
+// file: its readers know neither the lines of a file's keys nor bounds on
+// what a file may cost, and the caps and every file:line message are this
+// package's. It decodes nothing, as mapstructure would be a second schema
+// beside the tags. Its own variable layer is not used either, because it
+// reads the process's environment only, where Layers.Env may be any
+// lookup. So reading, checking, blaming a bad value on its file line,
+// variable or flag, making paths absolute by their layer and keeping the
+// file's per-model overrides off the keys set above the file are done
+// here; the precedence is viper's. viper is imported here alone (the
+// command line uses it through Load): pkg/batch and the library take
+// values, not configuration.
 package batchconfig

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/viper"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func mustDecode(t *testing.T, name, text string) *File {
@@ -172,22 +175,7 @@ func values(f *File) map[string]any {
 // out as YAML (whose lines are those of that YAML), or viper's error.
 func TestTOMLReadAsViperDid(t *testing.T) {
 	lines := regexp.MustCompile(`c\.(yaml|toml):\d+`)
-	for _, c := range []struct{ toml, yaml, err string }{
-		{"[inputs]\nfiles = [\"a.mdx\"]\n[render]\nsize = 128\n",
-			"inputs:\n    files:\n        - a.mdx\nrender:\n    size: 128\n", ""},
-		{"Jobs = 2\n\"render.SSAA\" = 2\nrender.size = 64\n[Inputs]\nFiles = [\"a.mdx\"]\n[views.Front]\nYaw = 1.5\n[sheet]\n",
-			"inputs:\n    files:\n        - a.mdx\njobs: 2\nrender:\n    size: 64\n    ssaa: 2\nviews:\n    front:\n        yaw: 1.5\n", ""},
-		{"[[overrides]]\nMatch = \"fx/*\"\nRender = {Seed = 3, step_ms = 20.5}\n[[overrides]]\nmatch = \"*\"\nskip = true\nteam_colors = [\"red\", 3]\n",
-			"overrides:\n    - match: fx/*\n      render:\n        seed: 3\n        step_ms: 20.5\n    - match: '*'\n      skip: true\n      team_colors:\n        - red\n        - 3\n", ""},
-		{"shard = 1979-05-27\nforce = 1979-05-27T07:32:00Z\n[output]\nformats = [[\"png\"], {A = 1}]\n",
-			"force: 1979-05-27T07:32:00Z\noutput:\n    formats:\n        - - png\n        - a: 1\nshard: \"1979-05-27\"\n", ""},
-		{"[render.x.Y]\nz = 1\n[Sequences]\nselect = 3\n",
-			"render:\n    x:\n        \"y\":\n            z: 1\nsequences:\n    select: 3\n", ""},
-		{"[check]\ngolden = \"\"\"\nx\"\"\"\ntolerance = 0x1f\nmax_mismatch = inf\n[sheet]\nfps = 1e3\nyaws = [1, 2.5]\n",
-			"check:\n    golden: x\n    max_mismatch: .inf\n    tolerance: 31\nsheet:\n    fps: 1000\n    yaws:\n        - 1\n        - 2.5\n", ""},
-		{"[inputs\nfiles = 1\n", "", "expected character ]"},
-		{"a = 1\na = 2\n", "", "key a is already defined"},
-	} {
+	for _, c := range tomlAsViperRead {
 		got, err := DecodeFile("c.toml", []byte(c.toml))
 		if c.err != "" {
 			if err == nil || !lines.MatchString(err.Error()) || !strings.HasSuffix(err.Error(), ": not valid TOML: "+c.err) {
@@ -205,6 +193,47 @@ func TestTOMLReadAsViperDid(t *testing.T) {
 			t.Errorf("%q: %v", c.toml, err)
 		case !reflect.DeepEqual(values(got), values(want)):
 			t.Errorf("%q:\n got %#v\nwant %#v", c.toml, values(got), values(want))
+		}
+	}
+}
+
+// tomlAsViperRead are TOML documents and what viper 1.21 read each as,
+// written out as YAML, or the end of viper's error.
+var tomlAsViperRead = []struct{ toml, yaml, err string }{
+	{"[inputs]\nfiles = [\"a.mdx\"]\n[render]\nsize = 128\n",
+		"inputs:\n    files:\n        - a.mdx\nrender:\n    size: 128\n", ""},
+	{"Jobs = 2\n\"render.SSAA\" = 2\nrender.size = 64\n[Inputs]\nFiles = [\"a.mdx\"]\n[views.Front]\nYaw = 1.5\n[sheet]\n",
+		"inputs:\n    files:\n        - a.mdx\njobs: 2\nrender:\n    size: 64\n    ssaa: 2\nviews:\n    front:\n        yaw: 1.5\n", ""},
+	{"[[overrides]]\nMatch = \"fx/*\"\nRender = {Seed = 3, step_ms = 20.5}\n[[overrides]]\nmatch = \"*\"\nskip = true\nteam_colors = [\"red\", 3]\n",
+		"overrides:\n    - match: fx/*\n      render:\n        seed: 3\n        step_ms: 20.5\n    - match: '*'\n      skip: true\n      team_colors:\n        - red\n        - 3\n", ""},
+	{"shard = 1979-05-27\nforce = 1979-05-27T07:32:00Z\n[output]\nformats = [[\"png\"], {A = 1}]\n",
+		"force: 1979-05-27T07:32:00Z\noutput:\n    formats:\n        - - png\n        - a: 1\nshard: \"1979-05-27\"\n", ""},
+	{"[render.x.Y]\nz = 1\n[Sequences]\nselect = 3\n",
+		"render:\n    x:\n        \"y\":\n            z: 1\nsequences:\n    select: 3\n", ""},
+	{"[check]\ngolden = \"\"\"\nx\"\"\"\ntolerance = 0x1f\nmax_mismatch = inf\n[sheet]\nfps = 1e3\nyaws = [1, 2.5]\n",
+		"check:\n    golden: x\n    max_mismatch: .inf\n    tolerance: 31\nsheet:\n    fps: 1000\n    yaws:\n        - 1\n        - 2.5\n", ""},
+	{"[inputs\nfiles = 1\n", "", "expected character ]"},
+	{"a = 1\na = 2\n", "", "key a is already defined"},
+}
+
+// The references of TestTOMLReadAsViperDid are what the viper this
+// module requires reads.
+func TestTOMLReferencesAreViper(t *testing.T) {
+	for _, c := range tomlAsViperRead {
+		v := viper.New()
+		v.SetConfigType("toml")
+		if err := v.ReadConfig(strings.NewReader(c.toml)); err != nil {
+			if c.err == "" || !strings.HasSuffix(err.Error(), c.err) {
+				t.Errorf("%q: viper: %v; want %s", c.toml, err, c.err)
+			}
+			continue
+		}
+		b, err := yaml.Marshal(v.AllSettings())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.err != "" || string(b) != c.yaml {
+			t.Errorf("%q: viper reads\n%s\nwant\n%s%s", c.toml, b, c.yaml, c.err)
 		}
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
 )
@@ -21,15 +23,22 @@ type Key struct {
 	list bool
 	// text is the value's type when it reads itself from text (Size).
 	text reflect.Type
+	// index is the field's index path in the struct the key was listed
+	// from (Config for Keys).
+	index []int
 }
 
 // Keys lists the keys environment variables and flags can set, in the
 // order of Config's fields.
-func Keys() []Key { return leafKeys(reflect.TypeOf(Config{}), "") }
+func Keys() []Key { return slices.Clone(configKeys()) }
+
+// configKeys are Keys, listed once: Load gets and sets every key through
+// viper, and finding fields by their tags each time cost more than viper.
+var configKeys = sync.OnceValue(func() []Key { return leafKeys(reflect.TypeOf(Config{}), "", nil) })
 
 // lookupKey returns the key named name.
 func lookupKey(name string) (Key, bool) {
-	for _, k := range Keys() {
+	for _, k := range configKeys() {
 		if k.Name == name {
 			return k, true
 		}
@@ -108,7 +117,7 @@ func zero(k reflect.Kind) any {
 // it: an integer of another size, a number for a float, text for a type
 // that reads itself from text.
 func (k Key) set(c *Config, v any) error {
-	f := fieldByKey(reflect.ValueOf(c).Elem(), k.Name)
+	f := reflect.ValueOf(c).Elem().FieldByIndex(k.index)
 	rv := reflect.ValueOf(v)
 	switch {
 	case !rv.IsValid():
@@ -125,6 +134,22 @@ func (k Key) set(c *Config, v any) error {
 	return nil
 }
 
+// get returns the key's value in c.
+func (k Key) get(c *Config) any {
+	return reflect.ValueOf(c).Elem().FieldByIndex(k.index).Interface()
+}
+
+// convert returns v as a value of the key's field type, as set would set
+// it, so that a value is checked, and its error blamed on its source,
+// before viper weighs it against the other layers'.
+func (k Key) convert(v any) (any, error) {
+	var c Config
+	if err := k.set(&c, v); err != nil {
+		return nil, err
+	}
+	return k.get(&c), nil
+}
+
 func isNumber(k reflect.Kind) bool {
 	return k >= reflect.Int && k <= reflect.Float64
 }
@@ -138,8 +163,9 @@ func isText(t reflect.Type) bool {
 }
 
 // leafKeys lists the keys with scalar or scalar-list values below structs,
-// which are the keys environment variables and flags can set.
-func leafKeys(t reflect.Type, prefix string) []Key {
+// which are the keys environment variables and flags can set; t's fields
+// are at index below the struct the listing started from.
+func leafKeys(t reflect.Type, prefix string, index []int) []Key {
 	var out []Key
 	for i := 0; i < t.NumField(); i++ {
 		tag, ok := fieldKey(t.Field(i))
@@ -147,38 +173,26 @@ func leafKeys(t reflect.Type, prefix string) []Key {
 			continue
 		}
 		key := join(prefix, tag)
+		at := append(slices.Clip(index), i)
 		ft := t.Field(i).Type
 		if isText(ft) {
-			out = append(out, Key{Name: key, kind: reflect.String, text: ft})
+			out = append(out, Key{Name: key, kind: reflect.String, text: ft, index: at})
 			continue
 		}
 		switch ft.Kind() {
 		case reflect.Struct:
-			out = append(out, leafKeys(ft, key)...)
+			out = append(out, leafKeys(ft, key, at)...)
 		case reflect.Map, reflect.Pointer:
 			// named maps and optional blocks come from the file only
 		case reflect.Slice:
 			if ft.Elem().Kind() != reflect.Struct {
-				out = append(out, Key{Name: key, kind: ft.Elem().Kind(), list: true})
+				out = append(out, Key{Name: key, kind: ft.Elem().Kind(), list: true, index: at})
 			}
 		default:
-			out = append(out, Key{Name: key, kind: ft.Kind()})
+			out = append(out, Key{Name: key, kind: ft.Kind(), index: at})
 		}
 	}
 	return out
-}
-
-func fieldByKey(v reflect.Value, key string) reflect.Value {
-	for _, part := range strings.Split(key, ".") {
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			if tag, _ := fieldKey(t.Field(i)); tag == part {
-				v = v.Field(i)
-				break
-			}
-		}
-	}
-	return v
 }
 
 // fieldKey returns the key of a Config field in files (its yaml tag), or

@@ -12,6 +12,8 @@ import (
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
+
+	"github.com/spf13/viper"
 )
 
 // Layers are what a batch is built from above the built-in defaults
@@ -67,6 +69,14 @@ var pathKeys = map[string]bool{
 func Load(l Layers) (*batch.Options, error) {
 	var errs Errors
 	st := &layers{file: l.File, origins: map[string]string{}, pinned: map[string]bool{}}
+	keys := Keys()
+	// A viper of its own for each load: the package-level one would carry
+	// one load's values into the next.
+	v := viper.New()
+	def := Default()
+	for _, k := range keys {
+		v.SetDefault(k.Name, entry{value: k.get(&def)})
+	}
 	c := Default()
 	if l.File != "" {
 		f, err := ReadFile(l.File)
@@ -76,51 +86,65 @@ func Load(l Layers) (*batch.Options, error) {
 			}
 			errs.Add(err) // the rest of the file is still checked
 		}
+		// Named views and overrides have no other layer: they are taken
+		// from the file as decoded, and only the keys that variables and
+		// flags can set go through viper.
 		if err := f.Apply(&c); err != nil {
 			return nil, fmt.Errorf("config: %s: %w", l.File, err)
 		}
 		maps.Copy(st.origins, f.Origins)
-	}
-	if l.Env != nil {
-		// Each value is checked against its key's type here, so that the
-		// error names the variable, and only good ones are set.
-		for _, k := range Keys() {
-			name := EnvName(k.Name)
-			s, ok := l.Env(name)
-			if !ok {
-				continue
-			}
-			where := "env " + name
-			st.pin(k.Name, where)
-			v, err := k.parse(s)
-			if err == nil && pathKeys[k.Name] {
-				v, err = envPaths(k.Name, s)
-			}
-			if err == nil {
-				err = k.set(&c, v)
-			}
-			if err != nil {
-				errs.Add(&Error{Where: where, Key: k.Name, Msg: err.Error()})
+		m := map[string]any{}
+		for _, k := range keys {
+			if where, ok := f.Origins[k.Name]; ok {
+				put(m, k.Name, entry{value: k.get(&c), where: where})
 			}
 		}
+		if err := v.MergeConfigMap(m); err != nil {
+			return nil, fmt.Errorf("config: %s: %w", l.File, err)
+		}
 	}
+	if l.Env != nil {
+		// viper's own variable layer reads the process's environment
+		// only, and Layers.Env may be another: the variables are merged
+		// into viper's configuration after the file, which they beat
+		// there.
+		if err := v.MergeConfigMap(envLayer(l.Env, keys, &errs)); err != nil {
+			return nil, fmt.Errorf("config: environment: %w", err)
+		}
+	}
+	// The command line's settings are viper's overrides, its top layer.
 	for _, s := range l.Flags {
 		k, ok := lookupKey(s.Key)
 		if !ok {
 			return nil, fmt.Errorf("config: %s sets %s, which is not a key", s.Where, s.Key)
 		}
-		v, err := s.Value, s.Err
+		val, err := s.Value, s.Err
 		if err == nil && pathKeys[k.Name] {
-			v, err = absValue(v)
+			val, err = absValue(val)
 		}
 		if err == nil {
-			err = k.set(&c, v)
+			val, err = k.convert(val)
 		}
 		if err != nil {
 			errs.Add(&Error{Where: s.Where, Key: s.Key, Msg: err.Error()})
 			continue
 		}
-		st.pin(s.Key, s.Where)
+		v.Set(k.Name, entry{value: val, where: s.Where, aboveFile: true})
+	}
+	// viper has picked each key's value; the one picked is set, with where
+	// it came from.
+	for _, k := range keys {
+		e, ok := v.Get(k.Name).(entry)
+		if !ok {
+			panic("batchconfig: viper lost the value of " + k.Name) // every key has a default
+		}
+		if err := k.set(&c, e.value); err != nil {
+			errs.Add(&Error{Where: e.where, Key: k.Name, Msg: err.Error()})
+			continue
+		}
+		if e.aboveFile {
+			st.pin(k.Name, e.where)
+		}
 	}
 	// Arguments are named from the working directory, not from the config
 	// file's folder, so they are made absolute; a folder is searched like
@@ -151,6 +175,62 @@ func Load(l Layers) (*batch.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// entry is a key's value in one of viper's layers, with where it came
+// from, so that the value viper picks can be blamed on its source.
+type entry struct {
+	// value has the type of the key's Config field.
+	value any
+	// where is "file:line", "env NAME" or "flag --name"; "" for a
+	// built-in default.
+	where string
+	// aboveFile is set for a variable's or a flag's value, which the
+	// file's per-model overrides must leave alone.
+	aboveFile bool
+}
+
+// put sets a dotted key in the nested maps viper's MergeConfigMap takes.
+func put(m map[string]any, key string, e entry) {
+	parts := strings.Split(key, ".")
+	for _, p := range parts[:len(parts)-1] {
+		sub, ok := m[p].(map[string]any)
+		if !ok {
+			sub = map[string]any{}
+			m[p] = sub
+		}
+		m = sub
+	}
+	m[parts[len(parts)-1]] = e
+}
+
+// envLayer reads the keys' MDXR_ variables with lookup, as nested maps of
+// entries for viper. Each value is checked against its key's type as it
+// is read, so that the error names the variable, also when a flag beats
+// it, and only good ones are returned.
+func envLayer(lookup func(string) (string, bool), keys []Key, errs *Errors) map[string]any {
+	m := map[string]any{}
+	for _, k := range keys {
+		name := EnvName(k.Name)
+		s, ok := lookup(name)
+		if !ok {
+			continue
+		}
+		where := "env " + name
+		val, err := k.parse(s)
+		if err == nil && pathKeys[k.Name] {
+			val, err = envPaths(k.Name, s)
+		}
+		if err == nil {
+			val, err = k.convert(val)
+		}
+		if err != nil {
+			errs.Add(&Error{Where: where, Key: k.Name, Msg: err.Error()})
+			continue
+		}
+		put(m, k.Name, entry{value: val, where: where, aboveFile: true})
+	}
+	return m
 }
 
 // options converts c, reading its text forms, and validates the result,
@@ -208,9 +288,17 @@ type layers struct {
 	pinned map[string]bool
 }
 
+// pin records that a variable or a flag set key. The file's lines for
+// the elements of a list it replaced are forgotten: a problem with an
+// element is the variable's or the flag's.
 func (l *layers) pin(key, where string) {
 	l.pinned[key] = true
 	l.origins[key] = where
+	for k := range l.origins {
+		if strings.HasPrefix(k, key+"[") {
+			delete(l.origins, k)
+		}
+	}
 }
 
 // where returns the origin of a key's value for error messages: its own,

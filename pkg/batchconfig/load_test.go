@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +200,112 @@ func TestProblemsNotRepeated(t *testing.T) {
 	for i, want := range []string{"flag --size: render.size: want N or WxH", fmt.Sprintf("%s:2: render.background: background:", p)} {
 		if got := ce.Errs[i].Error(); !strings.HasPrefix(got, want) {
 			t.Errorf("problem %d: %s, want %s…", i, got, want)
+		}
+	}
+}
+
+// Each key's value is the highest layer's that sets it, as viper weighs
+// them: a flag beats a variable, which beats the file, which beats the
+// built-in default, for a nested key and a list key alike. Paths follow
+// their layer: the file's stay relative to its folder (Base), a
+// variable's and a flag's are made absolute from the working directory.
+func TestLoadPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "batch.yaml")
+	env := map[string]string{}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	load := func(file string, flags ...Setting) *batch.Options {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o, err := Load(Layers{File: p, Env: lookup, Flags: flags})
+		if err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		return o
+	}
+	abs := func(p string) string {
+		t.Helper()
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	check := func(layer string, o *batch.Options, size batch.Size, dirs []string) {
+		t.Helper()
+		if o.Render.Size != size || !slices.Equal(o.Inputs.Dirs, dirs) {
+			t.Errorf("%s: render.size %v, inputs.dirs %q; want %v, %q", layer, o.Render.Size, o.Inputs.Dirs, size, dirs)
+		}
+		if o.Base != dir {
+			t.Errorf("%s: base %q, want the file's folder", layer, o.Base)
+		}
+	}
+	const file = "inputs: {files: [a.mdx], dirs: [m, n]}\nrender: {size: 96}\n"
+	check("default", load("inputs: {files: [a.mdx]}\n"), batch.DefaultOptions().Render.Size, nil)
+	check("file", load(file), batch.Square(96), []string{"m", "n"})
+	env["MDXR_RENDER_SIZE"] = "64x48"
+	env["MDXR_INPUTS_DIRS"] = "env-a, env-b"
+	check("env", load(file), batch.Size{W: 64, H: 48}, []string{abs("env-a"), abs("env-b")})
+	flags := []Setting{{Key: "render.size", Value: "32", Where: "flag --size"},
+		{Key: "inputs.dirs", Value: []string{"flag"}, Where: "flag --dirs"}}
+	check("flag", load(file, flags...), batch.Square(32), []string{abs("flag")})
+	// A layer that does not set a key leaves it to the layers below.
+	delete(env, "MDXR_RENDER_SIZE")
+	check("env dirs only", load(file), batch.Square(96), []string{abs("env-a"), abs("env-b")})
+	check("flag size only", load(file, flags[0]), batch.Square(32), []string{abs("env-a"), abs("env-b")})
+}
+
+// Load reads variables through Layers.Env only: without it, the
+// process's MDXR_ variables are not read.
+func TestLoadReadsNoEnvironmentWithoutEnv(t *testing.T) {
+	t.Setenv("MDXR_RENDER_SIZE", "32")
+	t.Setenv("MDXR_JOBS", "lots")
+	o := loadYAML(t, t.TempDir(), "inputs: {files: [a.mdx]}\nrender: {size: 96}\n")
+	if o.Render.Size != batch.Square(96) || o.Jobs != batch.DefaultOptions().Jobs {
+		t.Errorf("size %v jobs %d: the process's variables were read", o.Render.Size, o.Jobs)
+	}
+}
+
+// A variable's bad value is blamed on the variable: one that does not
+// read, even when a flag beats it, and one out of range, including an
+// element of a list that replaced the file's.
+func TestLoadEnvErrorsNameTheVariable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "batch.yaml")
+	os.WriteFile(p, []byte("inputs: {files: [a.mdx]}\nrender: {size: 96}\noutput:\n  formats:\n    - png\n    - gif\n"), 0o644)
+	for _, tc := range []struct {
+		env   map[string]string
+		flags []Setting
+		want  string
+	}{
+		{map[string]string{"MDXR_RENDER_SIZE": "huge"}, nil,
+			`env MDXR_RENDER_SIZE: render.size: want N or WxH in whole pixels, got "huge"`},
+		{map[string]string{"MDXR_RENDER_SIZE": "huge"}, []Setting{{Key: "render.size", Value: "64", Where: "flag --size"}},
+			`env MDXR_RENDER_SIZE: render.size: want N or WxH in whole pixels, got "huge"`},
+		{map[string]string{"MDXR_RENDER_SIZE": "4"}, nil,
+			"env MDXR_RENDER_SIZE: render.size: want 8 to 8192 pixels a side, got 4"},
+		{map[string]string{"MDXR_OUTPUT_FORMATS": "png,webp"}, nil,
+			`env MDXR_OUTPUT_FORMATS: output.formats[1]: unknown format "webp"`},
+		{nil, []Setting{{Key: "output.formats", Value: []string{"png", "webp"}, Where: "flag --format"}},
+			`flag --format: output.formats[1]: unknown format "webp"`},
+	} {
+		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
+		_, err := Load(Layers{File: p, Env: lookup, Flags: tc.flags})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Count(err.Error(), "\n") != 0 {
+			t.Errorf("env %v, flags %v: %v\nwant the one problem %s…", tc.env, tc.flags, err, tc.want)
+		}
+	}
+}
+
+// viper folds keys to lower case and splits them at dots: every key
+// must be its own folding, with no empty part, to reach viper and come
+// back unchanged.
+func TestKeysSurviveViper(t *testing.T) {
+	for _, k := range Keys() {
+		if k.Name != strings.ToLower(k.Name) || slices.Contains(strings.Split(k.Name, "."), "") {
+			t.Errorf("key %q", k.Name)
 		}
 	}
 }
