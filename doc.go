@@ -44,7 +44,11 @@
 // RenderFrames draws a run of frames — a sprite sheet's cells, an
 // animation — with one camera that keeps all of them in the picture and
 // one particle simulation stepped through them; Sheet lays them out as a
-// sprite sheet for game engines. pkg/batch, built on this package,
+// sprite sheet for game engines. Model.Icons makes a map's command-card
+// icons (BTN, DISBTN, PAS, DISPAS, ATC, and Reforged's 256² ones) through
+// the model's portrait camera, and WriteIcons writes them as the game
+// reads them (BLP, DDS) in the game's folders, with a PNG beside each;
+// docs/icons.md describes them. pkg/batch, built on this package,
 // renders many models with a worker pool, a cache, shards and reports, as
 // the mdxrender command does.
 //
