@@ -25,9 +25,10 @@ import (
 const framingAlpha = 1.0 / 16
 
 // framingParticleAlpha is the least vertex alpha of a particle quad that
-// counts for framing: particles fade as they die, when they are farthest
-// out.
-const framingParticleAlpha = 1.0 / 8
+// counts for framing: that of a texel that shows (framingAlpha), so that
+// nothing that shows is left out of the picture, fading particles, which
+// are farthest out, included.
+const framingParticleAlpha = framingAlpha
 
 // visClass is how a texel shows under a blend mode.
 type visClass uint8
@@ -259,20 +260,24 @@ func (r *frame) addGeoset(gi int, add func([3]float32)) int {
 		if !visible(gc[3], la) {
 			continue
 		}
+		texID := r.p.LayerTexture(l)
+		if len(l.Textures) > 0 && l.TextureIDTrack == nil {
+			texID = int(l.Textures[0].TextureID)
+		}
+		smp := r.texture(texID, r.layerWrap(l))
+		if drawn, _ := r.missingShown(l.FilterMode); smp.missing && !drawn {
+			continue
+		}
 		class := layerClass(l.FilterMode)
 		if class == visAll || len(g.UVSets) == 0 {
 			all()
 			return n
 		}
-		texID := r.p.LayerTexture(l)
-		if len(l.Textures) > 0 && l.TextureIDTrack == nil {
-			texID = int(l.Textures[0].TextureID)
-		}
 		opacity := gc[3] * la
 		if class == visAdditive { // a dark colour adds nothing
 			opacity *= max(gc[0], gc[1], gc[2])
 		}
-		rect := r.anim.visibleUV(r.texture(texID, r.layerWrap(l)), class, opacity)
+		rect := r.anim.visibleUV(smp, class, opacity)
 		if rect == fullUV {
 			all()
 			return n
@@ -304,11 +309,16 @@ func (r *frame) addParticles(cam particles.Camera, add func([3]float32)) int {
 	n := 0
 	for _, ms := range r.sim.Meshes(cam) {
 		var s raster.Sampler
-		if ms.Kind == particles.KindParticle2 {
-			if ms.ReplaceableID != 0 {
-				s = r.replaceable(ms.ReplaceableID)
-			} else {
-				s = r.texture(ms.TextureID, 0)
+		switch ms.Kind {
+		case particles.KindParticle2:
+			ts := r.emitterTexture(ms)
+			if !r.emitterShown(ts) {
+				continue
+			}
+			s = ts
+		case particles.KindRibbon:
+			if ts := r.ribbonTexture(ms); ts != nil && !r.emitterShown(ts) {
+				continue
 			}
 		}
 		v := ms.Vertices
