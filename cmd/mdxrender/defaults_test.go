@@ -197,3 +197,44 @@ func TestMissingTextureWarningLine(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The corpus' portrait models: render's picture and the batch's still are
+// the same pixels.
+func TestCorpusPortraitsSameInRenderAndBatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders the corpus' portraits twice")
+	}
+	shared := sharedDir(t)
+	var models []string
+	filepath.WalkDir(filepath.Join(shared, "corpus", "files"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(strings.ToLower(strings.TrimSuffix(d.Name(), filepath.Ext(d.Name()))), "_portrait") {
+			models = append(models, p)
+		}
+		return nil
+	})
+	if len(models) < 5 {
+		t.Fatalf("%d portrait models in the corpus", len(models))
+	}
+	for i, p := range models {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "render.png")
+		if so, se, code := run(t, "render", p, "-o", out, "--size", "128"); code != 0 {
+			t.Errorf("%s: render: exit %d\n%s%s", p, code, so, se)
+			continue
+		}
+		bout := filepath.Join(dir, "batch")
+		if so, se, code := run(t, "batch", p, "-o", bout, "--size", "128"); code != 0 {
+			t.Errorf("%s: batch: exit %d\n%s%s", p, code, so, se)
+			continue
+		}
+		stills, _ := filepath.Glob(filepath.Join(bout, "*.png"))
+		if len(stills) != 1 {
+			t.Errorf("%s: batch wrote %v", p, stills)
+			continue
+		}
+		a, b := nrgbaPNG(t, out), nrgbaPNG(t, stills[0])
+		if a.Rect != b.Rect || !bytes.Equal(a.Pix, b.Pix) {
+			t.Errorf("%d %s: render and batch draw different pictures", i, p)
+		}
+	}
+}
