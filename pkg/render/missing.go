@@ -16,7 +16,7 @@ import (
 // texture in their place, which leaves an unshaded layer, or a lit one
 // facing the light from above, a flat white silhouette. By default the
 // renderer draws such geometry in a neutral grey lit from beside the
-// camera (standInShader), so that the form reads, and leaves out what a
+// camera (standIn), so that the form reads, and leaves out what a
 // missing texture would only cover with squares: particles and ribbons,
 // and layers that multiply (Modulate, Modulate2x, which white leaves
 // unchanged anyway). View.MissingTextures = MissingWhite keeps the
@@ -35,18 +35,23 @@ const (
 // the left of a form are lit and its right and underside are not.
 var standInLight = [3]float64{-0.45, 0.55, 0.7}
 
-// standInShader shades geometry whose texture is missing: the stand-in
-// grey times the geoset colour, lit by a light fixed to the camera
-// (Lambert, per fragment, the normal renormalised), whatever the layer's
-// shading flag. A face turned away from the camera (a two-sided layer's
-// back) is lit as the side that shows.
-type standInShader struct {
-	light [3]float32 // unit, world space, towards the light
-	fwd   [3]float32 // unit, world space, the camera's viewing direction
+// standIn lights geometry whose texture is missing: the stand-in grey lit
+// by a light fixed to the camera (Lambert at each vertex, the normal
+// renormalised), whatever the layer's shading flag. A vertex whose normal
+// faces away from the eye (a two-sided layer's back) is lit as the side
+// that shows. The colour goes into the vertices, so the batch is drawn by
+// the rasteriser's fixed rule without a texture: a per-fragment shader
+// made such a picture half again as slow, and the models are coarse
+// enough that lighting per vertex shows their form as well.
+type standIn struct {
+	light [3]float64 // unit, world space, towards the light
+	eye   [3]float64
+	fwd   [3]float64 // the viewing direction, for an orthographic camera
+	ortho bool
 }
 
-// newStandInShader places the stand-in's light for camera c.
-func newStandInShader(c raster.Camera) standInShader {
+// newStandIn places the stand-in's light for camera c.
+func newStandIn(c raster.Camera) standIn {
 	pc := particleCamera(c)
 	var l [3]float64
 	n := math.Sqrt(standInLight[0]*standInLight[0] + standInLight[1]*standInLight[1] + standInLight[2]*standInLight[2])
@@ -55,24 +60,48 @@ func newStandInShader(c raster.Camera) standInShader {
 			l[k] += standInLight[i] / n * ax[k]
 		}
 	}
-	return standInShader{
-		light: [3]float32{float32(l[0]), float32(l[1]), float32(l[2])},
-		fwd:   [3]float32{float32(pc.Forward.X), float32(pc.Forward.Y), float32(pc.Forward.Z)},
-	}
+	return standIn{light: l, eye: [3]float64{c.Eye.X, c.Eye.Y, c.Eye.Z},
+		fwd: [3]float64{pc.Forward.X, pc.Forward.Y, pc.Forward.Z}, ortho: c.Ortho}
 }
 
-func (s standInShader) Shade(f *raster.Fragment) [4]float32 {
-	n := f.Normal
-	d := n[0]*s.light[0] + n[1]*s.light[1] + n[2]*s.light[2]
-	if n[0]*s.fwd[0]+n[1]*s.fwd[1]+n[2]*s.fwd[2] > 0 {
+// shade returns the stand-in's grey at a vertex at p with normal n.
+func (s standIn) shade(p, n mdx.Vec3) float32 {
+	nx, ny, nz := float64(n[0]), float64(n[1]), float64(n[2])
+	v := s.fwd
+	if !s.ortho {
+		v = [3]float64{float64(p[0]) - s.eye[0], float64(p[1]) - s.eye[1], float64(p[2]) - s.eye[2]}
+	}
+	d := nx*s.light[0] + ny*s.light[1] + nz*s.light[2]
+	if nx*v[0]+ny*v[1]+nz*v[2] > 0 {
 		d = -d
 	}
-	lit := float32(standInAmbient)
-	if l2 := n[0]*n[0] + n[1]*n[1] + n[2]*n[2]; l2 > 0 && d > 0 {
-		lit += (1 - standInAmbient) * d / float32(math.Sqrt(float64(l2)))
+	lit := standInAmbient
+	if l2 := nx*nx + ny*ny + nz*nz; l2 > 0 && d > 0 && !math.IsInf(l2, 0) {
+		lit += (1 - standInAmbient) * d / math.Sqrt(l2)
 	}
-	g := float32(standInGrey) * lit
-	return [4]float32{g * f.Color[0], g * f.Color[1], g * f.Color[2], f.Color[3]}
+	return float32(standInGrey * lit)
+}
+
+// batch turns b, whose texture is missing, into the stand-in's: a copy of
+// its vertices coloured by shade (pos and nrm are their positions and
+// normals), no texture, no lighting of its own.
+func (s standIn) batch(b raster.Batch, pos, nrm []mdx.Vec3) raster.Batch {
+	vs := make([]raster.Vertex, len(b.Vertices))
+	copy(vs, b.Vertices)
+	for i := range vs {
+		var n, p mdx.Vec3
+		if i < len(nrm) {
+			n = nrm[i]
+		}
+		if i < len(pos) {
+			p = pos[i]
+		}
+		g := s.shade(p, n)
+		vs[i].Color = [4]float32{g, g, g, 1}
+	}
+	b.Vertices, b.VertexColor, b.Texture, b.Shader = vs, true, nil, nil
+	b.State.Lit = false
+	return b
 }
 
 // missingShown says what a missing texture gives a layer of filter mode

@@ -162,17 +162,23 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 			Indices:     ms.Indices,
 		}
 		smp := r.foreignTexture(src, local, id)
+		b.Texture = smp
 		if smp.missing {
 			drawn, grey := r.missingShown(mode)
 			if !drawn {
 				continue
 			}
 			if grey {
-				b.Shader = newStandInShader(r.cam)
+				pos := make([]mdx.Vec3, len(ms.Vertices))
+				for i, v := range ms.Vertices {
+					pos[i] = v.Pos
+				}
+				nrm := make([]mdx.Vec3, len(ms.Normals))
+				for i, n := range ms.Normals {
+					nrm[i] = n
+				}
+				b = newStandIn(r.cam).batch(b, pos, nrm)
 			}
-		}
-		if b.Shader == nil {
-			b.Texture = smp
 		}
 		all = append(all, b)
 		items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})

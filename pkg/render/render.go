@@ -923,17 +923,15 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 				Indices:  idx,
 			}
 			smp := r.texture(texID, r.layerWrap(l))
+			b.Texture = r.layerSampler(smp, mode)
 			if smp.missing {
 				drawn, grey := r.missingShown(mode)
 				if !drawn {
 					continue
 				}
 				if grey {
-					b.Shader = newStandInShader(r.cam)
+					b = newStandIn(r.cam).batch(b, pos, nrm)
 				}
-			}
-			if b.Shader == nil {
-				b.Texture = r.layerSampler(smp, mode)
 			}
 			all = append(all, b)
 			items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
