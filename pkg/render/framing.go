@@ -566,10 +566,11 @@ func (a *Animator) fitRun(ctx context.Context, opt View, frames []Frame, particl
 // share a camera. A model with geometry is framed on its own moment,
 // particles included: a unit is not made smaller for the reach of its
 // aura's particles at other moments. nil when the still is framed on its
-// own moment alone (geometry, no emitters, particles off, a model camera
-// or the View's own distance or target, the bind pose).
+// own moment alone (geometry, no emitters, particles off, a model camera,
+// the View's own distance or target or a Fit other than FitVertices, the
+// bind pose).
 func (a *Animator) stillCamera(ctx context.Context, v View) (runCamera, error) {
-	if v.Particles.Off || !isEffect(a.m) || a.modelCamera(&v) != "" || v.explicit() {
+	if v.Particles.Off || !isEffect(a.m) || a.modelCamera(&v) != "" || v.explicit() || v.Fit != FitVertices {
 		return nil, nil
 	}
 	seq, err := v.Sequence.Index(a.m)
