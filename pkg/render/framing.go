@@ -607,10 +607,10 @@ func (a *Animator) stillCamera(ctx context.Context, v View) (runCamera, error) {
 }
 
 // framingInstants is how many moments, evenly over its sequence, frame a
-// still of a model with emitters. Eight see a particle's course through
-// a loop of the usual length (one to three seconds) at least every 400
-// ms; the framing pass then costs a simulation of the whole sequence
-// and eight posings more than the picture.
+// still of an effect. Eight see a particle's course through a loop of
+// the usual length (one to three seconds) at least every 400 ms; the
+// framing pass then costs a simulation of the whole sequence and eight
+// posings more than the picture.
 const framingInstants = 8
 
 // isEffect reports whether m has particle, ribbon or model emitters and

@@ -151,7 +151,7 @@ func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture,
 		return Picture{}, nil, err
 	}
 	if cam == nil {
-		// A still of a model with emitters is framed over its sequence.
+		// A still of an effect is framed over its sequence (stillCamera).
 		var err error
 		if cam, err = a.stillCamera(ctx, v); err != nil {
 			return Picture{}, nil, err
