@@ -128,34 +128,36 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 	src, set := m, &IconSet{}
 	meter := m.meter.Fork()
 	switch {
-	case v.Camera != "":
+	case v.Camera != "" && v.Camera != render.OrbitCamera:
 		set.Framing = "the camera " + clipName(v.Camera)
 	case o.Framing == FramingWhole:
-		v.Fit, set.Framing = render.FitVertices, "the whole model"
+		v.Camera, v.Fit, set.Framing = render.OrbitCamera, render.FitVertices, "the whole model"
 	case o.Framing == FramingPortrait:
 		if pm, err := m.portraitModel(meter); err != nil {
 			return nil, nil, err
 		} else if pm != nil {
-			if i, ok := render.PortraitCamera(pm.File.Model, true); ok {
+			if i, ok := render.PortraitCamera(pm.File.Model, pm.Name); ok {
 				src, v.Camera = pm, strconv.Itoa(i)
 				set.Framing = "the camera " + clipName(pm.File.Model.Cameras[i].Name) + " of " + clipName(path.Base(pm.Name))
 			}
 		}
 		if v.Camera == "" {
-			if i, ok := render.PortraitCamera(m.File.Model, isPortraitName(m.Name)); ok {
+			if i, ok := render.PortraitCamera(m.File.Model, m.Name); ok {
 				v.Camera = strconv.Itoa(i)
 				set.Framing = "the camera " + clipName(m.File.Model.Cameras[i].Name)
 			}
 		}
 		fallthrough
 	default:
-		if v.Camera == "" {
-			v.Fit, set.Framing = render.FitHead, "head and shoulders"
+		if v.Camera == "" || v.Camera == render.OrbitCamera {
+			v.Camera, v.Fit, set.Framing = render.OrbitCamera, render.FitHead, "head and shoulders"
 		}
 	}
-	if v.Camera != "" && v.Sequence == (render.Sequence{}) {
+	modelCamera := v.Camera != render.OrbitCamera
+	if modelCamera && v.Sequence == (render.Sequence{}) {
 		// The game's portrait plays the model's Portrait animation.
-		if i, ok := portraitSequence(src); ok {
+		seqs := src.File.Model.Sequences
+		if i, ok := render.PortraitSequence(len(seqs), func(i int) string { return seqs[i].Name }); ok {
 			v.Sequence = render.SequenceAt(i)
 		}
 	}
@@ -165,10 +167,10 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 	if err != nil {
 		return nil, warns, err
 	}
-	if o.Framing == FramingPortrait && (o.View == nil || o.View.Camera == "") && v.Camera != "" && !fills(pic) {
+	if o.Framing == FramingPortrait && (o.View == nil || o.View.Camera == "") && modelCamera && !fills(pic) {
 		// A camera that misses the model, or shows it small, makes a
 		// poor icon; the head and shoulders make a good one.
-		v.Camera, v.Fit = "", render.FitHead
+		v.Camera, v.Fit = render.OrbitCamera, render.FitHead
 		if o.View == nil || o.View.Sequence == (render.Sequence{}) {
 			v.Sequence = render.Sequence{}
 		}
@@ -190,25 +192,6 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 		}
 	}
 	return set, warns, nil
-}
-
-// portraitSequence is the sequence the game's portrait plays: the first
-// named Portrait, else the first whose name starts so and is not a
-// talking one ("Portrait Talk").
-func portraitSequence(m *Model) (int, bool) {
-	seqs := m.File.Model.Sequences
-	for i := range seqs {
-		if strings.EqualFold(strings.TrimSpace(seqs[i].Name), "portrait") {
-			return i, true
-		}
-	}
-	for i := range seqs {
-		n := strings.ToLower(seqs[i].Name)
-		if strings.HasPrefix(strings.TrimSpace(n), "portrait") && !strings.Contains(n, "talk") {
-			return i, true
-		}
-	}
-	return 0, false
 }
 
 // minFill is the share of the icon's inner area (icon.Inner) the box of
@@ -250,20 +233,13 @@ func InnerCover(pic *image.NRGBA) float64 {
 // clipped.
 func clipName(s string) string { return clip.Quote(s) }
 
-// isPortraitName reports whether a model's file name is a portrait
-// model's (Name_Portrait.mdx).
-func isPortraitName(name string) bool {
-	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
-	return strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "_portrait")
-}
-
 // portraitModel opens the portrait model beside m (the same name with
 // _Portrait before the extension, in any case, as .mdx or .mdl), reading
 // it within meter; nil when there is none or m is one itself. A portrait
 // model that cannot be read fails the call: it is the user's file, and
 // the icon would otherwise silently differ from the game's portrait.
 func (m *Model) portraitModel(meter *budget.Meter) (*Model, error) {
-	if isPortraitName(m.Name) || len(m.tex.Local) == 0 {
+	if render.IsPortraitModel(m.Name) || len(m.tex.Local) == 0 {
 		return nil, nil
 	}
 	base := path.Base(strings.ReplaceAll(m.Name, `\`, "/"))
@@ -347,7 +323,7 @@ func IconName(model string) string {
 		base = base[i+1:]
 	}
 	stem := strings.TrimSuffix(base, path.Ext(base))
-	if isPortraitName(base) {
+	if render.IsPortraitModel(base) {
 		stem = stem[:len(stem)-len("_portrait")]
 	}
 	var b strings.Builder

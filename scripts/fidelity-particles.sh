@@ -38,7 +38,8 @@ while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist 
 	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
 		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
 		--target "$target" --near "$near" --far "$far" \
-		--particles=true --map-root=false --step-ms "$step" --seed "$seed" --preroll-ms 0 "$@" 2>"$OUT/$image.stderr"; then
+		--particles=true --map-root=false --step-ms "$step" --seed "$seed" --preroll-ms 0 \
+		--camera orbit --missing-textures white "$@" 2>"$OUT/$image.stderr"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t%s\t100\t0\terror\n' "$image" "$coverage" >>"$summary"

@@ -3,7 +3,10 @@
 # (../shared/reference/peer/jobs.tsv) with its exact camera and compare with
 # the reference PNG using ../shared/tools/imgdiff (over black, tolerance 16).
 # The references are single frames without particles: --particles=false
-# (scripts/fidelity-particles.sh compares the simulated ones). Textures are
+# (scripts/fidelity-particles.sh compares the simulated ones), drawn by the
+# harness's orbit camera (--camera orbit, also for a portrait model) with
+# the viewer's white stand-in for a missing texture (--missing-textures
+# white). Textures are
 # looked for where the reference looked: beside the model, and in the root
 # of the map the model is in only for the jobs of map_root_models below.
 # Prints one line per view and a summary line.
@@ -53,7 +56,8 @@ while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist 
 	if printf '%s\n' "$map_root_models" | grep -qxF -- "$model"; then maproot=true; fi
 	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
 		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
-		--target "$target" --near "$near" --far "$far" --particles=false --map-root=$maproot "$@" 2>"$OUT/$image.stderr"; then
+		--target "$target" --near "$near" --far "$far" --particles=false --map-root=$maproot \
+		--camera orbit --missing-textures white "$@" 2>"$OUT/$image.stderr"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t100\terror\n' "$image" >>"$summary"

@@ -76,6 +76,7 @@ writes the whole batch's). --update rewrites the goldens instead.
 	f.Bool("prune", false, "remove the outputs and cache records earlier runs wrote for models no longer in the inputs (never other files)")
 	f.Float64("model-timeout", def.ModelTimeout, "wall time one model may take, in seconds (0 = no limit); a model over it fails and the batch goes on")
 	f.StringSlice("format", def.Output.Formats, "outputs: png, sheet, gif, apng (comma-separated)")
+	f.String("framing", def.Sheet.Framing, framingHelp)
 	if check {
 		f.String("golden", "", "folder of golden images (relative to the working directory)")
 		f.Bool("update", false, "rewrite the golden images")

@@ -515,7 +515,9 @@ wait:
 // box at the origin would show nothing at all) and, as all frames share
 // that camera, the effect moves across the frames seen from the front
 // (its particles live 0.2 s, so each frame shows a short stretch of the
-// path).
+// path). Its texture is missing: the particles are drawn as the
+// reference viewer's white squares (--missing-textures white), which the
+// default would leave out.
 func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 	dir := t.TempDir()
 	m := &mdx.Model{Version: 800, Name: "fx", BlendTime: 150,
@@ -539,7 +541,7 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 	}
 	p := writeModel(t, dir, "fx.mdx", m)
 	out := filepath.Join(dir, "out")
-	if so, se, code := run(t, "sheet", p, "-o", out, "--frames", "6", "--yaws", "0,90", "--size", "48", "--pitch", "20"); code != 0 {
+	if so, se, code := run(t, "sheet", p, "-o", out, "--frames", "6", "--yaws", "0,90", "--size", "48", "--pitch", "20", "--missing-textures", "white"); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, so, se)
 	}
 	if cells := checkSheetCells(t, out, "fx"); cells != 2*6 {

@@ -42,6 +42,8 @@ const (
 	texturesHelp = "texture folder, map (.w3x/.w3m) or MPQ, searched before the model's own folder and map so a reskin there wins (repeatable)"
 	gameDataHelp = "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files"
 	timeHelp     = "where in the sequence the picture is taken: ms after its start (0 to 600000) or a share of it like 50%"
+	missingHelp  = "how what a missing texture covers is drawn: grey (lit grey geometry; particles and ribbons left out) or white (the reference viewer's white stand-in, for comparisons with it)"
+	framingHelp  = "which frames of a sheet and its previews share a camera: sequence (each animation framed on its own) or shared (one camera for all, one size across animations)"
 )
 
 // commonFlags are the options render, sheet, batch and check share.
@@ -59,6 +61,7 @@ type commonFlags struct {
 	gameData   string
 	margin     float64
 	zoom       float64
+	missing    string
 	particles  particleFlags
 	limits     limitFlags
 }
@@ -83,7 +86,7 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	f.IntVar(&c.ssaa, "ssaa", def.Render.SSAA, "supersampling factor per axis, 1 to 8")
 	f.Float64Var(&c.yaw, "yaw", 0, "camera yaw in degrees (0 looks at the model's front from +X)")
 	f.Float64Var(&c.pitch, "pitch", 0, "camera elevation in degrees, -90 to 90")
-	f.StringVar(&c.camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera")
+	f.StringVar(&c.camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera, or orbit for the orbit camera (default: a portrait model's portrait camera, else the orbit camera)")
 	f.StringVar(&c.bg, "bg", def.Render.Background, bgHelp)
 	f.StringVar(&c.team, "team", "", teamHelp)
 	f.StringVar(&c.time, "time", "0", timeHelp)
@@ -91,6 +94,7 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	f.StringVar(&c.gameData, "game-data", "", gameDataHelp)
 	f.Float64Var(&c.margin, "margin", def.Render.Margin, "share of the picture's width and height left free on each side of the model, 0 to below 0.5 (not with render's --distance, --target or --camera)")
 	f.Float64Var(&c.zoom, "zoom", def.Render.Zoom, "scale the framed model (2 = twice as large, cropped)")
+	f.StringVar(&c.missing, "missing-textures", def.Render.MissingTextures, missingHelp)
 	c.particles.register(f)
 	c.limits.register(f)
 	// Names used before the vocabulary was one: --out (batch) and
@@ -120,6 +124,7 @@ type picture struct {
 	team          texture.Team
 	time          render.Time
 	step, preroll float64
+	missing       render.MissingTextures
 }
 
 // read reads the shared flags' text, reporting every flag that does not
@@ -146,6 +151,9 @@ func (c *commonFlags) read() (picture, error) {
 	}
 	if p.preroll, err = forms.PrerollMs(c.particles.preroll); err != nil {
 		errs = append(errs, flagError("preroll-ms", err))
+	}
+	if p.missing, err = render.ParseMissingTextures(c.missing); err != nil {
+		errs = append(errs, flagError("missing-textures", err))
 	}
 	return p, errors.Join(errs...)
 }
@@ -179,6 +187,7 @@ func (c *commonFlags) view() (render.View, error) {
 		Sequence: forms.Sequence(c.sequence), Time: p.time, Team: p.team,
 		Particles: render.Particles{Off: !c.particles.on, Seed: forms.ViewSeed(int(c.particles.seed)), StepMs: p.step,
 			Preroll: forms.ViewPreroll(p.preroll)},
+		MissingTextures: p.missing,
 	}, nil
 }
 
@@ -192,6 +201,7 @@ func (c *commonFlags) renderOptions(r *batch.RenderOptions) error {
 	r.Size, r.SSAA, r.Background, r.Yaw, r.Pitch, r.Camera = p.size, c.ssaa, p.bg, c.yaw, c.pitch, c.camera
 	r.Team, r.Time, r.Margin, r.Zoom = batch.Team{Name: c.team, Color: p.team}, p.time, c.margin, c.zoom
 	r.Particles, r.Seed, r.StepMs, r.PrerollMs = c.particles.on, int(c.particles.seed), p.step, p.preroll
+	r.MissingTextures = p.missing
 	return nil
 }
 
@@ -227,34 +237,36 @@ func checkFlags(o *batch.Options) error {
 // flagKeys maps flags to the configuration keys they set; a flag of batch
 // or check the user sets beats MDXR_ variables, which beat the file.
 var flagKeys = map[string]string{
-	"output":        "output.dir",
-	"size":          "render.size",
-	"ssaa":          "render.ssaa",
-	"yaw":           "render.yaw",
-	"pitch":         "render.pitch",
-	"camera":        "render.camera",
-	"bg":            "render.background",
-	"team":          "render.team_color",
-	"time":          "render.time",
-	"sequence":      "sequences.select",
-	"textures":      "texture_roots",
-	"game-data":     "game_data",
-	"margin":        "render.margin",
-	"zoom":          "render.zoom",
-	"particles":     "render.particles",
-	"seed":          "render.seed",
-	"step-ms":       "render.step_ms",
-	"preroll-ms":    "render.preroll_ms",
-	"jobs":          "jobs",
-	"shard":         "shard",
-	"force":         "force",
-	"prune":         "prune",
-	"model-timeout": "model_timeout",
-	"format":        "output.formats",
-	"golden":        "check.golden",
-	"update":        "check.update",
-	"tolerance":     "check.tolerance",
-	"max-mismatch":  "check.max_mismatch",
+	"output":           "output.dir",
+	"size":             "render.size",
+	"ssaa":             "render.ssaa",
+	"yaw":              "render.yaw",
+	"pitch":            "render.pitch",
+	"camera":           "render.camera",
+	"bg":               "render.background",
+	"team":             "render.team_color",
+	"time":             "render.time",
+	"sequence":         "sequences.select",
+	"textures":         "texture_roots",
+	"game-data":        "game_data",
+	"margin":           "render.margin",
+	"zoom":             "render.zoom",
+	"missing-textures": "render.missing_textures",
+	"framing":          "sheet.framing",
+	"particles":        "render.particles",
+	"seed":             "render.seed",
+	"step-ms":          "render.step_ms",
+	"preroll-ms":       "render.preroll_ms",
+	"jobs":             "jobs",
+	"shard":            "shard",
+	"force":            "force",
+	"prune":            "prune",
+	"model-timeout":    "model_timeout",
+	"format":           "output.formats",
+	"golden":           "check.golden",
+	"update":           "check.update",
+	"tolerance":        "check.tolerance",
+	"max-mismatch":     "check.max_mismatch",
 }
 
 // sequenceSelection reads --sequence as sheet, batch and check take it:

@@ -27,6 +27,7 @@ func newRenderCmd() *cobra.Command {
 		far      float64
 		ortho    bool
 		mapRoot  bool
+		verbose  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -39,8 +40,11 @@ The camera follows the reference harness's convention: +Z up, yaw 0 looks at
 the model's front from +X, pitch is elevation, --fov is vertical, and the
 camera fits the silhouette of what is drawn, less --margin on each side,
 scaled by --zoom; --distance or --target instead fits the bounding sphere
-of the --fit box, as the reference harness does. Without --sequence the
-picture shows Stand (else the first sequence), as sheet and batch do.
+of the --fit box, as the reference harness does. A portrait model
+(NAME_Portrait) is seen through its portrait camera unless --camera names
+another (orbit: the orbit camera). Without --sequence the picture shows
+Stand (else a portrait's Portrait, else the first sequence), as sheet and
+batch do: the commands draw the same picture.
 Textures are looked for in the --textures folders, maps and MPQs first,
 then beside the model and at its map's root, then in --game-data. Warnings (missing textures, skipped parts, a picture that shows
 nothing) go to stderr. Exit status: 0 when the image was written, 1 when
@@ -94,7 +98,7 @@ atomically.`,
 			defer m.Close()
 			img, warns, err := m.RenderContext(cmd.Context(), v)
 			for _, w := range warns {
-				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w)
+				printWarning(cmd.ErrOrStderr(), args[0], w, verbose)
 			}
 			if err != nil {
 				return limitHint(err)
@@ -112,6 +116,7 @@ atomically.`,
 	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent, sequence or head (head and shoulders)")
 	f.BoolVar(&ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
+	f.BoolVar(&verbose, "verbose", false, "also list, under each missing texture, every file looked for")
 	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does, found no higher than the current folder (false: the model's folder only, as the reference viewer's harness does)")
 	return cmd
 }

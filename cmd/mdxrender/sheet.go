@@ -14,6 +14,7 @@ import (
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/batchconfig"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 func newSheetCmd() *cobra.Command {
@@ -21,6 +22,8 @@ func newSheetCmd() *cobra.Command {
 		common   commonFlags
 		formats  []string
 		metadata []string
+		framing  string
+		verbose  bool
 		cfg      = batch.DefaultOptions()
 	)
 	cmd := &cobra.Command{
@@ -28,12 +31,14 @@ func newSheetCmd() *cobra.Command {
 		Short: "Render animation sprite sheets (TexturePacker JSON for Phaser/PixiJS) and GIF/APNG previews",
 		Long: `Render the chosen sequences of a model into one sprite sheet: one row per
 sequence (wrapped after --cols frames), one block of rows per --yaws angle
-(e.g. 8 directions for isometric games). All frames of a sheet share one
-camera, so the model does not jump. Frames are sampled evenly over each
+(e.g. 8 directions for isometric games). The frames of a sequence share one
+camera, every yaw of it, so the model does not jump within an animation;
+--framing shared gives the whole sheet one camera, so the model keeps one
+size across animations. Frames are sampled evenly over each
 sequence's interval (--frames) or at a fixed rate (--fps); frame durations
 add up to the sequence length.
 
-The camera fits the silhouette of everything the sheet draws, less
+The camera fits the silhouette of everything its frames draw, less
 --margin on each side, scaled by --zoom. Frames are trimmed to their pixels
 (--trim=false keeps the grid) and every frame's pivot is the model's origin,
 the ground point under a unit. A sheet larger than --max-size is split into
@@ -66,6 +71,10 @@ a usage error, 130 if interrupted.`,
 			cfg.Sheet.Metadata = nil
 			for _, m := range metadata {
 				cfg.Sheet.Metadata = append(cfg.Sheet.Metadata, batch.Metadata(m))
+			}
+			var err error
+			if cfg.Sheet.Framing, err = render.ParseRunFraming(framing); err != nil {
+				return usageError{flagError("framing", err)}
 			}
 			roots, err := absPaths(common.textures)
 			if err != nil {
@@ -108,7 +117,7 @@ a usage error, 130 if interrupted.`,
 			}
 			res := m.Models[0]
 			for _, w := range res.Warnings {
-				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w.Message)
+				printWarning(cmd.ErrOrStderr(), args[0], w, verbose)
 			}
 			if res.Status == batch.StatusFailed {
 				for _, e := range res.Errors {
@@ -135,5 +144,7 @@ a usage error, 130 if interrupted.`,
 	f.BoolVar(&cfg.Sheet.Trim, "trim", cfg.Sheet.Trim, "crop frames to their pixels and pack them (--trim=false: a plain grid)")
 	f.IntVar(&cfg.Sheet.MaxSize, "max-size", cfg.Sheet.MaxSize, "largest sheet side in pixels; a larger sheet is split into pages")
 	f.StringSliceVar(&metadata, "metadata", batchconfig.Default().Sheet.Metadata, "sheet descriptions: texturepacker, aseprite, godot, plain")
+	f.StringVar(&framing, "framing", batchconfig.Default().Sheet.Framing, framingHelp)
+	f.BoolVar(&verbose, "verbose", false, "also list, under each missing texture, every file looked for")
 	return cmd
 }

@@ -3,9 +3,7 @@ package batch
 import (
 	"context"
 	"errors"
-	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/mdxrender/mdxrender/internal/beside"
 	"github.com/mdxrender/mdxrender/internal/modeltex"
 	"github.com/mdxrender/mdxrender/pkg/budget"
-	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -133,26 +130,7 @@ func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter
 		teams[i] = t.Color
 	}
 	lm.info.Dependencies = render.Dependencies(f.Model, lm.tex, teams, meter.Fork())
-	lm.info.Portrait = portraitCamera(path.Base(filepath.ToSlash(in.Path)), f.Model)
 	return lm, nil
-}
-
-// portraitCamera names the camera a portrait model is drawn through: a
-// model whose file name says it is a portrait (Warcraft III names them
-// NAME_Portrait) and that has a camera. It is the camera whose name says
-// "portrait", else the first; "" for other models.
-func portraitCamera(name string, m *mdx.Model) string {
-	if len(m.Cameras) == 0 || !strings.Contains(strings.ToLower(name), "portrait") {
-		return ""
-	}
-	best := 0
-	for i, c := range m.Cameras {
-		if strings.Contains(strings.ToLower(c.Name), "portrait") {
-			best = i
-			break
-		}
-	}
-	return strconv.Itoa(best)
 }
 
 // decodeContext runs decode, which the budgets bound to a second or two

@@ -36,7 +36,6 @@ import (
 //	hang                        Render waits for its context to end
 //	stuck MS                    Render sleeps MS ms, blind to its context
 //	longerr N                   Render fails with an N-byte message
-//	portrait CAMERA             a portrait, drawn through CAMERA
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
 // position depends on the time, so every frame is different and a change of
@@ -89,8 +88,6 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte, _ *budge
 			m.fail = fs[1]
 		case "panic":
 			m.panic = true
-		case "portrait":
-			m.info.Portrait = fs[1]
 		case "shift":
 			m.shift, _ = strconv.Atoi(fs[1])
 		case "emptybefore":

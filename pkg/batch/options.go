@@ -185,6 +185,10 @@ type RenderOptions struct {
 	// model after that (default 1; 2 doubles it and crops). Neither
 	// applies to a model's own camera.
 	Margin, Zoom float64
+	// MissingTextures says how what a texture the sources do not hold
+	// covers is drawn: render.MissingGrey (the default) or
+	// render.MissingWhite, the reference viewer's stand-in.
+	MissingTextures render.MissingTextures
 }
 
 // Team is a team colour to render: as it is drawn, and the name output
@@ -239,6 +243,10 @@ type SheetOptions struct {
 	MaxSize int
 	// Metadata are the descriptions written beside a sheet.
 	Metadata []Metadata
+	// Framing says which frames of a sheet and its previews share a
+	// camera: each sequence's (render.FramePerSequence, the default) or
+	// all of them (render.FrameShared).
+	Framing render.RunFraming
 }
 
 // Metadata is a description of a sprite sheet for game engines.

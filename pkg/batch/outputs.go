@@ -21,9 +21,6 @@ func (jr *jobRun) renderView(v ViewSpec, team Team, seqs []int, stem string) err
 	base := Request{View: job.View, ViewName: v.Name}
 	base.View.Width, base.View.Height = v.Size.W, v.Size.H
 	base.View.Pitch, base.View.Camera, base.View.Team = v.Pitch, v.Camera, team.Color
-	if base.View.Camera == "" {
-		base.View.Camera = jr.info.Portrait // a portrait is seen through its own camera
-	}
 	tag := OutputFile{View: v.Name, Team: team.Name}
 	has := func(f Format) bool { return slices.Contains(job.Formats, f) }
 	if has(FormatPNG) {
@@ -111,6 +108,7 @@ func (jr *jobRun) renderRun(base Request, v ViewSpec, seqs []int) (*run, error) 
 		return nil, err
 	}
 	req := base
+	req.View.RunFraming = job.Sheet.Framing
 	for _, f := range l.Frames() {
 		req.Frames = append(req.Frames, jr.frame(f.Sequence, f.Time, f.Yaw))
 	}

@@ -449,6 +449,7 @@ func (r RenderOptions) view() render.View {
 	v := render.View{Width: r.Size.W, Height: r.Size.H, SSAA: r.SSAA, Background: forms.BackgroundColor(r.Background)}
 	v.Particles = render.Particles{Off: !r.Particles, Seed: forms.ViewSeed(r.Seed), StepMs: r.StepMs, Preroll: forms.ViewPreroll(r.PrerollMs)}
 	v.Margin, v.Zoom = forms.ViewMargin(r.Margin), r.Zoom
+	v.MissingTextures = r.MissingTextures
 	return v
 }
 

@@ -43,11 +43,6 @@ type ModelInfo struct {
 	Dependencies []texture.File
 	// Warnings found while opening (missing textures, unknown chunks, ...).
 	Warnings []Warning
-	// Portrait names the model's own camera to draw it through when a
-	// view names none: set for a portrait model, whose geometry (a
-	// backdrop, a bust cut off at the shoulders) only makes sense from
-	// that camera.
-	Portrait string
 }
 
 // SequenceInfo is one animation of a model; Start and End are in ms. It is

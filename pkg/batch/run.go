@@ -289,14 +289,14 @@ type jobRun struct {
 	res   ModelResult
 	model Model
 	info  ModelInfo
-	warn  map[Warning]bool
+	warn  map[[2]string]bool // code and message
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
 	start := time.Now()
-	jr := &jobRun{r: r, ctx: ctx, job: job, warn: map[Warning]bool{}}
+	jr := &jobRun{r: r, ctx: ctx, job: job, warn: map[[2]string]bool{}}
 	jr.res = ModelResult{Input: job.Input.Key, Rel: job.Input.Rel, Status: StatusOK}
 	defer func() {
 		// A panic in a renderer is a bug, but it must not take the batch down.
@@ -329,8 +329,8 @@ const maxMessage = 1000
 func (jr *jobRun) addWarnings(ws []Warning) {
 	for _, w := range ws {
 		w.Message = clip.String(w.Message, maxMessage)
-		if !jr.warn[w] {
-			jr.warn[w] = true
+		if k := [2]string{string(w.Code), w.Message}; !jr.warn[k] {
+			jr.warn[k] = true
 			jr.res.Warnings = append(jr.res.Warnings, w)
 		}
 	}
@@ -383,7 +383,7 @@ func (jr *jobRun) produce() error {
 			res.Status = StatusCached
 			res.Checks = nil
 			for _, w := range res.Warnings {
-				jr.warn[w] = true
+				jr.warn[[2]string{string(w.Code), w.Message}] = true
 			}
 			return nil
 		}

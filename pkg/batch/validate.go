@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/internal/forms"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // Validate checks every option once and returns all problems together,
@@ -106,6 +107,9 @@ func (o *Options) Validate() error {
 	if s.MaxSize < 64 || s.MaxSize > 16384 {
 		bad("sheet.max_size", "want 64 to 16384 pixels, got %d", s.MaxSize)
 	}
+	if s.Framing > render.FrameShared {
+		bad("sheet.framing", "want sequence or shared, got %s", s.Framing)
+	}
 	for i, m := range s.Metadata {
 		switch m {
 		case MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain:
@@ -153,6 +157,9 @@ func (r RenderOptions) validate(key string, check checkFunc) {
 	check(key+".time", forms.CheckStillTime(r.Time))
 	check(key+".margin", forms.CheckMargin(r.Margin))
 	check(key+".zoom", forms.CheckZoom(r.Zoom))
+	if r.MissingTextures > render.MissingWhite {
+		check(key+".missing_textures", fmt.Errorf("want grey or white, got %s", r.MissingTextures))
+	}
 }
 
 func (r RenderPatch) validate(key string, check checkFunc) {

@@ -84,6 +84,8 @@ type RenderOptions struct {
 	Time   string  `yaml:"time"`
 	Margin float64 `yaml:"margin"`
 	Zoom   float64 `yaml:"zoom"`
+	// MissingTextures is "grey" or "white".
+	MissingTextures string `yaml:"missing_textures"`
 }
 
 // View is a views.NAME section.
@@ -111,6 +113,8 @@ type SheetOptions struct {
 	Trim     bool      `yaml:"trim"`
 	MaxSize  int       `yaml:"max_size"`
 	Metadata []string  `yaml:"metadata"`
+	// Framing is "sequence" or "shared".
+	Framing string `yaml:"framing"`
 }
 
 // CheckOptions is the check.* section.
@@ -206,7 +210,7 @@ func Default() Config {
 		TextureCacheMB: int(d.TextureCache >> 20),
 		Sequences:      Sequences{Select: string(d.Sequences.Select), Pattern: strings.Join(d.Sequences.Patterns, ",")},
 		Sheet: SheetOptions{Frames: d.Sheet.Frames, FPS: d.Sheet.FPS, Cols: d.Sheet.Cols, Yaws: d.Sheet.Yaws,
-			Trim: d.Sheet.Trim, MaxSize: d.Sheet.MaxSize},
+			Trim: d.Sheet.Trim, MaxSize: d.Sheet.MaxSize, Framing: d.Sheet.Framing.String()},
 		Check: CheckOptions{Golden: d.Check.Golden, Tolerance: d.Check.Tolerance, MaxMismatch: d.Check.MaxMismatch,
 			Update: d.Check.Update, JUnit: d.Check.JUnit, Summary: d.Check.Summary},
 	}
@@ -219,6 +223,7 @@ func Default() Config {
 	r := d.Render
 	c.Render = RenderOptions{Size: Size(r.Size), SSAA: r.SSAA, Background: forms.BackgroundString(r.Background),
 		Yaw: r.Yaw, Pitch: r.Pitch, Camera: r.Camera, TeamColor: r.Team.Name, Particles: r.Particles, Seed: r.Seed,
-		StepMs: r.StepMs, PrerollMs: r.PrerollMs, Time: r.Time.String(), Margin: r.Margin, Zoom: r.Zoom}
+		StepMs: r.StepMs, PrerollMs: r.PrerollMs, Time: r.Time.String(), Margin: r.Margin, Zoom: r.Zoom,
+		MissingTextures: r.MissingTextures.String()}
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
 // convert turns the file form into batch.Options, reading its text forms
@@ -55,6 +56,7 @@ func convert(c *Config, base string, bad func(key string, err error)) *batch.Opt
 	s := c.Sheet
 	o.Sheet = batch.SheetOptions{Frames: s.Frames, FPS: s.FPS, Cols: s.Cols, Yaws: s.Yaws, Trim: s.Trim, MaxSize: s.MaxSize,
 		Metadata: named[batch.Metadata](s.Metadata)}
+	read(&o.Sheet.Framing, s.Framing, render.ParseRunFraming, "sheet.framing", bad)
 	k := c.Check
 	o.Check = batch.CheckOptions{Golden: k.Golden, Tolerance: k.Tolerance, MaxMismatch: k.MaxMismatch, Update: k.Update,
 		JUnit: k.JUnit, Summary: k.Summary}
@@ -89,6 +91,7 @@ func renderOptions(r RenderOptions, def batch.RenderOptions, bad func(key string
 	read(&out.Background, r.Background, forms.Background, "render.background", bad)
 	read(&out.Team, r.TeamColor, team, "render.team_color", bad)
 	read(&out.Time, r.Time, forms.StillTime, "render.time", bad)
+	read(&out.MissingTextures, r.MissingTextures, render.ParseMissingTextures, "render.missing_textures", bad)
 	return out
 }
 

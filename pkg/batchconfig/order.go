@@ -18,7 +18,7 @@ var checkOrder = map[string][]string{
 		"views", "sequences", "team_colors", "sheet", "check", "overrides"},
 	"output": {"dir", "name", "formats"},
 	"render": {"size", "ssaa", "background", "yaw", "pitch", "team_color", "seed", "step_ms", "preroll_ms", "time",
-		"margin", "zoom"},
+		"margin", "zoom", "missing_textures"},
 	"overrides[]": {"match", "render", "sequences", "team_colors", "views"},
 	"overrides[].render": {"size", "ssaa", "background", "yaw", "pitch", "team_color", "time", "seed", "step_ms",
 		"preroll_ms", "margin", "zoom"},

@@ -120,6 +120,9 @@ func TestHDCorpusJobs(t *testing.T) {
 		for i, v := range views {
 			v.Background = color.NRGBA{0, 0, 0, 255}
 			v.Particles.Off = true
+			// The harness's orbit camera, also for a portrait model, and
+			// its white stand-in for a missing SD texture.
+			v.Camera, v.MissingTextures = OrbitCamera, MissingWhite
 			a := NewAnimator(m, mpath, Textures{Local: local, Resolver: res})
 			r, err := a.newFrame(context.Background(), &v)
 			if err != nil {

@@ -178,6 +178,13 @@ func TestHDFixturesMatchReferenceViewer(t *testing.T) {
 // renderFixture renders HD fixture name, as checked in, with its view.
 func renderHDFixture(t *testing.T, name string, edit func(*mdx.Model)) (*image.NRGBA, []Warning) {
 	t.Helper()
+	return renderHDFixtureView(t, name, edit, nil)
+}
+
+// renderHDFixtureView is renderHDFixture with the fixture's View changed
+// by view (nil: as it is).
+func renderHDFixtureView(t *testing.T, name string, edit func(*mdx.Model), view func(*View)) (*image.NRGBA, []Warning) {
+	t.Helper()
 	for _, f := range hdFixtures() {
 		if f.name != name {
 			continue
@@ -187,7 +194,11 @@ func renderHDFixture(t *testing.T, name string, edit func(*mdx.Model)) (*image.N
 		if edit != nil {
 			edit(m)
 		}
-		img, warns, err := renderAt(m, path, f.opt)
+		opt := f.opt
+		if view != nil {
+			view(&opt)
+		}
+		img, warns, err := renderAt(m, path, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,43 +280,51 @@ func TestHDUnsupportedShaderWarns(t *testing.T) {
 
 // TestHDMissingTexturesShadedGrey: a Reforged model whose HD textures are
 // all missing still shows its shape and shading: its slots take neutral
-// values (white diffuse, flat normal, no occlusion or team mask, black
-// emissive), so the picture is grey, lit unevenly, neither flat white (the
-// reference viewer's white emissive) nor black. Each missing texture is
-// warned about.
+// values (the stand-in grey diffuse, flat normal, no occlusion or team
+// mask, black emissive), so the picture is grey, lit unevenly, neither
+// flat white (the reference viewer's white emissive) nor black; with
+// MissingWhite the diffuse value is white, as the reference viewer's
+// stand-in. Each missing texture is warned about.
 func TestHDMissingTexturesShadedGrey(t *testing.T) {
-	img, warns := renderHDFixture(t, "hd_shared", func(m *mdx.Model) {
+	gone := func(m *mdx.Model) {
 		for i := range m.Textures {
 			if m.Textures[i].Path != "" {
 				m.Textures[i].Path = `Textures\Gone\` + strings.TrimPrefix(m.Textures[i].Path, `Textures\`)
 			}
 		}
-	})
-	missing := 0
-	for _, w := range warns {
-		if w.Code == MissingTexture {
-			missing++
-		}
 	}
-	if missing < 4 {
-		t.Errorf("%d missing-texture warnings, want one per slot texture: %v", missing, warns)
-	}
-	bg := *background(hdView.Background)
-	var lo, hi uint8 = 255, 0
-	n := 0
-	for i := 0; i < len(img.Pix); i += 4 {
-		c := color.NRGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3]}
-		if c == bg {
-			continue
+	for _, c := range []struct {
+		missing MissingTextures
+		// the brightest grey: the diffuse value lit head-on
+		lo, hi uint8
+	}{{MissingGrey, 140, 160}, {MissingWhite, 200, 255}} {
+		img, warns := renderHDFixtureView(t, "hd_shared", gone, func(v *View) { v.MissingTextures = c.missing })
+		missing := 0
+		for _, w := range warns {
+			if w.Code == MissingTexture {
+				missing++
+			}
 		}
-		n++
-		if c.R != c.G || c.G != c.B {
-			t.Fatalf("pixel %d is %v, not grey", i/4, c)
+		if missing < 4 {
+			t.Errorf("%v: %d missing-texture warnings, want one per slot texture: %v", c.missing, missing, warns)
 		}
-		lo, hi = min(lo, c.R), max(hi, c.R)
-	}
-	if n < 1500 || hi < 200 || lo > 120 || hi == 255 && lo == 255 {
-		t.Errorf("%d model pixels with grey levels %d..%d: want a shaded grey model", n, lo, hi)
+		bg := *background(hdView.Background)
+		var lo, hi uint8 = 255, 0
+		n := 0
+		for i := 0; i < len(img.Pix); i += 4 {
+			px := color.NRGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3]}
+			if px == bg {
+				continue
+			}
+			n++
+			if px.R != px.G || px.G != px.B {
+				t.Fatalf("%v: pixel %d is %v, not grey", c.missing, i/4, px)
+			}
+			lo, hi = min(lo, px.R), max(hi, px.R)
+		}
+		if n < 1500 || hi < c.lo || hi > c.hi || lo > hi-60 {
+			t.Errorf("%v: %d model pixels with grey levels %d..%d: want a shaded grey model, brightest %d..%d", c.missing, n, lo, hi, c.lo, c.hi)
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func (r *frame) hdBatch(gi int, mi int, hp *HDPass, idx []uint32, vp fauxgl.Matr
 		vs[v].Light = unit([3]float32{dot3(L, t), dot3(L, b), ln})
 	}
 
-	sh := &hdShader{flatNormal: !hasFrame, unshaded: l.Flags&mdx.LayerUnshaded != 0, anim: r.anim}
+	sh := &hdShader{flatNormal: !hasFrame, unshaded: l.Flags&mdx.LayerUnshaded != 0, anim: r.anim, neutral: r.hdNeutral()}
 	sh.emissiveGain = r.p.EmissiveGain(l)
 	for s := SlotDiffuse; s <= SlotTeamColor; s++ {
 		sh.slots[s] = r.hdSlot(mat, hp, s)
@@ -90,7 +90,10 @@ func (r *frame) hdBatch(gi int, mi int, hp *HDPass, idx []uint32, vp fauxgl.Matr
 // found, not decodable, or no such slot): white diffuse, the flat normal
 // (0.5, 0.5) → (0, 0, 1), ORM with no occlusion and no team mask, black
 // emissive. The reference viewer samples its white stand-in instead, which
-// turns a model whose emissive map is missing flat white.
+// turns a model whose emissive map is missing flat white. By default
+// (MissingGrey) a missing diffuse map is the grey of the SD stand-in
+// (hdNeutralGrey), so that a model whose textures are all missing looks
+// alike in SD and HD.
 var hdNeutral = [NumSlots][4]float32{
 	SlotDiffuse:     {1, 1, 1, 1},
 	SlotNormal:      {0.5, 0.5, 1, 1},
@@ -100,13 +103,29 @@ var hdNeutral = [NumSlots][4]float32{
 	SlotEnvironment: {0, 0, 0, 1},
 }
 
+// hdNeutralGrey is hdNeutral with the stand-in grey as the diffuse
+// value.
+var hdNeutralGrey = func() [NumSlots][4]float32 {
+	n := hdNeutral
+	n[SlotDiffuse] = [4]float32{standInGrey, standInGrey, standInGrey, 1}
+	return n
+}()
+
+// hdNeutral returns the neutral slot values View.MissingTextures asks for.
+func (r *frame) hdNeutral() *[NumSlots][4]float32 {
+	if r.opt.MissingTextures == MissingWhite {
+		return &hdNeutral
+	}
+	return &hdNeutralGrey
+}
+
 // hdSlot returns what slot s of pass hp samples now: its texture, or the
 // neutral value where the texture is missing. A team colour slot whose
 // texture is replaceable id 1 or 2 shows the team's colour texture.
 func (r *frame) hdSlot(mat *mdx.Material, hp *HDPass, s Slot) hdTexture {
 	id := slotTexture(r.m, r.p, mat, hp, s)
 	if id < 0 {
-		return hdTexture{c: hdNeutral[s]}
+		return hdTexture{c: r.hdNeutral()[s]}
 	}
 	var smp *texSampler
 	if s == SlotTeamColor && id < len(r.m.Textures) {
@@ -118,7 +137,7 @@ func (r *frame) hdSlot(mat *mdx.Material, hp *HDPass, s Slot) hdTexture {
 		smp = r.texture(id, 0)
 	}
 	if t := smp.l.Decoded(); t != nil && texture.IsStandIn(t) {
-		return hdTexture{c: hdNeutral[s]}
+		return hdTexture{c: r.hdNeutral()[s]}
 	}
 	return hdTexture{src: smp, w: smp.Width(), h: smp.Height()}
 }
@@ -138,7 +157,7 @@ func (s *hdShader) ForLOD(b raster.LODBound) raster.Shader {
 		}
 		gs := t.src.from(b.Level(t.w, t.h))
 		if texture.IsStandIn(gs.t) {
-			*t = hdTexture{c: hdNeutral[k]}
+			*t = hdTexture{c: s.neutral[k]}
 			continue
 		}
 		if c, ok := s.anim.uniformColor(t.src, gs.t); ok {
@@ -262,6 +281,8 @@ type hdShader struct {
 	flatNormal   bool             // no tangents: the normal map is not used
 	unshaded     bool             // Unshaded layer: no lighting term
 	emissiveGain float32
+	// neutral are the values of slots whose texture is missing.
+	neutral *[NumSlots][4]float32
 	// fused: diffuse, normal and ORM are all textures sharing the base
 	// footprint and all three are needed, the usual case; Shade then
 	// reads them in one pass (hdFootprint.fetchDNO).

@@ -37,11 +37,11 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 		switch ms.Kind {
 		case particles.KindParticle2:
 			b.State = emitterState(ms.Filter)
-			if ms.ReplaceableID != 0 {
-				b.Texture = r.replaceable(ms.ReplaceableID)
-			} else {
-				b.Texture = r.texture(ms.TextureID, 0)
+			s := r.emitterTexture(ms)
+			if !r.emitterShown(s) {
+				continue
 			}
+			b.Texture = s
 		case particles.KindModel:
 			all, items = r.modelParticleBatches(vp, ms, all, items)
 			continue
@@ -51,7 +51,11 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 			mode := mdx.FilterMode(ms.Filter)
 			b.State = layerState(mode, ms.LayerFlags)
 			b.State.Lit = false
-			b.Texture = r.layerSampler(r.texture(ms.TextureID, 0), normalizeFilter(mode))
+			s := r.texture(ms.TextureID, 0)
+			if !r.emitterShown(s) {
+				continue
+			}
+			b.Texture = r.layerSampler(s, normalizeFilter(mode))
 		default: // ribbons
 			if ms.Material < 0 || ms.Material >= len(r.m.Materials) || len(r.m.Materials[ms.Material].Layers) == 0 {
 				r.warn(ParticleProblem, "emitter node %d: material %d does not exist; not drawn", ms.Node, ms.Material)
@@ -60,11 +64,11 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 			l := &r.m.Materials[ms.Material].Layers[0]
 			b.State = layerState(l.FilterMode, l.Flags)
 			b.State.Lit = false
-			id := int(l.TextureID)
-			if len(l.Textures) > 0 {
-				id = int(l.Textures[0].TextureID)
+			s := r.ribbonTexture(ms)
+			if !r.emitterShown(s) {
+				continue
 			}
-			b.Texture = r.texture(id, 0)
+			b.Texture = s
 		}
 		b.Vertices = make([]raster.Vertex, len(ms.Vertices))
 		for i, v := range ms.Vertices {
@@ -80,6 +84,29 @@ func (r *frame) emitterBatches(vp fauxgl.Matrix, all []raster.Batch, items []dra
 	return all, items
 }
 
+// emitterTexture returns the texture of a PRE2 emitter's mesh: a
+// replaceable one by id, else the model's texture.
+func (r *frame) emitterTexture(ms particles.Mesh) *texSampler {
+	if ms.ReplaceableID != 0 {
+		return r.replaceable(ms.ReplaceableID)
+	}
+	return r.texture(ms.TextureID, 0)
+}
+
+// ribbonTexture returns the texture of a ribbon's mesh, its material's
+// first layer's; nil when the material or the layer does not exist.
+func (r *frame) ribbonTexture(ms particles.Mesh) *texSampler {
+	if ms.Material < 0 || ms.Material >= len(r.m.Materials) || len(r.m.Materials[ms.Material].Layers) == 0 {
+		return nil
+	}
+	l := &r.m.Materials[ms.Material].Layers[0]
+	id := int(l.TextureID)
+	if len(l.Textures) > 0 {
+		id = int(l.Textures[0].TextureID)
+	}
+	return r.texture(id, 0)
+}
+
 // replaceable returns the team colour (1), team glow (2) or
 // ReplaceableTextures table texture (> 2) a PRE2 emitter names by id.
 func (r *frame) replaceable(id uint32) *texSampler {
@@ -91,6 +118,7 @@ func (r *frame) replaceable(id uint32) *texSampler {
 	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	smp := newTexSampler(r, l, 0, req.Name())
+	smp.missing = isMissing(l, ws)
 	r.tex[key] = smp
 	return smp
 }
@@ -137,14 +165,33 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 		if len(l.Textures) > 0 {
 			id = int(l.Textures[0].TextureID)
 		}
-		all = append(all, raster.Batch{
+		b := raster.Batch{
 			State:       st,
-			Texture:     r.foreignTexture(src, local, id),
 			Color:       [4]float32{1, 1, 1, l.Alpha},
 			VertexColor: true,
 			Vertices:    base,
 			Indices:     ms.Indices,
-		})
+		}
+		smp := r.foreignTexture(src, local, id)
+		b.Texture = smp
+		if smp.missing {
+			drawn, grey := r.missingShown(mode)
+			if !drawn {
+				continue
+			}
+			if grey {
+				pos := make([]mdx.Vec3, len(ms.Vertices))
+				for i, v := range ms.Vertices {
+					pos[i] = v.Pos
+				}
+				nrm := make([]mdx.Vec3, len(ms.Normals))
+				for i, n := range ms.Normals {
+					nrm[i] = n
+				}
+				b = newStandIn(r.cam).batch(b, pos, nrm)
+			}
+		}
+		all = append(all, b)
 		items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
 	}
 	return all, items
@@ -155,11 +202,13 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 // models are rare and the decoded texture is cached by the resolver.
 func (r *frame) foreignTexture(m *mdx.Model, local []texture.Source, id int) *texSampler {
 	if id < 0 || id >= len(m.Textures) {
-		return standInSampler(r, texture.WhiteTexture())
+		return r.missingSampler("spawned model: texture id %d out of range (model has %d textures)", id, len(m.Textures))
 	}
 	t := &m.Textures[id]
 	req := texture.Request{Local: local, Path: t.Path, ReplaceableID: t.ReplaceableID, HD: hdTextures(m), Team: r.opt.Team, Meter: r.anim.meter()}
 	l, ws := r.load(req)
 	r.textureWarnings(ws)
-	return newTexSampler(r, l, texture.Wrap(t.Flags), req.Name())
+	smp := newTexSampler(r, l, texture.Wrap(t.Flags), req.Name())
+	smp.missing = isMissing(l, ws)
+	return smp
 }

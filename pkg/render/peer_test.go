@@ -31,6 +31,7 @@ func TestPeerFixtureJobs(t *testing.T) {
 		}
 		m := f.m
 		opt := f.opt
+		opt.MissingTextures = MissingWhite // the viewer's stand-in
 		r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(context.Background(), &opt)
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,8 @@ package render
 
 import (
 	"math"
+	"path"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -9,28 +11,105 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
-// Portraits (docs/rendering.md#head-and-shoulders). The game shows a unit
+// Portraits (docs/rendering.md#portrait-cameras). The game shows a unit
 // in its portrait through the camera of its portrait model (Name_Portrait.mdx
-// beside the model) or, without one, through the model's own camera. A
-// command-card icon is the same picture, so a caller looks for those
-// first (PortraitCamera); FitHead is for the many models without one: the
-// automatic camera frames the head and shoulders instead of the whole
-// model.
+// beside the model) or, without one, through the model's own camera
+// named like Portrait. A portrait model is drawn only through its camera:
+// its geometry is a bust cut off at the shoulders, often before a
+// backdrop plane far larger than the head, and from the orbit camera the
+// backdrop is all that shows. So every picture of a portrait model whose
+// View names no camera looks through it (DefaultCamera), and a
+// command-card icon, which is the game's portrait picture, looks through
+// a unit's portrait camera too (PortraitCamera). FitHead is for the many
+// models without one: the automatic camera frames the head and shoulders
+// instead of the whole model.
 
-// PortraitCamera returns the index of m's portrait camera: the first
-// camera whose name contains "portrait" (ignoring case), else, when any
-// is true, the first camera (a portrait model's camera is its portrait
-// camera whatever its name). ok is false when there is none.
-func PortraitCamera(m *mdx.Model, any bool) (i int, ok bool) {
+// OrbitCamera is the View.Camera that asks for the orbit camera whatever
+// the model: a portrait model's picture is otherwise seen through its
+// portrait camera (DefaultCamera). A model camera named "orbit" is still
+// reached by its index.
+const OrbitCamera = "orbit"
+
+// IsPortraitModel reports whether name, a model's file name or path
+// (a path inside an archive, "map.w3x:path/X_Portrait.mdx", too), names a
+// portrait model: the game names them Name_Portrait, in any case.
+func IsPortraitModel(name string) bool {
+	s := strings.ReplaceAll(name, `\`, "/")
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		s = s[i+1:]
+	}
+	base := strings.ToLower(path.Base(s))
+	return strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "_portrait")
+}
+
+// PortraitCamera returns the index of the camera the game's portrait of
+// model m (read from the file name) looks through: the first camera
+// whose name contains "portrait" (ignoring case), else, for a portrait
+// model (IsPortraitModel), its first camera, whatever its name. ok is
+// false when there is none.
+func PortraitCamera(m *mdx.Model, name string) (i int, ok bool) {
 	for i := range m.Cameras {
 		if strings.Contains(strings.ToLower(m.Cameras[i].Name), "portrait") {
 			return i, true
 		}
 	}
-	if any && len(m.Cameras) > 0 {
+	if IsPortraitModel(name) && len(m.Cameras) > 0 {
 		return 0, true
 	}
 	return 0, false
+}
+
+// DefaultCamera is the camera rule of every picture, whatever draws it
+// (the library's View, render, batch, sheet): a View that names no camera
+// and does not place the orbit camera itself (Distance, Target, a Fit
+// other than FitVertices) shows a portrait model (IsPortraitModel)
+// through its portrait camera (PortraitCamera), and every other model
+// through the orbit camera (ok false). A unit's own camera named like
+// Portrait is the game's portrait of it, a close-up of the head: icons
+// use it, thumbnails show the whole unit.
+func DefaultCamera(m *mdx.Model, name string) (i int, ok bool) {
+	if !IsPortraitModel(name) {
+		return 0, false
+	}
+	return PortraitCamera(m, name)
+}
+
+// PortraitSequence returns the sequence the game's portrait plays: the
+// first named Portrait (ignoring case and surrounding spaces), else the
+// first whose name starts so and is not a talking one ("Portrait Talk").
+// name returns the name of sequence i of n; ok is false when there is
+// none.
+func PortraitSequence(n int, name func(i int) string) (int, bool) {
+	for i := range n {
+		if strings.EqualFold(strings.TrimSpace(name(i)), "portrait") {
+			return i, true
+		}
+	}
+	for i := range n {
+		s := strings.ToLower(strings.TrimSpace(name(i)))
+		if strings.HasPrefix(s, "portrait") && !strings.Contains(s, "talk") {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// modelCamera is the model camera a picture with v is drawn through, by
+// name or index, or "" for the orbit camera: v's own choice, else the
+// rule of DefaultCamera.
+func (a *Animator) modelCamera(v *View) string {
+	switch {
+	case v.Camera == OrbitCamera:
+		return ""
+	case v.Camera != "":
+		return v.Camera
+	case v.explicit() || v.Fit != FitVertices:
+		return ""
+	}
+	if i, ok := DefaultCamera(a.m, a.name); ok {
+		return strconv.Itoa(i)
+	}
+	return ""
 }
 
 // headNode returns the node a model's head is at: the first bone whose

@@ -127,14 +127,54 @@ func TestHeadNode(t *testing.T) {
 
 func TestPortraitCameraChoice(t *testing.T) {
 	m := &mdx.Model{Cameras: []mdx.Camera{{Name: "Camera01"}, {Name: "Portrait_Camera"}}}
-	if i, ok := PortraitCamera(m, false); !ok || i != 1 {
+	if i, ok := PortraitCamera(m, "Units/Footman.mdx"); !ok || i != 1 {
 		t.Errorf("named: %d %v", i, ok)
 	}
+	// A unit's Portrait camera is its icon's, not its thumbnail's.
+	if _, ok := DefaultCamera(m, "Units/Footman.mdx"); ok {
+		t.Error("a unit's thumbnail looks through its portrait camera")
+	}
+	if i, ok := DefaultCamera(m, "Units/Footman_Portrait.mdx"); !ok || i != 1 {
+		t.Errorf("portrait model: %d %v", i, ok)
+	}
 	m.Cameras[1].Name = "Side"
-	if _, ok := PortraitCamera(m, false); ok {
+	if _, ok := PortraitCamera(m, "Footman.mdx"); ok {
 		t.Error("a camera not named like Portrait chosen")
 	}
-	if i, ok := PortraitCamera(m, true); !ok || i != 0 {
-		t.Errorf("any: %d %v", i, ok)
+	for _, name := range []string{"Footman_Portrait.mdx", `units\human\Footman_portrait.MDL`, "maps/a.w3x:war3mapImported/Hero_PORTRAIT.mdx"} {
+		if i, ok := PortraitCamera(m, name); !ok || i != 0 {
+			t.Errorf("%s: any: %d %v", name, i, ok)
+		}
+		if i, ok := DefaultCamera(m, name); !ok || i != 0 {
+			t.Errorf("%s: default: %d %v", name, i, ok)
+		}
+	}
+	for _, name := range []string{"Portraits/Footman.mdx", "FootmanPortrait.mdx", "Footman_Portrait_old.mdx", "Footman_Portrait.mdx/x.mdx"} {
+		if IsPortraitModel(name) {
+			t.Errorf("%s taken for a portrait model", name)
+		}
+	}
+	if _, ok := DefaultCamera(&mdx.Model{}, "X_Portrait.mdx"); ok {
+		t.Error("a portrait model without cameras has a default camera")
+	}
+}
+
+// A portrait model has no Stand: the picture shows its Portrait sequence,
+// not a Walk its camera does not see nor a talking one.
+func TestStandSequencePortrait(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  int
+	}{
+		{[]string{"Walk", "Portrait - 1", "Portrait Talk - 1"}, 1},
+		{[]string{"Portrait Talk 1", "Portrait 2"}, 1},
+		{[]string{"Walk", "Portrait", "Stand Ready"}, 2},
+		{[]string{"Portrait Talk"}, 0},
+		{[]string{"Birth", "Death"}, 0},
+	} {
+		got := StandSequence(len(c.names), func(i int) string { return c.names[i] })
+		if got != c.want {
+			t.Errorf("%q: sequence %d, want %d", c.names, got, c.want)
+		}
 	}
 }

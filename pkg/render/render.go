@@ -150,6 +150,13 @@ func (a *Animator) picture(ctx context.Context, v View, cam runCamera) (Picture,
 	if err := ctx.Err(); err != nil {
 		return Picture{}, nil, err
 	}
+	if cam == nil {
+		// A still of an effect is framed over its sequence (stillCamera).
+		var err error
+		if cam, err = a.stillCamera(ctx, v); err != nil {
+			return Picture{}, nil, err
+		}
+	}
 	r, err := a.newFrame(ctx, &v)
 	if err != nil {
 		return Picture{}, nil, err
@@ -193,8 +200,8 @@ func (a *Animator) sim(r *frame, seq int, ms float64, view pose.View) (*particle
 	}
 	po := opt.Particles.options()
 	po.Budget = a.meter()
-	k := simKey{seq: seq, camera: opt.Camera, opt: po}
-	if opt.Camera == "" {
+	k := simKey{seq: seq, camera: r.camera, opt: po}
+	if r.camera == "" {
 		k.yaw, k.pitch = opt.Yaw, opt.Pitch
 	}
 	s, ok := a.sims[k]
@@ -263,6 +270,9 @@ type frame struct {
 	anim  *Animator
 	sim   *particles.Sim // nil: no particles drawn
 	fixed runCamera      // the camera of the run the frame is part of, or nil
+	// camera is the model camera the frame is seen through (by name or
+	// index), "" for the orbit camera (Animator.modelCamera).
+	camera string
 	// warnedShader marks materials whose shader was already warned
 	// about this frame; hdLight caches hdLightPosition.
 	warnedShader map[int]bool
@@ -311,7 +321,7 @@ func (a *Animator) newFrame(ctx context.Context, v *View) (*frame, error) {
 		a.ownResolver = false
 	}
 	return &frame{
-		ctx: ctx, m: a.m, opt: v, local: a.tex.Local, p: p,
+		ctx: ctx, m: a.m, opt: v, local: a.tex.Local, p: p, camera: a.modelCamera(v),
 		res:  a.tex.Resolver,
 		tex:  map[texKey]*texSampler{},
 		anim: a,
@@ -329,18 +339,7 @@ func (r *frame) warn(code WarningCode, format string, args ...any) {
 // textureWarnings passes on what the resolver went on without.
 func (r *frame) textureWarnings(ws []texture.Warning) {
 	for _, w := range ws {
-		code := MissingTexture
-		switch w.Kind {
-		case texture.Damaged:
-			code = BadTexture
-		case texture.NoTeamColor:
-			code = TeamColor
-		case texture.Substituted:
-			code = SubstitutedTexture
-		case texture.OverBudget:
-			code = OverBudget
-		}
-		r.warn(code, "%s", w.String())
+		r.warns = append(r.warns, textureWarning(w))
 	}
 }
 
@@ -389,8 +388,8 @@ func (r *frame) draw() (*image.NRGBA, error) {
 	clock := pose.ClockAt(m, seq, ms)
 
 	var cam raster.Camera
-	if opt.Camera != "" {
-		ci, err := cameraIndex(m, opt.Camera)
+	if r.camera != "" {
+		ci, err := cameraIndex(m, r.camera)
 		if err != nil {
 			return nil, err
 		}
@@ -434,7 +433,7 @@ func (r *frame) draw() (*image.NRGBA, error) {
 		}
 		switch {
 		case r.fixed != nil:
-			cam, err = r.fixed(dir, opt.Yaw, opt.Pitch)
+			cam, err = r.fixed(seq, dir, opt.Yaw, opt.Pitch)
 		case opt.explicit():
 			cam, err = opt.sphere(r.fitBox(seq, dir), opt.Yaw, opt.Pitch).camera()
 		default:
@@ -604,7 +603,7 @@ func (r *frame) drawnPoints(dir fauxgl.Vector, add func([3]float32)) {
 // Render does, so a caller that frames several frames before drawing them
 // uses a separate Animator for this.
 func (a *Animator) particleBounds(ctx context.Context, opt View) (min, max [3]float64, ok bool, err error) {
-	if opt.Camera != "" || opt.Particles.Off {
+	if a.modelCamera(&opt) != "" || opt.Particles.Off {
 		return min, max, false, nil
 	}
 	r, err := a.newFrame(ctx, &opt)
@@ -755,8 +754,7 @@ func (r *frame) particleBox(dir fauxgl.Vector) (fauxgl.Box, bool) {
 // adds texture.Wrap bits to the texture's own (WoW v1500 layer flags).
 func (r *frame) texture(id int, wrap uint32) *texSampler {
 	if id < 0 || id >= len(r.m.Textures) {
-		r.warn(MissingTexture, "texture id %d out of range (model has %d textures); using white", id, len(r.m.Textures))
-		return standInSampler(r, texture.WhiteTexture())
+		return r.missingSampler("texture id %d out of range (model has %d textures)", id, len(r.m.Textures))
 	}
 	t := &r.m.Textures[id]
 	key := texKey{id, t.Flags | wrap}
@@ -771,8 +769,17 @@ func (r *frame) texture(id int, wrap uint32) *texSampler {
 	l, ws := r.load(req)
 	r.textureWarnings(ws)
 	smp := newTexSampler(r, l, texture.Wrap(t.Flags|wrap), req.Name())
+	smp.missing = isMissing(l, ws)
 	r.tex[key] = smp
 	return smp
+}
+
+// isMissing reports whether a load gave the white stand-in for a texture
+// the resolver could not supply (not the white a cursor model's
+// replaceable id 21 asks for, which comes without a warning).
+func isMissing(l *texture.Lazy, ws []texture.Warning) bool {
+	t := l.Decoded()
+	return len(ws) > 0 && t != nil && texture.IsStandIn(t)
 }
 
 // load opens a texture through the resolver (finds it, reads it and
@@ -921,13 +928,24 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 			}
 			last.vs, last.uvs, last.tt = vs, uvs, tt
 			mode := normalizeFilter(l.FilterMode)
-			all = append(all, raster.Batch{
+			b := raster.Batch{
 				State:    layerState(mode, r.layerFlags(l)),
-				Texture:  r.layerSampler(r.texture(texID, r.layerWrap(l)), mode),
 				Color:    [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
 				Vertices: vs,
 				Indices:  idx,
-			})
+			}
+			smp := r.texture(texID, r.layerWrap(l))
+			b.Texture = r.layerSampler(smp, mode)
+			if smp.missing {
+				drawn, grey := r.missingShown(mode)
+				if !drawn {
+					continue
+				}
+				if grey {
+					b = newStandIn(r.cam).batch(b, pos, nrm)
+				}
+			}
+			all = append(all, b)
 			items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
 		}
 	}

@@ -105,7 +105,8 @@ func encodePNG(t testing.TB, img image.Image) []byte {
 
 func TestRenderCube(t *testing.T) {
 	m := cubeModel()
-	img, warns, err := renderAt(m, "testdata/none.mdx", View{Width: 64, Yaw: 30, Pitch: 20, Time: Ms(250), Background: &color.NRGBA{0, 0, 0, 255}, Particles: Particles{Off: true}})
+	img, warns, err := renderAt(m, "testdata/none.mdx", View{Width: 64, Yaw: 30, Pitch: 20, Time: Ms(250), Background: &color.NRGBA{0, 0, 0, 255}, Particles: Particles{Off: true},
+		MissingTextures: MissingWhite})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,8 @@ func TestRenderCube(t *testing.T) {
 		t.Fatalf("warnings = %v, want one naming missing.blp", warns)
 	}
 	// The centre is a side face (lit at 70%): team red (255,3,3) under the
-	// missing texture's white at layer alpha 0.5: R = 0.7·255 = 179,
+	// missing texture's white (the reference viewer's stand-in,
+	// MissingWhite) at layer alpha 0.5: R = 0.7·255 = 179,
 	// G = B = 0.7·(0.5·3 + 0.5·255) = 90.
 	c := img.NRGBAAt(32, 32)
 	if absDiff(c.R, 179) > 1 || absDiff(c.G, 90) > 1 || c.B != c.G || c.A != 255 {

@@ -29,6 +29,9 @@ type texSampler struct {
 	// problem already reported this frame.
 	at     map[int]glSampler
 	warned bool
+	// missing marks the white stand-in of a texture that was not
+	// found (or not opened): View.MissingTextures says how it is drawn.
+	missing bool
 	// all is the whole chain, for Sample calls made without ForLOD.
 	once sync.Once
 	all  glSampler

@@ -25,9 +25,10 @@ import (
 const framingAlpha = 1.0 / 16
 
 // framingParticleAlpha is the least vertex alpha of a particle quad that
-// counts for framing: particles fade as they die, when they are farthest
-// out.
-const framingParticleAlpha = 1.0 / 8
+// counts for framing: that of a texel that shows (framingAlpha), so that
+// nothing that shows is left out of the picture, fading particles, which
+// are farthest out, included.
+const framingParticleAlpha = framingAlpha
 
 // visClass is how a texel shows under a blend mode.
 type visClass uint8
@@ -259,20 +260,24 @@ func (r *frame) addGeoset(gi int, add func([3]float32)) int {
 		if !visible(gc[3], la) {
 			continue
 		}
+		texID := r.p.LayerTexture(l)
+		if len(l.Textures) > 0 && l.TextureIDTrack == nil {
+			texID = int(l.Textures[0].TextureID)
+		}
+		smp := r.texture(texID, r.layerWrap(l))
+		if drawn, _ := r.missingShown(l.FilterMode); smp.missing && !drawn {
+			continue
+		}
 		class := layerClass(l.FilterMode)
 		if class == visAll || len(g.UVSets) == 0 {
 			all()
 			return n
 		}
-		texID := r.p.LayerTexture(l)
-		if len(l.Textures) > 0 && l.TextureIDTrack == nil {
-			texID = int(l.Textures[0].TextureID)
-		}
 		opacity := gc[3] * la
 		if class == visAdditive { // a dark colour adds nothing
 			opacity *= max(gc[0], gc[1], gc[2])
 		}
-		rect := r.anim.visibleUV(r.texture(texID, r.layerWrap(l)), class, opacity)
+		rect := r.anim.visibleUV(smp, class, opacity)
 		if rect == fullUV {
 			all()
 			return n
@@ -307,14 +312,22 @@ func (r *frame) addParticles(cam particles.Camera, add func([3]float32)) int {
 		class := visAll
 		switch ms.Kind {
 		case particles.KindParticle2:
-			if ms.ReplaceableID != 0 {
-				s = r.replaceable(ms.ReplaceableID)
-			} else {
-				s = r.texture(ms.TextureID, 0)
+			ts := r.emitterTexture(ms)
+			if !r.emitterShown(ts) {
+				continue
 			}
+			s = ts
 			class = emitterClass(ms.Filter)
+		case particles.KindRibbon:
+			if ts := r.ribbonTexture(ms); ts != nil && !r.emitterShown(ts) {
+				continue
+			}
 		case particles.KindWoW:
-			s = r.texture(ms.TextureID, 0)
+			ts := r.texture(ms.TextureID, 0)
+			if !r.emitterShown(ts) {
+				continue
+			}
+			s = ts
 			class = layerClass(mdx.FilterMode(ms.Filter))
 		}
 		v := ms.Vertices

@@ -76,7 +76,10 @@ type View struct {
 	Margin, Zoom float64
 	// Camera selects one of the model's own cameras (portrait cameras),
 	// by name or index, instead of the orbit camera; Fov, Near and Far
-	// still override its values when set.
+	// still override its values when set. "" is the rule every picture
+	// follows (DefaultCamera): a portrait model through its portrait
+	// camera, any other through the orbit camera; OrbitCamera is the
+	// orbit camera for every model.
 	Camera string
 
 	// Sequence is the animation and Time the moment in it.
@@ -94,6 +97,12 @@ type View struct {
 	Light *fauxgl.Vector
 	// Particles controls the particle and ribbon emitters.
 	Particles Particles
+	// MissingTextures says how what a missing texture covers is drawn;
+	// the zero value is MissingGrey.
+	MissingTextures MissingTextures
+	// RunFraming says which frames of a run (RenderFrames) share the
+	// automatic camera; the zero value is FramePerSequence.
+	RunFraming RunFraming
 
 	// Workers is the number of rasteriser bands drawn at once; 0 means
 	// GOMAXPROCS. It never changes the picture.
@@ -267,10 +276,12 @@ func (s Sequence) Index(m *mdx.Model) (int, error) {
 // StandSequence is the rule that picks the sequence a picture shows when
 // none is named, for the library, every command and the batch alike: the
 // sequence named "Stand" (ignoring case and surrounding spaces), else the
-// first whose name starts with "stand" ("Stand Ready"), else the first;
-// -1 (the bind pose) when there are none. A model's first sequence is
-// often Walk or Birth, which makes a poor thumbnail. name returns the
-// name of sequence i of n.
+// first whose name starts with "stand" ("Stand Ready"), else the
+// portrait's (PortraitSequence: a portrait model has no Stand), else the
+// first; -1 (the bind pose) when there are none. A model's first
+// sequence is often Walk or Birth, which makes a poor thumbnail, and a
+// portrait model's Walk, when it has one, is not seen by its camera.
+// name returns the name of sequence i of n.
 func StandSequence(n int, name func(i int) string) int {
 	for i := 0; i < n; i++ {
 		if strings.EqualFold(strings.TrimSpace(name(i)), "stand") {
@@ -281,6 +292,9 @@ func StandSequence(n int, name func(i int) string) int {
 		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name(i))), "stand") {
 			return i
 		}
+	}
+	if i, ok := PortraitSequence(n, name); ok {
+		return i
 	}
 	if n > 0 {
 		return 0
@@ -361,4 +375,95 @@ func (v *View) light() fauxgl.Vector {
 		return *v.Light
 	}
 	return defaultLight
+}
+
+// MissingTextures says how a texture the model names and the sources do
+// not hold (not found, refused, not decodable when opened, or over the
+// budget) is drawn (docs/rendering.md#missing-textures).
+type MissingTextures uint8
+
+// The ways to draw a missing texture.
+const (
+	// MissingGrey (the default) draws geometry whose texture is missing
+	// in a neutral grey lit from the camera's side, Unshaded layers too,
+	// blended as the layer says, so that the form of a model whose
+	// textures are the game's own reads without them. Particles and
+	// ribbons whose texture is missing are not drawn (they would be
+	// squares), nor are Modulate and Modulate2x layers (white would
+	// change nothing).
+	MissingGrey MissingTextures = iota
+	// MissingWhite draws what the reference viewer draws: an opaque white
+	// texture in its place, lit and blended as the layer says, particles
+	// and ribbons as white squares tinted by their colour. Comparisons
+	// with the reference viewer use it.
+	MissingWhite
+)
+
+var missingNames = [...]string{"grey", "white"}
+
+func (m MissingTextures) String() string {
+	if int(m) < len(missingNames) {
+		return missingNames[m]
+	}
+	return "MissingTextures(" + strconv.Itoa(int(m)) + ")"
+}
+
+// MarshalText writes m as ParseMissingTextures reads it.
+func (m MissingTextures) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// ParseMissingTextures reads "grey" or "white" (ignoring case); ""
+// is the default, grey.
+func ParseMissingTextures(s string) (MissingTextures, error) {
+	if strings.TrimSpace(s) == "" {
+		return MissingGrey, nil
+	}
+	for i, n := range missingNames {
+		if strings.EqualFold(strings.TrimSpace(s), n) {
+			return MissingTextures(i), nil
+		}
+	}
+	return 0, fmt.Errorf("want grey or white, got %s", clip.Quote(s))
+}
+
+// RunFraming says which frames of a run (a sprite sheet, its animated
+// previews) share one automatic camera. Within a sequence the camera and
+// the model's origin stay put in every case, as a game engine playing the
+// frames needs.
+type RunFraming uint8
+
+// The framings of a run.
+const (
+	// FramePerSequence (the default) fits one camera to each sequence's
+	// frames, every yaw of it together, so that each animation fills its
+	// frames: a unit's Stand is not sized for its Death.
+	FramePerSequence RunFraming = iota
+	// FrameShared fits one camera to every frame of the run, so that the
+	// model keeps one size across its animations.
+	FrameShared
+)
+
+var runFramingNames = [...]string{"sequence", "shared"}
+
+func (f RunFraming) String() string {
+	if int(f) < len(runFramingNames) {
+		return runFramingNames[f]
+	}
+	return "RunFraming(" + strconv.Itoa(int(f)) + ")"
+}
+
+// MarshalText writes f as ParseRunFraming reads it.
+func (f RunFraming) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// ParseRunFraming reads "sequence" or "shared" (ignoring case); "" is
+// the default, sequence.
+func ParseRunFraming(s string) (RunFraming, error) {
+	if strings.TrimSpace(s) == "" {
+		return FramePerSequence, nil
+	}
+	for i, n := range runFramingNames {
+		if strings.EqualFold(strings.TrimSpace(s), n) {
+			return RunFraming(i), nil
+		}
+	}
+	return 0, fmt.Errorf("want sequence or shared, got %s", clip.Quote(s))
 }

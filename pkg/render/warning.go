@@ -12,6 +12,10 @@ import (
 type Warning struct {
 	Code    WarningCode `json:"code"`
 	Message string      `json:"message"`
+	// Searched lists, for a MissingTexture, every file looked for, in
+	// the order tried: too long for the one-line Message, it is there for
+	// a closer look (a verbose listing, a manifest).
+	Searched []string `json:"searched,omitempty"`
 }
 
 func (w Warning) String() string { return w.Message }
@@ -23,7 +27,7 @@ type WarningCode string
 const (
 	// MissingTexture: a texture the model names was not found, was refused
 	// (a path leaving the search folders) or does not exist in the model;
-	// it is drawn white (an HD material slot takes its neutral value).
+	// it is drawn as View.MissingTextures says (docs/rendering.md#missing-textures).
 	MissingTexture WarningCode = "missing-texture"
 	// BadTexture: a texture was found but could not be decoded (drawn
 	// white), or only some of its mip levels could.

@@ -25,14 +25,14 @@ func hdTextures(m *mdx.Model) bool { return m.Version > 800 && !isWoW(m) }
 // character skin, not team colour; 11 a creature skin, not a cliff), and
 // the file comes from the game's databases (CreatureDisplayInfo, item and
 // character textures), not from the model, so there is nothing to look up:
-// the texture is drawn white and the warning says which slot it was.
+// the texture is missing (View.MissingTextures) and the warning says
+// which slot it was.
 func (r *frame) wowReplaceable(t *mdx.Texture) (*texSampler, bool) {
 	if !isWoW(r.m) || t.Path != "" || t.ReplaceableID == 0 {
 		return nil, false
 	}
-	r.warn(MissingTexture, "texture: WoW replaceable texture %d (%s) is chosen by the game at run time, not named in the model; drawn white",
-		t.ReplaceableID, mdx.WoWReplaceableName(t.ReplaceableID))
-	return standInSampler(r, texture.WhiteTexture()), true
+	return r.missingSampler("texture: WoW replaceable texture %d (%s) is chosen by the game at run time, not named in the model",
+		t.ReplaceableID, mdx.WoWReplaceableName(t.ReplaceableID)), true
 }
 
 // WoW layer flag bits (MDLGEO; docs/rendering.md#world-of-warcraft-models) with no Warcraft III shading
@@ -106,7 +106,7 @@ func (s opaqueSampler) ForLOD(b raster.LODBound) raster.Sampler {
 // (UI-AutoCastButton's four corners). Only the default pitch (0) is
 // changed; yaw and an explicit pitch still apply.
 func (r *frame) flatFraming() bool {
-	if !isWoW(r.m) || r.opt.Pitch != 0 || r.opt.Camera != "" {
+	if !isWoW(r.m) || r.opt.Pitch != 0 || r.camera != "" {
 		return false
 	}
 	var b flatBox

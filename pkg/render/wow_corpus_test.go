@@ -157,9 +157,12 @@ func TestWoWVanillaM2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The same model with no textures to be found: all white (its
-			// box may differ by alpha-keyed cut-outs).
-			bare, _, err := renderAt(m, filepath.Join(t.TempDir(), c+".m2"), opt)
+			// The same model with no textures to be found: all white, the
+			// reference viewer's stand-in (its box may differ by
+			// alpha-keyed cut-outs).
+			white := opt
+			white.MissingTextures = MissingWhite
+			bare, _, err := renderAt(m, filepath.Join(t.TempDir(), c+".m2"), white)
 			if err != nil {
 				t.Fatal(err)
 			}
