@@ -313,18 +313,31 @@ func TestBatchProgressLogLines(t *testing.T) {
 }
 
 // On a terminal the bar names the running model and its time moves while
-// it runs.
+// it runs: a redraw tick with the clock a second on shows it. The clock
+// and the ticks are the test's, so no sleep decides what the bar shows.
 func TestBatchProgressBarShowsRunningModel(t *testing.T) {
 	var buf syncBuffer
 	p := newProgress(&buf)
 	p.log = nil // as on a terminal
+	clock := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	ticks := make(chan time.Time)
+	p.now, p.ticks = func() time.Time { return clock }, ticks
 	p.Planned(3)
 	p.Started("models/slow_one.mdx")
-	time.Sleep(2*tick + 200*time.Millisecond)
-	out := buf.String()
+	clock = clock.Add(300 * time.Millisecond)
+	p.Started("models/fast_one.mdx")
+	if d := p.bar.State().Description; d != "slow_one.mdx (0s) +1" {
+		t.Errorf("at the start the bar says %q", d)
+	}
+	clock = clock.Add(1200 * time.Millisecond)
+	// The second send waits for the redraw of the first to end (ticks
+	// is unbuffered, and the bar's goroutine takes one at a time).
+	ticks <- clock
+	ticks <- clock
+	d := p.bar.State().Description
 	p.finish(nil)
-	if !strings.Contains(out, "slow_one.mdx (1s)") {
-		t.Errorf("the bar does not show the running model and its time:\n%q", out)
+	if d != "slow_one.mdx (1s) +1" {
+		t.Errorf("the bar does not show the running model and its time: %q", d)
 	}
 }
 
