@@ -653,8 +653,6 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 				row[4*x], row[4*x+1], row[4*x+2] = v, v, v
 			}
 		}
-	case nx == 8 && haveStoreVec:
-		storeChan8(tmp, &dst.Pix[o], stride, ny, c.ch)
 	case nx == 8:
 		o += c.ch
 		for y := range ny {
