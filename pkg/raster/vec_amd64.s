@@ -215,9 +215,8 @@ GLOBL chansel<>(SB), RODATA|NOPTR, $64
 // lo+1 by their weight, lanes on lo+1 blend lo+1 and lo+2, and each
 // keeps its own. That is what each lane's own two levels give, and
 // costs half a group more, where handing the group to sampleSplit cost
-// several. Lanes on three levels, lo to lo+2 (fragments of several
-// small triangles gathered into one group, one of them seen edge-on),
-// filter four the same way.
+// several. Lanes on three levels, lo to lo+2 (a triangle seen nearly
+// edge-on), filter four the same way.
 #define LEVEL0 64
 #define LEVEL1 256
 #define LEVEL2 512

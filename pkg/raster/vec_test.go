@@ -52,7 +52,7 @@ func vecGroups(rng *rand.Rand, n, levels int) (u, v, lod []float32) {
 	for g := 0; g < n; g += 8 {
 		base := (rng.Float32()*1.2 - 0.1) * float32(levels)
 		// Most groups' λ lie within a level; some spread over two or
-		// three, as fragments of several small triangles do.
+		// three, as a triangle seen nearly edge-on's do.
 		spread := float32(0.3)
 		if rng.IntN(4) == 0 {
 			spread = 2.5
