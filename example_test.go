@@ -88,7 +88,7 @@ func ExampleLimits() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	img, _, err := m.RenderContext(ctx, mdxrender.View{Width: 512})
 	fmt.Println(img.Bounds().Size(), err)

@@ -1,17 +1,14 @@
 package mdxrender
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
-	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -19,10 +16,11 @@ import (
 // TestHostileCorpusSmall runs every file and render case of the
 // hostile-input corpus (testdata/hostile/gen.go, scripts/hostile.sh) at a
 // small scale through the front door, with the budgets scaled down where
-// the full-size case is over a default only by its size: each ends
-// quickly with an error naming the file, or with a picture and the
-// warning that says what was left out. (The special paths, FIFOs and
-// devices, are cmd/mdxrender's TestSpecialFilesRefused.)
+// the full-size case is over a default only by its size: each ends with
+// an error naming the file, or with a picture and the warning that says
+// what was left out. (The special paths, FIFOs and devices, are
+// cmd/mdxrender's TestSpecialFilesRefused; the time and memory each
+// full-size case takes are scripts/hostile.sh's to measure.)
 func TestHostileCorpusSmall(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, b []byte) string { return writeTestFile(t, dir, name, b) }
@@ -108,7 +106,6 @@ func TestHostileCorpusSmall(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			start := time.Now()
 			var srcs Options
 			for _, r := range c.tex {
 				srcs.Textures = append(srcs.Textures, texture.Folder(r))
@@ -124,7 +121,6 @@ func TestHostileCorpusSmall(t *testing.T) {
 					img = i
 				}
 			}
-			took := time.Since(start)
 			msgs := ""
 			for _, w := range warns {
 				msgs += w.Message + "\n"
@@ -152,13 +148,6 @@ func TestHostileCorpusSmall(t *testing.T) {
 			}
 			if c.absent != "" && strings.Contains(msgs, c.absent) {
 				t.Errorf("a message names %s: %s", c.absent, msgs)
-			}
-			var be *budget.Error
-			if errors.As(err, &be) && took > time.Second {
-				t.Errorf("refused after %v", took)
-			}
-			if took > 5*time.Second {
-				t.Errorf("took %v", took)
 			}
 		})
 	}

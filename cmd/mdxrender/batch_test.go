@@ -10,11 +10,9 @@ import (
 	"image"
 	"image/png"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -317,18 +315,31 @@ func TestBatchProgressLogLines(t *testing.T) {
 }
 
 // On a terminal the bar names the running model and its time moves while
-// it runs.
+// it runs: a redraw tick with the clock a second on shows it. The clock
+// and the ticks are the test's, so no sleep decides what the bar shows.
 func TestBatchProgressBarShowsRunningModel(t *testing.T) {
 	var buf syncBuffer
 	p := newProgress(&buf)
 	p.log = nil // as on a terminal
+	clock := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	ticks := make(chan time.Time)
+	p.now, p.ticks = func() time.Time { return clock }, ticks
 	p.Planned(3)
 	p.Started("models/slow_one.mdx")
-	time.Sleep(2*tick + 200*time.Millisecond)
-	out := buf.String()
+	clock = clock.Add(300 * time.Millisecond)
+	p.Started("models/fast_one.mdx")
+	if d := p.bar.State().Description; d != "slow_one.mdx (0s) +1" {
+		t.Errorf("at the start the bar says %q", d)
+	}
+	clock = clock.Add(1200 * time.Millisecond)
+	// The second send waits for the redraw of the first to end (ticks
+	// is unbuffered, and the bar's goroutine takes one at a time).
+	ticks <- clock
+	ticks <- clock
+	d := p.bar.State().Description
 	p.finish(nil)
-	if !strings.Contains(out, "slow_one.mdx (1s)") {
-		t.Errorf("the bar does not show the running model and its time:\n%q", out)
+	if d != "slow_one.mdx (1s) +1" {
+		t.Errorf("the bar does not show the running model and its time: %q", d)
 	}
 }
 
@@ -417,96 +428,6 @@ func checkSheetCells(t *testing.T, out, stem string) int {
 		}
 	}
 	return cells
-}
-
-// SIGINT in the middle of a real batch: the command stops with status 130,
-// leaves no temporary files and no manifest, and the next run renders only
-// what was missing.
-func TestBatchCommandSIGINT(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders the fixtures twice")
-	}
-	// While this is registered, SIGINT cannot kill the test process, even if
-	// it arrives after the command has stopped listening.
-	guard := make(chan os.Signal, 1)
-	signal.Notify(guard, os.Interrupt)
-	defer signal.Stop(guard)
-
-	dir := t.TempDir()
-	fixtures, _ := filepath.Glob(filepath.Join(fixtureDir, "*.mdl"))
-	if len(fixtures) < 4 {
-		t.Skip("fixtures missing")
-	}
-	var models []string
-	for _, f := range fixtures {
-		models = append(models, fixtureModel(t, dir, filepath.Base(f), filepath.Base(f)))
-	}
-	out := filepath.Join(dir, "out")
-	args := append([]string{"batch", "-o", out, "--jobs", "1", "--size", "128", "--ssaa", "2", "--format", "png,sheet", "--sequences", "all"}, models...)
-
-	done := make(chan int)
-	go func() {
-		_, _, code := run(t, args...)
-		done <- code
-	}()
-	// Interrupt once the first model is complete: with one worker, the
-	// second model's first picture (each model writes two) says so. Its
-	// cache record may still wait for the batch's next flush to disk.
-	pngs := func() int {
-		n := 0
-		filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
-			if err == nil && !e.IsDir() && strings.HasSuffix(p, ".png") {
-				n++
-			}
-			return nil
-		})
-		return n
-	}
-	var code int
-	deadline := time.After(60 * time.Second)
-wait:
-	for {
-		select {
-		case code = <-done:
-			t.Skip("the batch finished before it could be interrupted")
-		case <-deadline:
-			t.Fatal("no output after 60 s")
-		case <-time.After(5 * time.Millisecond):
-			if pngs() >= 3 {
-				syscall.Kill(os.Getpid(), syscall.SIGINT)
-				code = <-done
-				break wait
-			}
-		}
-	}
-	if code != 130 {
-		t.Fatalf("interrupted batch exited %d, want 130", code)
-	}
-	var rendered int
-	filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		if strings.Contains(e.Name(), ".mdxr-tmp-") {
-			t.Errorf("interrupted run left %s", p)
-		}
-		if strings.HasSuffix(p, ".png") {
-			rendered++
-		}
-		return nil
-	})
-	// The manifest lists the models that finished before the signal.
-	if m := readManifest(t, filepath.Join(out, "manifest.json")); !m.Interrupted || len(m.Models) == 0 || len(m.Models) == len(models) {
-		t.Errorf("manifest of the interrupted run: %d of %d models, interrupted %v", len(m.Models), len(models), m.Interrupted)
-	}
-	so, se, code := run(t, args...)
-	if code != 0 {
-		t.Fatalf("resumed run: exit %d\n%s%s", code, so, se)
-	}
-	m := readManifest(t, filepath.Join(out, "manifest.json"))
-	if m.Summary.Cached == 0 || m.Summary.OK == 0 || m.Summary.Cached+m.Summary.OK != len(models) {
-		t.Errorf("resumed run: %+v (after the interruption %d PNGs existed)", m.Summary, rendered)
-	}
 }
 
 // An emitter-only effect far from the origin that flies 150 units along +Y

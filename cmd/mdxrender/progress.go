@@ -34,13 +34,19 @@ type progress struct {
 	running map[string]time.Time
 	stop    chan struct{}
 	done    sync.WaitGroup
+
+	// now is the clock and ticks the bar's redraws (time.Now, and a
+	// ticker every tick, unless a test set them before Planned).
+	now   func() time.Time
+	ticks <-chan time.Time
 }
 
 // tick is how often the bar is redrawn while models run.
 const tick = 500 * time.Millisecond
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, running: map[string]time.Time{}, start: time.Now()}
+	p := &progress{w: w, running: map[string]time.Time{}, now: time.Now}
+	p.start = p.now()
 	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
 		p.log = slog.New(slog.NewTextHandler(w, nil))
 	}
@@ -50,7 +56,7 @@ func newProgress(w io.Writer) *progress {
 func (p *progress) Planned(total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.start = total, time.Now()
+	p.total, p.start = total, p.now()
 	if p.log != nil {
 		p.log.Info("batch planned", "models", total)
 		return
@@ -64,16 +70,20 @@ func (p *progress) Planned(total int) {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish())
 	p.stop = make(chan struct{})
+	ticks, stopTicks := p.ticks, func() {}
+	if ticks == nil {
+		t := time.NewTicker(tick)
+		ticks, stopTicks = t.C, t.Stop
+	}
 	p.done.Add(1)
 	go func() {
 		defer p.done.Done()
-		t := time.NewTicker(tick)
-		defer t.Stop()
+		defer stopTicks()
 		for {
 			select {
 			case <-p.stop:
 				return
-			case <-t.C:
+			case <-ticks:
 				p.mu.Lock()
 				p.bar.Describe(p.describe())
 				p.mu.Unlock()
@@ -94,7 +104,7 @@ func (p *progress) describe() string {
 	if name == "" {
 		return "rendering"
 	}
-	d := time.Since(since).Truncate(time.Second)
+	d := p.now().Sub(since).Truncate(time.Second)
 	more := ""
 	if len(p.running) > 1 {
 		more = fmt.Sprintf(" +%d", len(p.running)-1)
@@ -105,7 +115,7 @@ func (p *progress) describe() string {
 func (p *progress) Started(input string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.running[input] = time.Now()
+	p.running[input] = p.now()
 	if p.bar != nil {
 		p.bar.Describe(p.describe())
 	}
@@ -172,7 +182,7 @@ func (p *progress) finish(m *batch.Manifest) {
 		msg = "batch interrupted"
 	}
 	attrs := []any{"models", s.Models, "ok", s.OK, "cached", s.Cached, "failed", s.Failed, "warnings", s.Warnings,
-		"elapsed", time.Since(p.start).Round(time.Millisecond).String()}
+		"elapsed", p.now().Sub(p.start).Round(time.Millisecond).String()}
 	if s.Checks > 0 {
 		attrs = append(attrs, "checks", s.Checks, "regressions", s.Regressions)
 	}

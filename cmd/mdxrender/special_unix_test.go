@@ -33,7 +33,10 @@ func TestSpecialFilesRefused(t *testing.T) {
 		paths = append(paths, p)
 	}
 	// Should a command open the FIFO after all, a writer releases it so
-	// that the test fails instead of hanging.
+	// that the test fails (on the message) instead of hanging: a hang
+	// guard, which a command that refuses the FIFO never meets. A command
+	// that read a device would not end, or end on the read_bytes budget,
+	// and fail on the message too.
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -52,7 +55,6 @@ func TestSpecialFilesRefused(t *testing.T) {
 			{"convert", p, filepath.Join(dir, "out.mdl")},
 			{"texture", p, "-o", filepath.Join(dir, "out.png")},
 		} {
-			start := time.Now()
 			_, stderr, code := run(t, args...)
 			name := p
 			if args[0] == "texture" && i > 0 {
@@ -62,9 +64,6 @@ func TestSpecialFilesRefused(t *testing.T) {
 			}
 			if code != 1 || !strings.Contains(stderr, name) || !strings.Contains(stderr, "not a regular file") {
 				t.Errorf("%s %s: exit %d: %s", args[0], filepath.Base(p), code, stderr)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("%s %s: took %v", args[0], filepath.Base(p), d)
 			}
 		}
 	}

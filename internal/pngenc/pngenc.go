@@ -226,12 +226,6 @@ func upFilter(d, cur, prev []byte) {
 	n := min(len(d), len(cur), len(prev))
 	d, cur, prev = d[:n], cur[:n], prev[:n] // one length: no bounds checks below
 	i := 0
-	if haveUpVec {
-		// A byte's difference does not depend on its neighbours: 32 at
-		// a time in a vector.
-		i = n &^ 31
-		upBlocks(d, cur, prev)
-	}
 	for ; i+8 <= n; i += 8 {
 		a := binary.LittleEndian.Uint64(cur[i : i+8])
 		b := binary.LittleEndian.Uint64(prev[i : i+8])

@@ -103,33 +103,28 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
-// TestUpFilter checks the filter byte by byte, with the vector loop and
-// without, over lengths around its 32-byte blocks and the borrow's edge
-// cases.
+// TestUpFilter checks the filter byte by byte, over lengths around its
+// 8-byte words and the borrow's edge cases.
 func TestUpFilter(t *testing.T) {
-	defer func(v bool) { haveUpVec = v }(haveUpVec)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, vec := range []bool{false, haveUpVec} {
-		haveUpVec = vec
-		for n := range 100 {
-			cur, prev, got := make([]byte, n), make([]byte, n), make([]byte, n+1)
-			for trial := range 50 {
-				for i := range cur {
-					cur[i], prev[i] = byte(rng.Uint32()), byte(rng.Uint32())
-					if trial%5 == 0 { // the edge cases of the borrow
-						cur[i], prev[i] = []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)], []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)]
-					}
+	for n := range 100 {
+		cur, prev, got := make([]byte, n), make([]byte, n), make([]byte, n+1)
+		for trial := range 50 {
+			for i := range cur {
+				cur[i], prev[i] = byte(rng.Uint32()), byte(rng.Uint32())
+				if trial%5 == 0 { // the edge cases of the borrow
+					cur[i], prev[i] = []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)], []byte{0, 0x7f, 0x80, 0xff}[rng.IntN(4)]
 				}
-				got[n] = 0xee
-				upFilter(got[:n], cur, prev)
-				for i := range n {
-					if want := cur[i] - prev[i]; got[i] != want {
-						t.Fatalf("n=%d (vector %v): byte %d: %#x − %#x gave %#x, want %#x", n, vec, i, cur[i], prev[i], got[i], want)
-					}
+			}
+			got[n] = 0xee
+			upFilter(got[:n], cur, prev)
+			for i := range n {
+				if want := cur[i] - prev[i]; got[i] != want {
+					t.Fatalf("n=%d: byte %d: %#x − %#x gave %#x, want %#x", n, i, cur[i], prev[i], got[i], want)
 				}
-				if got[n] != 0xee {
-					t.Fatalf("n=%d (vector %v): wrote past the end", n, vec)
-				}
+			}
+			if got[n] != 0xee {
+				t.Fatalf("n=%d: wrote past the end", n)
 			}
 		}
 	}
@@ -215,39 +210,23 @@ func TestStateKeptAcrossGC(t *testing.T) {
 	}
 }
 
-// adlerModes are the ways to run the checksum on this build: without
-// the vector sums, and with them where they are built and the CPU has
-// AVX2. Callers restore haveAdlerVec.
-func adlerModes() []bool {
-	if haveAdlerVec {
-		return []bool{true, false}
-	}
-	return []bool{false}
-}
-
-// TestAdler compares the checksum with hash/adler32's, with the vector
-// sums and without, on random data of every length up to 300 and on long
-// runs of 0xff (the largest sums, several adlerRun long), written whole
-// and in random pieces.
+// TestAdler compares the checksum with hash/adler32's on random data of
+// every length up to 300 and on long runs of 0xff (the largest sums, over
+// several reductions), written whole and in random pieces.
 func TestAdler(t *testing.T) {
-	defer func(v bool) { haveAdlerVec = v }(haveAdlerVec)
-	modes := adlerModes()
 	rng := rand.New(rand.NewPCG(5, 6))
 	check := func(data []byte) {
 		t.Helper()
 		want := adler32.Checksum(data)
-		for _, vec := range modes {
-			haveAdlerVec = vec
-			a, b := newAdler(), newAdler()
-			a.write(data)
-			for p := data; len(p) > 0; {
-				k := min(1+rng.IntN(100), len(p))
-				b.write(p[:k])
-				p = p[k:]
-			}
-			if a.sum() != want || b.sum() != want {
-				t.Fatalf("%d bytes (vector %v): %08x whole, %08x in pieces, hash/adler32 %08x", len(data), vec, a.sum(), b.sum(), want)
-			}
+		a, b := newAdler(), newAdler()
+		a.write(data)
+		for p := data; len(p) > 0; {
+			k := min(1+rng.IntN(100), len(p))
+			b.write(p[:k])
+			p = p[k:]
+		}
+		if a.sum() != want || b.sum() != want {
+			t.Fatalf("%d bytes: %08x whole, %08x in pieces, hash/adler32 %08x", len(data), a.sum(), b.sum(), want)
 		}
 	}
 	for n := range 300 {
@@ -257,7 +236,7 @@ func TestAdler(t *testing.T) {
 		}
 		check(data)
 	}
-	for _, n := range []int{adlerRun - 1, adlerRun, adlerRun + 33, 3*adlerRun + 5} {
+	for _, n := range []int{4095, 4096, 4097, 1<<18 + 33, 3<<18 + 5} {
 		check(bytes.Repeat([]byte{0xff}, n))
 	}
 }

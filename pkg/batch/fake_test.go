@@ -16,7 +16,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -34,7 +33,7 @@ import (
 //	shift N                     changes the drawing (to make a regression)
 //	emptybefore T               draws nothing before model time T (an effect)
 //	hang                        Render waits for its context to end
-//	stuck MS                    Render sleeps MS ms, blind to its context
+//	stuck                       Render waits for the renderer's release, blind to its context
 //	longerr N                   Render fails with an N-byte message
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
@@ -45,7 +44,9 @@ type fakeRenderer struct {
 	renders atomic.Int64
 	// onRender, if set, runs before each Render (tests cancel from it).
 	onRender func(job *Job)
-	mu       sync.Mutex
+	// release ends the wait of a stuck model's Render.
+	release chan struct{}
+	mu      sync.Mutex
 	// cameras records the model camera of every request, by input.
 	cameras map[string][]string
 }
@@ -60,7 +61,7 @@ type fakeModel struct {
 	shift int
 	empty uint32
 	hang  bool
-	stuck int
+	stuck bool
 	long  int
 }
 
@@ -96,7 +97,7 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte, _ *budge
 		case "hang":
 			m.hang = true
 		case "stuck":
-			m.stuck, _ = strconv.Atoi(fs[1])
+			m.stuck = true
 		case "longerr":
 			m.long, _ = strconv.Atoi(fs[1])
 		}
@@ -117,8 +118,8 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]render.Picture, 
 	if m.hang {
 		<-ctx.Done()
 	}
-	if m.stuck > 0 {
-		time.Sleep(time.Duration(m.stuck) * time.Millisecond)
+	if m.stuck {
+		<-m.r.release
 	}
 	if m.long > 0 {
 		return nil, nil, errors.New(strings.Repeat("x", m.long))

@@ -16,17 +16,23 @@ func TestParticleOptions(t *testing.T) {
 	if !d.Render.Particles || d.Render.Seed != 6 || d.Render.StepMs != 1000.0/60 || d.Render.PrerollMs != -1 {
 		t.Fatalf("defaults: %+v", d.Render)
 	}
-	for _, c := range []struct {
+	type edit struct {
 		key  string
 		edit func(*RenderOptions)
-	}{
+	}
+	edits := []edit{
 		{"render.seed", func(r *RenderOptions) { r.Seed = -1 }},
-		{"render.seed", func(r *RenderOptions) { r.Seed = math.MaxInt32 + 1 }},
 		{"render.step_ms", func(r *RenderOptions) { r.StepMs = 0 }},
 		{"render.step_ms", func(r *RenderOptions) { r.StepMs = math.NaN() }},
 		{"render.preroll_ms", func(r *RenderOptions) { r.PrerollMs = 1e9 }},
 		{"render.preroll_ms", func(r *RenderOptions) { r.PrerollMs = math.Inf(-1) }},
-	} {
+	}
+	if math.MaxInt > math.MaxInt32 {
+		// A seed past 2³¹−1 is an int only where int has 64 bits.
+		big := int64(math.MaxInt32) + 1
+		edits = append(edits, edit{"render.seed", func(r *RenderOptions) { r.Seed = int(big) }})
+	}
+	for _, c := range edits {
 		cfg := DefaultOptions()
 		cfg.Inputs.Files = []string{"a.mdx"}
 		c.edit(&cfg.Render)

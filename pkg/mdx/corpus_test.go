@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/sweep"
 )
 
 // sharedDir returns the shared folder (corpus, references) or skips the test
@@ -81,6 +84,25 @@ func corpusFiles(t testing.TB) []corpusEntry {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// sampleCorpus keeps the files of a sampled sweep (internal/sweep):
+// every n-th of each format, version and malformedness, and every file
+// named — the test's exceptions, each a kind of its own; with
+// MDXR_FULL=1, every file. The Sampler says what was covered.
+func sampleCorpus(files []corpusEntry, n int, named func(corpusEntry) bool) ([]corpusEntry, *sweep.Sampler) {
+	s := sweep.New(n)
+	var out []corpusEntry
+	for _, e := range files {
+		k := fmt.Sprintf("%s %s malformed %v", e.Magic, e.Version, e.Malformed())
+		if named != nil && named(e) {
+			k = e.Rel
+		}
+		if s.Take(k) {
+			out = append(out, e)
+		}
+	}
+	return out, s
 }
 
 // corpusMDX lists the MDX files of versions 800..1100.

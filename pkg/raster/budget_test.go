@@ -3,10 +3,11 @@ package raster
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // storm is n full-screen quads blended over each other, textured: the
@@ -58,29 +59,56 @@ func TestMaxFragments(t *testing.T) {
 	}
 }
 
-// TestDrawContextCancel: a Draw of seconds of work, cancelled after a few
-// milliseconds, returns ctx's error promptly, with any number of workers;
-// a context that is not cancelled gives the picture Draw gives.
+// cancelSampler is uvSampler that cancels a context at the first
+// fragment it shades and counts the fragments it shades after that.
+// Past the cancel it yields at every fragment, so that the goroutine
+// context.AfterFunc starts to set the Draw's stop flag runs at once on a
+// busy machine, and what is drawn after the cancel is what the stop rule
+// lets through, not what the scheduler's delay did.
+type cancelSampler struct {
+	uvSampler
+	cancel context.CancelFunc
+	after  *atomic.Int64
+	limit  int64 // past this many it stops yielding: the test fails anyway
+}
+
+func (s cancelSampler) Sample(u, v, lod float32) [4]float32 {
+	s.cancel()
+	if s.after.Add(1) <= s.limit {
+		runtime.Gosched()
+	}
+	return s.uvSampler.Sample(u, v, lod)
+}
+
+// TestDrawContextCancel: a Draw of seconds of work, cancelled at its
+// first fragment, returns ctx's error with any number of workers, having
+// drawn after the cancel at most what the stop rule allows, far from the
+// whole; a context that is not cancelled gives the picture Draw gives.
 func TestDrawContextCancel(t *testing.T) {
 	const size = 512
-	bs := storm(4000) // about 2 G fragments: seconds of work
 	for _, workers := range []int{1, 2} {
 		tg := newTarget(t, size, size)
 		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(5*time.Millisecond, cancel)
-		start := time.Now()
+		// After the flag is set a worker finishes the triangle it is on
+		// and at most stopEvery more of its band, each at most the whole
+		// picture: a bound a hundred times below the storm's 8,000
+		// half-picture triangles (1 G fragments).
+		limit := int64(workers * (stopEvery + 2) * size * size)
+		var after atomic.Int64
+		bs := storm(4000)
+		for i := range bs {
+			bs[i].Texture = cancelSampler{uvSampler: uvSampler{w: 64, h: 64}, cancel: cancel, after: &after, limit: limit}
+		}
 		_, err := tg.DrawContext(ctx, bs, DrawOptions{Workers: workers})
-		took := time.Since(start)
+		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("workers %d: got %v, want context.Canceled", workers, err)
 		}
-		// Setting 8,000 triangles up takes about a millisecond; after the
-		// cancel a worker finishes at most stopEvery triangles of a band.
-		if took > 250*time.Millisecond {
-			t.Errorf("workers %d: returned %v after the start, cancelled at 5ms", workers, took)
+		if n := after.Load(); n > limit {
+			t.Errorf("workers %d: %d fragments shaded after the cancel, want at most %d", workers, n, limit)
+		} else {
+			t.Logf("workers %d: %d fragments shaded after the cancel", workers, n)
 		}
-		t.Logf("workers %d: returned after %v", workers, took)
-		cancel()
 	}
 	small := storm(3)
 	a, b := newTarget(t, 32, 32), newTarget(t, 32, 32)

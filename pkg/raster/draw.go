@@ -130,10 +130,6 @@ type tri struct {
 	// that cut its rows (hull.go), or 0.
 	hull  int32
 	nHull uint8
-	// small is set for a triangle narrower than smallTri whose edge
-	// values fit in int32 over its bounding box: rasterRows draws it,
-	// unless a hull cuts it.
-	small bool
 	// big is set for a triangle whose bounding box has hullArea pixels
 	// or more: its texture's hull may cut it (hull.go).
 	big bool
@@ -157,10 +153,6 @@ type batchInfo struct {
 	// mip is 1 + the index in Target.mips of tex prepared for the
 	// fragment loop, when it is a *Texture; 0 otherwise.
 	mip int32
-	// gather: the fragments of the batch's small triangles share shading
-	// batches (rasterRows); earlyDepth: they also test and write depth,
-	// which pass 1 writes as they pass, and so the blend does not.
-	gather, earlyDepth bool
 	// hull is 1 + the index in Target.hulls of the octagons of tex's
 	// level 0 when its large triangles are cut to them (hull.go), −1 when
 	// they cannot be, 0 before prepareHulls looks; hullRule says what
@@ -482,14 +474,6 @@ func (t *Target) prepare(lodBias float32) {
 			info.mip = int32(len(t.mips))
 		}
 	}
-	for bi := range t.batches {
-		// Only an alpha test could discard a fragment after pass 1 wrote
-		// its depth (rasterRows).
-		info := &t.batches[bi]
-		st := &info.st
-		info.gather = info.shader == nil && info.tex != nil && info.mip > 0 && !(st.DepthTest && st.DepthWrite && st.AlphaTest)
-		info.earlyDepth = info.gather && st.DepthTest && st.DepthWrite
-	}
 	if useHulls {
 		t.prepareHulls(lodBias)
 	}
@@ -714,13 +698,6 @@ func (t *Target) setupTri(v0, v1, v2 *pvert, bi int32, info *batchInfo) {
 	tr.invArea = float32(1 / float64(area))
 	tr.cover = coverage(tr)
 	tr.batch = bi
-	// An edge's value at a pixel centre of the box is its vector crossed
-	// with the centre's offset from one of its vertices, all inside the
-	// vertices' box of w×h subpixels: at most 2·w·h. Below 2³¹, which is
-	// every small triangle but a sliver reaching far off the target, the
-	// values fit without looking at them.
-	w, h := maxFx-minFx, maxFy-minFy
-	tr.small = x1-x0 < smallTri && (w*h < 1<<30 || tr.edgeMax(int(y0), int(y1)) <= math.MaxInt32)
 	tr.big = (x1-x0+1)*(y1-y0+1) >= hullArea
 	if info.tex != nil || info.shader != nil {
 		// The vertices' offsets from the first, in pixels, held in
@@ -837,29 +814,13 @@ func (t *Target) rasterBand(k, y0, y1 int, lodBias float32, stop *atomic.Bool) {
 	var frag *Fragment // for batches with a Shader; one per band, as it escapes
 	sp := t.getSpan()
 	defer t.putSpan(sp)
-	// Pass 1's fields that stay the same for the whole Draw.
-	p1 := &sp.pass1
-	p1.width, p1.depth, p1.lanes = int64(t.Width), addr(&t.Depth[0]), addr(&compactLanes)
-	// The fragments rasterRows gathers are shaded before the band ends.
-	defer t.flush(sp)
 	var list []int32
 	n := len(t.tris)
 	if !t.oneBand {
 		list = t.bandTris[k]
 		n = len(list)
 	}
-	// Runs of small triangles go to rasterRows, with room for any of
-	// them made once: most triangles of a model at thumbnail size.
-	vec := haveVec
-	if vec {
-		sp.grow(2*smallTri + shadeBatch + 8)
-	}
 	for i := 0; i < n; i++ {
-		if vec {
-			if i = t.rasterRows(list, i, n, y0, y1, lodBias, &frag, stop, sp); i == n {
-				return
-			}
-		}
 		if i%stopEvery == 0 && stop.Load() {
 			return
 		}

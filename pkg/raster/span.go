@@ -2,7 +2,6 @@ package raster
 
 import (
 	"math"
-	"sync/atomic"
 )
 
 // The fragment loop works a row span of a triangle at a time, in passes:
@@ -24,10 +23,7 @@ type spanBuf struct {
 	p0, p1, p2 []float32
 	r, g, b, a []float32
 	u, v, lod  []float32
-	// lf is the lighting factor of a gathered fragment of a lit batch
-	// (rasterRows), worked out with its triangle before the lookup.
-	lf    []float32
-	width int
+	width      int
 	// pass1 is pass1x8's arguments, kept here: on rasterTri's stack they
 	// would be cleared at every call.
 	pass1 p1Args
@@ -37,8 +33,6 @@ type spanBuf struct {
 	// culled counts the triangles and rows that the octagons of their
 	// textures left out, for tests.
 	culled int
-	// small counts the triangles rasterRows drew, for tests.
-	small int
 	// drawn bounds the spans drawn since the Draw began (pixels [x0, x1)
 	// of rows [y0, y1)): every pixel the Draw could write. Kept only for
 	// a DrawOnly target.
@@ -46,12 +40,6 @@ type spanBuf struct {
 	// walk is rasterTri's, kept here: on its stack it would be cleared
 	// at every call.
 	walk spanWalk
-	// pend fragments of small triangles of batch pendB−1, the first ones in
-	// the arrays, have been through shadePre and wait for shadePost
-	// (rasterRows); pendLOD0 says each of them had λ written as 0.
-	pend     int
-	pendB    int32 // an index, not a pointer: a store of one pays no write barrier
-	pendLOD0 bool
 }
 
 // lod0Area is the bounding-box area from which rasterTri works out
@@ -93,28 +81,20 @@ func (s *spanBuf) addDrawn(x0, y0, x1, y1 int) {
 	d.x0, d.y0, d.x1, d.y1 = min(d.x0, x0), min(d.y0, y0), max(d.x1, x1), max(d.y1, y1)
 }
 
-// grow makes room for n fragments, keeping the pending ones.
+// grow makes room for n fragments.
 func (s *spanBuf) grow(n int) {
 	if s.width >= n {
 		return
 	}
 	s.width = n
-	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod, &s.lf} {
-		a := make([]float32, n)
-		copy(a, (*p)[:s.pend])
-		*p = a
+	for _, p := range []*[]float32{&s.z, &s.iq, &s.p0, &s.p1, &s.p2, &s.r, &s.g, &s.b, &s.a, &s.u, &s.v, &s.lod} {
+		*p = make([]float32, n)
 	}
-	pix := make([]int32, n)
-	copy(pix, s.pix[:s.pend])
-	s.pix = pix
-	s.pass1.buf = spanPtrs{pix: addr(&s.pix[0]), z: addr(&s.z[0]), iq: addr(&s.iq[0]),
-		p0: addr(&s.p0[0]), p1: addr(&s.p1[0]), p2: addr(&s.p2[0]),
-		u: addr(&s.u[0]), v: addr(&s.v[0]), lod: addr(&s.lod[0]), lf: addr(&s.lf[0])}
+	s.pix = make([]int32, n)
 }
 
 // shadeBatch is how many fragments rasterTri gathers, over as many rows of
-// a triangle (or small triangles, rasterRows) as it takes, before shading
-// them: enough that the passes run long loops (eight at a time in the
+// a triangle as it takes, before shading them: enough that the passes run long loops (eight at a time in the
 // vector texture kernel) on triangles only a few pixels wide, few enough
 // to stay in the first-level cache.
 const shadeBatch = 128
@@ -299,7 +279,6 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		// added row by row.
 		sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
 	}
-	t.flush(sp)
 	st := &b.st
 	e0, e1, e2 := tr.e[0], tr.e[1], tr.e[2]
 	s0, s1, s2 := e0.a*subOne, e1.a*subOne, e2.a*subOne
@@ -348,9 +327,9 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 		}
 		if long && set1 {
 			p1.x, p1.xr, p1.w0, p1.w1, p1.w2 = xl, xr, w0, w1, w2
-			p1.row, p1.pixBase = addr(&row[0]), int64(y*W)
-			p1.pix, p1.zs, p1.iq = addr(&pix[n]), addr(&zs[n]), addr(&iqs[n])
-			p1.p0, p1.p1, p1.p2 = addr(&p0s[n]), addr(&p1s[n]), addr(&p2s[n])
+			p1.row, p1.pixBase = &row[0], int64(y*W)
+			p1.pix, p1.zs, p1.iq = &pix[n], &zs[n], &iqs[n]
+			p1.p0, p1.p1, p1.p2 = &p0s[n], &p1s[n], &p2s[n]
 			n += pass1x8(p1)
 		} else {
 			for x := int(xl); x <= int(xr); x, w0, w1, w2 = x+1, w0+s0, w1+s1, w2+s2 {
@@ -376,11 +355,6 @@ func (t *Target) rasterTri(tr *tri, b *batchInfo, ys, ye int, lodBias float32, f
 	}
 }
 
-// smallTri is the widest bounding box, in pixels, that rasterRows takes:
-// on a few groups of eight a row, testing every pixel of the box costs
-// less than walking the spans.
-const smallTri = 24
-
 // level0 reports whether every fragment of tr, of batch b, samples
 // level 0 alone (its λ is at most 0). It is worth working out for rows
 // whose box has lod0Area pixels or more (boxArea).
@@ -390,126 +364,6 @@ func (b *batchInfo) level0(tr *tri, lodBias float32) bool {
 
 // boxArea is the area of tr's bounding box over rows ys..ye.
 func boxArea(tr *tri, ys, ye int) int { return (int(tr.maxX) - int(tr.minX) + 1) * (ye - ys + 1) }
-
-// rasterRows is rasterTri for a run of small triangles (tri.small) that
-// no hull cuts: the band's triangles from the i-th of list (of t.tris
-// when list is nil) on, in rows y0..y1−1, until one that is not. It
-// returns the index of that one, n once stop is set (looked at every
-// stopEvery triangles); frag is the band's Fragment for batches with a
-// Shader, made when first needed. The span buffer must have room for
-// 2·smallTri + shadeBatch + 8 fragments. passRows8 finds each triangle's
-// fragments over its bounding box, by the signs of the edge values,
-// which is the span walk's rule; pass1's fields for a batch are set when
-// the batch changes.
-//
-// The fragments of consecutive small triangles of a textured batch are
-// shaded together: passRows8 works out each triangle's texture
-// coordinates and λ (shadePre's pass 3) and, lit, their lighting factors
-// as it finds them, and the texture lookup and blend (shadePost) take
-// shadeBatch of them at a time, in whole groups of eight, where a
-// triangle of a few pixels paid for both alone. The blend
-// takes the fragments in order, a pixel twice included, so the colours
-// come out as they would a triangle at a time. So does the depth: without
-// a depth write, a later triangle's depth test reads what it would have
-// read had the earlier ones been blended first; without a depth test, the
-// writes still land in order; with both, each fragment that passes writes
-// its depth at once, as its blend would have, unless an alpha test could
-// still discard it, which only the texel says: such a batch is shaded a
-// triangle at a time.
-func (t *Target) rasterRows(list []int32, i, n, y0, y1 int, lodBias float32, frag **Fragment, stop *atomic.Bool, sp *spanBuf) int {
-	p1 := &sp.pass1
-	bi := int32(-1)
-	var b *batchInfo
-	// set: pass1's fields are batch bi's for λ written as 0 or not (lod0).
-	set, lod0 := false, false
-	for ; i < n; i++ {
-		if i%stopEvery == 0 && stop.Load() {
-			return n
-		}
-		tr := t.bandTri(list, i)
-		if !tr.small || tr.hull != 0 {
-			return i
-		}
-		ys, ye := max(y0, int(tr.minY)), min(y1-1, int(tr.maxY))
-		if tr.batch != bi {
-			bi, b, set = tr.batch, &t.batches[tr.batch], false
-			if b.shader != nil && *frag == nil {
-				*frag = new(Fragment)
-			}
-		}
-		if l0 := boxArea(tr, ys, ye) >= lod0Area && b.level0(tr, lodBias); !set || l0 != lod0 {
-			b.setRows(p1, lodBias, l0)
-			set, lod0 = true, l0
-		}
-		if t.DrawOnly {
-			sp.addDrawn(int(tr.minX), ys, int(tr.maxX)+1, ye+1)
-		}
-		sp.small++
-		gather := b.gather
-		if !gather || sp.pendB != bi+1 {
-			t.flush(sp)
-		}
-		p1.y, p1.ye = int64(ys), int64(ye)
-		for p1.y <= p1.ye {
-			k := sp.pend
-			p1.limit, p1.k = int64(shadeBatch-k), int64(k)
-			nf := passRows8(p1, tr)
-			if nf == 0 {
-				continue
-			}
-			if !gather {
-				sp.lod0 = lod0
-				t.shadeFragments(tr, b, nf, lodBias, *frag, sp)
-				continue
-			}
-			if b.vertexColor {
-				colorPass(tr, b, k, nf, sp)
-			}
-			if k == 0 {
-				sp.pendB, sp.pendLOD0 = bi+1, lod0
-			} else {
-				sp.pendLOD0 = sp.pendLOD0 && lod0
-			}
-			if sp.pend = k + nf; sp.pend >= shadeBatch {
-				t.flush(sp)
-			}
-		}
-	}
-	return i
-}
-
-// setRows sets the fields of pass1 that passRows8 reads for every small
-// triangle of batch b (lod0: whose fragments all sample level 0); the
-// per-Draw ones (width, depth, lanes) are rasterBand's.
-func (b *batchInfo) setRows(p1 *p1Args, lodBias float32, lod0 bool) {
-	st := &b.st
-	p1.depthTest, p1.depthWrite = 0, 0
-	if st.DepthTest {
-		p1.depthTest = 1
-	}
-	if b.earlyDepth {
-		p1.depthWrite = 1
-	}
-	p1.pre = 0
-	if b.gather {
-		// The kernel runs shadePre's pass 3 (gather implies a texture
-		// sampleMul reads), and works out the lighting factors.
-		p1.pre = 1
-		p1.uv = b.uvFor(lodBias, lod0)
-		if st.Lit {
-			p1.pre |= 2
-			p1.light = lightConsts{amb: st.Ambient, store: 1}
-		}
-	}
-}
-
-// flush shades and blends the fragments rasterRows gathered.
-func (t *Target) flush(sp *spanBuf) {
-	if sp.pend > 0 {
-		t.shadePost(nil, &t.batches[sp.pendB-1], sp.pend, sp.pendLOD0, sp)
-	}
-	sp.pend, sp.pendB = 0, 0
-}
 
 // shadeFragments shades and blends the n fragments rasterTri gathered.
 func (t *Target) shadeFragments(tr *tri, b *batchInfo, n int, lodBias float32, f *Fragment, sp *spanBuf) {
@@ -523,21 +377,21 @@ func (t *Target) shadeFragments(tr *tri, b *batchInfo, n int, lodBias float32, f
 // shadeSpan colours, textures, lights and blends the n fragments that
 // rasterTri found.
 func (t *Target) shadeSpan(tr *tri, b *batchInfo, n int, lodBias float32, sp *spanBuf) {
-	lod0 := t.shadePre(tr, b, 0, n, lodBias, sp)
+	lod0 := t.shadePre(tr, b, n, lodBias, sp)
 	t.shadePost(tr, b, n, lod0, sp)
 }
 
-// shadePre runs the passes that need the fragments' triangle up to the
-// texture lookup, for the n fragments from s of sp: the batch and vertex
-// colour (pass 2) and the texture coordinates and level of detail (pass
-// 3's first half). It reports whether it wrote every λ as 0 (uvLOD8's
-// lod0), which sampleMul may then rely on.
-func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *spanBuf) bool {
+// shadePre runs the passes up to the texture lookup for the first n
+// fragments of sp: the batch and vertex colour (pass 2) and the texture
+// coordinates and level of detail (pass 3's first half). It reports
+// whether it wrote every λ as 0 (uvLOD8's lod0), which sampleMul may then
+// rely on.
+func (t *Target) shadePre(tr *tri, b *batchInfo, n int, lodBias float32, sp *spanBuf) bool {
 	// A texture sampled through sampleMul takes a colour that is the same
 	// for every fragment as it is (shadePost's cp), rather than arrays
 	// filled with it.
 	if b.tex == nil || b.mip == 0 || b.vertexColor {
-		colorPass(tr, b, s, n, sp)
+		colorPass(tr, b, n, sp)
 	}
 	if b.tex == nil {
 		return false
@@ -545,15 +399,15 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
 	// Pass 3: the texture coordinates and the level of detail of their
 	// derivatives.
-	if haveVec && n >= 2 && s+n+8 <= sp.width {
+	if haveVec && n >= 2 && n+8 <= sp.width {
 		// Whole groups of eight: the lanes past n compute values
 		// nothing reads.
 		c := b.uvFor(lodBias, sp.lod0)
-		uvLOD8(tr, &c, &sp.p0[s], &sp.p1[s], &sp.p2[s], &sp.iq[s], &sp.u[s], &sp.v[s], &sp.lod[s], (n+7)/8)
+		uvLOD8(tr, &c, &sp.p0[0], &sp.p1[0], &sp.p2[0], &sp.iq[0], &sp.u[0], &sp.v[0], &sp.lod[0], (n+7)/8)
 		return sp.lod0
 	}
-	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
-	us, vs, lods, iqs := sp.u[s:s+n], sp.v[s:s+n], sp.lod[s:s+n], sp.iq[s:s+n]
+	p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
+	us, vs, lods, iqs := sp.u[:n], sp.v[:n], sp.lod[:n], sp.iq[:n]
 	du0, du1, dv0, dv1, dq0, dq1 := tr.du[0], tr.du[1], tr.dv[0], tr.dv[1], tr.dq[0], tr.dq[1]
 	texW, texH := b.texW, b.texH
 	for i := range us {
@@ -576,16 +430,16 @@ func (t *Target) shadePre(tr *tri, b *batchInfo, s, n int, lodBias float32, sp *
 	return false
 }
 
-// colorPass is pass 2 for the n fragments of tr from s of sp: the batch
-// colour, times the vertex colour.
-func colorPass(tr *tri, b *batchInfo, s, n int, sp *spanBuf) {
-	rs, gs, bs, as := sp.r[s:s+n], sp.g[s:s+n], sp.b[s:s+n], sp.a[s:s+n]
+// colorPass is pass 2 for the first n fragments of sp: the batch colour,
+// times the vertex colour.
+func colorPass(tr *tri, b *batchInfo, n int, sp *spanBuf) {
+	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
 	fillColor(&b.color, rs, gs, bs, as)
 	if !b.vertexColor {
 		return
 	}
 	a0, a1, a2 := &tr.attr[0], &tr.attr[1], &tr.attr[2]
-	p0s, p1s, p2s := sp.p0[s:s+n], sp.p1[s:s+n], sp.p2[s:s+n]
+	p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
 	for i := range rs {
 		p0, p1, p2 := p0s[i], p1s[i], p2s[i]
 		rs[i] *= float32(p0*a0[2]) + float32(p1*a1[2]) + float32(p2*a2[2])
@@ -597,11 +451,8 @@ func colorPass(tr *tri, b *batchInfo, s, n int, sp *spanBuf) {
 
 // shadePost runs the passes from the texture lookup on for the first n
 // fragments of sp, which shadePre has prepared: the texel (pass 3's
-// second half), lighting (pass 4, which needs their triangle tr) and the
-// blend. lod0 says every λ was written as 0. With tr nil the fragments
-// are rasterRows' gathered ones, of several triangles: their lighting
-// factors are in sp.lf, and their depth, if they test and write it, is
-// written.
+// second half), lighting (pass 4) and the blend. lod0 says every λ was
+// written as 0.
 func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf) {
 	st := &b.st
 	rs, gs, bs, as := sp.r[:n], sp.g[:n], sp.b[:n], sp.a[:n]
@@ -621,34 +472,12 @@ func (t *Target) shadePost(tr *tri, b *batchInfo, n int, lod0 bool, sp *spanBuf)
 		}
 	}
 	// Pass 4: lighting.
-	switch {
-	case st.Lit && tr == nil:
-		k := 0
-		if haveVec && cap(rs) >= n+8 {
-			k = n
-			mulRGB8(&sp.lf[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
-		}
-		for i := k; i < n; i++ {
-			f := sp.lf[i]
+	if st.Lit {
+		p0s, p1s, p2s := sp.p0[:n], sp.p1[:n], sp.p2[:n]
+		for i := range rs {
+			f := lightFactor(tr, st.Ambient, p0s[i], p1s[i], p2s[i])
 			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
 		}
-	case st.Lit:
-		k := 0
-		if haveVec && n >= 2 && cap(rs) >= n+8 {
-			k = n
-			c := lightConsts{amb: st.Ambient}
-			light8(tr, &c, &sp.p0[0], &sp.p1[0], &sp.p2[0], &rs[0], &gs[0], &bs[0], (n+7)/8)
-		}
-		for i := k; i < len(rs); i++ {
-			f := lightFactor(tr, st.Ambient, sp.p0[i], sp.p1[i], sp.p2[i])
-			rs[i], gs[i], bs[i] = rs[i]*f, gs[i]*f, bs[i]*f
-		}
-	}
-	if tr == nil && b.earlyDepth {
-		// rasterRows wrote their depth as they passed the test.
-		s := *st
-		s.DepthWrite = false
-		st = &s
 	}
 	t.blendSpan(st, n, sp)
 }

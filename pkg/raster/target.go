@@ -201,9 +201,6 @@ func (t *Target) Resolve(k int, bg *color.NRGBA) (*image.NRGBA, error) {
 			sums = t.Color[y*stride : (y+1)*stride]
 		} else if k == 1 {
 			copy(sums[4*x0:4*x1], t.Color[y*stride+4*x0:y*stride+4*x1])
-		} else if haveVec {
-			block := t.Color[y*k*stride : (y+1)*k*stride]
-			resolveSum(&block[4*k*x0], &sums[4*x0], 4*stride, k, x1-x0, inv)
 		} else {
 			block := t.Color[y*k*stride : (y+1)*k*stride]
 			for x := x0; x < x1; x++ {

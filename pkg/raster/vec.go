@@ -9,14 +9,17 @@ import (
 
 // On amd64 with AVX2 the fixed rule's passes have vector kernels
 // (vec_amd64.s): the depth test and perspective weights of a row span
-// (pass1x8), the texture coordinates and level of detail (uvLOD8), the
-// texture lookup (sampleMulN) and the lighting (light8) eight fragments at
-// a time, the replace, over and add blends four or eight fragments at a
-// time, then each one's four channels, two pixels at once where they are
-// consecutive (blend4), and Resolve's box filter
-// (resolveSum) and conversion (resolveStraight). Each does the
-// float32 operations of its Go loop in the same order, so the pictures
-// have the same bits (TestVecSample, TestVecPasses, TestVecFrames,
+// (pass1x8), the texture coordinates and level of detail (uvLOD8) and the
+// texture lookup (sampleMulN) eight fragments at a time, the replace,
+// over and add blends four or eight fragments at a time, then each one's
+// four channels, two pixels at once where they are consecutive (blend4),
+// and Resolve's conversion to straight colour (resolveStraight). Each is
+// there because a whole thumbnail takes at least 10 % more CPU time
+// without it (vec_amd64.s gives each one's figure); kernels for the
+// lighting, for small triangles' boxes and for the supersampled resolve's
+// box filter saved less and were removed. Each does the float32
+// operations of its Go loop in the same order, so the pictures have the
+// same bits (TestVecSample, TestVecPasses, TestVecFrames,
 // TestVecRandomScenes, TestVecResolve, FuzzVecSample, FuzzVecScene). Go
 // may fuse a multiply and an add (GOAMD64=v3 and up, arm64 and others),
 // which would give the Go loops other bits: the package rounds every
@@ -333,15 +336,6 @@ func (b *batchInfo) uvFor(lodBias float32, lod0 bool) uvConsts {
 	return c
 }
 
-// lightConsts is what light8 reads besides the triangle (its vertices'
-// normal and light vector).
-type lightConsts struct {
-	amb float32
-	// store set: light8 writes each fragment's factor to rp instead of
-	// multiplying r, g and b by it.
-	store int32
-}
-
 // blendArgs is what blend4 reads; the offsets of its fields are fixed in
 // vec_amd64.s.
 type blendArgs struct {
@@ -357,19 +351,19 @@ type blendArgs struct {
 // p1Args is what pass1x8 reads; the offsets of its fields are fixed in
 // vec_amd64.s.
 type p1Args struct {
-	x, xr      int64      // 0, 8: the span
-	o0, o1, o2 [8]int64   // 16, 80, 144: lane j's edge values less lane 0's, j steps
-	s0, s1, s2 [4]int64   // 208, 240, 272: eight steps of each
-	inv        float32    // 304
-	z, q       [3]float32 // 308, 320
-	depthTest  int32      // 332
-	row        uintptr    // 336: the depth of pixel (0, y), a *float32
-	pixBase    int64      // 344: the index of pixel (0, y)
-	pix        uintptr    // 352: where the fragments go, an *int32
-	zs, iq     uintptr    // 360, 368: *float32
-	p0, p1, p2 uintptr    // 376, 384, 392: *float32
-	lanes      uintptr    // 400: compactLanes, a *[256][8]int32
-	w0, w1, w2 int64      // 408, 416, 424: the edge values at x
+	x, xr      int64          // 0, 8: the span
+	o0, o1, o2 [8]int64       // 16, 80, 144: lane j's edge values less lane 0's, j steps
+	s0, s1, s2 [4]int64       // 208, 240, 272: eight steps of each
+	inv        float32        // 304
+	z, q       [3]float32     // 308, 320
+	depthTest  int32          // 332
+	row        *float32       // 336: the depth of pixel (0, y)
+	pixBase    int64          // 344: the index of pixel (0, y)
+	pix        *int32         // 352: where the fragments go
+	zs, iq     *float32       // 360, 368
+	p0, p1, p2 *float32       // 376, 384, 392
+	lanes      *[256][8]int32 // 400: compactLanes
+	w0, w1, w2 int64          // 408, 416, 424: the edge values at x
 	// narrow is 1 when every edge value of the rows' pixels fits in an
 	// int32: the kernel then steps eight values in one register and
 	// converts them in one instruction, where int64 values take two
@@ -377,44 +371,7 @@ type p1Args struct {
 	// and s0..s2, and the low halves of w0..w2.
 	narrow int32    // 432
 	e32    [3]int32 // 436: each edge's step, modulo 2³²
-	// passRows8's: the next row y and the last ye, the target's width,
-	// the count after which it stops, the depth buffer.
-	y, ye int64   // 448, 456
-	width int64   // 464
-	limit int64   // 472
-	depth uintptr // 480: a *float32
-	// depthWrite (488) set: passRows8 writes the depth of each fragment
-	// that passes the test, as it finds it (rasterRows' gathered
-	// fragments, whose blend comes later).
-	depthWrite int32
-	// The rest is passRows8's for rasterRows' gathered fragments. buf is
-	// the span buffer's arrays (spanBuf.grow sets it), k the index in
-	// them where the fragments go: the kernel points pix, zs, iq and
-	// p0..p2 there itself, which in Go cost bounds checks at every call.
-	// pre says which of shadePre's passes it runs on them, with the
-	// triangle: 1 uvLOD8 (with uv; u, v and lod at k), 2 light8 (with
-	// light, which has store set; the factors to lf at k). A triangle of
-	// a few fragments paid more for those calls in Go than for the
-	// kernels' work.
-	pre   int32
-	k     int64
-	buf   spanPtrs
-	uv    uvConsts
-	light lightConsts
 }
-
-// spanPtrs is a span buffer's arrays as passRows8 reads them.
-type spanPtrs struct {
-	pix, z, iq, p0, p1, p2, u, v, lod, lf uintptr
-}
-
-// addr is a pointer as p1Args holds it. The arrays rasterTri points into
-// are held elsewhere for the whole call (the target's depth buffer, the
-// span buffer's slices, which are on the heap, which does not move), and
-// a store of a uintptr needs no write barrier: storing a row's pointers
-// into the heap-allocated p1Args paid one each while the collector ran,
-// 2-3 % of a warm render.
-func addr[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
 
 // setupPass1 sets pa to pass1x8's arguments for the rows ys..ye of tr,
 // everything but the row's own fields; false when the edge values could
@@ -426,7 +383,7 @@ func setupPass1(pa *p1Args, tr *tri, ys, ye int, depthTest bool) bool {
 	}
 	// The row's own fields are set for each row; only the ones for the
 	// chosen width are set here.
-	pa.inv, pa.z, pa.q, pa.lanes = tr.invArea, tr.z, tr.q, addr(&compactLanes)
+	pa.inv, pa.z, pa.q, pa.lanes = tr.invArea, tr.z, tr.q, &compactLanes
 	pa.depthTest = 0
 	if depthTest {
 		pa.depthTest = 1

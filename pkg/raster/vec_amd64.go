@@ -23,19 +23,6 @@ func sampleMulN(a *smArgs) int
 //go:noescape
 func uvLOD8(tr *tri, c *uvConsts, p0, p1, p2, iq, u, v, lod *float32, groups int)
 
-// light8 is shadeSpan's pass 4 (lighting) for 8·groups fragments of
-// triangle tr, or, with c.store set, the lighting factor of each into
-// rp.
-//
-//go:noescape
-func light8(tr *tri, c *lightConsts, p0, p1, p2, rp, gp, bp *float32, groups int)
-
-// mulRGB8 multiplies the colours at rp, gp and bp by the factors at fp,
-// for 8·groups fragments.
-//
-//go:noescape
-func mulRGB8(fp, rp, gp, bp *float32, groups int)
-
 // blend4 is blendSpan for BlendReplace, BlendOver and BlendAdd.
 //
 //go:noescape
@@ -47,23 +34,9 @@ func blend4(c *blendArgs)
 //go:noescape
 func pass1x8(c *p1Args) int
 
-// resolveSum is Resolve's box filter for one output row of w pixels, from
-// the k×k-sample blocks at block (sample rows stride bytes apart) into out.
-//
-//go:noescape
-func resolveSum(block, out *float32, stride, k, w int, inv float32)
-
 // resolveStraight is Resolve's conversion of n pixels (n even) of sums
 // to straight 8-bit colour, over transparency, into dst, which holds
 // zeros: pixels that stay transparent black are not written.
 //
 //go:noescape
 func resolveStraight(src *float32, dst *uint8, n int)
-
-// passRows8 is rasterTri's pass 1 for the rows of a small triangle, over
-// its bounding box in groups of 4×2 pixels, followed by uvLOD8 and
-// light8 on what it found as c.pre says; it returns how many fragments
-// it appended.
-//
-//go:noescape
-func passRows8(c *p1Args, tr *tri) int

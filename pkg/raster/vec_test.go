@@ -52,7 +52,7 @@ func vecGroups(rng *rand.Rand, n, levels int) (u, v, lod []float32) {
 	for g := 0; g < n; g += 8 {
 		base := (rng.Float32()*1.2 - 0.1) * float32(levels)
 		// Most groups' λ lie within a level; some spread over two or
-		// three, as fragments of several small triangles do.
+		// three, as a triangle seen nearly edge-on's do.
 		spread := float32(0.3)
 		if rng.IntN(4) == 0 {
 			spread = 2.5
@@ -384,10 +384,10 @@ func vecValue(rng *rand.Rand) float32 {
 	return (rng.Float32() - 0.5) * 4
 }
 
-// TestVecPasses checks the texture-coordinate and lighting kernels through
-// shadeSpan: random triangles, weights and ambient terms, specials
-// included, give the same colours, coordinates and levels of detail, and
-// the same colour buffer, with the kernels as without.
+// TestVecPasses checks the texture-coordinate, lookup and blend kernels
+// through shadeSpan: random triangles, weights and ambient terms,
+// specials included, give the same colours, coordinates and levels of
+// detail, and the same colour buffer, with the kernels as without.
 func TestVecPasses(t *testing.T) {
 	if !haveVec {
 		t.Skip("no vector kernel on this build or CPU")
@@ -903,9 +903,9 @@ func TestPass1Narrow(t *testing.T) {
 			}
 			o := &res[k]
 			pa.x, pa.xr, pa.w0, pa.w1, pa.w2 = xl, xr, w0, w1, w2
-			pa.row, pa.pixBase = addr(&depth[0]), int64(y*W)
-			pa.pix, pa.zs, pa.iq = addr(&o.pix[0]), addr(&o.z[0]), addr(&o.iq[0])
-			pa.p0, pa.p1, pa.p2 = addr(&o.p0[0]), addr(&o.p1[0]), addr(&o.p2[0])
+			pa.row, pa.pixBase = &depth[0], int64(y*W)
+			pa.pix, pa.zs, pa.iq = &o.pix[0], &o.z[0], &o.iq[0]
+			pa.p0, pa.p1, pa.p2 = &o.p0[0], &o.p1[0], &o.p2[0]
 			n[k] = pass1x8(&pa)
 		}
 		// The Go loop's arithmetic (rasterTri's).
@@ -937,104 +937,5 @@ func TestPass1Narrow(t *testing.T) {
 	}
 	if narrow < 5000 || narrow > 15000 {
 		t.Errorf("%d of 20000 trials took the int32 path; the test wants both paths", narrow)
-	}
-}
-
-// TestRasterRows draws random scenes of small triangles (clusters a few
-// pixels to a few dozen across, tall and flat ones, on pixel centres and
-// off them, across the target's edges) with and without the kernels: the
-// fragments passRows8 finds over the bounding boxes must be the span
-// walk's, shaded to the same bits.
-func TestRasterRows(t *testing.T) {
-	if !haveVec {
-		t.Skip("no vector kernel on this build or CPU")
-	}
-	defer func() { haveVec = true }()
-	rng := rand.New(rand.NewPCG(23, 24))
-	tex := []*Texture{mipChecker(64, 8, [4]float32{1, 0.5, 0.2, 1}, [4]float32{0.1, 0.3, 0.9, 0.4}), randomTexture(rng, 16, 16, true, false)}
-	small, all := 0, 0
-	for scene := range 300 {
-		w, h := 8+rng.IntN(120), 8+rng.IntN(120)
-		// Some scenes have tall triangles reaching from far left of a
-		// large target into its first columns: a narrow box whose edge
-		// values may not fit in int32.
-		far := scene%4 == 3
-		if far {
-			w, h = 200+rng.IntN(400), 200+rng.IntN(400)
-		}
-		var batches []Batch
-		for range 1 + rng.IntN(3) {
-			var vs []Vertex
-			var idx []uint32
-			if far {
-				for k := range 3 * (1 + rng.IntN(10)) {
-					px, py := rng.Float32()*20, rng.Float32()*float32(h)
-					if k%3 == 0 {
-						px = -rng.Float32() * float32(w) / 2
-					}
-					vs = append(vs, Vertex{Position: [4]float32{2*px/float32(w) - 1, 2*py/float32(h) - 1, rng.Float32()*1.8 - 0.9, 1},
-						UV: [2]float32{rng.Float32(), rng.Float32()}, Color: [4]float32{1, 1, 1, 1}, Normal: [3]float32{0, 0, 1}})
-					idx = append(idx, uint32(k))
-				}
-				batches = append(batches, Batch{State: randomState(rng.IntN(7), true, false), Color: [4]float32{1, 0.9, 0.8, 0.7},
-					Vertices: vs, Indices: idx, Texture: tex[rng.IntN(len(tex))]})
-				continue
-			}
-			// A cluster's size in pixels, and its stretch along x and y.
-			size := 1 + rng.Float32()*float32(smallTri+8)
-			sx, sy := size, size*(0.2+rng.Float32()*4)
-			if rng.IntN(2) == 0 {
-				sx, sy = sy, sx
-			}
-			cx, cy := rng.Float32()*float32(w+20)-10, rng.Float32()*float32(h+20)-10
-			for k := range 3 * (1 + rng.IntN(30)) {
-				px, py := cx+sx*(rng.Float32()-0.5), cy+sy*(rng.Float32()-0.5)
-				if rng.IntN(4) == 0 {
-					// On a pixel centre or a pixel edge.
-					px, py = float32(math.Round(float64(px)))+0.5*float32(rng.IntN(2)), float32(math.Round(float64(py)))+0.5*float32(rng.IntN(2))
-				}
-				ww := 0.5 + rng.Float32()*2
-				v := Vertex{Position: [4]float32{(2*px/float32(w) - 1) * ww, (2*py/float32(h) - 1) * ww, (rng.Float32()*1.8 - 0.9) * ww, ww},
-					UV:     [2]float32{rng.Float32()*2 - 0.5, rng.Float32()*2 - 0.5},
-					Color:  [4]float32{rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()},
-					Normal: [3]float32{0, rng.Float32(), 1}, Light: [3]float32{rng.Float32(), 0, 0.5}}
-				vs = append(vs, v)
-				idx = append(idx, uint32(k))
-			}
-			st := randomState(rng.IntN(7), rng.IntN(2) == 0, rng.IntN(3) == 0)
-			st.DepthTest, st.DepthWrite = rng.IntN(4) != 0, rng.IntN(3) != 0
-			b := Batch{State: st, Color: [4]float32{1, 0.9, 0.8, 0.7}, Vertices: vs, Indices: idx, VertexColor: rng.IntN(2) == 0}
-			if rng.IntN(4) != 0 {
-				b.Texture = tex[rng.IntN(len(tex))]
-			}
-			batches = append(batches, b)
-		}
-		workers := 1 + rng.IntN(3)
-		var out [2]*Target
-		for k, on := range []bool{true, false} {
-			haveVec = on
-			tg := newTarget(t, w, h)
-			tg.Clear([4]float32{0.1, 0.2, 0.3, 1})
-			if err := tg.Draw(batches, DrawOptions{Workers: workers}); err != nil {
-				t.Fatal(err)
-			}
-			out[k] = tg
-		}
-		if workers == 1 {
-			for _, s := range out[0].spans {
-				small += s.small
-			}
-			for _, b := range batches {
-				all += len(b.Indices) / 3
-			}
-		}
-		if d := bufferDiff(out[0].Color, out[1].Color, out[0].Depth, out[1].Depth); d != "" {
-			t.Fatalf("scene %d (%d×%d): %s", scene, w, h, d)
-		}
-	}
-	// Most of the triangles are on screen, front-facing and small (one
-	// that crosses bands counts once a band).
-	if small < all/4 {
-		t.Errorf("rasterRows drew %d of %d triangles", small, all)
 	}
 }

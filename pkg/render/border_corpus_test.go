@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/sweep"
 )
 
 // TestCorpusStillsKeepTheMargin renders the default still of corpus
@@ -15,19 +17,17 @@ import (
 // framingAlpha; fainter fringes are allowed there,
 // docs/rendering.md#silhouette). A model camera (a portrait's) frames the
 // picture as its author chose: its stills are left out. By default it
-// takes every eighth model; MDXR_BORDER_ALL=1 takes all of them, and
-// BORDER_DIR=dir keeps the pictures there for looking at.
+// takes every eighth model of each format and version; MDXR_FULL=1 takes
+// all of them, and BORDER_DIR=dir keeps the pictures there for looking at.
 func TestCorpusStillsKeepTheMargin(t *testing.T) {
-	models := corpusModels(t)
-	step := 8
-	if os.Getenv("MDXR_BORDER_ALL") != "" {
-		step = 1
-	} else if testing.Short() {
-		t.Skip("renders many models; MDXR_BORDER_ALL=1 renders all")
+	if testing.Short() && !sweep.Full() {
+		t.Skip("renders many models; MDXR_FULL=1 renders all")
 	}
+	sample := sweep.New(8)
+	defer func() { t.Logf("models %s", sample) }()
 	checked := 0
-	for i := 0; i < len(models); i += step {
-		path := models[i]
+	files := corpusModels(t, sample)
+	for _, path := range files {
 		m, err := loadPath(path)
 		if err != nil {
 			continue // the corpus holds broken files on purpose
@@ -51,8 +51,8 @@ func TestCorpusStillsKeepTheMargin(t *testing.T) {
 			t.Errorf("%s: what shows (%v) touches the edge of the %v picture", name, shown, img.Rect.Size())
 		}
 	}
-	if checked < len(models)/step/2 {
-		t.Errorf("only %d of %d models checked", checked, len(models)/step)
+	if checked < len(files)/2 {
+		t.Errorf("only %d of %d models checked", checked, len(files))
 	}
 	t.Logf("%d models checked", checked)
 }

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -116,7 +117,7 @@ func TestLayoutRejects(t *testing.T) {
 		"no strips":      func() (*Layout, error) { return NewLayout(nil, nil, 8, 8, 0) },
 		"no samples":     func() (*Layout, error) { return NewLayout([]Strip{{}}, nil, 8, 8, 0) },
 		"no frame size":  func() (*Layout, error) { return NewLayout(s, nil, 0, 8, 0) },
-		"absurd columns": func() (*Layout, error) { return NewLayout(s, nil, 8, 8, 1<<62) },
+		"absurd columns": func() (*Layout, error) { return NewLayout(s, nil, 8, 8, math.MaxInt) },
 		"too tall":       func() (*Layout, error) { return NewLayout(s, make([]float64, 3000), 8, 8, 0) },
 	} {
 		if l, err := f(); err == nil {

@@ -635,19 +635,10 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 		}
 	}
 	tmp := &d.tmp
-	// A block with coefficients below its first row takes the vector row
-	// pass; one without has flat columns, and idctRows' shortcuts make
-	// its rows cheap.
-	if haveIDCTVec && rows&0xfe00 != 0 {
-		idctRowsVec(&d.blk, tmp)
-	} else {
-		idctRows(&d.blk, tmp, rows)
-	}
+	idctRows(&d.blk, tmp, rows)
 	switch {
 	case rows&0xfe00 == 0:
 		idctColsFlat(tmp)
-	case haveIDCTVec:
-		idctColsVec(tmp)
 	case rows&0xf000 == 0:
 		idctColsTop(tmp)
 	default:
@@ -662,8 +653,6 @@ func (d *fastJPEG) store(dst *image.NRGBA, c *jpegComp, rows uint32, bx, by, cw,
 				row[4*x], row[4*x+1], row[4*x+2] = v, v, v
 			}
 		}
-	case nx == 8 && haveIDCTVec:
-		storeChan8(tmp, &dst.Pix[o], stride, ny, c.ch)
 	case nx == 8:
 		o += c.ch
 		for y := range ny {
