@@ -38,6 +38,10 @@ type Options struct {
 	// folder (its MPQs, in the game's order) or a folder of extracted
 	// game files.
 	GameData string
+	// NoMapRoot looks for a model's textures in its own folder (after
+	// TextureRoots, before GameData) but not at the root of the map it is
+	// part of, as the reference viewer's harness looks for them.
+	NoMapRoot bool
 	// Output says where files go and which kinds are written.
 	Output Output
 	// Jobs is the number of models rendered at once; 0 means the number
@@ -366,8 +370,9 @@ func (o *Options) optionsHash() string {
 		Tolerance                      int
 		MaxMismatch                    float64
 		Overrides                      []Override
+		NoMapRoot                      bool
 	}{o.Inputs.Files, o.Inputs.Dirs, o.Inputs.Globs, o.Inputs.Extensions, o.Inputs.List, o.Output.Name, o.Output.Formats,
-		o.Render, o.Views, o.Sequences, o.Teams, o.Sheet, o.Check.Tolerance, o.Check.MaxMismatch, o.Overrides})
+		o.Render, o.Views, o.Sequences, o.Teams, o.Sheet, o.Check.Tolerance, o.Check.MaxMismatch, o.Overrides, o.NoMapRoot})
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
