@@ -209,7 +209,9 @@ type View struct {
 	Camera     string
 }
 
-// Sequences selects which animations are rendered.
+// Sequences selects which animations sheets and previews show (a still
+// shows the stand sequence); the default is all of them, as the sheet
+// command makes.
 type Sequences struct {
 	Select Select
 	// Patterns are case-blind globs ("Walk*", "Attack*"): with SelectMatch
@@ -323,7 +325,7 @@ func DefaultOptions() Options {
 		ModelTimeout: DefaultModelTimeout,
 		Render: RenderOptions{Size: Square(256), SSAA: 1, Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1,
 			Margin: 0.05, Zoom: 1},
-		Sequences: Sequences{Select: SelectStand},
+		Sequences: Sequences{Select: SelectAll},
 		Sheet: SheetOptions{Frames: 8, Trim: true, MaxSize: sheet.DefaultMaxSize,
 			Metadata: []Metadata{MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain}},
 		Check: CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -389,7 +390,15 @@ func (jr *jobRun) produce() error {
 		}
 	}
 
-	seqs := selectSequences(jr.info.Sequences, job.Sequences)
+	// The selection is that of sheets and previews; without them the
+	// one sequence drawn is the still's.
+	seqs := []int{standSequence(jr.info.Sequences)}
+	if job.hasRun() {
+		seqs = selectSequences(jr.info.Sequences, job.Sequences)
+		if len(seqs) == 0 {
+			return noSequenceError(jr.info.Sequences, job.Sequences.Patterns)
+		}
+	}
 	for _, s := range seqs {
 		if s >= 0 {
 			res.Sequences = append(res.Sequences, jr.info.Sequences[s].Name)
@@ -411,6 +420,26 @@ func (jr *jobRun) produce() error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// hasRun reports whether the job writes sheets or previews, which show
+// the selected sequences.
+func (j *Job) hasRun() bool {
+	return slices.ContainsFunc(j.Formats, func(f Format) bool { return f == FormatSheet || f == FormatGIF || f == FormatAPNG })
+}
+
+// noSequenceError says that no sequence of seqs matches the patterns,
+// naming those the model has.
+func noSequenceError(seqs []SequenceInfo, patterns []string) error {
+	names := make([]string, 0, len(seqs))
+	for i, s := range seqs {
+		if i == 12 {
+			names = append(names, fmt.Sprintf("and %d more", len(seqs)-i))
+			break
+		}
+		names = append(names, clip.Display(s.Name, clip.MaxQuote))
+	}
+	return fmt.Errorf("no sequence matches %s (the model has: %s)", clip.Quote(strings.Join(patterns, ",")), strings.Join(names, ", "))
 }
 
 // selectSequences returns indexes into seqs; -1 stands for the bind pose of
