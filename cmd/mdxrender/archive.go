@@ -293,10 +293,10 @@ not fit in what is left is refused before it is read, and one that grows
 past it while written is stopped and removed. A file that cannot be read
 or is refused is reported on stderr (the first 20, then how many more)
 and the others are still extracted; the exit status is then 1.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outDir == "" {
-				return errors.New("archive extract: -o DIR is required")
+				return usageErrorf("-o DIR is required: the folder the files are written into")
 			}
 			lim, err := lf.limits()
 			if err != nil {
@@ -314,7 +314,7 @@ and the others are still extracted; the exit status is then 1.`,
 			failed := 0
 			fail := func(msg string) {
 				if failed < maxFailures {
-					fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(msg, maxMessage))
+					fmt.Fprintf(stderr, "mdxrender: archive extract: %s\n", clip.Display(msg, maxMessage))
 				}
 				failed++
 			}
@@ -354,7 +354,7 @@ and the others are still extracted; the exit status is then 1.`,
 				return fmt.Errorf("archive extract: flushing to disk: %w", err)
 			}
 			if failed > maxFailures {
-				fmt.Fprintf(stderr, "mdxrender: %s: %d more files were not extracted (their messages left out)\n", args[0], failed-maxFailures)
+				fmt.Fprintf(stderr, "mdxrender: archive extract: %s: %d more files were not extracted (their messages left out)\n", clip.Display(args[0], maxMessage), failed-maxFailures)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "extracted %d files (%d bytes) to %s\n", written, x.used, outDir)
 			if failed > 0 {
@@ -389,7 +389,7 @@ func describeArchiveErr(archive, name string, err error) string {
 	case errors.As(err, &fe) || errors.As(err, &ue):
 		return err.Error()
 	}
-	return fmt.Sprintf("%s: %s: %v", archive, name, err)
+	return fmt.Sprintf("%s: %s: %s", archive, name, describe(err))
 }
 
 // extractAll picks the entries to write when no names are given: every

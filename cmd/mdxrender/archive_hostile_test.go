@@ -304,7 +304,7 @@ func TestBatchWriteFailuresAreReported(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 	for _, want := range []string{
-		"mdxrender: manifest.json was not written: write " + filepath.Join(out, "manifest.json"),
+		"mdxrender: batch: manifest.json was not written: cannot write " + filepath.Join(out, "manifest.json") + ": a folder is in the way",
 		`map.w3x:..\up.mdl: a ".." element would climb out of the output folder; skipped`,
 	} {
 		if !strings.Contains(stderr, want) {
