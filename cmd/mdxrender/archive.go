@@ -110,8 +110,8 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
-	lf.register(cmd.Flags())
+	addShared(cmd.Flags(), "archive ls", "json", &asJSON)
+	lf.register(cmd.Flags(), "archive ls")
 	return cmd
 }
 
@@ -363,10 +363,15 @@ and the others are still extracted; the exit status is then 1.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write into (created if missing)")
-	lf.register(cmd.Flags())
+	addShared(cmd.Flags(), "archive extract", "output", &outDir)
+	lf.register(cmd.Flags(), "archive extract")
 	return cmd
 }
+
+// ArchiveProblem is the code of archive ls's warnings about what it read
+// around (clipped tables, overridden header fields, entries pointing
+// nowhere).
+const ArchiveProblem = "archive"
 
 // maxFailures is how many failed files archive extract reports one by
 // one.

@@ -67,16 +67,16 @@ writes the whole batch's). --update rewrites the goldens instead.
 ` + batchStatus
 	}
 	f := cmd.Flags()
-	f.StringVarP(&cfgFile, "config", "c", "", "batch config file (.yaml, .toml or .json)")
-	common.register(f, cmdBatch)
+	name := cmd.Name()
+	addShared(f, name, "config", &cfgFile)
+	common.register(f, name)
+	// The rest are read from the flag set, layered over the configuration
+	// (loadConfig).
+	for _, n := range []string{"jobs", "shard", "force", "prune", "model-timeout", "format", "framing",
+		"frames", "fps", "cols", "yaws", "trim", "max-size", "metadata"} {
+		addShared(f, name, n, sharedValue(n))
+	}
 	def := batchconfig.Default()
-	f.Int("jobs", 0, "models rendered at once (0 = number of CPUs)")
-	f.String("shard", "", "render share i/n of the inputs (by path hash), 0 <= i < n")
-	f.Bool("force", false, "re-render models whose cache entry is still valid")
-	f.Bool("prune", false, "remove the outputs and cache records earlier runs wrote for models no longer in the inputs (never other files)")
-	f.Float64("model-timeout", def.ModelTimeout, "wall time one model may take, in seconds (0 = no limit); a model over it fails and the batch goes on")
-	f.StringSlice("format", def.Output.Formats, "outputs: png, sheet, gif, apng (comma-separated)")
-	f.String("framing", def.Sheet.Framing, framingHelp)
 	if check {
 		f.String("golden", "", "folder of golden images (relative to the working directory)")
 		f.Bool("update", false, "rewrite the golden images")
@@ -95,6 +95,9 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	}
 	cfg, err := loadConfig(configLayers{File: cfgFile, Flags: cmd.Flags(), FlagKeys: keys, Args: args})
 	if err != nil {
+		return err
+	}
+	if err := checkRunFlags(cmd.Flags(), cfg.Output.Formats, len(cfg.Sheet.Yaws) > 0); err != nil {
 		return err
 	}
 	if err := limits.apply(&cfg.Limits); err != nil {

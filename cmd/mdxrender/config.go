@@ -48,6 +48,10 @@ var flagParsers = map[string]func(string) (map[string]any, error){
 		v, err := forms.PrerollMs(s)
 		return map[string]any{"render.preroll_ms": v}, err
 	},
+	"yaws": func(s string) (map[string]any, error) {
+		v, err := yawsValues(s)
+		return map[string]any{"sheet.yaws": v}, err
+	},
 	"sequence": func(s string) (map[string]any, error) {
 		sel, pattern := sequenceSelection(s)
 		out := map[string]any{"sequences.select": string(sel)}

@@ -107,8 +107,8 @@ only ever added, never renamed.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per file) instead of text")
-	lf.register(cmd.Flags())
+	addShared(cmd.Flags(), "inspect", "json", &asJSON)
+	lf.register(cmd.Flags(), "inspect")
 	return cmd
 }
 

@@ -42,7 +42,7 @@ func vocabularyCommands(t *testing.T) []flagCommand {
 		{"render", func(dir, m string) []string { return []string{"render", m, "--output", filepath.Join(dir, "r.png")} },
 			func(dir string) string { return filepath.Join(dir, "r.png") }},
 		{"sheet", func(dir, m string) []string {
-			return []string{"sheet", m, "--output", filepath.Join(dir, "s"), "--format", "png", "--frames", "1", "--sequence", "stand"}
+			return []string{"sheet", m, "--output", filepath.Join(dir, "s"), "--format", "png"}
 		}, func(dir string) string { return filepath.Join(dir, "s", "unit.png") }},
 		{"batch", func(dir, m string) []string { return []string{"batch", m, "--output", filepath.Join(dir, "b")} },
 			func(dir string) string { return filepath.Join(dir, "b", "unit-default.png") }},
