@@ -73,7 +73,8 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 				return writeListingJSON(cmd.OutOrStdout(), args[0], a)
 			}
 			for _, w := range archiveHead(args[0], a).Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w) // escaped by archiveHead
+				// The message is escaped by archiveHead already.
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s: %s\n", clip.Display(args[0], maxMessage), ArchiveProblem, w)
 			}
 			// The listing is written as it is made, its columns aligned a
 			// thousand lines at a time: an archive of hundreds of

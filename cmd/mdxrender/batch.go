@@ -143,18 +143,20 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	// Input names and messages may come from inside archives, whose names
 	// are a stranger's: every line is escaped (printf).
 	for _, sk := range m.Skipped {
-		printf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", sk)
+		printSkipped(cmd.ErrOrStderr(), sk)
 	}
+	verbose, _ := cmd.Flags().GetBool("verbose")
+	printBatchWarnings(cmd.ErrOrStderr(), m, verbose)
 	for _, res := range m.Models {
 		for _, e := range res.Errors {
 			if !strings.Contains(e, res.Input) { // most errors name the file already
 				e = res.Input + ": " + e
 			}
-			printf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
+			printf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", cmd.Name(), e)
 		}
 		for _, c := range res.Checks {
 			if c.Failed() {
-				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s %s\n", res.Input, c.Output, c.Status, c.Message)
+				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s: %s %s\n", cmd.Name(), res.Input, c.Output, c.Status, c.Message)
 			}
 		}
 	}

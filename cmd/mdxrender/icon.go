@@ -127,7 +127,7 @@ written atomically, and nothing is written outside DIR.`,
 			defer m.Close()
 			set, warns, err := m.Icons(cmd.Context(), o)
 			for _, w := range warns {
-				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w)
+				printWarning(cmd.ErrOrStderr(), args[0], w, verbose)
 			}
 			if err != nil {
 				return limitHint(err)

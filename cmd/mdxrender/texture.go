@@ -7,6 +7,7 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -60,7 +61,7 @@ instead.`,
 				return limitHint(err)
 			}
 			if tex.LevelErr != nil {
-				printf(cmd.ErrOrStderr(), "mdxrender: warning: %v\n", tex.LevelErr)
+				printWarning(cmd.ErrOrStderr(), in, render.Warning{Code: render.BadTexture, Message: tex.LevelErr.Error()}, false)
 			}
 			if mip < 0 || mip >= len(tex.Levels) {
 				return fmt.Errorf("texture: %s has %d mip levels; --mip %d is out of range", in, len(tex.Levels), mip)
