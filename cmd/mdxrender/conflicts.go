@@ -44,7 +44,7 @@ func flagText(f *pflag.FlagSet, name string) string {
 // of them.
 func quoteIfNeeded(s string) string {
 	if s == "" || strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-+%#/_", r))
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".,-+%#/_", r))
 	}) {
 		return clip.Quote(s)
 	}
@@ -52,11 +52,13 @@ func quoteIfNeeded(s string) string {
 }
 
 // runOnly are the flags only sheets and previews use, and the outputs
-// each needs.
+// each needs (a still shows the stand sequence whatever --sequence
+// selects).
 var runOnly = []struct {
 	flag  string
 	needs []batch.Format
 }{
+	{"sequence", []batch.Format{batch.FormatSheet, batch.FormatGIF, batch.FormatAPNG}},
 	{"frames", []batch.Format{batch.FormatSheet, batch.FormatGIF, batch.FormatAPNG}},
 	{"fps", []batch.Format{batch.FormatSheet, batch.FormatGIF, batch.FormatAPNG}},
 	{"yaws", []batch.Format{batch.FormatSheet, batch.FormatGIF, batch.FormatAPNG}},
