@@ -429,7 +429,9 @@ func (j *Job) hasRun() bool {
 }
 
 // noSequenceError says that no sequence of seqs matches the patterns,
-// naming those the model has.
+// naming those the model has. A plain name matches a whole name only
+// ("attack" is not "Attack 1"): when one would match the start of a
+// sequence's name, the error suggests the glob that does.
 func noSequenceError(seqs []SequenceInfo, patterns []string) error {
 	names := make([]string, 0, len(seqs))
 	for i, s := range seqs {
@@ -439,7 +441,23 @@ func noSequenceError(seqs []SequenceInfo, patterns []string) error {
 		}
 		names = append(names, clip.Display(s.Name, clip.MaxQuote))
 	}
-	return fmt.Errorf("no sequence matches %s (the model has: %s)", clip.Quote(strings.Join(patterns, ",")), strings.Join(names, ", "))
+	var globs []string
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?[\\") {
+			continue
+		}
+		for _, s := range seqs {
+			if strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(p)) {
+				globs = append(globs, p+"*")
+				break
+			}
+		}
+	}
+	hint := ""
+	if len(globs) > 0 {
+		hint = fmt.Sprintf("; names match whole: %s matches those starting so", clip.Quote(strings.Join(globs, ",")))
+	}
+	return fmt.Errorf("no sequence matches %s (the model has: %s%s)", clip.Quote(strings.Join(patterns, ",")), strings.Join(names, ", "), hint)
 }
 
 // selectSequences returns indexes into seqs; -1 stands for the bind pose of
