@@ -222,6 +222,10 @@ func TestOutputExtensionRefused(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s", args, code, se)
 		}
 	}
+	_, se, code := run(t, "convert", m, filepath.Join(dir, "out.txt"))
+	if code != exitUsage || !strings.Contains(se, `unknown output extension ".txt"; the output must end in .mdx or .mdl`) {
+		t.Errorf("convert out.txt: exit %d\n%s", code, se)
+	}
 	if n := listDir(t, dir); len(n) != 2 {
 		t.Errorf("wrote %v", n)
 	}

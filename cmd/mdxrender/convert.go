@@ -67,7 +67,7 @@ func outputFormat(path string) (string, error) {
 func convertModel(in, out string, overwriteInput bool, lim mdxrender.Limits) error {
 	format, err := outputFormat(out)
 	if err != nil {
-		return err
+		return usageError{err} // as render refuses a name it cannot write
 	}
 	if !overwriteInput {
 		// os.SameFile sees through different spellings, symbolic links and
