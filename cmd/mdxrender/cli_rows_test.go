@@ -355,3 +355,44 @@ func TestLibraryDefaultsAreTheCommands(t *testing.T) {
 		t.Error("render with no options and the library's View{} differ")
 	}
 }
+
+// --map-root=false leaves the root of the model's map out of the texture
+// search on every command that draws, as render's always did.
+func TestMapRootOnEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "map.w3x")
+	m := standSecond(t, filepath.Join(mkdir(t, root, "units"))) // names Textures\fixture_checker.tga
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 4, 4))); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(mkdir(t, root, "Textures"), "fixture_checker.png"), b.Bytes(), 0o644)
+	t.Chdir(dir) // a map root is looked for no higher than the working folder
+	for _, args := range [][]string{
+		{"render", m, "-o", filepath.Join(dir, "r.png")},
+		{"sheet", m, "-o", filepath.Join(dir, "s"), "--frames", "1"},
+		{"batch", m, "-o", filepath.Join(dir, "b")},
+		{"icon", m, "-o", filepath.Join(dir, "i"), "--no-png"},
+	} {
+		args = append(args, "--size", "16")
+		if args[0] == "icon" {
+			args = args[:len(args)-2]
+		}
+		for _, mapRoot := range []bool{true, false} {
+			_, se, code := run(t, append(args, "--map-root="+map[bool]string{true: "true", false: "false"}[mapRoot])...)
+			missing := strings.Contains(se, "missing-texture: texture \"Textures\\\\fixture_checker.tga\"")
+			if code != 0 || missing == mapRoot {
+				t.Errorf("%s --map-root=%v: exit %d\n%s", args[0], mapRoot, code, se)
+			}
+		}
+	}
+}
+
+func mkdir(t *testing.T, parts ...string) string {
+	t.Helper()
+	p := filepath.Join(parts...)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
