@@ -53,7 +53,7 @@ joins the shards' manifests.
 		},
 	}
 	if check {
-		cmd.Use = "check -c FILE [--golden DIR] [--update]"
+		cmd.Use = "check [-c FILE] [MODEL|FOLDER|MAP...] --golden DIR [--update]"
 		cmd.Short = "Render a batch and compare it with golden images (JUnit, Markdown, gallery)"
 		cmd.Long = `Render a batch like 'mdxrender batch', then compare each still and sheet
 PNG with the golden image of the same relative path under --golden
