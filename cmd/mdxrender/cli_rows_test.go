@@ -396,3 +396,13 @@ func mkdir(t *testing.T, parts ...string) string {
 	}
 	return p
 }
+
+// A mistake on the command line is told before a model that is not
+// there: fixing the one should not reveal the other.
+func TestUsageBeforeMissingModel(t *testing.T) {
+	dir := t.TempDir()
+	_, se, code := run(t, "sheet", filepath.Join(dir, "missing.mdx"), "-o", dir, "--format", "webp")
+	if code != exitUsage || !strings.Contains(se, `--format: unknown format "webp"`) || strings.Contains(se, "no such file") {
+		t.Errorf("exit %d\n%s", code, se)
+	}
+}

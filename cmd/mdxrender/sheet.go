@@ -59,9 +59,6 @@ a usage error, 130 if interrupted.`,
 			if out == "" {
 				return usageErrorf("-o DIR is required: the folder the sheet is written into")
 			}
-			if err := checkModelArg(args[0]); err != nil {
-				return err
-			}
 			cfg.Inputs.Files = args
 			cfg.Output.Dir = out
 			cfg.Output.Name = "{name}"
@@ -110,6 +107,10 @@ a usage error, 130 if interrupted.`,
 			sel, pattern := sequenceSelection(common.sequence)
 			cfg.Sequences = batch.Sequences{Select: sel, Patterns: forms.Patterns(pattern)}
 			if err := checkFlags(&cfg); err != nil {
+				return err
+			}
+			// The command line's mistakes first, then the model's.
+			if err := checkModelArg(args[0]); err != nil {
 				return err
 			}
 			if lim, err := common.limits.limits(); err == nil {
