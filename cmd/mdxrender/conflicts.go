@@ -131,26 +131,33 @@ func checkCameraAngles(f *pflag.FlagSet) error {
 // because the picture of model (file name) with v is seen through a model
 // camera the rule chose (a portrait model's portrait camera).
 func ignoredAngles(f *pflag.FlagSet, m *mdx.Model, name string, v render.View) (render.Warning, bool) {
+	cam := render.ModelCamera(m, name, &v)
+	if cam == "" {
+		return render.Warning{}, false
+	}
+	if i, err := strconv.Atoi(cam); err == nil && i >= 0 && i < len(m.Cameras) {
+		cam = m.Cameras[i].Name
+	}
+	return idleAngles(f, "a portrait model is seen through its camera "+clip.Quote(cam)+" (--camera orbit: the orbit camera)")
+}
+
+// idleAngles is the warning that --yaw and --pitch, those of them given,
+// have no effect, for the reason why; none given, no warning.
+func idleAngles(f *pflag.FlagSet, why string) (render.Warning, bool) {
 	var given []string
 	for _, n := range []string{"yaw", "pitch"} {
 		if fl := f.Lookup(n); fl != nil && fl.Changed {
 			given = append(given, flagText(f, n))
 		}
 	}
-	cam := render.ModelCamera(m, name, &v)
-	if len(given) == 0 || cam == "" {
+	if len(given) == 0 {
 		return render.Warning{}, false
-	}
-	if i, err := strconv.Atoi(cam); err == nil && i >= 0 && i < len(m.Cameras) {
-		cam = m.Cameras[i].Name
 	}
 	verb := "has"
 	if len(given) > 1 {
 		verb = "have"
 	}
-	return render.Warning{Code: IgnoredFlag, Message: fmt.Sprintf(
-		"%s %s no effect: a portrait model is seen through its camera %s (--camera orbit: the orbit camera)",
-		strings.Join(given, " and "), verb, clip.Quote(cam))}, true
+	return render.Warning{Code: IgnoredFlag, Message: fmt.Sprintf("%s %s no effect: %s", strings.Join(given, " and "), verb, why)}, true
 }
 
 // warnIgnoredAngles prints, for sheet, the warning of ignoredAngles

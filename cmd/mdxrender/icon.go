@@ -139,15 +139,10 @@ written atomically, and nothing is written outside DIR.`,
 			if err != nil {
 				return err
 			}
-			if (cmd.Flags().Changed("yaw") || cmd.Flags().Changed("pitch")) && strings.HasPrefix(set.Framing, "the camera ") {
-				var given []string
-				for _, n := range []string{"yaw", "pitch"} {
-					if cmd.Flags().Changed(n) {
-						given = append(given, flagText(cmd.Flags(), n))
-					}
+			if strings.HasPrefix(set.Framing, "the camera ") {
+				if w, ok := idleAngles(cmd.Flags(), "the icon is seen through "+set.Framing+" (--framing head or whole: the orbit camera)"); ok {
+					printWarning(cmd.ErrOrStderr(), args[0], w, false)
 				}
-				printWarning(cmd.ErrOrStderr(), args[0], render.Warning{Code: IgnoredFlag, Message: fmt.Sprintf(
-					"%s: no effect: the icon is seen through %s (--framing head or whole: the orbit camera)", strings.Join(given, " and "), set.Framing)}, false)
 			}
 			printf(cmd.ErrOrStderr(), "mdxrender: %s: seen through %s\n", args[0], set.Framing)
 			return nil
