@@ -73,7 +73,8 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 				return writeListingJSON(cmd.OutOrStdout(), args[0], a)
 			}
 			for _, w := range archiveHead(args[0], a).Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w) // escaped by archiveHead
+				// The message is escaped by archiveHead already.
+				fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s: %s\n", clip.Display(args[0], maxMessage), ArchiveProblem, w)
 			}
 			// The listing is written as it is made, its columns aligned a
 			// thousand lines at a time: an archive of hundreds of
@@ -110,8 +111,8 @@ escaped and clipped in both. Keys are only ever added, never renamed.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
-	lf.register(cmd.Flags())
+	addShared(cmd.Flags(), "archive ls", "json", &asJSON)
+	lf.register(cmd.Flags(), "archive ls")
 	return cmd
 }
 
@@ -293,10 +294,10 @@ not fit in what is left is refused before it is read, and one that grows
 past it while written is stopped and removed. A file that cannot be read
 or is refused is reported on stderr (the first 20, then how many more)
 and the others are still extracted; the exit status is then 1.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outDir == "" {
-				return errors.New("archive extract: -o DIR is required")
+				return usageErrorf("-o DIR is required: the folder the files are written into")
 			}
 			lim, err := lf.limits()
 			if err != nil {
@@ -314,7 +315,7 @@ and the others are still extracted; the exit status is then 1.`,
 			failed := 0
 			fail := func(msg string) {
 				if failed < maxFailures {
-					fmt.Fprintf(stderr, "mdxrender: %s\n", clip.Display(msg, maxMessage))
+					fmt.Fprintf(stderr, "mdxrender: archive extract: %s\n", clip.Display(msg, maxMessage))
 				}
 				failed++
 			}
@@ -354,7 +355,7 @@ and the others are still extracted; the exit status is then 1.`,
 				return fmt.Errorf("archive extract: flushing to disk: %w", err)
 			}
 			if failed > maxFailures {
-				fmt.Fprintf(stderr, "mdxrender: %s: %d more files were not extracted (their messages left out)\n", args[0], failed-maxFailures)
+				fmt.Fprintf(stderr, "mdxrender: archive extract: %s: %d more files were not extracted (their messages left out)\n", clip.Display(args[0], maxMessage), failed-maxFailures)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "extracted %d files (%d bytes) to %s\n", written, x.used, outDir)
 			if failed > 0 {
@@ -363,10 +364,15 @@ and the others are still extracted; the exit status is then 1.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&outDir, "output", "o", "", "folder to write into (created if missing)")
-	lf.register(cmd.Flags())
+	addShared(cmd.Flags(), "archive extract", "output", &outDir)
+	lf.register(cmd.Flags(), "archive extract")
 	return cmd
 }
+
+// ArchiveProblem is the code of archive ls's warnings about what it read
+// around (clipped tables, overridden header fields, entries pointing
+// nowhere).
+const ArchiveProblem = "archive"
 
 // maxFailures is how many failed files archive extract reports one by
 // one.
@@ -389,7 +395,7 @@ func describeArchiveErr(archive, name string, err error) string {
 	case errors.As(err, &fe) || errors.As(err, &ue):
 		return err.Error()
 	}
-	return fmt.Sprintf("%s: %s: %v", archive, name, err)
+	return fmt.Sprintf("%s: %s: %s", archive, name, describe(err))
 }
 
 // extractAll picks the entries to write when no names are given: every

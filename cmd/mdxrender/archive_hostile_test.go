@@ -304,8 +304,8 @@ func TestBatchWriteFailuresAreReported(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
 	for _, want := range []string{
-		"mdxrender: manifest.json was not written: write " + filepath.Join(out, "manifest.json"),
-		`map.w3x:..\up.mdl: a ".." element would climb out of the output folder; skipped`,
+		"mdxrender: batch: manifest.json was not written: cannot write " + filepath.Join(out, "manifest.json") + ": a folder is in the way",
+		`map.w3x:..\up.mdl: skipped-input: a ".." element would climb out of the output folder; skipped`,
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

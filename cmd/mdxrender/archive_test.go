@@ -96,8 +96,8 @@ func TestArchiveExtractNamed(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "missing.txt: not in the archive") {
 		t.Errorf("missing name: exit %d, %s", code, stderr)
 	}
-	if _, _, code := run(t, "archive", "extract", filepath.Join(mpqFixtures, "v1.mpq")); code != 1 {
-		t.Error("extract without -o succeeded")
+	if _, stderr, code := run(t, "archive", "extract", filepath.Join(mpqFixtures, "v1.mpq")); code != exitUsage || !strings.Contains(stderr, "-o DIR is required") {
+		t.Errorf("extract without -o: exit %d, %s", code, stderr)
 	}
 }
 

@@ -53,7 +53,7 @@ joins the shards' manifests.
 		},
 	}
 	if check {
-		cmd.Use = "check -c FILE [--golden DIR] [--update]"
+		cmd.Use = "check [-c FILE] [MODEL|FOLDER|MAP...] --golden DIR [--update]"
 		cmd.Short = "Render a batch and compare it with golden images (JUnit, Markdown, gallery)"
 		cmd.Long = `Render a batch like 'mdxrender batch', then compare each still and sheet
 PNG with the golden image of the same relative path under --golden
@@ -67,16 +67,16 @@ writes the whole batch's). --update rewrites the goldens instead.
 ` + batchStatus
 	}
 	f := cmd.Flags()
-	f.StringVarP(&cfgFile, "config", "c", "", "batch config file (.yaml, .toml or .json)")
-	common.register(f, cmdBatch)
+	name := cmd.Name()
+	addShared(f, name, "config", &cfgFile)
+	common.register(f, name)
+	// The rest are read from the flag set, layered over the configuration
+	// (loadConfig).
+	for _, n := range []string{"jobs", "shard", "force", "prune", "model-timeout", "format", "framing",
+		"frames", "fps", "cols", "yaws", "trim", "max-size", "metadata"} {
+		addShared(f, name, n, sharedValue(n))
+	}
 	def := batchconfig.Default()
-	f.Int("jobs", 0, "models rendered at once (0 = number of CPUs)")
-	f.String("shard", "", "render share i/n of the inputs (by path hash), 0 <= i < n")
-	f.Bool("force", false, "re-render models whose cache entry is still valid")
-	f.Bool("prune", false, "remove the outputs and cache records earlier runs wrote for models no longer in the inputs (never other files)")
-	f.Float64("model-timeout", def.ModelTimeout, "wall time one model may take, in seconds (0 = no limit); a model over it fails and the batch goes on")
-	f.StringSlice("format", def.Output.Formats, "outputs: png, sheet, gif, apng (comma-separated)")
-	f.String("framing", def.Sheet.Framing, framingHelp)
 	if check {
 		f.String("golden", "", "folder of golden images (relative to the working directory)")
 		f.Bool("update", false, "rewrite the golden images")
@@ -95,6 +95,9 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	}
 	cfg, err := loadConfig(configLayers{File: cfgFile, Flags: cmd.Flags(), FlagKeys: keys, Args: args})
 	if err != nil {
+		return err
+	}
+	if err := checkRunFlags(cmd.Flags(), cfg.Output.Formats, len(cfg.Sheet.Yaws) > 0); err != nil {
 		return err
 	}
 	if err := limits.apply(&cfg.Limits); err != nil {
@@ -140,18 +143,20 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	// Input names and messages may come from inside archives, whose names
 	// are a stranger's: every line is escaped (printf).
 	for _, sk := range m.Skipped {
-		printf(cmd.ErrOrStderr(), "mdxrender: warning: %s\n", sk)
+		printSkipped(cmd.ErrOrStderr(), sk)
 	}
+	verbose, _ := cmd.Flags().GetBool("verbose")
+	printBatchWarnings(cmd.ErrOrStderr(), m, verbose)
 	for _, res := range m.Models {
 		for _, e := range res.Errors {
 			if !strings.Contains(e, res.Input) { // most errors name the file already
 				e = res.Input + ": " + e
 			}
-			printf(cmd.ErrOrStderr(), "mdxrender: %s\n", e)
+			printf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", cmd.Name(), e)
 		}
 		for _, c := range res.Checks {
 			if c.Failed() {
-				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s %s\n", res.Input, c.Output, c.Status, c.Message)
+				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s: %s %s\n", cmd.Name(), res.Input, c.Output, c.Status, c.Message)
 			}
 		}
 	}

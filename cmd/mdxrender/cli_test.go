@@ -18,7 +18,8 @@ func run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	cmd.SetOut(&out)
 	cmd.SetErr(&errb)
 	cmd.SetArgs(args)
-	code = report(cmd.Execute(), &errb)
+	c, err := cmd.ExecuteC()
+	code = reportCommand(c, err, &errb)
 	return out.String(), errb.String(), code
 }
 

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -46,6 +48,10 @@ var flagParsers = map[string]func(string) (map[string]any, error){
 		v, err := forms.PrerollMs(s)
 		return map[string]any{"render.preroll_ms": v}, err
 	},
+	"yaws": func(s string) (map[string]any, error) {
+		v, err := yawsValues(s)
+		return map[string]any{"sheet.yaws": v}, err
+	},
 	"sequence": func(s string) (map[string]any, error) {
 		sel, pattern := sequenceSelection(s)
 		out := map[string]any{"sequences.select": string(sel)}
@@ -86,9 +92,51 @@ func loadConfig(o configLayers) (*batch.Options, error) {
 	}
 	c, err := batchconfig.Load(batchconfig.Layers{File: o.File, Env: os.LookupEnv, Flags: flags, Args: o.Args})
 	if err != nil {
-		return nil, usageError{err}
+		return nil, flagProblems(err, o.File != "")
 	}
 	return c, nil
+}
+
+// flagProblems says the problems of a configuration that flags set in the
+// flags' words ("--size: want 8 to 8192 ...", as sheet and render say
+// it, not "flag --size: render.size: ..."). When every problem is a
+// flag's, the error is a mistake on the command line (the usage line
+// follows it), and so is a batch given no models without a file (the
+// problem of no layer); a problem of the file or an MDXR_ variable is
+// not one, and the usage line would not help with it.
+func flagProblems(err error, file bool) error {
+	all := &batchconfig.Errors{}
+	if !errors.As(err, &all) {
+		var ce *batchconfig.Error
+		if errors.As(err, &ce) {
+			all = &batchconfig.Errors{Errs: []error{ce}}
+		} else {
+			return usageError{err}
+		}
+	}
+	out := &batchconfig.Errors{More: all.More}
+	onlyFlags := all.More == 0
+	for _, e := range all.Errs {
+		var ce *batchconfig.Error
+		name, isFlag := "", false
+		if errors.As(e, &ce) {
+			name, isFlag = strings.CutPrefix(ce.Where, "flag --")
+			if !file && ce.Where == "" && ce.Key == "inputs" {
+				out.Errs = append(out.Errs, errors.New("no models: give a model, folder or map, or a configuration file with -c"))
+				continue
+			}
+		}
+		if !isFlag {
+			onlyFlags = false
+			out.Errs = append(out.Errs, e)
+			continue
+		}
+		out.Errs = append(out.Errs, flagError(name, errors.New(ce.Msg)))
+	}
+	if onlyFlags {
+		return usageError{out}
+	}
+	return out
 }
 
 // flagValues returns the keys a changed flag sets and their values.

@@ -40,13 +40,13 @@ An MDX written from an MDX decoded without changes is byte-identical to it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim, err := lf.limits()
 			if err != nil {
-				return fmt.Errorf("convert: %w", err)
+				return usageError{err}
 			}
 			return convertModel(args[0], args[1], overwriteInput, lim)
 		},
 	}
 	cmd.Flags().BoolVar(&overwriteInput, "overwrite-input", false, "allow OUT to be the input file itself")
-	lf.register(cmd.Flags())
+	lf.register(cmd.Flags(), "convert")
 	return cmd
 }
 
@@ -67,7 +67,7 @@ func outputFormat(path string) (string, error) {
 func convertModel(in, out string, overwriteInput bool, lim mdxrender.Limits) error {
 	format, err := outputFormat(out)
 	if err != nil {
-		return err
+		return usageError{err} // as render refuses a name it cannot write
 	}
 	if !overwriteInput {
 		// os.SameFile sees through different spellings, symbolic links and

@@ -86,7 +86,7 @@ Each file is written atomically; the bytes are the same on every run.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "demo-out", "output folder")
+	addShared(cmd.Flags(), "demo", "output", &out)
 	return cmd
 }
 

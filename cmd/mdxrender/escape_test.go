@@ -34,17 +34,17 @@ func TestConfigReportCapped(t *testing.T) {
 	os.WriteFile(cfg, data, 0o644)
 	_, se, code := run(t, "batch", "-c", cfg)
 	lines := strings.Split(strings.TrimSuffix(se, "\n"), "\n")
-	if code != exitUsage || len(lines) != batchconfig.MaxErrors+1 || lines[len(lines)-1] != "mdxrender: and 480 more problems" {
+	if code != exitUsage || len(lines) != batchconfig.MaxErrors+1 || lines[len(lines)-1] != "mdxrender: batch: and 480 more problems" {
 		t.Errorf("exit %d, %d lines:\n%s", code, len(lines), se)
 	}
-	if !strings.HasPrefix(lines[0], "mdxrender: "+cfg+":4: overrides[0].unknown_0000000: unknown key") {
+	if !strings.HasPrefix(lines[0], "mdxrender: batch: "+cfg+":4: overrides[0].unknown_0000000: unknown key") {
 		t.Errorf("first line %s", lines[0])
 	}
 	// Too deep, too large: one line, naming the file and, where there is
 	// one, the line.
 	_, deep := hostile.NestedConfig(hostile.YAMLCompact, 1000)
 	os.WriteFile(cfg, deep, 0o644)
-	if _, se, code := run(t, "batch", "-c", cfg); code != exitUsage || se != "mdxrender: "+cfg+":3: nested deeper than 64 levels\n" {
+	if _, se, code := run(t, "batch", "-c", cfg); code != exitUsage || se != "mdxrender: batch: "+cfg+":3: nested deeper than 64 levels\n" {
 		t.Errorf("deep: exit %d\n%s", code, se)
 	}
 	os.WriteFile(cfg, bytes.Repeat([]byte("# filler\n"), 200_000), 0o644)

@@ -13,38 +13,15 @@ import (
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/batchconfig"
-	"github.com/mdxrender/mdxrender/pkg/particles"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
 // The vocabulary of render, sheet, batch and check: every option they
-// share is registered here, once, with one name, one value form, one
-// default and one help text, and read by the same parser (the one the
-// batch configuration uses for the same key). docs/cli.md lists them.
-
-// command tells the shared flags which command they are registered on;
-// only the help of -o and --sequence differs.
-type command int
-
-const (
-	cmdRender command = iota
-	cmdSheet
-	cmdBatch
-	cmdCheck
-)
-
-// teamHelp and the other help texts are shared by every command.
-const (
-	teamHelp     = "team colour: player number 0-27 (24-27 neutral), a colour name (red, blue, teal, ..., peanut, neutral) or #rrggbb (default: player 0, red)"
-	sizeHelp     = "picture size in pixels: N (square) or WxH, 8 to 8192 a side"
-	bgHelp       = "background: transparent, #rrggbb or #rrggbbaa"
-	texturesHelp = "texture folder, map (.w3x/.w3m) or MPQ, searched before the model's own folder and map so a reskin there wins (repeatable)"
-	gameDataHelp = "the game's files, searched last: a classic install's folder (its MPQs) or a folder of extracted game files"
-	timeHelp     = "where in the sequence the picture is taken: ms after its start (0 to 600000) or a share of it like 50%"
-	missingHelp  = "how what a missing texture covers is drawn: grey (lit grey geometry; particles and ribbons left out) or white (the reference viewer's white stand-in, for comparisons with it)"
-	framingHelp  = "which frames of a sheet and its previews share a camera: sequence (each animation framed on its own) or shared (one camera for all, one size across animations)"
-)
+// share is registered from the table of shared options (shared.go), with
+// one name, one value form, one default and one help text, and read by
+// the same parser (the one the batch configuration uses for the same
+// key). docs/cli.md lists them.
 
 // commonFlags are the options render, sheet, batch and check share.
 type commonFlags struct {
@@ -59,44 +36,29 @@ type commonFlags struct {
 	sequence   string
 	textures   []string
 	gameData   string
+	mapRoot    bool
 	margin     float64
 	zoom       float64
 	missing    string
+	verbose    bool
 	particles  particleFlags
 	limits     limitFlags
 }
 
-// register adds the shared flags to f with the built-in defaults (those of
-// render.View and batch.DefaultOptions, which agree), written as the
-// flags write them.
-func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
-	def := batchconfig.Default()
-	switch cmd {
-	case cmdRender:
-		f.StringVarP(&c.output, "output", "o", "", "output PNG file (required)")
-		f.StringVar(&c.sequence, "sequence", "", "sequence name (exact, else the first starting so; case-blind) or index, -1 for the bind pose (default: Stand, else the first)")
-	case cmdSheet:
-		f.StringVarP(&c.output, "output", "o", "", "output folder (required)")
-		f.StringVar(&c.sequence, "sequence", "all", "sequences: all, stand (Stand, else the first), or comma-separated names or globs like Walk,Attack* (case-blind)")
-	default:
-		f.StringVarP(&c.output, "output", "o", def.Output.Dir, "output folder (output.dir; relative to the working directory)")
-		f.StringVar(&c.sequence, "sequence", string(batch.SelectStand), "sequences: stand (Stand, else the first), all, or comma-separated names or globs like Walk,Attack* (case-blind)")
+// register adds the shared flags to f, the flag set of the command cmd
+// ("render", "sheet", "batch" or "check"), with the table's defaults
+// (those of render.View and batch.DefaultOptions, which agree).
+func (c *commonFlags) register(f *pflag.FlagSet, cmd string) {
+	for name, p := range map[string]any{
+		"output": &c.output, "size": &c.size, "ssaa": &c.ssaa, "yaw": &c.yaw, "pitch": &c.pitch,
+		"camera": &c.camera, "bg": &c.bg, "team": &c.team, "time": &c.time, "sequence": &c.sequence,
+		"textures": &c.textures, "game-data": &c.gameData, "map-root": &c.mapRoot, "margin": &c.margin,
+		"zoom": &c.zoom, "missing-textures": &c.missing, "verbose": &c.verbose,
+	} {
+		addShared(f, cmd, name, p)
 	}
-	f.StringVar(&c.size, "size", def.Render.Size.String(), sizeHelp)
-	f.IntVar(&c.ssaa, "ssaa", def.Render.SSAA, "supersampling factor per axis, 1 to 8")
-	f.Float64Var(&c.yaw, "yaw", 0, "camera yaw in degrees (0 looks at the model's front from +X)")
-	f.Float64Var(&c.pitch, "pitch", 0, "camera elevation in degrees, -90 to 90")
-	f.StringVar(&c.camera, "camera", "", "use the model's camera (name or index) instead of the orbit camera, or orbit for the orbit camera (default: a portrait model's portrait camera, else the orbit camera)")
-	f.StringVar(&c.bg, "bg", def.Render.Background, bgHelp)
-	f.StringVar(&c.team, "team", "", teamHelp)
-	f.StringVar(&c.time, "time", "0", timeHelp)
-	f.StringArrayVar(&c.textures, "textures", nil, texturesHelp)
-	f.StringVar(&c.gameData, "game-data", "", gameDataHelp)
-	f.Float64Var(&c.margin, "margin", def.Render.Margin, "share of the picture's width and height left free on each side of the model, 0 to below 0.5 (not with render's --distance, --target or --camera)")
-	f.Float64Var(&c.zoom, "zoom", def.Render.Zoom, "scale the framed model (2 = twice as large, cropped)")
-	f.StringVar(&c.missing, "missing-textures", def.Render.MissingTextures, missingHelp)
-	c.particles.register(f)
-	c.limits.register(f)
+	c.particles.register(f, cmd)
+	c.limits.register(f, cmd)
 	// Names used before the vocabulary was one: --out (batch) and
 	// --sequences (batch) still work.
 	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
@@ -110,10 +72,17 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	})
 }
 
-// flagError is a problem with one flag's value.
-func flagError(name string, err error) error {
-	return &batchconfig.Error{Where: "flag --" + name, Msg: err.Error()}
+// flagError is a problem with one flag's value: "--size: want N or
+// WxH ...". The value is quoted in err, as the readers of forms quote it.
+func flagError(name string, err error) error { return &flagProblem{name, err} }
+
+type flagProblem struct {
+	flag string
+	err  error
 }
+
+func (e *flagProblem) Error() string { return "--" + e.flag + ": " + e.err.Error() }
+func (e *flagProblem) Unwrap() error { return e.err }
 
 // picture is what the shared flags written as text say: each read by the
 // reader of its text form, which a batch configuration's key of the same
@@ -166,10 +135,10 @@ func (c *commonFlags) view() (render.View, error) {
 	if err != nil {
 		return render.View{}, err
 	}
-	var errs batchconfig.Errors
+	var errs []error
 	check := func(flag string, err error) {
 		if err != nil {
-			errs.Add(&batchconfig.Error{Where: "flag --" + flag, Key: flagKeys[flag], Msg: err.Error()})
+			errs = append(errs, flagError(flag, err))
 		}
 	}
 	check("ssaa", forms.CheckSSAA(c.ssaa))
@@ -178,7 +147,7 @@ func (c *commonFlags) view() (render.View, error) {
 	check("seed", forms.CheckSeed(int64(c.particles.seed)))
 	check("margin", forms.CheckMargin(c.margin))
 	check("zoom", forms.CheckZoom(c.zoom))
-	if err := errs.Err(); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return render.View{}, err
 	}
 	return render.View{
@@ -205,33 +174,57 @@ func (c *commonFlags) renderOptions(r *batch.RenderOptions) error {
 	return nil
 }
 
-// checkFlags validates a batch built from flags: a problem with a
-// render.* key names its flag, others the key alone. The picture's flags
-// are held to their ranges first, as render holds them: while one is out
-// of range, only those problems are reported.
+// checkFlags validates a batch built from the flags of sheet, each
+// problem naming the flag that set its key (--format, not
+// output.formats[0]). The picture's flags are held to their ranges
+// first, as render holds them: while one is out of range, only those
+// problems are reported.
 func checkFlags(o *batch.Options) error {
-	err := batchconfig.Check(o, func(key string) string {
-		for flag, k := range flagKeys {
-			if k == key && strings.HasPrefix(key, "render.") {
-				return "flag --" + flag
-			}
-		}
-		return ""
-	})
-	var picture batchconfig.Errors
+	err := batchconfig.Check(o, func(string) string { return "" })
+	if err == nil {
+		return nil
+	}
+	var picture, other []error
 	var all *batchconfig.Errors
-	if errors.As(err, &all) {
-		for _, e := range all.Errs {
-			var ce *batchconfig.Error
-			if errors.As(e, &ce) && strings.HasPrefix(ce.Key, "render.") {
-				picture.Add(e)
-			}
+	if !errors.As(err, &all) {
+		return usageError{err}
+	}
+	for _, e := range all.Errs {
+		var ce *batchconfig.Error
+		if !errors.As(e, &ce) {
+			other = append(other, e)
+			continue
+		}
+		if flag := flagOfKey(ce.Key); flag != "" {
+			e = flagError(flag, errors.New(ce.Msg))
+		}
+		if strings.HasPrefix(ce.Key, "render.") {
+			picture = append(picture, e)
+		} else {
+			other = append(other, e)
 		}
 	}
-	if picture.Len() > 0 {
-		return usageError{&picture}
+	if len(picture) > 0 {
+		return usageError{errors.Join(picture...)}
 	}
-	return err
+	return usageError{errors.Join(other...)}
+}
+
+// flagOfKey is the flag that sets the configuration key (an element of a
+// list, "output.formats[0]", is its list's), or "".
+func flagOfKey(key string) string {
+	if i := strings.IndexByte(key, '['); i >= 0 {
+		key = key[:i]
+	}
+	if key == "sequences.pattern" {
+		return "sequence"
+	}
+	for flag, k := range flagKeys {
+		if k == key {
+			return flag
+		}
+	}
+	return ""
 }
 
 // flagKeys maps flags to the configuration keys they set; a flag of batch
@@ -253,6 +246,14 @@ var flagKeys = map[string]string{
 	"zoom":             "render.zoom",
 	"missing-textures": "render.missing_textures",
 	"framing":          "sheet.framing",
+	"frames":           "sheet.frames",
+	"fps":              "sheet.fps",
+	"cols":             "sheet.cols",
+	"yaws":             "sheet.yaws",
+	"trim":             "sheet.trim",
+	"max-size":         "sheet.max_size",
+	"metadata":         "sheet.metadata",
+	"map-root":         "map_root",
 	"particles":        "render.particles",
 	"seed":             "render.seed",
 	"step-ms":          "render.step_ms",
@@ -326,9 +327,9 @@ type particleFlags struct {
 	preroll string
 }
 
-func (p *particleFlags) register(f *pflag.FlagSet) {
-	f.BoolVar(&p.on, "particles", true, "simulate and draw particle emitters and ribbons (--particles=false: geometry only)")
-	f.Uint32Var(&p.seed, "seed", particles.DefaultSeed, "seed of the particle random generator, 0 to 2147483647")
-	f.StringVar(&p.step, "step-ms", "1000/60", "fixed simulation step in ms: a number or A/B, up to 60000")
-	f.StringVar(&p.preroll, "preroll-ms", "auto", "ms simulated before the sequence start: a number (any sequence), or auto/negative (one particle lifetime, looping sequences only)")
+func (p *particleFlags) register(f *pflag.FlagSet, cmd string) {
+	addShared(f, cmd, "particles", &p.on)
+	addShared(f, cmd, "seed", &p.seed)
+	addShared(f, cmd, "step-ms", &p.step)
+	addShared(f, cmd, "preroll-ms", &p.preroll)
 }

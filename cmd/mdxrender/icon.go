@@ -12,6 +12,7 @@ import (
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/icon"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -20,13 +21,13 @@ func newIconCmd() *cobra.Command {
 		out, name, kinds, framing   string
 		bg, bgImage, dds            string
 		team, sequence, timeStr     string
-		camera                      string
+		camera, missing             string
 		frames, textures            []string
 		gameData                    string
 		hd, palette, noPNG, mapRoot bool
 		quality, alphaBits          int
 		yaw, pitch                  float64
-		particles                   bool
+		particles, verbose          bool
 		lf                          limitFlags
 	)
 	def := mdxrender.DefaultIconView()
@@ -47,7 +48,10 @@ written atomically, and nothing is written outside DIR.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var errs []error
 			if out == "" {
-				errs = append(errs, errors.New("icon: -o DIR is required"))
+				errs = append(errs, errors.New("-o DIR is required: the folder the icons are written into"))
+			}
+			if err := checkCameraAngles(cmd.Flags()); err != nil {
+				errs = append(errs, err)
 			}
 			o := mdxrender.IconOptions{HD: hd, Frames: map[icon.Kind]image.Image{}}
 			var err error
@@ -75,8 +79,11 @@ written atomically, and nothing is written outside DIR.`,
 				errs = append(errs, flagError("team", err))
 			}
 			v.Sequence = forms.Sequence(sequence)
-			if v.Time, err = forms.Time(timeStr); err != nil {
+			if v.Time, err = forms.StillTime(timeStr); err != nil {
 				errs = append(errs, flagError("time", err))
+			}
+			if v.MissingTextures, err = render.ParseMissingTextures(missing); err != nil {
+				errs = append(errs, flagError("missing-textures", err))
 			}
 			v.Particles.Off = !particles
 			lim, err := lf.limits()
@@ -120,7 +127,7 @@ written atomically, and nothing is written outside DIR.`,
 			defer m.Close()
 			set, warns, err := m.Icons(cmd.Context(), o)
 			for _, w := range warns {
-				printf(cmd.ErrOrStderr(), "mdxrender: warning: %s: %s\n", args[0], w)
+				printWarning(cmd.ErrOrStderr(), args[0], w, verbose)
 			}
 			if err != nil {
 				return limitHint(err)
@@ -132,17 +139,22 @@ written atomically, and nothing is written outside DIR.`,
 			if err != nil {
 				return err
 			}
+			if strings.HasPrefix(set.Framing, "the camera ") {
+				if w, ok := idleAngles(cmd.Flags(), "the icon is seen through "+set.Framing+" (--framing head or whole: the orbit camera)"); ok {
+					printWarning(cmd.ErrOrStderr(), args[0], w, false)
+				}
+			}
 			printf(cmd.ErrOrStderr(), "mdxrender: %s: seen through %s\n", args[0], set.Framing)
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "output folder (required); the icons go into the game's folders inside it")
+	addShared(f, "icon", "output", &out)
 	f.StringVar(&name, "name", "", "the icons' name: BTN<name>.blp and so on (default: the model's file name)")
 	f.StringVar(&kinds, "kinds", "btn,disbtn", "icon kinds, comma-separated: btn, disbtn, pas, dispas, atc, or all")
 	f.BoolVar(&hd, "hd", false, "also write Reforged's 256×256 icons, as DDS under _hd.w3mod/")
-	f.StringVar(&framing, "framing", "portrait", "what the icon shows: portrait (the portrait camera, else head and shoulders), head (head and shoulders), whole (the whole model)")
-	f.StringVar(&bg, "bg", "", "background: #rrggbb, or #rrggbb:#rrggbb for a gradient from top to bottom (default: a dark slate gradient)")
+	addShared(f, "icon", "framing", &framing)
+	addShared(f, "icon", "bg", &bg)
 	f.StringVar(&bgImage, "bg-image", "", "background picture (PNG, BLP, DDS, TGA or JPEG), scaled to cover the icon")
 	f.StringArrayVar(&frames, "frame", nil, "KIND=FILE: your own frame for KIND, a picture with alpha drawn over the icon instead of ours (repeatable)")
 	f.IntVar(&quality, "quality", texture.DefaultBLPQuality, "JPEG quality of the BLP icons, 1 to 100")
@@ -150,17 +162,14 @@ written atomically, and nothing is written outside DIR.`,
 	f.IntVar(&alphaBits, "alpha-bits", 0, "alpha bits stored in the BLP: 0 or 8 (palettised also 1 or 4); icons are opaque")
 	f.StringVar(&dds, "dds", texture.DDSDXT1.String(), "pixel format of the HD icons: dxt1 (as Reforged's own), dxt5 or bgra")
 	f.BoolVar(&noPNG, "no-png", false, "do not write a PNG beside each icon")
-	f.StringVar(&team, "team", "", teamHelp)
-	f.StringVar(&sequence, "sequence", "", "sequence name or index, -1 for the bind pose (default: Stand, else the first)")
-	f.StringVar(&timeStr, "time", "0", timeHelp)
-	f.Float64Var(&yaw, "yaw", def.Yaw, "orbit camera yaw in degrees, when no portrait camera is used")
-	f.Float64Var(&pitch, "pitch", def.Pitch, "orbit camera elevation in degrees, when no portrait camera is used")
-	f.StringVar(&camera, "camera", "", "look through this camera of the model (name or index) instead")
-	f.BoolVar(&particles, "particles", true, "simulate and draw particle emitters and ribbons")
-	f.StringArrayVar(&textures, "textures", nil, texturesHelp)
-	f.StringVar(&gameData, "game-data", "", gameDataHelp)
-	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does")
-	lf.register(f)
+	for name, p := range map[string]any{
+		"team": &team, "sequence": &sequence, "time": &timeStr, "yaw": &yaw, "pitch": &pitch,
+		"camera": &camera, "particles": &particles, "textures": &textures, "game-data": &gameData,
+		"map-root": &mapRoot, "missing-textures": &missing, "verbose": &verbose,
+	} {
+		addShared(f, "icon", name, p)
+	}
+	lf.register(f, "icon")
 	return cmd
 }
 

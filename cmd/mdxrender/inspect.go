@@ -43,11 +43,11 @@ vertices, faces, bones, ...) plus a few it does not have (popcorn_emitters,
 face_effects, bind_poses, sound_tracks, unknown_chunks, nodes). Floats that
 are not finite are written as the strings "NaN", "+Inf" and "-Inf". Keys are
 only ever added, never renamed.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim, err := lf.limits()
 			if err != nil {
-				return fmt.Errorf("inspect: %w", err)
+				return usageError{err}
 			}
 			failed := 0
 			reports := []any{}
@@ -59,7 +59,7 @@ only ever added, never renamed.`,
 					ms, err := mdxrender.ArchiveModels(a)
 					if err != nil {
 						failed++
-						printf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
+						printf(cmd.ErrOrStderr(), "mdxrender: inspect: %s\n", describe(err))
 						if asJSON {
 							reports = append(reports, inspect.Failure{File: a, Error: err.Error()})
 						}
@@ -74,7 +74,7 @@ only ever added, never renamed.`,
 				if err != nil {
 					err = limitHint(err)
 					failed++
-					printf(cmd.ErrOrStderr(), "mdxrender: %v\n", err)
+					printf(cmd.ErrOrStderr(), "mdxrender: inspect: %s\n", describe(err))
 					if asJSON {
 						reports = append(reports, inspect.Failure{File: path, Error: err.Error()})
 					}
@@ -107,8 +107,8 @@ only ever added, never renamed.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array (one object per file) instead of text")
-	lf.register(cmd.Flags())
+	addShared(cmd.Flags(), "inspect", "json", &asJSON)
+	lf.register(cmd.Flags(), "inspect")
 	return cmd
 }
 

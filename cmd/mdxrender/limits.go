@@ -19,10 +19,8 @@ import (
 // limitFlags holds the --limit NAME=VALUE flags given.
 type limitFlags struct{ vals []string }
 
-func (l *limitFlags) register(f *pflag.FlagSet) {
-	f.StringArrayVar(&l.vals, "limit", nil, "raise (or lower) a limit of the model's budget, NAME=VALUE (repeatable): "+strings.Join(budget.Names(), ", ")+
-		"; VALUE may end in k, M, G (×1000) or Ki, Mi, Gi (×1024)")
-}
+// register adds --limit to f, the flag set of the command cmd.
+func (l *limitFlags) register(f *pflag.FlagSet, cmd string) { addShared(f, cmd, "limit", &l.vals) }
 
 // limits returns the budget the flags ask for, defaults elsewhere.
 func (l *limitFlags) limits() (budget.Limits, error) {

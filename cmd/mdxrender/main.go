@@ -30,25 +30,13 @@ const (
 const maxMessage = 1000
 
 func main() {
-	err := newRootCmd().Execute()
-	os.Exit(report(err, os.Stderr))
+	cmd, err := newRootCmd().ExecuteC()
+	os.Exit(reportCommand(cmd, err, os.Stderr))
 }
 
 // report prints err (unless the command already did) and returns the
-// exit status it stands for.
-func report(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
-	}
-	code := exitCode(err)
-	var ec exitCodeError
-	if !errors.As(err, &ec) {
-		for _, line := range errorLines(err) {
-			printf(stderr, "mdxrender: %s\n", line)
-		}
-	}
-	return code
-}
+// exit status it stands for (reportCommand, naming no command).
+func report(err error, stderr io.Writer) int { return reportCommand(nil, err, stderr) }
 
 // errorLines gives each of the errors joined in err a line (a
 // *batchconfig.Errors a line per problem shown and one for the count);
@@ -68,7 +56,7 @@ func errorLines(err error) []string {
 		}
 		return lines
 	}
-	return []string{err.Error()}
+	return []string{describe(err)}
 }
 
 // printf writes a message for people to w. Each argument that is text (a

@@ -88,7 +88,7 @@ model failed or regressed, 2 if the manifests do not make one batch.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "merged manifest file; the reports go beside it")
+	addShared(cmd.Flags(), "merge", "output", &out)
 	cmd.Flags().BoolVar(&gallery, "gallery", false, "write index.html even if the shards had no gallery")
 	cmd.Flags().StringVar(&summary, "summary", "", "also write the Markdown summary to this file (e.g. for $GITHUB_STEP_SUMMARY)")
 	cmd.Flags().BoolVar(&partial, "partial", false, "accept a set of shards that lacks some, or has interrupted ones")

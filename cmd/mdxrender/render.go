@@ -26,8 +26,6 @@ func newRenderCmd() *cobra.Command {
 		near     float64
 		far      float64
 		ortho    bool
-		mapRoot  bool
-		verbose  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "render MODEL -o OUT.png",
@@ -53,7 +51,13 @@ atomically.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if common.output == "" {
-				return usageErrorf("render: -o OUT.png is required")
+				return usageErrorf("-o OUT.png is required: the file the picture is written to")
+			}
+			if err := checkPNGName(common.output); err != nil {
+				return err
+			}
+			if err := checkCameraAngles(cmd.Flags()); err != nil {
+				return err
 			}
 			var errs []error
 			v, err := common.view()
@@ -91,14 +95,17 @@ atomically.`,
 			}
 			defer roots.Close()
 			defer game.Close()
-			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !mapRoot, Within: within(args[0]), Limits: lim})
+			m, err := mdxrender.Open(args[0], &mdxrender.Options{Textures: roots.List, GameData: game.List, NoMapRoot: !common.mapRoot, Within: within(args[0]), Limits: lim})
 			if err != nil {
 				return limitHint(err)
 			}
 			defer m.Close()
+			if w, ok := ignoredAngles(cmd.Flags(), m.File.Model, m.Name, v); ok {
+				printWarning(cmd.ErrOrStderr(), args[0], w, common.verbose)
+			}
 			img, warns, err := m.RenderContext(cmd.Context(), v)
 			for _, w := range warns {
-				printWarning(cmd.ErrOrStderr(), args[0], w, verbose)
+				printWarning(cmd.ErrOrStderr(), args[0], w, common.verbose)
 			}
 			if err != nil {
 				return limitHint(err)
@@ -107,7 +114,7 @@ atomically.`,
 		},
 	}
 	f := cmd.Flags()
-	common.register(f, cmdRender)
+	common.register(f, "render")
 	f.Float64Var(&fov, "fov", 0, "vertical field of view in degrees (0 = 45, or the --camera's own)")
 	f.Float64Var(&distance, "distance", 0, "camera distance (0 = fit the box)")
 	f.StringVar(&target, "target", "", "look-at point x,y,z (default: fit box centre)")
@@ -116,8 +123,6 @@ atomically.`,
 	f.StringVar(&fit, "fit", render.FitVertices.String(), "what the camera fits: vertices (what is drawn), extent, sequence or head (head and shoulders)")
 	f.BoolVar(&ortho, "ortho", false, "orthographic projection")
 	f.StringVar(&light, "light", "", "light position x,y,z (default 0,0,10000)")
-	f.BoolVar(&verbose, "verbose", false, "also list, under each missing texture, every file looked for")
-	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does, found no higher than the current folder (false: the model's folder only, as the reference viewer's harness does)")
 	return cmd
 }
 

@@ -64,7 +64,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagErrorFunc)
 	// Each subcommand lives in its own file and is registered here, so the
 	// command tree is visible in one place.
 	root.AddCommand(
@@ -81,5 +81,6 @@ func newRootCmd() *cobra.Command {
 		newIconCmd(),
 		newArchiveCmd(),
 	)
+	checkArgs(root)
 	return root
 }

@@ -1,19 +1,18 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
-	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/batch"
-	"github.com/mdxrender/mdxrender/pkg/batchconfig"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
@@ -23,7 +22,7 @@ func newSheetCmd() *cobra.Command {
 		formats  []string
 		metadata []string
 		framing  string
-		verbose  bool
+		yaws     string
 		cfg      = batch.DefaultOptions()
 	)
 	cmd := &cobra.Command{
@@ -58,23 +57,39 @@ a usage error, 130 if interrupted.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := common.output
 			if out == "" {
-				return usageErrorf("sheet: -o DIR is required")
+				return usageErrorf("-o DIR is required: the folder the sheet is written into")
 			}
 			cfg.Inputs.Files = args
 			cfg.Output.Dir = out
 			cfg.Output.Name = "{name}"
 			cfg.Output.Formats = nil
 			for _, f := range formats {
-				cfg.Output.Formats = append(cfg.Output.Formats, batch.Format(f))
+				cfg.Output.Formats = append(cfg.Output.Formats, batch.Format(strings.TrimSpace(f)))
 			}
 			cfg.Output.Gallery = false
 			cfg.Sheet.Metadata = nil
 			for _, m := range metadata {
-				cfg.Sheet.Metadata = append(cfg.Sheet.Metadata, batch.Metadata(m))
+				cfg.Sheet.Metadata = append(cfg.Sheet.Metadata, batch.Metadata(strings.TrimSpace(m)))
 			}
+			var errs []error
 			var err error
 			if cfg.Sheet.Framing, err = render.ParseRunFraming(framing); err != nil {
-				return usageError{flagError("framing", err)}
+				errs = append(errs, flagError("framing", err))
+			}
+			if cfg.Sheet.Yaws, err = parseYaws(yaws); err != nil {
+				errs = append(errs, err)
+			}
+			if err := common.renderOptions(&cfg.Render); err != nil {
+				errs = append(errs, err)
+			}
+			if err := common.limits.apply(&cfg.Limits); err != nil {
+				errs = append(errs, err)
+			}
+			if len(errs) > 0 {
+				return usageError{errors.Join(errs...)}
+			}
+			if err := checkRunFlags(cmd.Flags(), cfg.Output.Formats, len(cfg.Sheet.Yaws) > 0); err != nil {
+				return err
 			}
 			roots, err := absPaths(common.textures)
 			if err != nil {
@@ -86,18 +101,20 @@ a usage error, 130 if interrupted.`,
 					return err
 				}
 			}
-			if err := common.renderOptions(&cfg.Render); err != nil {
-				return usageError{err}
-			}
-			if err := common.limits.apply(&cfg.Limits); err != nil {
-				return usageError{err}
-			}
+			cfg.NoMapRoot = !common.mapRoot
 			cfg.Force = true
 			cfg.Jobs = 1
 			sel, pattern := sequenceSelection(common.sequence)
 			cfg.Sequences = batch.Sequences{Select: sel, Patterns: forms.Patterns(pattern)}
 			if err := checkFlags(&cfg); err != nil {
 				return err
+			}
+			// The command line's mistakes first, then the model's.
+			if err := checkModelArg(args[0]); err != nil {
+				return err
+			}
+			if lim, err := common.limits.limits(); err == nil {
+				warnIgnoredAngles(cmd.ErrOrStderr(), cmd.Flags(), args[0], lim)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -117,16 +134,13 @@ a usage error, 130 if interrupted.`,
 			}
 			res := m.Models[0]
 			for _, w := range res.Warnings {
-				printWarning(cmd.ErrOrStderr(), args[0], w, verbose)
+				printWarning(cmd.ErrOrStderr(), args[0], w, common.verbose)
 			}
 			if res.Status == batch.StatusFailed {
 				for _, e := range res.Errors {
-					printf(cmd.ErrOrStderr(), "mdxrender: %s: %s\n", args[0], e)
+					printf(cmd.ErrOrStderr(), "mdxrender: sheet: %s: %s\n", args[0], e)
 				}
 				return exitCodeError{1}
-			}
-			if len(res.Sequences) == 0 && cfg.Sequences.Select == batch.SelectMatch {
-				return fmt.Errorf("sheet: %s has no sequence matching %s", args[0], clip.Quote(common.sequence))
 			}
 			for _, o := range res.Outputs {
 				printf(cmd.OutOrStdout(), "%s\n", filepath.Join(out, filepath.FromSlash(o.Path)))
@@ -135,16 +149,15 @@ a usage error, 130 if interrupted.`,
 		},
 	}
 	f := cmd.Flags()
-	common.register(f, cmdSheet)
-	f.IntVar(&cfg.Sheet.Frames, "frames", 8, "frames per sequence, evenly over its interval")
-	f.Float64Var(&cfg.Sheet.FPS, "fps", 0, "sample at this rate instead of --frames")
-	f.IntVar(&cfg.Sheet.Cols, "cols", 0, "wrap each sequence after this many frames (0 = no wrap)")
-	f.Float64SliceVar(&cfg.Sheet.Yaws, "yaws", nil, "yaw angles in degrees, one block of rows each (default --yaw)")
-	f.StringSliceVar(&formats, "format", []string{"sheet"}, "outputs: sheet, gif, apng, png (comma-separated)")
-	f.BoolVar(&cfg.Sheet.Trim, "trim", cfg.Sheet.Trim, "crop frames to their pixels and pack them (--trim=false: a plain grid)")
-	f.IntVar(&cfg.Sheet.MaxSize, "max-size", cfg.Sheet.MaxSize, "largest sheet side in pixels; a larger sheet is split into pages")
-	f.StringSliceVar(&metadata, "metadata", batchconfig.Default().Sheet.Metadata, "sheet descriptions: texturepacker, aseprite, godot, plain")
-	f.StringVar(&framing, "framing", batchconfig.Default().Sheet.Framing, framingHelp)
-	f.BoolVar(&verbose, "verbose", false, "also list, under each missing texture, every file looked for")
+	common.register(f, "sheet")
+	addShared(f, "sheet", "frames", &cfg.Sheet.Frames)
+	addShared(f, "sheet", "fps", &cfg.Sheet.FPS)
+	addShared(f, "sheet", "cols", &cfg.Sheet.Cols)
+	addShared(f, "sheet", "yaws", &yaws)
+	addShared(f, "sheet", "format", &formats)
+	addShared(f, "sheet", "trim", &cfg.Sheet.Trim)
+	addShared(f, "sheet", "max-size", &cfg.Sheet.MaxSize)
+	addShared(f, "sheet", "metadata", &metadata)
+	addShared(f, "sheet", "framing", &framing)
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -28,6 +29,14 @@ instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := args[0]
+			if !info {
+				if out == "" {
+					return usageErrorf("-o OUT.png is required: the file the picture is written to (or --info)")
+				}
+				if err := checkPNGName(out); err != nil {
+					return err
+				}
+			}
 			file, closer, err := mdxrender.OpenFile(in)
 			if err != nil {
 				return err
@@ -41,12 +50,9 @@ instead.`,
 				printf(cmd.OutOrStdout(), "%s\t%s\t%dx%d\t%d levels\n", in, cfg.Format, cfg.Width, cfg.Height, cfg.Levels)
 				return nil
 			}
-			if out == "" {
-				return fmt.Errorf("texture: -o OUT.png is required")
-			}
 			lim, err := lf.limits()
 			if err != nil {
-				return fmt.Errorf("texture: %w", err)
+				return usageError{err}
 			}
 			opt := texture.OptionsWithin(lim)
 			opt.FirstLevelOnly = mip == 0
@@ -55,7 +61,7 @@ instead.`,
 				return limitHint(err)
 			}
 			if tex.LevelErr != nil {
-				printf(cmd.ErrOrStderr(), "mdxrender: warning: %v\n", tex.LevelErr)
+				printWarning(cmd.ErrOrStderr(), in, render.Warning{Code: render.BadTexture, Message: tex.LevelErr.Error()}, false)
 			}
 			if mip < 0 || mip >= len(tex.Levels) {
 				return fmt.Errorf("texture: %s has %d mip levels; --mip %d is out of range", in, len(tex.Levels), mip)
@@ -63,9 +69,9 @@ instead.`,
 			return mdxrender.WritePNG(out, tex.Levels[mip])
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "output PNG file")
+	addShared(cmd.Flags(), "texture", "output", &out)
 	cmd.Flags().IntVar(&mip, "mip", 0, "mip level to write (0 = full size)")
 	cmd.Flags().BoolVar(&info, "info", false, "print format, size and mip count instead of converting")
-	lf.register(cmd.Flags())
+	lf.register(cmd.Flags(), "texture")
 	return cmd
 }

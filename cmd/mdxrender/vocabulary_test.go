@@ -42,7 +42,7 @@ func vocabularyCommands(t *testing.T) []flagCommand {
 		{"render", func(dir, m string) []string { return []string{"render", m, "--output", filepath.Join(dir, "r.png")} },
 			func(dir string) string { return filepath.Join(dir, "r.png") }},
 		{"sheet", func(dir, m string) []string {
-			return []string{"sheet", m, "--output", filepath.Join(dir, "s"), "--format", "png", "--frames", "1", "--sequence", "stand"}
+			return []string{"sheet", m, "--output", filepath.Join(dir, "s"), "--format", "png"}
 		}, func(dir string) string { return filepath.Join(dir, "s", "unit.png") }},
 		{"batch", func(dir, m string) []string { return []string{"batch", m, "--output", filepath.Join(dir, "b")} },
 			func(dir string) string { return filepath.Join(dir, "b", "unit-default.png") }},
@@ -269,7 +269,7 @@ func TestConfigProblemsInOnePass(t *testing.T) {
 	for _, want := range []string{"c.yaml:2: rendr: unknown key", "c.yaml:4: render.size: want N or WxH in whole pixels, got \"12.5\"",
 		"c.yaml:7: jobs: want an integer", "c.yaml:5: render.pitch: want -90 to 90", "c.yaml:8: sheet.frames: want 1 to 1024",
 		"env MDXR_RENDER_SSAA: render.ssaa: want an integer", "env MDXR_CHECK_TOLERANCE: check.tolerance: want 0 to 255",
-		"flag --team: render.team_color: team 99", "c.yaml:6: render.background:", "(524288 bytes)"} {
+		"--team: team 99", "c.yaml:6: render.background:", "(524288 bytes)"} {
 		if !strings.Contains(se, want) {
 			t.Errorf("missing %q", want)
 		}

@@ -114,6 +114,9 @@ func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter
 		// Path is "tree:name"; the tree's part names its sources
 		local = modeltex.LocalFS(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
 	}
+	if job.NoMapRoot {
+		local = local[:1]
+	}
 	roots, game, err := r.jobSources(job)
 	if err != nil {
 		return nil, err

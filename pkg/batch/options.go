@@ -38,6 +38,10 @@ type Options struct {
 	// folder (its MPQs, in the game's order) or a folder of extracted
 	// game files.
 	GameData string
+	// NoMapRoot looks for a model's textures in its own folder (after
+	// TextureRoots, before GameData) but not at the root of the map it is
+	// part of, as the reference viewer's harness looks for them.
+	NoMapRoot bool
 	// Output says where files go and which kinds are written.
 	Output Output
 	// Jobs is the number of models rendered at once; 0 means the number
@@ -205,7 +209,9 @@ type View struct {
 	Camera     string
 }
 
-// Sequences selects which animations are rendered.
+// Sequences selects which animations sheets and previews show (a still
+// shows the stand sequence); the default is all of them, as the sheet
+// command makes.
 type Sequences struct {
 	Select Select
 	// Patterns are case-blind globs ("Walk*", "Attack*"): with SelectMatch
@@ -319,7 +325,7 @@ func DefaultOptions() Options {
 		ModelTimeout: DefaultModelTimeout,
 		Render: RenderOptions{Size: Square(256), SSAA: 1, Particles: true, Seed: 6, StepMs: 1000.0 / 60, PrerollMs: -1,
 			Margin: 0.05, Zoom: 1},
-		Sequences: Sequences{Select: SelectStand},
+		Sequences: Sequences{Select: SelectAll},
 		Sheet: SheetOptions{Frames: 8, Trim: true, MaxSize: sheet.DefaultMaxSize,
 			Metadata: []Metadata{MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain}},
 		Check: CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
@@ -366,8 +372,9 @@ func (o *Options) optionsHash() string {
 		Tolerance                      int
 		MaxMismatch                    float64
 		Overrides                      []Override
+		NoMapRoot                      bool
 	}{o.Inputs.Files, o.Inputs.Dirs, o.Inputs.Globs, o.Inputs.Extensions, o.Inputs.List, o.Output.Name, o.Output.Formats,
-		o.Render, o.Views, o.Sequences, o.Teams, o.Sheet, o.Check.Tolerance, o.Check.MaxMismatch, o.Overrides})
+		o.Render, o.Views, o.Sequences, o.Teams, o.Sheet, o.Check.Tolerance, o.Check.MaxMismatch, o.Overrides, o.NoMapRoot})
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }

@@ -338,7 +338,9 @@ type Job struct {
 	// game install or extracted game files; "" for none).
 	TextureRoots []string
 	GameData     string
-	Views        []ViewSpec
+	// NoMapRoot leaves the root of the model's map out of the search.
+	NoMapRoot bool
+	Views     []ViewSpec
 	// Teams are the team colours to render; at least one.
 	Teams     []Team
 	Sequences Sequences
@@ -405,6 +407,7 @@ func (o *Options) jobFor(in Input) (Job, bool) {
 		Sheet:     o.Sheet,
 		Formats:   append([]Format(nil), o.Output.Formats...),
 		Limits:    o.Limits,
+		NoMapRoot: o.NoMapRoot,
 	}
 	for _, r := range o.TextureRoots {
 		j.TextureRoots = append(j.TextureRoots, resolve(o.base(), r))

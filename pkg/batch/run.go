@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -389,7 +390,15 @@ func (jr *jobRun) produce() error {
 		}
 	}
 
-	seqs := selectSequences(jr.info.Sequences, job.Sequences)
+	// The selection is that of sheets and previews; without them the
+	// one sequence drawn is the still's.
+	seqs := []int{standSequence(jr.info.Sequences)}
+	if job.hasRun() {
+		seqs = selectSequences(jr.info.Sequences, job.Sequences)
+		if len(seqs) == 0 {
+			return noSequenceError(jr.info.Sequences, job.Sequences.Patterns)
+		}
+	}
 	for _, s := range seqs {
 		if s >= 0 {
 			res.Sequences = append(res.Sequences, jr.info.Sequences[s].Name)
@@ -411,6 +420,44 @@ func (jr *jobRun) produce() error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// hasRun reports whether the job writes sheets or previews, which show
+// the selected sequences.
+func (j *Job) hasRun() bool {
+	return slices.ContainsFunc(j.Formats, func(f Format) bool { return f == FormatSheet || f == FormatGIF || f == FormatAPNG })
+}
+
+// noSequenceError says that no sequence of seqs matches the patterns,
+// naming those the model has. A plain name matches a whole name only
+// ("attack" is not "Attack 1"): when one would match the start of a
+// sequence's name, the error suggests the glob that does.
+func noSequenceError(seqs []SequenceInfo, patterns []string) error {
+	names := make([]string, 0, len(seqs))
+	for i, s := range seqs {
+		if i == 12 {
+			names = append(names, fmt.Sprintf("and %d more", len(seqs)-i))
+			break
+		}
+		names = append(names, clip.Display(s.Name, clip.MaxQuote))
+	}
+	var globs []string
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?[\\") {
+			continue
+		}
+		for _, s := range seqs {
+			if strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(p)) {
+				globs = append(globs, p+"*")
+				break
+			}
+		}
+	}
+	hint := ""
+	if len(globs) > 0 {
+		hint = fmt.Sprintf("; names match whole: %s matches those starting so", clip.Quote(strings.Join(globs, ",")))
+	}
+	return fmt.Errorf("no sequence matches %s (the model has: %s%s)", clip.Quote(strings.Join(patterns, ",")), strings.Join(names, ", "), hint)
 }
 
 // selectSequences returns indexes into seqs; -1 stands for the bind pose of

@@ -23,8 +23,10 @@ type Config struct {
 	// TextureRoots are folders, maps (.w3x, .w3m) and MPQ archives.
 	TextureRoots []string `yaml:"texture_roots"`
 	GameData     string   `yaml:"game_data"`
-	Output       Output   `yaml:"output"`
-	Jobs         int      `yaml:"jobs"`
+	// MapRoot is batch.Options.NoMapRoot's opposite.
+	MapRoot bool   `yaml:"map_root"`
+	Output  Output `yaml:"output"`
+	Jobs    int    `yaml:"jobs"`
 	// Shard is "i/n" (0 <= i < n); "" is every input.
 	Shard string `yaml:"shard"`
 	Force bool   `yaml:"force"`
@@ -202,6 +204,7 @@ func Default() Config {
 	d := batch.DefaultOptions()
 	c := Config{
 		Inputs:         Inputs{Extensions: d.Inputs.Extensions},
+		MapRoot:        !d.NoMapRoot,
 		Output:         Output{Dir: d.Output.Dir, Name: d.Output.Name, Gallery: d.Output.Gallery},
 		Jobs:           d.Jobs,
 		Force:          d.Force,

@@ -22,7 +22,7 @@ func convert(c *Config, base string, bad func(key string, err error)) *batch.Opt
 	o.Base = base
 	o.Inputs = batch.Inputs{Files: c.Inputs.Files, Dirs: c.Inputs.Dirs, Globs: c.Inputs.Globs, List: c.Inputs.List,
 		Extensions: c.Inputs.Extensions}
-	o.TextureRoots, o.GameData = c.TextureRoots, c.GameData
+	o.TextureRoots, o.GameData, o.NoMapRoot = c.TextureRoots, c.GameData, !c.MapRoot
 	o.Output = batch.Output{Dir: c.Output.Dir, Name: c.Output.Name, Formats: named[batch.Format](c.Output.Formats),
 		Gallery: c.Output.Gallery}
 	o.Jobs, o.Force, o.Prune = c.Jobs, c.Force, c.Prune

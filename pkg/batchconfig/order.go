@@ -14,7 +14,7 @@ import (
 // after those it does, list elements in their order; elsewhere problems
 // keep the order they were found in.
 var checkOrder = map[string][]string{
-	"": {"inputs", "game_data", "limits", "output", "jobs", "texture_cache_mb", "model_timeout", "shard", "render",
+	"": {"inputs", "game_data", "map_root", "limits", "output", "jobs", "texture_cache_mb", "model_timeout", "shard", "render",
 		"views", "sequences", "team_colors", "sheet", "check", "overrides"},
 	"output": {"dir", "name", "formats"},
 	"render": {"size", "ssaa", "background", "yaw", "pitch", "team_color", "seed", "step_ms", "preroll_ms", "time",

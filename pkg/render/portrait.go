@@ -97,7 +97,13 @@ func PortraitSequence(n int, name func(i int) string) (int, bool) {
 // modelCamera is the model camera a picture with v is drawn through, by
 // name or index, or "" for the orbit camera: v's own choice, else the
 // rule of DefaultCamera.
-func (a *Animator) modelCamera(v *View) string {
+func (a *Animator) modelCamera(v *View) string { return ModelCamera(a.m, a.name, v) }
+
+// ModelCamera is the model camera a picture of m (read from the file
+// name) with v is drawn through, by name or index as View.Camera names
+// it, or "" for the orbit camera: v's own choice, else the rule of
+// DefaultCamera. Through a model camera, v's Yaw and Pitch are not used.
+func ModelCamera(m *mdx.Model, name string, v *View) string {
 	switch {
 	case v.Camera == OrbitCamera:
 		return ""
@@ -106,7 +112,7 @@ func (a *Animator) modelCamera(v *View) string {
 	case v.explicit() || v.Fit != FitVertices:
 		return ""
 	}
-	if i, ok := DefaultCamera(a.m, a.name); ok {
+	if i, ok := DefaultCamera(m, name); ok {
 		return strconv.Itoa(i)
 	}
 	return ""
