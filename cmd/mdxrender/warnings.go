@@ -9,7 +9,7 @@ import (
 )
 
 // missingHint is what a missing-texture warning tells the user to pass.
-const missingHint = "give the folder or map that holds it with --textures DIR, or the game's files with --game-data DIR"
+const missingHint = "pass its folder or map with --textures DIR, or the game's files with --game-data DIR"
 
 // Every command prints a warning the same way, one line however long
 // (printf clips it, it is never wrapped): "mdxrender: warning: FILE:
