@@ -1,0 +1,59 @@
+package mdxrender
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/model"
+	"github.com/mdxrender/mdxrender/pkg/render"
+)
+
+// ModelOf makes a Model of a file its caller decoded and whose textures
+// it resolved (its own folder first in tex.Local, as Open arranges),
+// whose pictures are charged to meter: how a program that opens models
+// its own way (pkg/batch) makes their icons with the Model's methods.
+func ModelOf(f *model.File, name string, tex render.Textures, meter *budget.Meter) *Model {
+	return &Model{File: f, Name: name, tex: tex, meter: meter}
+}
+
+// IsUnit reports whether m is the model of a unit: what a map maker makes
+// command-card icons of (docs/icons.md#unit-models). It is when, in this
+// order:
+//
+//   - it is not itself a portrait model (Name_Portrait.mdx) and has
+//     geometry (an effect of particles alone has nothing to show in an
+//     icon);
+//   - and it has a portrait model beside it, or a camera named like
+//     Portrait (render.PortraitCamera), or an animation named Walk... or
+//     Attack...: what the game moves and fights with.
+//
+// Doodads, destructables (Stand, Death, a Portrait animation but no Walk
+// or Attack) and spell effects are not units. why says, for people, which
+// part of the rule decided.
+func (m *Model) IsUnit() (ok bool, why string) {
+	mm := m.File.Model
+	if render.IsPortraitModel(m.Name) {
+		return false, "it is a portrait model"
+	}
+	vertices := 0
+	for _, g := range mm.Geosets {
+		vertices += len(g.Vertices)
+	}
+	if vertices == 0 {
+		return false, "it has no geometry"
+	}
+	if f, ok := m.PortraitModelFile(); ok {
+		return true, "its portrait model " + clipName(path.Base(f.Name)) + " is beside it"
+	}
+	if i, ok := render.PortraitCamera(mm, m.Name); ok {
+		return true, "it has a portrait camera, " + clipName(mm.Cameras[i].Name)
+	}
+	for _, s := range mm.Sequences {
+		n := strings.ToLower(strings.TrimSpace(s.Name))
+		if strings.HasPrefix(n, "walk") || strings.HasPrefix(n, "attack") {
+			return true, "it has a " + clipName(s.Name) + " animation"
+		}
+	}
+	return false, "no portrait model beside it, no portrait camera, no Walk or Attack animation"
+}
