@@ -25,11 +25,12 @@ func ModelOf(f *model.File, name string, tex render.Textures, meter *budget.Mete
 //     geometry (an effect of particles alone has nothing to show in an
 //     icon);
 //   - and it has a portrait model beside it, or a camera named like
-//     Portrait (render.PortraitCamera), or an animation named Walk... or
-//     Attack...: what the game moves and fights with.
+//     Portrait (render.PortraitCamera), or animations named Stand... and
+//     Walk... or Attack...: what the game stands, moves and fights with.
 //
 // Doodads, destructables (Stand, Death, a Portrait animation but no Walk
-// or Attack) and spell effects are not units. why says, for people, which
+// or Attack) and spell effects (an Attack alone is a missile's or an
+// effect's) are not units. why says, for people, which
 // part of the rule decided.
 func (m *Model) IsUnit() (ok bool, why string) {
 	mm := m.File.Model
@@ -49,11 +50,16 @@ func (m *Model) IsUnit() (ok bool, why string) {
 	if i, ok := render.PortraitCamera(mm, m.Name); ok {
 		return true, "it has a portrait camera, " + clipName(mm.Cameras[i].Name)
 	}
+	stand, moves := false, ""
 	for _, s := range mm.Sequences {
 		n := strings.ToLower(strings.TrimSpace(s.Name))
-		if strings.HasPrefix(n, "walk") || strings.HasPrefix(n, "attack") {
-			return true, "it has a " + clipName(s.Name) + " animation"
+		stand = stand || strings.HasPrefix(n, "stand")
+		if moves == "" && (strings.HasPrefix(n, "walk") || strings.HasPrefix(n, "attack")) {
+			moves = s.Name
 		}
 	}
-	return false, "no portrait model beside it, no portrait camera, no Walk or Attack animation"
+	if stand && moves != "" {
+		return true, "it has Stand and " + clipName(moves) + " animations"
+	}
+	return false, "no portrait model beside it, no portrait camera, no Stand with Walk or Attack animations"
 }

@@ -75,8 +75,11 @@ writes the whole batch's). --update rewrites the goldens instead.
 	f.Bool("force", false, "re-render models whose cache entry is still valid")
 	f.Bool("prune", false, "remove the outputs and cache records earlier runs wrote for models no longer in the inputs (never other files)")
 	f.Float64("model-timeout", def.ModelTimeout, "wall time one model may take, in seconds (0 = no limit); a model over it fails and the batch goes on")
-	f.StringSlice("format", def.Output.Formats, "outputs: png, sheet, gif, apng (comma-separated)")
+	f.StringSlice("format", def.Output.Formats, "outputs: png, sheet, gif, apng, icons (comma-separated)")
 	f.String("framing", def.Sheet.Framing, framingHelp)
+	if !check {
+		f.Bool("icons", false, iconsHelp)
+	}
 	if check {
 		f.String("golden", "", "folder of golden images (relative to the working directory)")
 		f.Bool("update", false, "rewrite the golden images")
@@ -87,6 +90,11 @@ writes the whole batch's). --update rewrites the goldens instead.
 }
 
 func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, limits *limitFlags) error {
+	if !check {
+		if err := iconsFlag(cmd.Flags()); err != nil {
+			return usageError{err}
+		}
+	}
 	keys := map[string]string{}
 	for flag, key := range flagKeys {
 		if cmd.Flags().Lookup(flag) != nil {

@@ -94,7 +94,7 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 	f.StringVar(&c.gameData, "game-data", "", gameDataHelp)
 	f.Float64Var(&c.margin, "margin", def.Render.Margin, "share of the picture's width and height left free on each side of the model, 0 to below 0.5 (not with render's --distance, --target or --camera)")
 	f.Float64Var(&c.zoom, "zoom", def.Render.Zoom, "scale the framed model (2 = twice as large, cropped)")
-	f.StringVar(&c.missing, "missing-textures", def.Render.MissingTextures, missingHelp)
+	registerMissingTextures(f, &c.missing)
 	c.particles.register(f)
 	c.limits.register(f)
 	// Names used before the vocabulary was one: --out (batch) and
@@ -108,6 +108,12 @@ func (c *commonFlags) register(f *pflag.FlagSet, cmd command) {
 		}
 		return pflag.NormalizedName(name)
 	})
+}
+
+// registerMissingTextures registers --missing-textures, which icon takes
+// too, with its one default and help.
+func registerMissingTextures(f *pflag.FlagSet, p *string) {
+	f.StringVar(p, "missing-textures", batchconfig.Default().Render.MissingTextures, missingHelp)
 }
 
 // flagError is a problem with one flag's value.

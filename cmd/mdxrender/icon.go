@@ -12,6 +12,7 @@ import (
 	"github.com/mdxrender/mdxrender/internal/forms"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/icon"
+	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -20,7 +21,7 @@ func newIconCmd() *cobra.Command {
 		out, name, kinds, framing   string
 		bg, bgImage, dds            string
 		team, sequence, timeStr     string
-		camera                      string
+		camera, missing             string
 		frames, textures            []string
 		gameData                    string
 		hd, palette, noPNG, mapRoot bool
@@ -79,6 +80,9 @@ written atomically, and nothing is written outside DIR.`,
 				errs = append(errs, flagError("time", err))
 			}
 			v.Particles.Off = !particles
+			if v.MissingTextures, err = render.ParseMissingTextures(missing); err != nil {
+				errs = append(errs, flagError("missing-textures", err))
+			}
 			lim, err := lf.limits()
 			if err != nil {
 				errs = append(errs, err)
@@ -157,6 +161,7 @@ written atomically, and nothing is written outside DIR.`,
 	f.Float64Var(&pitch, "pitch", def.Pitch, "orbit camera elevation in degrees, when no portrait camera is used")
 	f.StringVar(&camera, "camera", "", "look through this camera of the model (name or index) instead")
 	f.BoolVar(&particles, "particles", true, "simulate and draw particle emitters and ribbons")
+	registerMissingTextures(f, &missing)
 	f.StringArrayVar(&textures, "textures", nil, texturesHelp)
 	f.StringVar(&gameData, "game-data", "", gameDataHelp)
 	f.BoolVar(&mapRoot, "map-root", true, "also look for textures at the root of the map the model is in, as the game does")
