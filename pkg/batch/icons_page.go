@@ -39,7 +39,7 @@ td.path{font-family:monospace;word-break:break-all}
 </head>
 <body>
 <h1>Icons</h1>
-<p>{{len .Units}} unit models, {{.Icons}} icons{{if .NoPNG}} (written without PNGs: the page cannot show them){{end}}; {{len .Others}} models are not units{{if .Failed}}, {{len .Failed}} failed{{end}}. Each icon is shown at the size the game draws it and enlarged {{.Zoom}}× (HD {{.ZoomHD}}×). The folder <a href="{{href .Dir}}/">{{.Dir}}</a> imports into a map as it is.</p>
+<p>{{.Counts}}{{if .NoPNG}} (icons written without PNGs: the page cannot show them){{end}}. Each icon is shown at the size the game draws it and enlarged {{.Zoom}}× (HD {{.ZoomHD}}×). The folder <a href="{{href .Dir}}/">{{.Dir}}</a> imports into a map as it is.</p>
 {{range .Units}}<section>
 <h2>{{show .R.Input}}</h2>
 <p class="note">{{show .R.Icons.Name}}: a unit because {{show .R.Icons.Why}}; seen through {{show .R.Icons.Framing}}{{if eq .R.Status "cached"}} (unchanged since an earlier run){{end}}.</p>
@@ -50,7 +50,7 @@ td.path{font-family:monospace;word-break:break-all}
 </figure>{{end}}</div>
 {{end}}</section>
 {{end}}
-{{if .Failed}}<section><h2>Failed</h2><table>{{range .Failed}}<tr><td class="path">{{show .Input}}</td><td class="err">{{range .Errors}}{{show .}} {{end}}</td></tr>{{end}}</table></section>{{end}}
+{{if .Failed}}<section><h2>Failed</h2><table>{{range .Failed}}<tr><td class="path">{{show .Input}}</td><td class="err">{{if .Errors}}{{show (index .Errors 0)}}{{if gt (len .Errors) 1}} (the first of {{len .Errors}} errors; the manifest has them all){{end}}{{end}}</td></tr>{{end}}</table></section>{{end}}
 {{if .Others}}<section><h2>Not units</h2><table>{{range .Others}}<tr><td class="path">{{show .Input}}</td><td>{{if .Icons}}{{show .Icons.Why}}{{end}}</td></tr>{{end}}</table></section>{{end}}
 </body>
 </html>
@@ -131,18 +131,30 @@ func IconPage(m *Manifest) ([]byte, error) {
 		}
 		units = append(units, u)
 	}
+	counts := count(len(units), "unit model") + ", " + count(n, "icon") + "; " + count(len(others), "other model") + " (not units)"
+	if len(failed) > 0 {
+		counts += ", " + strconv.Itoa(len(failed)) + " failed"
+	}
 	var b bytes.Buffer
 	err := iconPageTmpl.Execute(&b, struct {
 		Version      string
+		Counts       string
 		Units        []pageUnit
 		Others       []*ModelResult
 		Failed       []*ModelResult
-		Icons        int
 		NoPNG        bool
 		Dir          string
 		Zoom, ZoomHD int
-	}{m.Version, units, others, failed, n, noPNG, IconDir, iconPageZoom, iconPageZoomHD})
+	}{m.Version, counts, units, others, failed, noPNG, IconDir, iconPageZoom, iconPageZoomHD})
 	return b.Bytes(), err
+}
+
+// count writes n things: "1 icon", "2 icons".
+func count(n int, thing string) string {
+	if n != 1 {
+		thing += "s"
+	}
+	return strconv.Itoa(n) + " " + thing
 }
 
 // iconKey tells an icon's PNG from another's: the kind and size.
