@@ -45,8 +45,8 @@ td.path{font-family:monospace;word-break:break-all}
 <p class="note">{{show .R.Icons.Name}}: a unit because {{show .R.Icons.Why}}; seen through {{show .R.Icons.Framing}}{{if eq .R.Status "cached"}} (unchanged since an earlier run){{end}}.</p>
 {{range .Warnings}}<p class="note warn">{{show (print .Code)}}: {{show .Message}}</p>{{end}}
 {{range .Rows}}<div class="row">{{range .}}<figure>
-{{if .PNG}}<img src="{{href .PNG}}" width="{{.Size}}" height="{{.Size}}" alt="{{.Kind}}"><a href="{{href .PNG}}"><img class="big" src="{{href .PNG}}" width="{{.Big}}" height="{{.Big}}" alt="{{.Kind}} enlarged"></a>{{end}}
-<figcaption>{{.Kind}} {{.Size}}×{{.Size}}<br><a href="{{href .File}}">{{.Ext}}</a></figcaption>
+{{if .PNG}}<img src="{{href .PNG}}" width="{{.Size}}" height="{{.Size}}" alt="{{show .Kind}}"><a href="{{href .PNG}}"><img class="big" src="{{href .PNG}}" width="{{.Big}}" height="{{.Big}}" alt="{{show .Kind}} enlarged"></a>{{end}}
+<figcaption>{{show .Kind}} {{.Size}}×{{.Size}}<br><a href="{{href .File}}">{{show .Ext}}</a></figcaption>
 </figure>{{end}}</div>
 {{end}}</section>
 {{end}}
