@@ -88,13 +88,14 @@ type ModelResult struct {
 	Sequences []string     `json:"sequences,omitempty"`
 	Warnings  []Warning    `json:"warnings,omitempty"`
 	// Errors explain a failed model: which step failed and why.
-	Errors []string      `json:"errors,omitempty"`
-	Checks []CheckResult `json:"checks,omitempty"`
+	Errors   []string      `json:"errors,omitempty"`
+	Checks   []CheckResult `json:"checks,omitempty"`
+	Timings  Timings       `json:"timings"`
+	CacheKey string        `json:"cacheKey,omitempty"`
+
 	// Icons, in a batch that makes icons, says whether the model is a
 	// unit's and what its icons are called.
-	Icons    *IconResult `json:"icons,omitempty"`
-	Timings  Timings     `json:"timings"`
-	CacheKey string      `json:"cacheKey,omitempty"`
+	Icons *IconResult `json:"icons,omitempty"`
 }
 
 // Failed reports whether the model failed or one of its checks regressed.
@@ -114,7 +115,7 @@ func (r *ModelResult) Failed() bool {
 // with slashes.
 type OutputFile struct {
 	Path     string `json:"path"`
-	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-aseprite-json, sheet-godot, sheet-plain-json, gif, apng
+	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-aseprite-json, sheet-godot, sheet-plain-json, gif, apng, icon, icon-png
 	View     string `json:"view,omitempty"`
 	Team     string `json:"team,omitempty"`
 	Sequence string `json:"sequence,omitempty"`
