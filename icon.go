@@ -126,7 +126,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 	v.Margin = float64(icon.Inner(icon.BTN, icon.SD).Min.X) / icon.SD
 
 	src, set := m, &IconSet{}
-	meter := m.meter.Fork()
+	meter := m.pictureMeter(m.meter)
 	switch {
 	case v.Camera != "" && v.Camera != render.OrbitCamera:
 		set.Framing = "the camera " + clipName(v.Camera)
@@ -162,7 +162,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 		}
 	}
 	a := src.animator()
-	a.Meter = meter.Fork()
+	a.Meter = m.pictureMeter(meter)
 	pic, warns, err := a.RenderContext(ctx, v)
 	if err != nil {
 		return nil, warns, err
@@ -175,7 +175,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 			v.Sequence = render.Sequence{}
 		}
 		a := m.animator()
-		a.Meter = meter.Fork()
+		a.Meter = m.pictureMeter(meter)
 		set.Framing = "head and shoulders (" + set.Framing + " shows too little of the model)"
 		if pic, warns, err = a.RenderContext(ctx, v); err != nil {
 			return nil, warns, err

@@ -10,11 +10,23 @@ import (
 )
 
 // ModelOf makes a Model of a file its caller decoded and whose textures
-// it resolved (its own folder first in tex.Local, as Open arranges),
-// whose pictures are charged to meter: how a program that opens models
-// its own way (pkg/batch) makes their icons with the Model's methods.
+// it resolved (its own folder first in tex.Local, as Open arranges): how
+// a program that opens models its own way (pkg/batch) makes their icons
+// with the Model's methods. Its icons are charged to meter itself, not to
+// a fork of it as an opened Model's pictures are: the caller keeps one
+// budget for everything the model makes.
 func ModelOf(f *model.File, name string, tex render.Textures, meter *budget.Meter) *Model {
-	return &Model{File: f, Name: name, tex: tex, meter: meter}
+	return &Model{File: f, Name: name, tex: tex, meter: meter, oneMeter: true}
+}
+
+// pictureMeter is the meter a picture drawn within from is charged to: a
+// fork of it, so that no picture's cost counts towards the next, or, for
+// a ModelOf model, from itself.
+func (m *Model) pictureMeter(from *budget.Meter) *budget.Meter {
+	if m.oneMeter {
+		return from
+	}
+	return from.Fork()
 }
 
 // IsUnit reports whether m is the model of a unit: what a map maker makes
