@@ -269,3 +269,31 @@ func TestBatchIconsDeterministicAndResumed(t *testing.T) {
 		t.Errorf("the deleted icon was not made again: %v", err)
 	}
 }
+
+// Icons are bounded by the model's budget: a unit whose icons need a
+// larger picture than it may draw fails, with the limit named, and the
+// batch goes on.
+func TestBatchIconsWithinBudget(t *testing.T) {
+	in := iconInputs(t)
+	o := batch.DefaultOptions()
+	o.Inputs.Dirs = []string{in}
+	o.Output.Dir, o.Output.Formats, o.Output.Gallery = t.TempDir(), []batch.Format{batch.FormatIcons}, false
+	o.Limits.RenderPixels = 128 * 128 // the icons are drawn at 256×256
+	r := batch.Runner{Options: &o, Version: "test"}
+	m, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range m.Models {
+		unit := strings.Contains(res.Input, "units/a/Hero.mdx") || strings.Contains(res.Input, "units/b/hero.mdx")
+		if failed := res.Status == batch.StatusFailed; failed != unit {
+			t.Errorf("%s: %s %v, want failed %v", res.Rel, res.Status, res.Errors, unit)
+		}
+		if unit && (len(res.Errors) == 0 || !strings.Contains(res.Errors[0], "render_pixels")) {
+			t.Errorf("%s: errors %v, want the limit named", res.Rel, res.Errors)
+		}
+	}
+	if got := files(t, o.Output.Dir); slices.ContainsFunc(got, func(f string) bool { return strings.HasPrefix(f, "icons/") }) {
+		t.Errorf("icons written over budget: %v", got)
+	}
+}
