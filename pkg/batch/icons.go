@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/clip"
@@ -198,10 +199,12 @@ func (o *Options) planIcons(all, jobs []Job) error {
 		}
 		first := firstOf[key]
 		for n := 2; ; n++ {
-			s := name + "_" + strconv.Itoa(n)
-			if len(s) > 100 {
-				s = s[len(s)-100:]
+			suffix := "_" + strconv.Itoa(n)
+			s := name
+			for len(s)+len(suffix) > 100 || !utf8.ValidString(s) { // a name is at most 100 bytes
+				s = s[:len(s)-1]
 			}
+			s += suffix
 			if !taken[strings.ToLower(s)] {
 				taken[strings.ToLower(s)] = true
 				names[j.Input.Key] = named{name: s, first: first}
