@@ -126,7 +126,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 	v.Margin = float64(icon.Inner(icon.BTN, icon.SD).Min.X) / icon.SD
 
 	src, set := m, &IconSet{}
-	meter := m.meter.Fork()
+	meter := m.pictureMeter(m.meter)
 	switch {
 	case v.Camera != "" && v.Camera != render.OrbitCamera:
 		set.Framing = "the camera " + clipName(v.Camera)
@@ -162,7 +162,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 		}
 	}
 	a := src.animator()
-	a.Meter = meter.Fork()
+	a.Meter = m.pictureMeter(meter)
 	pic, warns, err := a.RenderContext(ctx, v)
 	if err != nil {
 		return nil, warns, err
@@ -175,7 +175,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 			v.Sequence = render.Sequence{}
 		}
 		a := m.animator()
-		a.Meter = meter.Fork()
+		a.Meter = m.pictureMeter(meter)
 		set.Framing = "head and shoulders (" + set.Framing + " shows too little of the model)"
 		if pic, warns, err = a.RenderContext(ctx, v); err != nil {
 			return nil, warns, err
@@ -239,8 +239,29 @@ func clipName(s string) string { return clip.Quote(s) }
 // model that cannot be read fails the call: it is the user's file, and
 // the icon would otherwise silently differ from the game's portrait.
 func (m *Model) portraitModel(meter *budget.Meter) (*Model, error) {
-	if render.IsPortraitModel(m.Name) || len(m.tex.Local) == 0 {
+	f, ok := m.PortraitModelFile()
+	if !ok {
 		return nil, nil
+	}
+	b, err := f.Read(meter)
+	if err != nil {
+		return nil, err
+	}
+	pf, err := model.Load(b, f.String(), meter.Limits())
+	if err != nil {
+		return nil, err
+	}
+	return &Model{File: pf, Name: f.String(), tex: m.tex, meter: meter}, nil
+}
+
+// PortraitModelFile finds the portrait model beside m: the same name with
+// _Portrait before the extension, in any case, as .mdx or .mdl, in m's
+// own folder (or its folder inside an archive). ok is false when there is
+// none, or m is a portrait model itself. The file is looked for, not
+// read.
+func (m *Model) PortraitModelFile() (f texture.File, ok bool) {
+	if render.IsPortraitModel(m.Name) || len(m.tex.Local) == 0 {
+		return texture.File{}, false
 	}
 	base := path.Base(strings.ReplaceAll(m.Name, `\`, "/"))
 	if i := strings.LastIndexByte(base, ':'); i >= 0 {
@@ -250,22 +271,26 @@ func (m *Model) portraitModel(meter *budget.Meter) (*Model, error) {
 	own := []texture.Source{m.tex.Local[0]}
 	var r texture.Resolver
 	for _, ext := range []string{".mdx", ".mdl"} {
-		f, _, err := r.Find(own, stem+"_Portrait"+ext)
-		if err != nil {
-			continue
+		if f, _, err := r.Find(own, stem+"_Portrait"+ext); err == nil {
+			return f, true
 		}
-		b, err := f.Read(meter)
-		if err != nil {
-			return nil, err
-		}
-		pf, err := model.Load(b, f.String(), meter.Limits())
-		if err != nil {
-			return nil, err
-		}
-		return &Model{File: pf, Name: f.String(), tex: m.tex, meter: meter}, nil
 	}
-	return nil, nil
+	return texture.File{}, false
 }
+
+// EncodeIcon writes an icon in the form the game reads at its size, as
+// WriteIcons stores it at IconPath: BLP1 for the classic sizes, DDS for
+// Reforged's HD, each with f's options.
+func EncodeIcon(w io.Writer, ic Icon, f IconFiles) error {
+	if ic.Size == icon.HD {
+		return texture.EncodeDDS(w, ic.Image, &f.DDS)
+	}
+	return texture.EncodeBLP(w, ic.Image, &f.BLP)
+}
+
+// IconPNGPath is the path of the PNG WriteIcons writes beside the icon
+// at p (an IconPath), for web pages.
+func IconPNGPath(p string) string { return strings.TrimSuffix(p, path.Ext(p)) + ".png" }
 
 // IconFiles say how WriteIcons stores icons. The zero IconFiles write what
 // the game's own icons are: BLP1 JPEG with every mip level for the
@@ -363,19 +388,15 @@ func WriteIcons(ctx context.Context, dir, name string, icons []Icon, f IconFiles
 	var written []string
 	for _, ic := range icons {
 		p := IconPath(ic.Kind, ic.Size, name)
-		img := ic.Image
-		write := func(w io.Writer) error { return texture.EncodeBLP(w, img, &f.BLP) }
-		if ic.Size == icon.HD {
-			write = func(w io.Writer) error { return texture.EncodeDDS(w, img, &f.DDS) }
-		}
-		if err := d.Write(ctx, p, write); err != nil {
+		if err := d.Write(ctx, p, func(w io.Writer) error { return EncodeIcon(w, ic, f) }); err != nil {
 			return written, err
 		}
 		written = append(written, p)
 		if f.NoPNG {
 			continue
 		}
-		pp := strings.TrimSuffix(p, path.Ext(p)) + ".png"
+		pp := IconPNGPath(p)
+		img := ic.Image
 		if err := d.Write(ctx, pp, func(w io.Writer) error { return pngenc.Encode(w, img) }); err != nil {
 			return written, err
 		}

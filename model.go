@@ -77,6 +77,8 @@ type Model struct {
 	// budget and no picture's towards the next.
 	meter   *budget.Meter
 	archive *mpq.Archive // opened by Open for a path inside an archive
+	// oneMeter charges the icons to meter itself (ModelOf).
+	oneMeter bool
 }
 
 // Open reads the model file at path (MDX, MDL or M2). A path of the form

@@ -77,6 +77,9 @@ writes the whole batch's). --update rewrites the goldens instead.
 		addShared(f, name, n, sharedValue(n))
 	}
 	def := batchconfig.Default()
+	if !check {
+		f.Bool("icons", false, iconsHelp)
+	}
 	if check {
 		f.String("golden", "", "folder of golden images (relative to the working directory)")
 		f.Bool("update", false, "rewrite the golden images")
@@ -87,6 +90,11 @@ writes the whole batch's). --update rewrites the goldens instead.
 }
 
 func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, limits *limitFlags) error {
+	if !check {
+		if err := iconsFlag(cmd.Flags()); err != nil {
+			return usageError{err}
+		}
+	}
 	keys := map[string]string{}
 	for flag, key := range flagKeys {
 		if cmd.Flags().Lookup(flag) != nil {

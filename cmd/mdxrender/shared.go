@@ -128,7 +128,7 @@ var sharedFlags = sync.OnceValue(func() []sharedFlag {
 
 		// Sheets and previews.
 		{name: "format", on: runCmds, def: "png", defFor: map[string]string{"sheet": "sheet"},
-			help: "outputs, comma-separated: png (a still), sheet (a sprite sheet), gif, apng (animated previews); sheet makes a sheet unless told otherwise, batch and check a still"},
+			help: "outputs, comma-separated: png (a still), sheet (a sprite sheet), gif, apng (animated previews), icons (the command-card icons of unit models); sheet makes a sheet unless told otherwise, batch and check a still"},
 		{name: "framing", on: runCmds, def: def.Sheet.Framing,
 			help: "which frames of a sheet and its previews share a camera: sequence (each animation framed on its own) or shared (one camera for all, one size across animations)"},
 		{name: "framing", on: []string{"icon"}, def: "portrait",

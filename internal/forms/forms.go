@@ -347,23 +347,47 @@ func IconKinds(s string) ([]icon.Kind, error) {
 // icon.DefaultBackground(). (A picture comes from a file, which the caller
 // reads.)
 func IconBackground(s string) (icon.Background, error) {
+	cs, err := IconColors(s)
+	switch {
+	case err != nil:
+		return icon.Background{}, err
+	case len(cs) == 1:
+		return icon.Solid(cs[0]), nil
+	case len(cs) == 2:
+		return icon.Gradient(cs[0], cs[1]), nil
+	}
+	return icon.DefaultBackground(), nil
+}
+
+// IconColors reads the colours of an icon background as IconBackground
+// does: none for "", one, or two for a gradient from top to bottom.
+func IconColors(s string) ([]color.NRGBA, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return icon.DefaultBackground(), nil
+		return nil, nil
 	}
 	a, b, grad := strings.Cut(s, ":")
 	top, err := hexcolor.Parse(a, false)
 	if err != nil {
-		return icon.Background{}, fmt.Errorf("icon background: %w (or #top:#bottom)", err)
+		return nil, fmt.Errorf("icon background: %w (or #top:#bottom)", err)
 	}
 	if !grad {
-		return icon.Solid(top), nil
+		return []color.NRGBA{top}, nil
 	}
 	bottom, err := hexcolor.Parse(b, false)
 	if err != nil {
-		return icon.Background{}, fmt.Errorf("icon background: %w (or #top:#bottom)", err)
+		return nil, fmt.Errorf("icon background: %w (or #top:#bottom)", err)
 	}
-	return icon.Gradient(top, bottom), nil
+	return []color.NRGBA{top, bottom}, nil
+}
+
+// IconColorsString writes colours as IconColors reads them.
+func IconColorsString(cs []color.NRGBA) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B))
+	}
+	return strings.Join(parts, ":")
 }
 
 // Framing reads an icon Framing by name: portrait, head or whole.

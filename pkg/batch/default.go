@@ -133,6 +133,7 @@ func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter
 		teams[i] = t.Color
 	}
 	lm.info.Dependencies = render.Dependencies(f.Model, lm.tex, teams, meter.Fork())
+	lm.info.Dependencies = append(lm.info.Dependencies, lm.iconDependencies(job)...)
 	return lm, nil
 }
 

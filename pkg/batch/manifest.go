@@ -58,6 +58,8 @@ type Reports struct {
 	JUnit   string `json:"junit,omitempty"`
 	Summary string `json:"summary,omitempty"`
 	Gallery string `json:"gallery,omitempty"`
+	// Icons is the page of the icons (IconPage).
+	Icons string `json:"icons,omitempty"`
 }
 
 // Summary counts models and golden checks.
@@ -90,6 +92,10 @@ type ModelResult struct {
 	Checks   []CheckResult `json:"checks,omitempty"`
 	Timings  Timings       `json:"timings"`
 	CacheKey string        `json:"cacheKey,omitempty"`
+
+	// Icons, in a batch that makes icons, says whether the model is a
+	// unit's and what its icons are called.
+	Icons *IconResult `json:"icons,omitempty"`
 }
 
 // Failed reports whether the model failed or one of its checks regressed.
@@ -109,13 +115,17 @@ func (r *ModelResult) Failed() bool {
 // with slashes.
 type OutputFile struct {
 	Path     string `json:"path"`
-	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-aseprite-json, sheet-godot, sheet-plain-json, gif, apng
+	Kind     string `json:"kind"` // png, sheet, sheet-json, sheet-aseprite-json, sheet-godot, sheet-plain-json, gif, apng, icon, icon-png
 	View     string `json:"view,omitempty"`
 	Team     string `json:"team,omitempty"`
 	Sequence string `json:"sequence,omitempty"`
 	// TimeMs is, for a still, its time after the start of Sequence
 	// (render.time resolved against the sequence length; absent: 0).
 	TimeMs uint32 `json:"timeMs,omitempty"`
+	// Icon and Size are, for an icon (KindIcon, KindIconPNG), its kind
+	// (BTN, DISBTN, ...) and side in pixels.
+	Icon string `json:"icon,omitempty"`
+	Size int    `json:"size,omitempty"`
 }
 
 // Timings are wall-clock milliseconds of the steps of one model. They are
@@ -221,6 +231,9 @@ func Merge(o MergeOptions, ms ...*Manifest) (*Manifest, error) {
 		}
 		if (m.Reports.JUnit != "") != (out.Reports.JUnit != "") {
 			return nil, fmt.Errorf("merge: manifest %d and manifest 0 mix check and batch runs", i)
+		}
+		if out.Reports.Icons == "" {
+			out.Reports.Icons = m.Reports.Icons
 		}
 		if out.Reports.Gallery == "" {
 			out.Reports.Gallery = m.Reports.Gallery
@@ -340,6 +353,7 @@ func (m *Manifest) writeReports(ctx context.Context, d *atomicfile.Dir, name str
 	report(&m.Reports.JUnit, m.JUnitXML)
 	report(&m.Reports.Summary, func() ([]byte, error) { return []byte(m.MarkdownSummary()), nil })
 	report(&m.Reports.Gallery, func() ([]byte, error) { return Gallery(m, check) })
+	report(&m.Reports.Icons, func() ([]byte, error) { return IconPage(m) })
 	// The manifest goes last: a reader that finds it finds the reports.
 	b, err := m.MarshalIndent()
 	if err == nil {

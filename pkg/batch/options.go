@@ -11,6 +11,7 @@ import (
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/clip"
 	"github.com/mdxrender/mdxrender/pkg/budget"
+	"github.com/mdxrender/mdxrender/pkg/icon"
 	"github.com/mdxrender/mdxrender/pkg/render"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -85,6 +86,8 @@ type Options struct {
 	// Limits bound what each model may cost: its file, its textures and
 	// every output of it, together.
 	Limits budget.Limits
+	// Icons say how the icons of FormatIcons are made.
+	Icons IconOptions
 }
 
 // Inputs names models as explicit files, folders searched recursively, glob
@@ -128,7 +131,8 @@ type Output struct {
 	// (extension without the dot, lower case: mdx or mdl), {view}, {team}.
 	// Kind suffixes (.png, -sheet.png, -Walk.gif, ...) are appended.
 	Name string
-	// Formats are the kinds written.
+	// Formats are the kinds written: FormatPNG, FormatSheet, FormatGIF,
+	// FormatAPNG, FormatIcons.
 	Formats []Format
 	// Gallery writes index.html into Dir.
 	Gallery bool
@@ -329,6 +333,7 @@ func DefaultOptions() Options {
 		Sheet: SheetOptions{Frames: 8, Trim: true, MaxSize: sheet.DefaultMaxSize,
 			Metadata: []Metadata{MetaTexturePacker, MetaAseprite, MetaGodot, MetaPlain}},
 		Check: CheckOptions{Tolerance: 2, MaxMismatch: 0.001, JUnit: "junit.xml", Summary: "summary.md"},
+		Icons: IconOptions{Kinds: []icon.Kind{icon.BTN, icon.DISBTN}, Files: mdxrender.IconFiles{BLP: texture.BLPOptions{Quality: texture.DefaultBLPQuality}}},
 	}
 }
 
@@ -373,8 +378,9 @@ func (o *Options) optionsHash() string {
 		MaxMismatch                    float64
 		Overrides                      []Override
 		NoMapRoot                      bool
+		Icons                          IconOptions
 	}{o.Inputs.Files, o.Inputs.Dirs, o.Inputs.Globs, o.Inputs.Extensions, o.Inputs.List, o.Output.Name, o.Output.Formats,
-		o.Render, o.Views, o.Sequences, o.Teams, o.Sheet, o.Check.Tolerance, o.Check.MaxMismatch, o.Overrides, o.NoMapRoot})
+		o.Render, o.Views, o.Sequences, o.Teams, o.Sheet, o.Check.Tolerance, o.Check.MaxMismatch, o.Overrides, o.NoMapRoot, o.Icons})
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }

@@ -348,6 +348,9 @@ type Job struct {
 	Formats   []Format
 	// Limits bound what reading, decoding and drawing the model may cost.
 	Limits budget.Limits
+	// Icons, when the batch makes icons (FormatIcons), say how and under
+	// which name.
+	Icons *JobIcons
 }
 
 // Plan expands the inputs, keeps this run's shard, applies per-model
@@ -393,6 +396,9 @@ func (o *Options) plan(arch *archives) (*planned, error) {
 	// Names are checked over every shard's jobs: a collision must not
 	// depend on how the inputs fall into shards.
 	if err := o.checkNames(every); err != nil {
+		return nil, err
+	}
+	if err := o.planIcons(every, p.jobs); err != nil {
 		return nil, err
 	}
 	return p, nil

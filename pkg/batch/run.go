@@ -192,6 +192,9 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	if c.Output.Gallery {
 		m.Reports.Gallery = "index.html"
 	}
+	if c.hasFormat(FormatIcons) {
+		m.Reports.Icons = IconPageName
+	}
 	for i := range results {
 		if finished[i] {
 			m.Models = append(m.Models, results[i])
@@ -410,6 +413,9 @@ func (jr *jobRun) produce() error {
 				return err
 			}
 		}
+	}
+	if err := jr.writeIcons(); err != nil {
+		return err
 	}
 	if err := jr.ctx.Err(); err != nil {
 		return err

@@ -55,11 +55,12 @@ func (o *Options) Validate() error {
 	check("output.name", checkTemplate(o.Output.Name))
 	for i, f := range o.Output.Formats {
 		switch f {
-		case FormatPNG, FormatSheet, FormatGIF, FormatAPNG:
+		case FormatPNG, FormatSheet, FormatGIF, FormatAPNG, FormatIcons:
 		default:
-			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %s (want png, sheet, gif or apng)", clip.Quote(string(f)))
+			bad(fmt.Sprintf("output.formats[%d]", i), "unknown format %s (want png, sheet, gif, apng or icons)", clip.Quote(string(f)))
 		}
 	}
+	o.Icons.validate("icons", bad)
 	if o.Jobs < 0 || o.Jobs > 1024 {
 		bad("jobs", "want 0 (number of CPUs) to 1024, got %d", o.Jobs)
 	}

@@ -47,6 +47,7 @@ type Config struct {
 	// Limits has one key per limit of budget.Limits, named as the budget
 	// names it.
 	Limits Limits `yaml:"limits"`
+	Icons  Icons  `yaml:"icons"`
 }
 
 // Inputs is the inputs.* section.
@@ -217,6 +218,7 @@ func Default() Config {
 		Check: CheckOptions{Golden: d.Check.Golden, Tolerance: d.Check.Tolerance, MaxMismatch: d.Check.MaxMismatch,
 			Update: d.Check.Update, JUnit: d.Check.JUnit, Summary: d.Check.Summary},
 	}
+	c.Icons = defaultIcons(d.Icons)
 	for _, f := range d.Output.Formats {
 		c.Output.Formats = append(c.Output.Formats, string(f))
 	}

@@ -71,6 +71,7 @@ func convert(c *Config, base string, bad func(key string, err error)) *batch.Opt
 		o.Overrides = append(o.Overrides, bo)
 	}
 	o.Limits = limits(c.Limits, bad)
+	o.Icons = icons(c.Icons, o.Icons, bad)
 	return &o
 }
 

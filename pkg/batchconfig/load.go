@@ -56,6 +56,7 @@ type Setting struct {
 var pathKeys = map[string]bool{
 	"inputs.files": true, "inputs.dirs": true, "inputs.globs": true, "inputs.list": true,
 	"texture_roots": true, "game_data": true, "output.dir": true, "check.golden": true,
+	"icons.bg_image": true,
 }
 
 // Load builds a batch from the built-in defaults, the file, the MDXR_
