@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -292,7 +293,7 @@ func corpusModels(tb testing.TB) []corpusModel {
 		if err != nil {
 			return err
 		}
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil || len(m.ParticleEmitters)+len(m.ParticleEmitters2)+len(m.RibbonEmitters) == 0 {
 			return nil // broken fixtures are other tests' business
 		}

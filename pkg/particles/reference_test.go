@@ -9,6 +9,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -73,7 +74,7 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
@@ -238,7 +239,7 @@ func TestEmitterFixtureModels(t *testing.T) {
 	update := os.Getenv("UPDATE_FIXTURES") != ""
 	for _, f := range emitterFixtures() {
 		path := filepath.Join(fixModelsDir, f.name+".mdl")
-		want, err := encodeMDL(f.m)
+		want, err := testmodel.EncodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

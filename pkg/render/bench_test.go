@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkRender(b *testing.B) {
 		if err != nil {
 			b.Skipf("corpus model not found: %v", err)
 		}
-		m, err := loadModel(data)
+		m, err := testmodel.Load(data)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func BenchmarkRenderCold(b *testing.B) {
 	cpu := cputime.Process()
 	defer func() { b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
-		m, err := loadModel(data)
+		m, err := testmodel.Load(data)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 )
 
 // TestCorpusStillsKeepTheMargin renders the default still of corpus
@@ -28,7 +29,7 @@ func TestCorpusStillsKeepTheMargin(t *testing.T) {
 	checked := 0
 	files := corpusModels(t, sample)
 	for _, path := range files {
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil {
 			continue // the corpus holds broken files on purpose
 		}

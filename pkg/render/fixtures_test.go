@@ -13,6 +13,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -496,7 +497,7 @@ func TestFixtureModels(t *testing.T) {
 	}
 	for _, f := range fixtures() {
 		path := filepath.Join(modelsDir, f.name+".mdl")
-		want, err := encodeMDL(f.m)
+		want, err := testmodel.EncodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}

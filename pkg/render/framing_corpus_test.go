@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -77,7 +78,7 @@ func TestFramingFillsStills(t *testing.T) {
 	const size = DefaultSize
 	units := 0
 	for _, path := range models {
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -134,7 +135,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 	sample := sweep.New(3)
 	defer func() { t.Logf("units %s", sample) }()
 	for _, path := range referenceModels(t) {
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil || !isUnit(m) || !sample.Take("unit") {
 			continue
 		}
@@ -186,7 +187,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 // frame), which is what the shared camera adds to drawing the frames.
 func BenchmarkSheetRun(b *testing.B) {
 	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
-	m, err := loadPath(p)
+	m, err := testmodel.LoadPath(p)
 	if err != nil {
 		b.Skipf("corpus model not found: %v", err)
 	}

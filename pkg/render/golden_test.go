@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 )
 
 // Golden tolerance: a pixel differs when a channel is off by more than
@@ -31,7 +33,7 @@ func TestGoldenFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := loadModel(b)
+			m, err := testmodel.Load(b)
 			if err != nil {
 				t.Fatal(err)
 			}

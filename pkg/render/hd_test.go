@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -222,11 +223,11 @@ func TestHDVersionsAndFormats(t *testing.T) {
 	for _, f := range hdFixtures() {
 		path := filepath.Join(modelsDir, f.name+".mdl")
 		m := loadFixture(t, path)
-		b, err := encodeMDX(m)
+		b, err := testmodel.EncodeMDX(m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		mx, err := loadModel(b)
+		mx, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatalf("%s as MDX: %v", f.name, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -45,7 +46,7 @@ func TestCorpusOverdraw(t *testing.T) {
 	files := corpusModels(t, sample)
 	worst, worstAt := 0.0, ""
 	for _, path := range files {
-		f, err := loadFile(path)
+		f, err := testmodel.LoadFile(path)
 		if err != nil {
 			continue // malformed on purpose; the decoders' tests cover them
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -68,7 +69,7 @@ func BenchmarkParticleSheet(b *testing.B) {
 		if err != nil {
 			b.Skipf("corpus model not found: %v", err)
 		}
-		m, err := loadModel(data)
+		m, err := testmodel.Load(data)
 		if err != nil {
 			b.Fatal(err)
 		}

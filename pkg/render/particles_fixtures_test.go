@@ -10,6 +10,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -244,7 +245,7 @@ func particleFixturePath(name string) string {
 func TestParticleFixtureModels(t *testing.T) {
 	for _, f := range particleFixtures() {
 		path := particleFixturePath(f.name)
-		want, err := encodeMDL(f.m)
+		want, err := testmodel.EncodeMDL(f.m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
@@ -272,7 +273,7 @@ func loadFixture(t testing.TB, path string) *mdx.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := loadModel(b)
+	m, err := testmodel.Load(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -138,7 +139,7 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -202,7 +203,7 @@ func TestDeterminism(t *testing.T) {
 	jobs := []job{{"cube", cubeModel(), "x.mdx"}}
 	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if b, err := os.ReadFile(p); err == nil {
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +276,7 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatalf("%s: %v", mpath, err)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 )
 
 // silhouette summarises the drawn (alpha > 0) pixels of a render over a
@@ -68,7 +70,7 @@ func wowCorpus(t *testing.T) string {
 // renders it over a transparent background.
 func renderWoW(t *testing.T, path string, opt View) (silhouette, []Warning) {
 	t.Helper()
-	m, err := loadPath(path)
+	m, err := testmodel.LoadPath(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestWoWVanillaM2(t *testing.T) {
 	for _, c := range []string{"UI_RS_Orc", "UI_RS_Scourge", "UI_RS_Dwarf", "UI_RS_NightElf", "UI_RS_Tauren"} {
 		t.Run(c, func(t *testing.T) {
 			p := filepath.Join(glues, c, c+".m2")
-			m, err := loadPath(p)
+			m, err := testmodel.LoadPath(p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -38,7 +39,7 @@ var wowBG = &color.NRGBA{40, 40, 48, 255}
 func wowFixtures(t testing.TB) []wowFixture {
 	var fs []wowFixture
 	enc := func(m *mdx.Model) []byte {
-		b, err := encodeMDX(m)
+		b, err := testmodel.EncodeMDX(m)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
@@ -721,7 +722,7 @@ func TestWoWGoldenFixtures(t *testing.T) {
 		name := strings.TrimSuffix(f.file, filepath.Ext(f.file))
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(modelsDir, f.file)
-			m, err := loadPath(path)
+			m, err := testmodel.LoadPath(path)
 			if err != nil {
 				t.Fatal(err)
 			}

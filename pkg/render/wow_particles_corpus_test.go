@@ -12,6 +12,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 )
@@ -141,7 +142,7 @@ func TestWoWParticleModels(t *testing.T) {
 		{"Glues/Models/UI_MainMenu/UI_MainMenu.m2", "0", 200, 150, 0.1, false},
 	} {
 		path := filepath.Join(root, filepath.FromSlash(c.file))
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil {
 			t.Fatal(err)
 		}
