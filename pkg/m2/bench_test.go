@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 func readHuman(b *testing.B) []byte {
-	dir := sharedDir(b)
+	dir := testshared.Corpus(b)
 	data, err := os.ReadFile(filepath.Join(dir, "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_Human", "UI_Human.m2"))
 	if err != nil {
 		b.Skip(err)

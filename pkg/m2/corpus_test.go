@@ -7,20 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedDir returns ../shared (or MDXR_SHARED), skipping when absent.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err != nil {
-		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
-}
+	"github.com/mdxrender/mdxrender/internal/testshared"
+)
 
 type entry struct {
 	path, rel, magic, version, note string
@@ -29,7 +18,7 @@ type entry struct {
 // manifest lists the corpus rows whose magic is MD20 or whose name ends in
 // .m2 or .skin.
 func manifest(t testing.TB) []entry {
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	f, err := os.Open(filepath.Join(dir, "corpus", "manifest.tsv"))
 	if err != nil {
 		t.Skip(err)

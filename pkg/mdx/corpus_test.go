@@ -12,21 +12,8 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
-
-// sharedDir returns the shared folder (corpus, references) or skips the test
-// when it is absent. MDXR_SHARED overrides the default ../../../shared.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err != nil {
-		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
-}
 
 // corpusEntry is one row of corpus/manifest.tsv.
 type corpusEntry struct {
@@ -56,7 +43,7 @@ func (c corpusEntry) Malformed() bool {
 // absent.
 func corpusFiles(t testing.TB) []corpusEntry {
 	t.Helper()
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	f, err := os.Open(filepath.Join(dir, "corpus", "manifest.tsv"))
 	if err != nil {
 		t.Skip(err)
@@ -164,7 +151,7 @@ type peerResult struct {
 // result for it.
 func peerParse(t testing.TB) map[string]peerResult {
 	t.Helper()
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	b, err := os.ReadFile(filepath.Join(dir, "reference", "peer-parse.jsonl"))
 	if err != nil {
 		t.Skip(err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -70,10 +71,7 @@ func FuzzDecodeMDX(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s)
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Root()
 	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err == nil {
 		for _, e := range corpusMDX(f) {
 			// Large models only slow the fuzzer down; the small ones cover

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // mdlFuzzSeeds are small MDL texts: the testdata files, snippets exercising
@@ -43,10 +45,7 @@ func FuzzParseMDL(f *testing.F) {
 	for _, s := range mdlFuzzSeeds() {
 		f.Add(s)
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Root()
 	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err == nil {
 		for _, e := range corpusMDL(f) {
 			// Large files only slow the fuzzer; small ones cover the blocks.

@@ -11,11 +11,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 func readBoar(t testing.TB) []byte {
 	t.Helper()
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	b, err := os.ReadFile(filepath.Join(dir, "corpus", "files", "MDX-Parser", "MDXParser", "Files", "Boar.mdx"))
 	if err != nil {
 		t.Skip(err)

@@ -6,26 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
-
-// sharedDir returns ../shared (or $MDXR_SHARED), skipping the test when it
-// is not there: the corpus is not part of the repository.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := sharedDirPath()
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "archives", "manifest.tsv")); err != nil {
-		t.Skipf("shared archives not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
-}
-
-// sharedDirPath is where ../shared is expected.
-func sharedDirPath() string {
-	if dir := os.Getenv("MDXR_SHARED"); dir != "" {
-		return dir
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
 
 // corpusArchive is one row of corpus/archives/manifest.tsv.
 type corpusArchive struct {
@@ -38,7 +21,7 @@ type corpusArchive struct {
 // corpusArchives lists the shared archives, skipping when there are none.
 func corpusArchives(t testing.TB) []corpusArchive {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join(sharedDir(t), "corpus", "archives"))
+	dir, err := filepath.Abs(filepath.Join(testshared.Dir(t, "corpus/archives/manifest.tsv"), "corpus", "archives"))
 	if err != nil {
 		t.Fatal(err)
 	}

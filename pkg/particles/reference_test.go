@@ -10,17 +10,11 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/pose"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
-
-func sharedRoot() string {
-	if d := os.Getenv("MDXR_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
 
 // TestRandomDrawsAndLiveCountsMatchViewer replays every simulated job of
 // ../shared/reference/peer-particles (the reference viewer stepped from
@@ -29,7 +23,7 @@ func sharedRoot() string {
 // order per particle agree: 5 per PRE2 particle, 4 for a LineEmitter, 3
 // per PREM one) and its number of live PRE2 particles.
 func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
-	path := filepath.Join(sharedRoot(), "reference", "peer-particles", "jobs.jsonl")
+	path := filepath.Join(testshared.Root(), "reference", "peer-particles", "jobs.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Skipf("reference jobs not found (%v)", err)
@@ -69,7 +63,7 @@ func TestRandomDrawsAndLiveCountsMatchViewer(t *testing.T) {
 		if j.OK != nil && !*j.OK {
 			continue // the viewer failed to load the model
 		}
-		mpath := filepath.Join(sharedRoot(), "reference", j.Model)
+		mpath := filepath.Join(testshared.Root(), "reference", j.Model)
 		b, err := os.ReadFile(mpath)
 		if err != nil {
 			t.Fatal(err)

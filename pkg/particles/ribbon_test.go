@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -474,7 +475,7 @@ func TestRibbonMDLLifespanIsDecimal(t *testing.T) {
 // simulated corpus jobs (../shared/reference/peer-particles/jobs.jsonl)
 // and wants its live ribbon edges and spawned models after the same steps.
 func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
-	path := filepath.Join(sharedRoot(), "reference", "peer-particles", "jobs.jsonl")
+	path := filepath.Join(testshared.Root(), "reference", "peer-particles", "jobs.jsonl")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("reference jobs not found (%v)", err)
@@ -506,7 +507,7 @@ func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
 		if j.OK != nil && !*j.OK {
 			continue
 		}
-		mpath := filepath.Join(sharedRoot(), "reference", j.Model)
+		mpath := filepath.Join(testshared.Root(), "reference", j.Model)
 		mb, err := os.ReadFile(mpath)
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkRender(b *testing.B) {
 		{"vip14", "War3ModelView/testmodel/vip14.mdx"},
 	}
 	for _, mm := range models {
-		p := filepath.Join(sharedRoot(), "corpus", "files", filepath.FromSlash(mm.path))
+		p := filepath.Join(testshared.Root(), "corpus", "files", filepath.FromSlash(mm.path))
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Skipf("corpus model not found: %v", err)
@@ -67,7 +68,7 @@ func BenchmarkRender(b *testing.B) {
 // model file, find and decode its textures (fresh cache), pose, render
 // 256² at ssaa 1 on one worker, encode nothing.
 func BenchmarkRenderCold(b *testing.B) {
-	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(testshared.Root(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	data, err := os.ReadFile(p)
 	if err != nil {
 		b.Skipf("corpus model not found: %v", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // TestCorpusStillsKeepTheMargin renders the default still of corpus
@@ -33,7 +34,7 @@ func TestCorpusStillsKeepTheMargin(t *testing.T) {
 		if err != nil {
 			continue // the corpus holds broken files on purpose
 		}
-		name, _ := filepath.Rel(filepath.Join(sharedRoot(), "corpus"), path)
+		name, _ := filepath.Rel(filepath.Join(testshared.Root(), "corpus"), path)
 		a := NewAnimator(m, path, besideModel(path, nil))
 		if a.modelCamera(&View{}) != "" {
 			t.Logf("%s: seen through its portrait camera; skipped", name)

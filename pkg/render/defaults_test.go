@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -302,7 +303,7 @@ func TestReforgedPreviewsFill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 32 frames of a Reforged unit")
 	}
-	p := filepath.Join(sharedRoot(), "corpus", "files", "TheScourgeSlayer", "map.w3x", "units", "human", "rifleman", "rifleman.mdx")
+	p := filepath.Join(testshared.Root(), "corpus", "files", "TheScourgeSlayer", "map.w3x", "units", "human", "rifleman", "rifleman.mdx")
 	m, err := testmodel.LoadPath(p)
 	if err != nil {
 		t.Skipf("corpus model: %v", err)

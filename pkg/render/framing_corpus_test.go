@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -19,7 +20,7 @@ import (
 // referenceModels lists the models of the reference renders
 // (reference/peer/jobs.tsv), each once, as paths.
 func referenceModels(t *testing.T) []string {
-	shared := sharedDir(t)
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	data, err := os.ReadFile(filepath.Join(shared, "reference", "peer", "jobs.tsv"))
 	if err != nil {
 		t.Skip(err)
@@ -186,7 +187,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 // and the framing pass alone (posing, simulating and fitting every
 // frame), which is what the shared camera adds to drawing the frames.
 func BenchmarkSheetRun(b *testing.B) {
-	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(testshared.Root(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	m, err := testmodel.LoadPath(p)
 	if err != nil {
 		b.Skipf("corpus model not found: %v", err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -36,7 +37,7 @@ func TestHDCorpusJobs(t *testing.T) {
 	if out == "" {
 		t.Skip("HD_CORPUS_OUT not set")
 	}
-	shared := sharedRoot()
+	shared := testshared.Root()
 	f, err := os.Open(filepath.Join(shared, "corpus", "manifest.tsv"))
 	if err != nil {
 		t.Skip(err)

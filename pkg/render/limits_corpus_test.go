@@ -9,13 +9,14 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // corpusModels lists the model files of the shared corpus manifest that
 // s takes, of each format and version.
 func corpusModels(t *testing.T, s *sweep.Sampler) []string {
-	dir := filepath.Join(sharedRoot(), "corpus")
+	dir := filepath.Join(testshared.Root(), "corpus")
 	f, err := os.Open(filepath.Join(dir, "manifest.tsv"))
 	if err != nil {
 		t.Skipf("shared corpus not found (%v)", err)

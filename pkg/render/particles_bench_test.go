@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -64,7 +65,7 @@ func BenchmarkParticleSheet(b *testing.B) {
 		})
 	})
 	b.Run("boneguardrockspike", func(b *testing.B) {
-		p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx")
+		p := filepath.Join(testshared.Root(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx")
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Skipf("corpus model not found: %v", err)

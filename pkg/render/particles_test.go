@@ -17,6 +17,7 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -95,7 +96,7 @@ func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
 // worse (so the particles are what makes them match).
 // scripts/fidelity-particles.sh runs all 44.
 func TestParticlesAgainstReferenceViewer(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	f, err := os.Open(filepath.Join(shared, "reference", "peer-particles", "jobs.tsv"))
 	if err != nil {
 		t.Skip(err)
@@ -202,10 +203,10 @@ func TestParticlesDeterministic(t *testing.T) {
 		path := filepath.Join(modelsDir, name+".m2")
 		jobs = append(jobs, job{path, loadFixture(t, path), View{Width: 128, Yaw: 30, Pitch: 20, Time: Ms(1700), Particles: Particles{Seed: 6}}})
 	}
-	if p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
+	if p := filepath.Join(testshared.Root(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
 		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Yaw: 30, Pitch: 20, Time: Ms(1500), Particles: Particles{Seed: 6}}})
 	}
-	if p := filepath.Join(sharedRoot(), "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_MainMenu", "UI_MainMenu.m2"); fileExists(p) {
+	if p := filepath.Join(testshared.Root(), "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_MainMenu", "UI_MainMenu.m2"); fileExists(p) {
 		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Height: 150, Camera: "0", Time: Ms(700), Particles: Particles{Seed: 6}}})
 	}
 	for _, j := range jobs {

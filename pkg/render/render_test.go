@@ -16,26 +16,10 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
-
-// sharedDir finds ../shared (or MDXR_SHARED); tests that need it skip
-// without it.
-func sharedDir(t testing.TB) string {
-	d := sharedRoot()
-	if _, err := os.Stat(filepath.Join(d, "reference", "peer", "jobs.tsv")); err != nil {
-		t.Skipf("shared reference folder not found (%v)", err)
-	}
-	return d
-}
-
-func sharedRoot() string {
-	if d := os.Getenv("MDXR_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
 
 // cubeModel is a 20-unit cube on the origin with one bone that turns about
 // +Z over sequence 0 and a two-layer material (team colour under a Blend
@@ -201,7 +185,7 @@ func TestDeterminism(t *testing.T) {
 		path string
 	}
 	jobs := []job{{"cube", cubeModel(), "x.mdx"}}
-	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(testshared.Root(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if b, err := os.ReadFile(p); err == nil {
 		m, err := testmodel.Load(b)
 		if err != nil {
@@ -234,7 +218,7 @@ func TestDeterminism(t *testing.T) {
 // stay under 1% mismatched pixels (channel difference > 16, over black),
 // the measure of docs/fidelity.md#the-measure. scripts/fidelity.sh runs all.
 func TestAgainstReferenceViewer(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	f, err := os.Open(filepath.Join(shared, "reference", "peer", "jobs.tsv"))
 	if err != nil {
 		t.Skip(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -20,7 +21,7 @@ import (
 // IoU ≥ 0.98; measured at most 0.21% and at least 0.991) and must not be
 // empty.
 func TestStockEmittersMatchReferenceViewer(t *testing.T) {
-	shared := sharedRoot()
+	shared := testshared.Root()
 	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
 		t.Skipf("shared corpus not found (%v)", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // silhouette summarises the drawn (alpha > 0) pixels of a render over a
@@ -63,7 +64,7 @@ func measure(img *image.NRGBA) silhouette {
 }
 
 func wowCorpus(t *testing.T) string {
-	return filepath.Join(sharedDir(t), "corpus", "files")
+	return filepath.Join(testshared.Corpus(t), "corpus", "files")
 }
 
 // renderWoW loads a corpus file through pkg/model, as the CLI does, and

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // checkFast decodes stream as a w×h level both ways and fails when the fast
@@ -172,7 +173,7 @@ func TestJPEGFastStdEncoder(t *testing.T) {
 // fast path. By default it covers every 8th file of each kind (alpha bits,
 // baseline or progressive), MDXR_FULL=1 every file.
 func TestJPEGFastCorpus(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testshared.Corpus(t)
 	rows := readTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
 	var files, levels, fast, progressive int
 	reasons := map[string]int{}

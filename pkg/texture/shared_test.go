@@ -3,24 +3,9 @@ package texture
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// sharedDir returns ../shared (or $MDXR_SHARED), skipping the test when it
-// is not there: the corpus and references are not part of the repository.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err != nil {
-		t.Skipf("shared material not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
-}
 
 // readTSV returns the rows of a tab-separated file with a header line, as
 // maps from column name to value.
