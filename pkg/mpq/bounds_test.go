@@ -146,9 +146,9 @@ func TestCompressedTableReadLimit(t *testing.T) {
 // bytes, whatever the error.
 func TestLongNamesInErrors(t *testing.T) {
 	long := strings.Repeat("n", 1<<20)
-	b := buildMPQ(t, 3, 16, []rawFile{
-		{name: long, body: sectoredBody([][]byte{{0x04, 1, 2, 3}}), fsize: 4096, flags: FlagExists | FlagCompress, block: -1},
-	})
+	b := hostile.MPQ(3,
+		[]hostile.MPQBlock{{Raw: hostile.SectorTable([][]byte{{0x04, 1, 2, 3}}), Size: 4096, Flags: FlagExists | FlagCompress}},
+		[]hostile.MPQName{{Name: long, Block: 0}})
 	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "long.mpq", budget.Limits{ReadBytes: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -196,11 +196,11 @@ func TestCompressionsCost(t *testing.T) {
 		secs[i][0] = byte(CompressionZlib)
 	}
 	secs[sectors/2][0] = byte(CompressionBzip2)
-	files := []rawFile{{name: "name0", body: sectoredBody(secs), fsize: sectors * 512, flags: FlagExists | FlagCompress, block: -1}}
-	for i := 1; i < 100; i++ {
-		files = append(files, rawFile{name: fmt.Sprintf("name%d", i), block: 0})
+	var names []hostile.MPQName
+	for i := range 100 {
+		names = append(names, hostile.MPQName{Name: fmt.Sprintf("name%d", i), Block: 0})
 	}
-	b := buildMPQ(t, 0, 256, files)
+	b := hostile.MPQ(0, []hostile.MPQBlock{{Raw: hostile.SectorTable(secs), Size: sectors * 512, Flags: FlagExists | FlagCompress}}, names)
 	cr := &countingReader{r: bytes.NewReader(b)}
 	a, err := NewReader(cr, int64(len(b)), "sectors.mpq", budget.Limits{})
 	if err != nil {

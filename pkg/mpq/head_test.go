@@ -92,7 +92,7 @@ func adpcmSector(skip int) []byte {
 	stream := []byte{0, 0, 0x34, 0x12}
 	stream = append(stream, bytes.Repeat([]byte{0x81}, skip)...)
 	stream = append(stream, bytes.Repeat([]byte{0x05, 0x45}, 2000)...)
-	z := zlibSector(stream)
+	z := hostile.ZlibSector(stream)
 	z[0] = byte(CompressionZlib | CompressionADPCMMono)
 	return z
 }
@@ -111,8 +111,8 @@ func TestHeadNeedsMore(t *testing.T) {
 		{1500 << 10, 12, false}, // more than Head decodes
 	} {
 		sector := 512 << c.shift
-		body := sectoredBody([][]byte{adpcmSector(c.skip)})
-		b := buildMPQ(t, c.shift, 16, []rawFile{{name: "s.wav", body: body, fsize: uint32(sector), flags: FlagExists | FlagCompress, block: -1}})
+		body := hostile.SectorTable([][]byte{adpcmSector(c.skip)})
+		b := hostile.MPQ(c.shift, []hostile.MPQBlock{{Raw: body, Size: uint32(sector), Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "s.wav", Block: 0}})
 		a, err := openBytes(t, b)
 		if err != nil {
 			t.Fatal(err)

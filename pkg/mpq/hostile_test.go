@@ -34,10 +34,10 @@ func allocated(fn func()) uint64 {
 func TestBuiltArchiveReads(t *testing.T) {
 	// The builder itself: a plain zlib file reads back.
 	data := bytes.Repeat([]byte("abc"), 3000)
-	a, err := openBytes(t, buildMPQ(t, 3, 16, []rawFile{{
-		name: "a.txt", body: sectoredBody([][]byte{zlibSector(data[:4096]), zlibSector(data[4096:8192]), zlibSector(data[8192:])}),
-		fsize: uint32(len(data)), flags: FlagExists | FlagCompress, block: -1,
-	}}))
+	a, err := openBytes(t, hostile.MPQ(3, []hostile.MPQBlock{{
+		Raw:  hostile.SectorTable([][]byte{hostile.ZlibSector(data[:4096]), hostile.ZlibSector(data[4096:8192]), hostile.ZlibSector(data[8192:])}),
+		Size: uint32(len(data)), Flags: FlagExists | FlagCompress,
+	}}, []hostile.MPQName{{Name: "a.txt", Block: 0}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func readFixture(name string) ([]byte, error) {
 }
 
 func TestTablesPastTheEnd(t *testing.T) {
-	b := buildMPQ(t, 3, 16, []rawFile{{name: "a", body: []byte("xyz"), fsize: 3, flags: FlagExists, block: -1}})
+	b := hostile.MPQ(3, []hostile.MPQBlock{{Raw: []byte("xyz"), Size: 3, Flags: FlagExists}}, []hostile.MPQName{{Name: "a", Block: 0}})
 	bad := append([]byte(nil), b...)
 	binary.LittleEndian.PutUint32(bad[16:], uint32(len(b)+100)) // hash table offset
 	_, err := openBytes(t, bad)
@@ -126,11 +126,11 @@ func TestTablesPastTheEnd(t *testing.T) {
 
 func TestHugeClaims(t *testing.T) {
 	// A block claiming 4 GiB is not a file (Storm ignores sizes >= 2 GiB).
-	b := buildMPQ(t, 3, 16, []rawFile{
-		{name: "4g", body: []byte("xyz"), fsize: 0xFFFFFFF0, flags: FlagExists, block: -1},
-		{name: "2g", body: []byte("xyz"), fsize: 0x7FFFFFFF, flags: FlagExists, block: -1},
-		{name: "2gz", body: sectoredBody([][]byte{zlibSector(make([]byte, 4096))}), fsize: 0x7FFFFFFF, flags: FlagExists | FlagCompress, block: -1},
-	})
+	b := hostile.MPQ(3, []hostile.MPQBlock{
+		{Raw: []byte("xyz"), Size: 0xFFFFFFF0, Flags: FlagExists},
+		{Raw: []byte("xyz"), Size: 0x7FFFFFFF, Flags: FlagExists},
+		{Raw: hostile.SectorTable([][]byte{hostile.ZlibSector(make([]byte, 4096))}), Size: 0x7FFFFFFF, Flags: FlagExists | FlagCompress},
+	}, []hostile.MPQName{{Name: "4g", Block: 0}, {Name: "2g", Block: 1}, {Name: "2gz", Block: 2}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
@@ -165,12 +165,12 @@ func TestDecompressionBomb(t *testing.T) {
 	// 32 MiB sectors of zeros compress to ~32 KB each: a file claiming
 	// 2 GiB made of them streams in bounded memory and ReadFile refuses it.
 	const sector = 32 << 20
-	z := zlibSector(make([]byte, sector))
+	z := hostile.ZlibSector(make([]byte, sector))
 	sectors := make([][]byte, 64)
 	for i := range sectors {
 		sectors[i] = z
 	}
-	b := buildMPQ(t, 16, 16, []rawFile{{name: "bomb", body: sectoredBody(sectors), fsize: 64*sector - 1, flags: FlagExists | FlagCompress, block: -1}})
+	b := hostile.MPQ(16, []hostile.MPQBlock{{Raw: hostile.SectorTable(sectors), Size: 64*sector - 1, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "bomb", Block: 0}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +193,8 @@ func TestDecompressionBomb(t *testing.T) {
 		t.Errorf("streamed %d bytes allocating %d", copied, n)
 	}
 	// The last sector decompresses to more than it should hold.
-	last := sectoredBody([][]byte{zlibSector(make([]byte, 5000))})
-	b = buildMPQ(t, 3, 16, []rawFile{{name: "long", body: last, fsize: 4096, flags: FlagExists | FlagCompress, block: -1}})
+	last := hostile.SectorTable([][]byte{hostile.ZlibSector(make([]byte, 5000))})
+	b = hostile.MPQ(3, []hostile.MPQBlock{{Raw: last, Size: 4096, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "long", Block: 0}})
 	if a, err = openBytes(t, b); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestDecompressionBomb(t *testing.T) {
 
 func TestUnknownCompressionByte(t *testing.T) {
 	sector := append([]byte{0x04}, make([]byte, 100)...)
-	b := buildMPQ(t, 3, 16, []rawFile{{name: "odd", body: sectoredBody([][]byte{sector}), fsize: 4096, flags: FlagExists | FlagCompress, block: -1}})
+	b := hostile.MPQ(3, []hostile.MPQBlock{{Raw: hostile.SectorTable([][]byte{sector}), Size: 4096, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "odd", Block: 0}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestUnknownCompressionByte(t *testing.T) {
 }
 
 func TestBrokenSectorTables(t *testing.T) {
-	good := sectoredBody([][]byte{zlibSector(make([]byte, 4096)), zlibSector(make([]byte, 100))})
+	good := hostile.SectorTable([][]byte{hostile.ZlibSector(make([]byte, 4096)), hostile.ZlibSector(make([]byte, 100))})
 	for name, mutate := range map[string]func(b []byte){
 		"decreasing":   func(b []byte) { binary.LittleEndian.PutUint32(b[4:], 2) },
 		"past the end": func(b []byte) { binary.LittleEndian.PutUint32(b[8:], 0x7FFFFFF0) },
@@ -227,7 +227,7 @@ func TestBrokenSectorTables(t *testing.T) {
 	} {
 		body := append([]byte(nil), good...)
 		mutate(body)
-		a, err := openBytes(t, buildMPQ(t, 3, 16, []rawFile{{name: "f", body: body, fsize: 4196, flags: FlagExists | FlagCompress, block: -1}}))
+		a, err := openBytes(t, hostile.MPQ(3, []hostile.MPQBlock{{Raw: body, Size: 4196, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "f", Block: 0}}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,10 +240,9 @@ func TestBrokenSectorTables(t *testing.T) {
 }
 
 func TestHashEntriesPointingNowhere(t *testing.T) {
-	b := buildMPQ(t, 3, 16, []rawFile{
-		{name: "real", body: []byte("data"), fsize: 4, flags: FlagExists, block: -1},
-		{name: "ghost", body: nil, fsize: 0, flags: FlagExists, block: 40},
-	})
+	b := hostile.MPQ(3,
+		[]hostile.MPQBlock{{Raw: []byte("data"), Size: 4, Flags: FlagExists}},
+		[]hostile.MPQName{{Name: "real", Block: 0}, {Name: "ghost", Block: 40}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
