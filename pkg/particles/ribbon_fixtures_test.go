@@ -2,9 +2,7 @@ package particles_test
 
 import (
 	"bytes"
-	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -31,12 +30,9 @@ var (
 	fixGoldenDir = filepath.Join("..", "..", "testdata", "golden")
 )
 
-// Golden tolerance, as pkg/render's golden tests: a pixel differs when a
-// channel is off by more than 4; an image fails above 0.2% such pixels.
-const (
-	fixTol    = 4
-	fixMaxPct = 0.2
-)
+// fixTol is pkg/render's golden tolerance: a pixel differs when a channel
+// is off by more than 4; an image fails above 0.2% such pixels.
+var fixTol = golden.Tolerance{Channel: 4, MaxPercent: 0.2}
 
 type emitterFixture struct {
 	name  string
@@ -265,7 +261,6 @@ func TestEmitterFixtureModels(t *testing.T) {
 // with particles on and compares decoded pixels with
 // testdata/golden/<name>_t<ms>.png.
 func TestEmitterGoldens(t *testing.T) {
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, f := range emitterFixtures() {
 		for _, ms := range f.times {
 			name := f.name + "_t" + itoa(int(ms))
@@ -293,18 +288,7 @@ func TestEmitterGoldens(t *testing.T) {
 				if f.warn != "" && !found {
 					t.Errorf("no warning naming %q (got %v)", f.warn, warns)
 				}
-				gpath := filepath.Join(fixGoldenDir, name+".png")
-				if update {
-					writeFixturePNG(t, gpath, img)
-					return
-				}
-				want := readFixturePNG(t, gpath)
-				if bad, pct := fixtureDiff(want, img); pct > fixMaxPct {
-					dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-					os.MkdirAll(dir, 0o755)
-					writeFixturePNG(t, filepath.Join(dir, name+".actual.png"), img)
-					t.Errorf("%s: %d pixels (%.2f%%) differ by more than %d (actual in %s)", gpath, bad, pct, fixTol, dir)
-				}
+				golden.Check(t, filepath.Join(fixGoldenDir, name+".png"), img, fixTol)
 			})
 		}
 	}
@@ -322,55 +306,4 @@ func itoa(n int) string {
 		s = strings.Repeat("0", 4-len(s)) + s
 	}
 	return s
-}
-
-func fixtureDiff(a image.Image, b *image.NRGBA) (int, float64) {
-	r := b.Rect
-	n := r.Dx() * r.Dy()
-	if a.Bounds() != r {
-		return n, 100
-	}
-	bad := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			ca := color.NRGBAModel.Convert(a.At(x, y)).(color.NRGBA)
-			cb := b.NRGBAAt(x, y)
-			d := max(absd(ca.R, cb.R), absd(ca.G, cb.G), absd(ca.B, cb.B), absd(ca.A, cb.A))
-			if d > fixTol {
-				bad++
-			}
-		}
-	}
-	return bad, 100 * float64(bad) / float64(n)
-}
-
-func absd(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
-}
-
-func writeFixturePNG(t *testing.T, path string, img image.Image) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFixturePNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (UPDATE_GOLDEN=1 writes the goldens)", err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/sweep"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/internal/testshared"
@@ -47,7 +48,7 @@ func TestCorpusStillsKeepTheMargin(t *testing.T) {
 		}
 		checked++
 		if d := os.Getenv("BORDER_DIR"); d != "" {
-			writePNGFile(t, filepath.Join(d, strings.NewReplacer("/", "_", " ", "_").Replace(name)+".png"), img)
+			golden.WritePNG(t, filepath.Join(d, strings.NewReplacer("/", "_", " ", "_").Replace(name)+".png"), img)
 		}
 		if shown := opaqueBounds(img, 16); !shown.Empty() && !shown.In(img.Rect.Inset(1)) {
 			t.Errorf("%s: what shows (%v) touches the edge of the %v picture", name, shown, img.Rect.Size())

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/sweep"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/internal/testshared"
@@ -94,7 +95,7 @@ func TestFramingFillsStills(t *testing.T) {
 			continue
 		}
 		if d := os.Getenv("FRAMING_DIR"); d != "" { // for looking at them
-			writePNGFile(t, filepath.Join(d, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
+			golden.WritePNG(t, filepath.Join(d, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
 		}
 		name := filepath.Base(path)
 		if Blank(img) { // a ground ring seen edge-on

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -134,7 +135,7 @@ func TestHDCorpusJobs(t *testing.T) {
 				t.Fatalf("%s: %v", mpath, err)
 			}
 			img2 := fmt.Sprintf("%s.%c.png", name, 'a'+i)
-			writePNGFile(t, filepath.Join(out, strings.TrimSuffix(img2, ".png")+".ours.png"), img)
+			golden.WritePNG(t, filepath.Join(out, strings.TrimSuffix(img2, ".png")+".ours.png"), img)
 			for _, w := range r.warns {
 				t.Logf("%s: %v", img2, w)
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -22,7 +23,6 @@ import (
 // testdata/golden/<name>.png (UPDATE_GOLDEN=1 rewrites them). The only
 // warning allowed is the unimplemented shader's.
 func TestGoldenHD(t *testing.T) {
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, f := range hdFixtures() {
 		t.Run(f.name, func(t *testing.T) {
 			path := filepath.Join(modelsDir, f.name+".mdl")
@@ -36,20 +36,7 @@ func TestGoldenHD(t *testing.T) {
 					t.Errorf("warning: %v", w)
 				}
 			}
-			gpath := filepath.Join(goldenDir, f.name+".png")
-			if update {
-				writePNGFile(t, gpath, img)
-				return
-			}
-			want := readPNG(t, gpath)
-			diff, bad := goldenDiff(want, img)
-			if pct := 100 * float64(bad) / float64(img.Rect.Dx()*img.Rect.Dy()); pct > goldenMaxPct {
-				dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-				os.MkdirAll(dir, 0o755)
-				writePNGFile(t, filepath.Join(dir, f.name+".actual.png"), img)
-				writePNGFile(t, filepath.Join(dir, f.name+".diff.png"), diff)
-				t.Errorf("%s: %.2f%% of pixels differ by more than %d (actual and diff in %s)", gpath, pct, goldenTol, dir)
-			}
+			golden.Check(t, filepath.Join(goldenDir, f.name+".png"), img, goldenTol)
 		})
 	}
 }
@@ -143,7 +130,7 @@ func TestHDFixturesMatchReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := readPNG(t, filepath.Join(hdPeerDir, f.name+".png"))
+		ref := golden.ReadPNG(t, filepath.Join(hdPeerDir, f.name+".png"))
 		bg := *background(f.opt.Background)
 		if f.name == "hd_no_tangents" {
 			floor, lit := 0, 0

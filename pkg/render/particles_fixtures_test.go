@@ -10,6 +10,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -284,7 +285,6 @@ func loadFixture(t testing.TB, path string) *mdx.Model {
 // model's frames with one Animator, and compares decoded pixels with
 // testdata/golden/particles_<name>_<label>.png.
 func TestGoldenParticles(t *testing.T) {
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, f := range particleFixtures() {
 		t.Run(f.name, func(t *testing.T) {
 			path := particleFixturePath(f.name)
@@ -303,21 +303,7 @@ func TestGoldenParticles(t *testing.T) {
 					t.Errorf("warning: %v", w)
 				}
 				name := "particles_" + f.name + "_" + fr.label
-				gpath := filepath.Join(goldenDir, name+".png")
-				if update {
-					writePNGFile(t, gpath, img)
-					continue
-				}
-				want := readPNG(t, gpath)
-				diff, bad := goldenDiff(want, img)
-				pct := 100 * float64(bad) / float64(img.Rect.Dx()*img.Rect.Dy())
-				if pct > goldenMaxPct {
-					dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-					os.MkdirAll(dir, 0o755)
-					writePNGFile(t, filepath.Join(dir, name+".actual.png"), img)
-					writePNGFile(t, filepath.Join(dir, name+".diff.png"), diff)
-					t.Errorf("%s: %.2f%% of pixels differ by more than %d (actual and diff in %s)", gpath, pct, goldenTol, dir)
-				}
+				golden.Check(t, filepath.Join(goldenDir, name+".png"), img, goldenTol)
 			}
 		})
 	}

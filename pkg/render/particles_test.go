@@ -16,6 +16,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -80,7 +81,7 @@ func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := "particles_" + f.name + "_" + fr.label + ".png"
-			ref := readPNG(t, filepath.Join(refDir, name))
+			ref := golden.ReadPNG(t, filepath.Join(refDir, name))
 			pct, iou := compareRef(ref, img, *background(opt.Background))
 			if pct >= 1 || iou < 0.98 {
 				t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", name, pct, iou)
@@ -151,7 +152,7 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", col[0], err)
 		}
-		ref := readPNG(t, filepath.Join(shared, "reference", "peer-particles", col[0]))
+		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer-particles", col[0]))
 		pct, iou := compareRef(ref, img, black)
 		if pct >= 2 || iou < 0.95 {
 			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", col[0], pct, iou)

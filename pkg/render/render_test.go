@@ -15,6 +15,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -270,7 +271,7 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", col[0], err)
 		}
-		ref := readPNG(t, filepath.Join(shared, "reference", "peer", col[0]))
+		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer", col[0]))
 		if pct := mismatch(ref, img, 16); pct >= 1 {
 			t.Errorf("%s: %.2f%% mismatched pixels, want < 1%%", col[0], pct)
 		}
@@ -286,19 +287,6 @@ func absDiff(a, b uint8) int {
 		return -d
 	}
 	return d
-}
-
-func readPNG(t testing.TB, path string) image.Image {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
 }
 
 // mismatch is the percentage of pixels with any channel (over black)

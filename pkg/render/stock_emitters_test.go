@@ -10,6 +10,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -85,7 +86,7 @@ func TestStockEmittersMatchReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", out, err)
 		}
-		ref := readPNG(t, filepath.Join(dir, out))
+		ref := golden.ReadPNG(t, filepath.Join(dir, out))
 		pct, iou := compareRef(ref, img, black)
 		if pct >= 1 || iou < 0.98 {
 			t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", out, pct, iou)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 )
@@ -80,7 +81,7 @@ func renderWoW(t *testing.T, path string, opt View) (silhouette, []Warning) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	if os.Getenv("WOW_RENDER_DIR") != "" { // for looking at them
-		writePNGFile(t, filepath.Join(os.Getenv("WOW_RENDER_DIR"), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
+		golden.WritePNG(t, filepath.Join(os.Getenv("WOW_RENDER_DIR"), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
 	}
 	return measure(img), warns
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -717,7 +718,6 @@ func TestWoWFixtureFiles(t *testing.T) {
 // loaded through pkg/model, and compares decoded pixels with
 // testdata/golden/<name>.png (UPDATE_GOLDEN=1 rewrites them).
 func TestWoWGoldenFixtures(t *testing.T) {
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, f := range wowFixtures(t) {
 		name := strings.TrimSuffix(f.file, filepath.Ext(f.file))
 		t.Run(name, func(t *testing.T) {
@@ -731,21 +731,7 @@ func TestWoWGoldenFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkWarnings(t, warns, f.warn)
-			gpath := filepath.Join(goldenDir, name+".png")
-			if update {
-				writePNGFile(t, gpath, img)
-				return
-			}
-			want := readPNG(t, gpath)
-			diff, bad := goldenDiff(want, img)
-			pct := 100 * float64(bad) / float64(img.Rect.Dx()*img.Rect.Dy())
-			if pct > goldenMaxPct {
-				dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-				os.MkdirAll(dir, 0o755)
-				writePNGFile(t, filepath.Join(dir, name+".actual.png"), img)
-				writePNGFile(t, filepath.Join(dir, name+".diff.png"), diff)
-				t.Errorf("%s: %.2f%% of pixels differ by more than %d (actual and diff in %s)", gpath, pct, goldenTol, dir)
-			}
+			golden.Check(t, filepath.Join(goldenDir, name+".png"), img, goldenTol)
 		})
 	}
 }

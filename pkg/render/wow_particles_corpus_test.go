@@ -12,6 +12,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/raster"
@@ -81,8 +82,8 @@ func shootParticles(t *testing.T, m *mdx.Model, path string, opt View) (particle
 	}
 	if dir := os.Getenv("WOW_RENDER_DIR"); dir != "" { // for looking at them
 		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		writePNGFile(t, filepath.Join(dir, fmt.Sprintf("%s_%v.png", name, opt.Time)), s.on)
-		writePNGFile(t, filepath.Join(dir, fmt.Sprintf("%s_%v_off.png", name, opt.Time)), s.off)
+		golden.WritePNG(t, filepath.Join(dir, fmt.Sprintf("%s_%v.png", name, opt.Time)), s.on)
+		golden.WritePNG(t, filepath.Join(dir, fmt.Sprintf("%s_%v_off.png", name, opt.Time)), s.off)
 	}
 	return s, warns
 }
