@@ -132,3 +132,28 @@ func WritePNG(t testing.TB, path string, img image.Image) {
 		t.Fatal(err)
 	}
 }
+
+// UpdateFixtures reports whether UPDATE_FIXTURES asks for the fixture
+// files that tests generate (models, textures) to be rewritten instead of
+// compared.
+func UpdateFixtures() bool { return os.Getenv("UPDATE_FIXTURES") != "" }
+
+// CheckFile compares want, the bytes a test's generator makes, with the
+// file checked in at path, or writes them there when UpdateFixtures says
+// so: the files are what the tests describe, byte for byte.
+func CheckFile(t testing.TB, path string, want []byte) {
+	t.Helper()
+	if UpdateFixtures() {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (UPDATE_FIXTURES=1 writes the fixtures)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from its generator; rerun with UPDATE_FIXTURES=1", path)
+	}
+}

@@ -5,8 +5,10 @@ package testmodel
 
 import (
 	"bytes"
+	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/fsread"
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -52,4 +54,16 @@ func LoadPath(path string) (*mdx.Model, error) {
 		return nil, err
 	}
 	return f.Model, nil
+}
+
+// CheckFixture compares the fixture model m, written as MDL after header
+// (comment lines naming its generator), with the MDL file checked in at
+// path, or writes it there with UPDATE_FIXTURES=1 (golden.CheckFile).
+func CheckFixture(t testing.TB, path, header string, m *mdx.Model) {
+	t.Helper()
+	b, err := EncodeMDL(m)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	golden.CheckFile(t, path, append([]byte(header), b...))
 }

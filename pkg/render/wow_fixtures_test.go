@@ -1,11 +1,9 @@
 package render
 
 import (
-	"bytes"
 	"encoding/binary"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -697,20 +695,7 @@ func (f *m2File) emitters(b *m2Builder, firstFlags int) {
 // UPDATE_FIXTURES=1.
 func TestWoWFixtureFiles(t *testing.T) {
 	for _, f := range wowFixtures(t) {
-		path := filepath.Join(modelsDir, f.file)
-		if os.Getenv("UPDATE_FIXTURES") != "" {
-			if err := os.WriteFile(path, f.data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (UPDATE_FIXTURES=1 writes the fixtures)", err)
-		}
-		if !bytes.Equal(got, f.data) {
-			t.Errorf("%s differs from its generator; rerun with UPDATE_FIXTURES=1", path)
-		}
+		golden.CheckFile(t, filepath.Join(modelsDir, f.file), f.data)
 	}
 }
 
