@@ -1,23 +1,16 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/fogleman/fauxgl"
-
 	"github.com/mdxrender/mdxrender/internal/golden"
-	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
@@ -98,11 +91,6 @@ func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
 // scripts/fidelity-particles.sh runs all 44.
 func TestParticlesAgainstReferenceViewer(t *testing.T) {
 	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
-	f, err := os.Open(filepath.Join(shared, "reference", "peer-particles", "jobs.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
 	want := map[string]bool{
 		"dbz-tribute-reforged_maps_Tribute_Reforged.w3x_DodonParticle_mdx.t0500.png":     true,
 		"warcraft3-icc_ICC.w3x_boneguardrockspike_spell02_mdx.t1500.png":                 true,
@@ -112,73 +100,29 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		"warcraft3-icc_models_spells_Lady_Deathwisper_Frostbolt_frostbolt_mdl.t1500.png": true,
 		"War3ModelView_testmodel_vip14_mdx.t1500.png":                                    true,
 	}
-	sc := bufio.NewScanner(f)
 	cache := texture.NewCache(0)
 	black := color.NRGBA{0, 0, 0, 255}
-	n := 0
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 18 || !want[col[0]] {
-			continue
-		}
-		n++
-		num := func(i int) float64 {
-			v, err := strconv.ParseFloat(col[i], 64)
-			if err != nil {
-				t.Fatalf("%s: column %d: %v", col[0], i, err)
-			}
-			return v
-		}
-		var tv [3]float64
-		for i, s := range strings.Split(col[11], ",") {
-			tv[i], _ = strconv.ParseFloat(s, 64)
-		}
-		tgt := fauxgl.V(tv[0], tv[1], tv[2])
-		team, _ := strconv.Atoi(col[5])
-		seed, _ := strconv.Atoi(col[17])
-		mpath := filepath.Join(shared, "reference", col[1])
-		b, err := os.ReadFile(mpath)
+	for _, j := range peerJobs(t, shared, "peer-particles", want) {
+		opt := j.view
+		img, _, err := NewAnimator(j.model, j.path, besideModel(j.path, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", j.name, err)
 		}
-		m, err := testmodel.Load(b)
-		if err != nil {
-			t.Fatalf("%s: %v", mpath, err)
-		}
-		opt := View{
-			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &black, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll},
-		}
-		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
-		if err != nil {
-			t.Fatalf("%s: %v", col[0], err)
-		}
-		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer-particles", col[0]))
+		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer-particles", j.name))
 		pct, iou := compareRef(ref, img, black)
 		if pct >= 2 || iou < 0.95 {
-			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", col[0], pct, iou)
+			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", j.name, pct, iou)
 		}
 		opt.Particles.Off = true
-		bare, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
+		bare, _, err := NewAnimator(j.model, j.path, besideModel(j.path, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		bpct, biou := compareRef(ref, bare, black)
 		if !(bpct > pct+0.5 || biou < iou-0.05) {
-			t.Errorf("%s: without particles mismatch %.2f%%, IoU %.3f: hardly worse than with (%.2f%%, %.3f)", col[0], bpct, biou, pct, iou)
+			t.Errorf("%s: without particles mismatch %.2f%%, IoU %.3f: hardly worse than with (%.2f%%, %.3f)", j.name, bpct, biou, pct, iou)
 		}
 	}
-	if n != len(want) {
-		t.Fatalf("found %d of %d reference views in jobs.tsv", n, len(want))
-	}
-}
-
-func pngBytes(t testing.TB, img image.Image) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // TestParticlesDeterministic renders particle fixtures, the WoW (M2)
@@ -218,7 +162,7 @@ func TestParticlesDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := pngBytes(t, img)
+			b := encodePNG(t, img)
 			if first == nil {
 				first = b
 			} else if !bytes.Equal(first, b) {

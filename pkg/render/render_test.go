@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"image"
 	"image/color"
@@ -220,11 +219,6 @@ func TestDeterminism(t *testing.T) {
 // the measure of docs/fidelity.md#the-measure. scripts/fidelity.sh runs all.
 func TestAgainstReferenceViewer(t *testing.T) {
 	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
-	f, err := os.Open(filepath.Join(shared, "reference", "peer", "jobs.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
 	want := map[string]bool{
 		"War3ModelView_testmodel_49_mdx.a.png":                                   true,
 		"war3-ap-maps_mods_apimports_eviljaina_portrait_mdx.a.png":               true,
@@ -234,15 +228,44 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		"War3ModelView_testmodel_File00001202_98f1fm0_mdl.a.png":                 true,
 		"wc3lib_src_mdlx_test_interpolation_geosetanim_mdl.b.png":                true,
 	}
-	sc := bufio.NewScanner(f)
 	cache := texture.NewCache(0)
-	n := 0
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
+	for _, j := range peerJobs(t, shared, "peer", want) {
+		j.view.Particles = Particles{Off: true}
+		img, _, err := NewAnimator(j.model, j.path, besideModel(j.path, &texture.Resolver{Cache: cache})).Render(j.view)
+		if err != nil {
+			t.Fatalf("%s: %v", j.name, err)
+		}
+		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer", j.name))
+		if pct := mismatch(ref, img, 16); pct >= 1 {
+			t.Errorf("%s: %.2f%% mismatched pixels, want < 1%%", j.name, pct)
+		}
+	}
+}
+
+// peerJob is one view of a reference viewer job list.
+type peerJob struct {
+	name  string // the reference image's file name
+	path  string // the model's path
+	model *mdx.Model
+	view  View // the view as the harness rendered it: 256 wide over black
+}
+
+// peerJobs reads the rows named in want from shared/reference/<dir>/jobs.tsv
+// (docs/fidelity.md) with their models, failing t unless it finds them all.
+// The view has the row's sequence, time, team and exact camera and, in a
+// job list of simulated particles, its seed and step with no pre-roll.
+func peerJobs(t *testing.T, shared, dir string, want map[string]bool) []peerJob {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(shared, "reference", dir, "jobs.tsv"))
+	if err != nil {
+		t.Skip(err)
+	}
+	var jobs []peerJob
+	for _, line := range strings.Split(string(data), "\n") {
+		col := strings.Split(line, "\t")
 		if len(col) < 14 || !want[col[0]] {
 			continue
 		}
-		n++
 		num := func(i int) float64 {
 			v, err := strconv.ParseFloat(col[i], 64)
 			if err != nil {
@@ -256,29 +279,23 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		}
 		tgt := fauxgl.V(tv[0], tv[1], tv[2])
 		team, _ := strconv.Atoi(col[5])
-		mpath := filepath.Join(shared, "reference", col[1])
-		b, err := os.ReadFile(mpath)
-		if err != nil {
-			t.Fatal(err)
+		j := peerJob{name: col[0], path: filepath.Join(shared, "reference", col[1])}
+		if j.model, err = testmodel.LoadPath(j.path); err != nil {
+			t.Fatalf("%s: %v", j.path, err)
 		}
-		m, err := testmodel.Load(b)
-		if err != nil {
-			t.Fatalf("%s: %v", mpath, err)
+		j.view = View{
+			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13),
 		}
-		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(View{
-			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", col[0], err)
+		if len(col) >= 18 {
+			seed, _ := strconv.Atoi(col[17])
+			j.view.Particles = Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll}
 		}
-		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer", col[0]))
-		if pct := mismatch(ref, img, 16); pct >= 1 {
-			t.Errorf("%s: %.2f%% mismatched pixels, want < 1%%", col[0], pct)
-		}
+		jobs = append(jobs, j)
 	}
-	if n != len(want) {
-		t.Fatalf("found %d of %d reference views in jobs.tsv", n, len(want))
+	if len(jobs) != len(want) {
+		t.Fatalf("found %d of %d reference views in %s/jobs.tsv", len(jobs), len(want), dir)
 	}
+	return jobs
 }
 
 func absDiff(a, b uint8) int {
