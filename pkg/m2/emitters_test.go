@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/m2build"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 func TestEmitterRecordSizes(t *testing.T) {
 	for _, v := range []uint32{256, 263} {
-		if n := len(particleRecord(newBuilder(v), v, particleSpec{})); n != particleSize {
+		if n := len(particleRecord(m2build.New(v), v, particleSpec{})); n != particleSize {
 			t.Errorf("v%d: particle record %d bytes, want %d", v, n, particleSize)
 		}
 	}
