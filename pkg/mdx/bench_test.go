@@ -4,6 +4,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // generatedModel builds a model with about tris triangles spread over
@@ -83,7 +85,7 @@ func BenchmarkDecode(b *testing.B) {
 		benchDecode(b, data)
 	})
 	b.Run("largest-corpus-mdx", func(b *testing.B) {
-		var best corpusEntry
+		var best testshared.CorpusFile
 		var size int64
 		for _, e := range corpusMDX(b) {
 			if fi, err := os.Stat(e.Path); err == nil && fi.Size() > size && !e.Malformed() {

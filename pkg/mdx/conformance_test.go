@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // notByteIdentical names the valid v800-1100 corpus MDX files that do not
@@ -70,7 +72,7 @@ func modelCounts(m *Model) peerCounts {
 // 4th file of each version and malformedness and every file the lists
 // above name; MDXR_FULL=1 every file.
 func TestCorpusMDX(t *testing.T) {
-	files, sample := sampleCorpus(corpusMDX(t), 4, func(e corpusEntry) bool {
+	files, sample := sampleCorpus(corpusMDX(t), 4, func(e testshared.CorpusFile) bool {
 		_, fails := failsValidate[e.Rel]
 		_, differs := notByteIdentical[e.Rel]
 		return fails || differs || slices.Contains(mustDecodeWhereReferenceFails, e.Rel)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 func benchDecodeMDL(b *testing.B, data []byte) {
@@ -41,7 +42,7 @@ func BenchmarkDecodeMDL(b *testing.B) {
 		benchDecodeMDL(b, data)
 	})
 	b.Run("largest-corpus-mdl", func(b *testing.B) {
-		var best corpusEntry
+		var best testshared.CorpusFile
 		var size int64
 		for _, e := range corpusMDL(b) {
 			if fi, err := os.Stat(e.Path); err == nil && fi.Size() > size && !e.Malformed() {

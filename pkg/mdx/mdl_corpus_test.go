@@ -7,12 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // corpusMDL lists the corpus files whose manifest magic is MDL text.
-func corpusMDL(t testing.TB) []corpusEntry {
-	var out []corpusEntry
-	for _, e := range corpusFiles(t) {
+func corpusMDL(t testing.TB) []testshared.CorpusFile {
+	var out []testshared.CorpusFile
+	for _, e := range testshared.CorpusFiles(t) {
 		if e.Magic == "MDL-text" {
 			out = append(out, e)
 		}
@@ -24,7 +26,7 @@ func corpusMDL(t testing.TB) []corpusEntry {
 // parsing them must fail with a clean *MDLError: the empty file, and
 // wc3lib's parser-test snippets whose manifest note says "not a full model"
 // (a bare Faces, Groups or extent list outside any Geoset or Model block).
-func mdlNotAModel(e corpusEntry) (string, bool) {
+func mdlNotAModel(e testshared.CorpusFile) (string, bool) {
 	if strings.HasSuffix(e.Rel, "war3mdlx/test/empty.mdl") {
 		return "an empty file", true
 	}
@@ -40,7 +42,7 @@ func mdlNotAModel(e corpusEntry) (string, bool) {
 // it covers every 4th file of each version and malformedness and every
 // file that is not a model; MDXR_FULL=1 every file.
 func TestMDLCorpus(t *testing.T) {
-	files, sample := sampleCorpus(corpusMDL(t), 4, func(e corpusEntry) bool {
+	files, sample := sampleCorpus(corpusMDL(t), 4, func(e testshared.CorpusFile) bool {
 		_, not := mdlNotAModel(e)
 		return not
 	})
@@ -180,7 +182,7 @@ func compareMDLCounts(t *testing.T, name string, m *Model, c *peerCounts) {
 // default every 4th file of each version and every file MDL cannot hold,
 // MDXR_FULL=1 every file.
 func TestMDXToMDLToMDX(t *testing.T) {
-	files, sample := sampleCorpus(corpusMDX(t), 4, func(e corpusEntry) bool {
+	files, sample := sampleCorpus(corpusMDX(t), 4, func(e testshared.CorpusFile) bool {
 		_, lossy := mdlLossyMDX[filepath.Base(e.Rel)]
 		return lossy
 	})
@@ -246,7 +248,7 @@ var mdlLossyMDX = map[string]string{
 // the model survives.
 func TestWoWMDXToMDL(t *testing.T) {
 	n := 0
-	for _, e := range corpusFiles(t) {
+	for _, e := range testshared.CorpusFiles(t) {
 		if e.Magic != "MDLX" || e.Malformed() {
 			continue
 		}

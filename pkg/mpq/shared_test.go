@@ -1,10 +1,7 @@
 package mpq
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/testshared"
@@ -25,36 +22,14 @@ func corpusArchives(t testing.TB) []corpusArchive {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "manifest.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var cols []string
 	var out []corpusArchive
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if cols == nil {
-			cols = fields
-			continue
-		}
-		row := map[string]string{}
-		for i, c := range cols {
-			if i < len(fields) {
-				row[c] = fields[i]
-			}
-		}
+	for _, row := range testshared.ReadTSV(t, filepath.Join(dir, "manifest.tsv")) {
 		out = append(out, corpusArchive{
 			path:   filepath.Join(dir, row["local_path"]),
 			rel:    row["local_path"],
 			offset: row["mpq_offset"],
 			files:  row["files"],
 		})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if len(out) == 0 {
 		t.Skip("manifest lists no archives")

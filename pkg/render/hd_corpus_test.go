@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -38,13 +37,8 @@ func TestHDCorpusJobs(t *testing.T) {
 	if out == "" {
 		t.Skip("HD_CORPUS_OUT not set")
 	}
-	shared := testshared.Root()
-	f, err := os.Open(filepath.Join(shared, "corpus", "manifest.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
-	out, err = filepath.Abs(out)
+	corpus := testshared.CorpusFiles(t)
+	out, err := filepath.Abs(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,14 +63,11 @@ func TestHDCorpusJobs(t *testing.T) {
 		{Width: 256, Yaw: 75, Pitch: 5, Sequence: SequenceAt(0), Time: Ms(1000)},
 	}
 	var list strings.Builder
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 9 || !strings.Contains(col[8], "HD (Reforged)") {
+	for _, e := range corpus {
+		if !strings.Contains(e.Note, "HD (Reforged)") {
 			continue
 		}
-		mpath, err := filepath.Abs(filepath.Join(shared, "corpus", col[0]))
+		mpath, err := filepath.Abs(e.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +109,7 @@ func TestHDCorpusJobs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		name := strings.NewReplacer("/", "_", ".", "_", " ", "_").Replace(strings.TrimPrefix(col[0], "files/"))
+		name := strings.NewReplacer("/", "_", ".", "_", " ", "_").Replace(strings.TrimPrefix(e.Rel, "files/"))
 		for i, v := range views {
 			v.Background = color.NRGBA{0, 0, 0, 255}
 			v.Particles.Off = true

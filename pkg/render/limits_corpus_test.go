@@ -1,10 +1,6 @@
 package render
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
@@ -16,18 +12,10 @@ import (
 // corpusModels lists the model files of the shared corpus manifest that
 // s takes, of each format and version.
 func corpusModels(t *testing.T, s *sweep.Sampler) []string {
-	dir := filepath.Join(testshared.Root(), "corpus")
-	f, err := os.Open(filepath.Join(dir, "manifest.tsv"))
-	if err != nil {
-		t.Skipf("shared corpus not found (%v)", err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		c := strings.Split(sc.Text(), "\t")
-		if len(c) > 6 && (c[5] == "MDLX" || c[5] == "MDL-text" || c[5] == "MD20") && s.Take(c[5]+" "+c[6]) {
-			out = append(out, filepath.Join(dir, c[0]))
+	for _, e := range testshared.CorpusFiles(t) {
+		if (e.Magic == "MDLX" || e.Magic == "MDL-text" || e.Magic == "MD20") && s.Take(e.Magic+" "+e.Version) {
+			out = append(out, e.Path)
 		}
 	}
 	return out

@@ -26,7 +26,7 @@ var corpusBudgets = Options{MaxPixels: budget.TexturePixels.Default() / 4 * 3, M
 // every file with a damaged level, MDXR_FULL=1 every file.
 func TestCorpusDecodes(t *testing.T) {
 	shared := testshared.Corpus(t)
-	rows := readTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
+	rows := testshared.ReadTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
 	counts := map[string]int{}
 	sample := sweep.New(4)
 	for _, r := range rows {
@@ -128,7 +128,7 @@ var referenceExceptions = map[string]string{
 func TestBLPReference(t *testing.T) {
 	shared := testshared.Corpus(t)
 	dir := filepath.Join(shared, "reference", "blp")
-	rows := readTSV(t, filepath.Join(dir, "index.tsv"))
+	rows := testshared.ReadTSV(t, filepath.Join(dir, "index.tsv"))
 	worstAll := 0
 	sample := sweep.New(4)
 	for _, r := range rows {

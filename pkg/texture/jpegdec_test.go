@@ -174,7 +174,7 @@ func TestJPEGFastStdEncoder(t *testing.T) {
 // baseline or progressive), MDXR_FULL=1 every file.
 func TestJPEGFastCorpus(t *testing.T) {
 	shared := testshared.Corpus(t)
-	rows := readTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
+	rows := testshared.ReadTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
 	var files, levels, fast, progressive int
 	reasons := map[string]int{}
 	sample := sweep.New(8)
