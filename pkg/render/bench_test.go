@@ -25,15 +25,7 @@ func BenchmarkRender(b *testing.B) {
 		{"vip14", "War3ModelView/testmodel/vip14.mdx"},
 	}
 	for _, mm := range models {
-		p := filepath.Join(testshared.Root(), "corpus", "files", filepath.FromSlash(mm.path))
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Skipf("corpus model not found: %v", err)
-		}
-		m, err := testmodel.Load(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		m, p := corpusModel(b, mm.path)
 		cache := texture.NewCache(0)
 		for _, k := range []int{1, 4} {
 			// Each picture with a new framebuffer, and ("reuse") as a batch

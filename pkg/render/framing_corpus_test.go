@@ -188,11 +188,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 // and the framing pass alone (posing, simulating and fitting every
 // frame), which is what the shared camera adds to drawing the frames.
 func BenchmarkSheetRun(b *testing.B) {
-	p := filepath.Join(testshared.Root(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
-	m, err := testmodel.LoadPath(p)
-	if err != nil {
-		b.Skipf("corpus model not found: %v", err)
-	}
+	m, p := corpusModel(b, "war3-ap-maps/mods/apimports/evilshadowhunter.mdx")
 	var frames []Frame
 	for _, yaw := range []float64{0, 90, 180, 270} {
 		for _, si := range []int{0, 4} { // Walk, Death

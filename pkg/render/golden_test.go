@@ -1,12 +1,10 @@
 package render
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/golden"
-	"github.com/mdxrender/mdxrender/internal/testmodel"
 )
 
 // goldenTol is how far a render may stray from its golden: renders are
@@ -22,15 +20,7 @@ func TestGoldenFixtures(t *testing.T) {
 	for _, f := range fixtures() {
 		t.Run(f.name, func(t *testing.T) {
 			path := filepath.Join(modelsDir, f.name+".mdl")
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := testmodel.Load(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, warns, err := renderAt(m, path, f.opt)
+			img, warns, err := renderAt(loadFixture(t, path), path, f.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

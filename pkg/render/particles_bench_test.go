@@ -1,15 +1,12 @@
 package render
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/fogleman/fauxgl"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
-	"github.com/mdxrender/mdxrender/internal/testmodel"
-	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -65,15 +62,7 @@ func BenchmarkParticleSheet(b *testing.B) {
 		})
 	})
 	b.Run("boneguardrockspike", func(b *testing.B) {
-		p := filepath.Join(testshared.Root(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx")
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Skipf("corpus model not found: %v", err)
-		}
-		m, err := testmodel.Load(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		m, p := corpusModel(b, "warcraft3-icc/ICC.w3x/boneguardrockspike_spell02.mdx")
 		benchSheet(b, m, p, View{Yaw: 30, Pitch: 20, Workers: 1, Particles: Particles{Off: true}})
 	})
 }

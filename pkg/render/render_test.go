@@ -195,23 +195,41 @@ func TestDeterminism(t *testing.T) {
 	} else {
 		t.Logf("corpus model not found, determinism checked on the built-in cube only (%v)", err)
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, j := range jobs {
-		var first []byte
-		for _, procs := range []int{1, 2, 8} {
-			runtime.GOMAXPROCS(procs)
-			img, _, err := renderAt(j.m, j.path, View{Width: 96, SSAA: 2, Yaw: 40, Pitch: 25, Time: Ms(300), Particles: Particles{Off: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := encodePNG(t, img)
-			if first == nil {
-				first = b
-			} else if !bytes.Equal(first, b) {
-				t.Fatalf("%s: GOMAXPROCS %d gives different bytes from GOMAXPROCS 1", j.name, procs)
-			}
+		sameOnAnyCores(t, j.name, j.m, j.path, View{Width: 96, SSAA: 2, Yaw: 40, Pitch: 25, Time: Ms(300), Particles: Particles{Off: true}}, 1, 2, 8)
+	}
+}
+
+// sameOnAnyCores renders m, read from path, at v with GOMAXPROCS set to
+// each of procs in turn, and wants the same PNG bytes every time.
+func sameOnAnyCores(t *testing.T, name string, m *mdx.Model, path string, v View, procs ...int) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first []byte
+	for _, n := range procs {
+		runtime.GOMAXPROCS(n)
+		img, _, err := renderAt(m, path, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := encodePNG(t, img)
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(first, b) {
+			t.Fatalf("%s: GOMAXPROCS %d gives different bytes from GOMAXPROCS %d", name, n, procs[0])
 		}
 	}
+}
+
+// corpusModel loads the shared corpus file rel (slash-separated, under
+// corpus/files), skipping tb when it is absent.
+func corpusModel(tb testing.TB, rel string) (*mdx.Model, string) {
+	tb.Helper()
+	p := filepath.Join(testshared.Root(), "corpus", "files", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("corpus model not found: %v", err)
+	}
+	return loadFixture(tb, p), p
 }
 
 // A few reference-viewer views, rendered with their exact cameras, must
