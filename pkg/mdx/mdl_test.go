@@ -777,14 +777,9 @@ func TestMDLTestdata(t *testing.T) {
 		}
 		checkMDLStable(t, f, m)
 		// MDL -> MDX -> model gives the same model.
-		bin, err := encodeBytesT(m)
+		_, m2, err := viaMDX(m)
 		if err != nil {
-			t.Errorf("%s: Encode: %v", f, err)
-			continue
-		}
-		m2, err := decodeBytes(bin)
-		if err != nil {
-			t.Errorf("%s: DecodeBytes: %v", f, err)
+			t.Errorf("%s: MDX: %v", f, err)
 			continue
 		}
 		m2.ClearFileDetails()
