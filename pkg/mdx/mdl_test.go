@@ -697,11 +697,7 @@ func TestMDLFloatsExact(t *testing.T) {
 // DecodeMDL, and MDX bytes made from either are equal.
 func TestMDLGeneratedRoundTrip(t *testing.T) {
 	m := generatedModel(5000)
-	text, err := encodeMDLT(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := decodeMDL(text)
+	_, m2, err := viaMDL(m)
 	if err != nil {
 		t.Fatal(err)
 	}

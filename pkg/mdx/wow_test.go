@@ -45,11 +45,7 @@ func TestWoWBoarRoundTrip(t *testing.T) {
 	// Without the remembered layout the model must still encode to a file
 	// that decodes to the same model.
 	m.ClearFileDetails()
-	canon, err := encodeBytesT(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := decodeBytes(canon)
+	_, m2, err := viaMDX(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,13 +445,9 @@ func TestWoWFixtures(t *testing.T) {
 		}
 		// Canonical form: encode without file details, decode, compare.
 		m.ClearFileDetails()
-		canon, err := encodeBytesT(m)
+		_, m2, err := viaMDX(m)
 		if err != nil {
 			t.Fatalf("v%d canonical: %v", v, err)
-		}
-		m2, err := decodeBytes(canon)
-		if err != nil {
-			t.Fatalf("v%d canonical decode: %v", v, err)
 		}
 		m2.ClearFileDetails()
 		if d := modelDiff(m, m2, 5); len(d) > 0 {
@@ -511,11 +503,7 @@ func TestWoWFromScratch(t *testing.T) {
 			g.BoneIndices, g.BoneWeights = []uint32{0, 0, 0}, []uint32{0xFF000000, 0xFF000000, 0xFF000000}
 			g.VertexGroups, g.MatrixGroups, g.MatrixIndices = []uint8{0, 0, 0}, []uint32{1}, []uint32{0}
 		}
-		b, err := encodeBytesT(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2, err := decodeBytes(b)
+		_, m2, err := viaMDX(m)
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
@@ -527,13 +515,7 @@ func TestWoWFromScratch(t *testing.T) {
 }
 
 func BenchmarkDecodeWoWBoar(b *testing.B) {
-	data := readBoar(b)
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if _, err := decodeBytes(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchDecoding(b, decodeBytes, readBoar(b))
 }
 
 func BenchmarkEncodeWoWBoar(b *testing.B) {
