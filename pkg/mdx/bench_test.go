@@ -153,15 +153,25 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 }
 
 func BenchmarkEncode(b *testing.B) {
-	m := generatedModel(300000)
-	data, _ := encodeBytesT(m)
+	benchEncoding(b, encodeBytesT, generatedModel(300000))
+}
+
+// benchEncoding encodes m with encode per iteration and reports MB/s and
+// cpuMB/s of what it writes.
+func benchEncoding(b *testing.B, encode func(*Model) ([]byte, error), m *Model) {
+	data, err := encode(m)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := cputime.Process()
 	for b.Loop() {
-		if _, err := encodeBytesT(m); err != nil {
+		if _, err := encode(m); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPUThroughput(b, int64(len(data)), cputime.Process()-cpu0)
 }
 
 func TestGeneratedModel(t *testing.T) {

@@ -63,3 +63,12 @@ func roundTrip(m *Model, enc func(*Model) ([]byte, error), dec func([]byte) (*Mo
 	}
 	return b, m2, nil
 }
+
+// firstDiff is the offset of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}

@@ -133,11 +133,7 @@ func TestCorpusMDX(t *testing.T) {
 				t.Errorf("%s: listed as not byte-identical (%s) but is; update the list", e.Rel, why)
 			}
 		} else if _, ok := notByteIdentical[e.Rel]; !ok {
-			i := 0
-			for i < len(out) && i < len(b) && out[i] == b[i] {
-				i++
-			}
-			t.Errorf("%s: re-encoding differs from offset %#x (len %d, want %d)", e.Rel, i, len(out), len(b))
+			t.Errorf("%s: re-encoding differs from offset %#x (len %d, want %d)", e.Rel, firstDiff(out, b), len(out), len(b))
 		}
 
 		// The canonical form must carry the same model.

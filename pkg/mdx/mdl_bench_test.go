@@ -3,7 +3,6 @@ package mdx
 import (
 	"testing"
 
-	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
@@ -37,18 +36,5 @@ func BenchmarkDecodeMDL(b *testing.B) {
 
 // BenchmarkEncodeMDL measures MDL writing speed on the generated model.
 func BenchmarkEncodeMDL(b *testing.B) {
-	m := generatedModel(300000)
-	data, err := encodeMDLT(m)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	cpu0 := cputime.Process()
-	for b.Loop() {
-		if _, err := encodeMDLT(m); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPUThroughput(b, int64(len(data)), cputime.Process()-cpu0)
+	benchEncoding(b, encodeMDLT, generatedModel(300000))
 }

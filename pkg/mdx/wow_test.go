@@ -26,22 +26,7 @@ func readBoar(t testing.TB) []byte {
 }
 
 func TestWoWBoarRoundTrip(t *testing.T) {
-	b := readBoar(t)
-	m, err := decodeBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := encodeBytesT(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out, b) {
-		n := 0
-		for n < len(out) && n < len(b) && out[n] == b[n] {
-			n++
-		}
-		t.Fatalf("re-encoded %d bytes, original %d; first difference at %#x", len(out), len(b), n)
-	}
+	m := decodeOK(t, readBoar(t))
 	// Without the remembered layout the model must still encode to a file
 	// that decodes to the same model.
 	m.ClearFileDetails()
@@ -523,11 +508,5 @@ func BenchmarkEncodeWoWBoar(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, _ := encodeBytesT(m)
-	b.SetBytes(int64(len(out)))
-	for b.Loop() {
-		if _, err := encodeBytesT(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEncoding(b, encodeBytesT, m)
 }
