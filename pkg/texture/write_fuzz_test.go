@@ -65,6 +65,18 @@ func fuzzSeeds(f *testing.F) {
 	f.Add([]byte{9, 9, 6, 1, 5, 0, 255, 0, 255, 255, 255, 255, 0})
 }
 
+// wantLevels checks that tex has the picture's mip chain's levels (only
+// the first without mips) at their sizes, and returns the chain.
+func (p fuzzPicture) wantLevels(t *testing.T, tex *Texture) []*image.NRGBA {
+	t.Helper()
+	want := MipChain(p.img)
+	if p.noMips {
+		want = want[:1]
+	}
+	checkLevels(t, tex, want)
+	return want
+}
+
 // pictureTarget is the fuzz body of the writers: check gets the picture
 // the data describes, if any.
 func pictureTarget(check func(*testing.T, fuzzPicture)) func(*testing.T, []byte) {
@@ -107,11 +119,7 @@ func checkBLPRoundTrip(t *testing.T, p fuzzPicture) {
 	if err != nil {
 		t.Fatalf("DecodeBLP of our own %+v file: %v", opt, err)
 	}
-	want := MipChain(p.img)
-	if p.noMips {
-		want = want[:1]
-	}
-	checkLevels(t, tex, want)
+	want := p.wantLevels(t, tex)
 	for i, l := range tex.Levels {
 		w := want[i]
 		switch {
@@ -222,11 +230,7 @@ func checkDDSRoundTrip(t *testing.T, p fuzzPicture) {
 	if err != nil {
 		t.Fatalf("DecodeDDS of our own %v file: %v", p.dds, err)
 	}
-	want := MipChain(p.img)
-	if p.noMips {
-		want = want[:1]
-	}
-	checkLevels(t, tex, want)
+	want := p.wantLevels(t, tex)
 	for i, l := range tex.Levels {
 		w := want[i]
 		switch p.dds {
