@@ -143,17 +143,32 @@ func UpdateFixtures() bool { return os.Getenv("UPDATE_FIXTURES") != "" }
 // so: the files are what the tests describe, byte for byte.
 func CheckFile(t testing.TB, path string, want []byte) {
 	t.Helper()
-	if UpdateFixtures() {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
+	compareFile(t, path, want, UpdateFixtures(), "UPDATE_FIXTURES")
+}
+
+// CheckBytes compares got, a file a test makes (metadata, text), with the
+// golden file at path byte for byte, or rewrites the golden when Update
+// says so.
+func CheckBytes(t testing.TB, path string, got []byte) {
+	t.Helper()
+	compareFile(t, path, got, Update(), "UPDATE_GOLDEN")
+}
+
+// compareFile compares b with the file at path, or writes it there when
+// update is set; env names the variable that sets it.
+func compareFile(t testing.TB, path string, b []byte, update bool, env string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	got, err := os.ReadFile(path)
+	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (UPDATE_FIXTURES=1 writes the fixtures)", err)
+		t.Fatalf("%v (%s=1 writes it)", err, env)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from its generator; rerun with UPDATE_FIXTURES=1", path)
+	if !bytes.Equal(b, want) {
+		t.Errorf("%s differs from what the test makes (%d bytes, want %d); rerun with %s=1", path, len(b), len(want), env)
 	}
 }

@@ -81,20 +81,9 @@ func hdPeerJobs(t *testing.T) string {
 // fixtures' views (UPDATE_GOLDEN=1 rewrites it; the references must then
 // be made again, see the folder's README).
 func TestHDPeerJobs(t *testing.T) {
-	want := hdPeerJobs(t)
-	path := filepath.Join(hdPeerDir, "jobs.txt")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Errorf("%s is out of date: rerun with UPDATE_GOLDEN=1 and make the references again", path)
+	golden.CheckBytes(t, filepath.Join(hdPeerDir, "jobs.txt"), []byte(hdPeerJobs(t)))
+	if t.Failed() {
+		t.Log("the job list is out of date: after rewriting it, make the references again (see the folder's README)")
 	}
 }
 
