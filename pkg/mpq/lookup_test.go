@@ -2,7 +2,6 @@ package mpq
 
 import (
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -17,12 +16,7 @@ func probeLookup(a *Archive, name string) int {
 		return -1
 	}
 	name1, name2 := mpqcrypt.Hash(name, mpqcrypt.NameA), mpqcrypt.Hash(name, mpqcrypt.NameB)
-	start := mpqcrypt.Hash(name, mpqcrypt.TableIndex)
-	if bits.OnesCount32(a.hashSize) == 1 {
-		start &= a.hashSize - 1
-	} else {
-		start %= a.hashSize
-	}
+	start := a.startSlot(name)
 	n := uint32(len(a.hashes))
 	first, neutral := -1, -1
 	visit := func(from, to uint32) bool {

@@ -189,6 +189,17 @@ func (a *Archive) blockUsable(i uint32) bool {
 	return a.dataOffset(b.pos) < a.size
 }
 
+// startSlot is the hash table entry where the probe for name starts: its
+// table-index hash, masked when the table's size is a power of two and
+// reduced modulo the size otherwise.
+func (a *Archive) startSlot(name string) uint32 {
+	start := mpqcrypt.Hash(name, mpqcrypt.TableIndex)
+	if bits.OnesCount32(a.hashSize) == 1 {
+		return start & (a.hashSize - 1)
+	}
+	return start % a.hashSize
+}
+
 // lookup finds the hash entry for name as Storm's probe does: from the
 // name's slot on, wrapping around, until a free entry, the first
 // locale-neutral entry whose name hashes match, or else the first
@@ -204,12 +215,7 @@ func (a *Archive) lookup(name string) int {
 	if !ok {
 		return -1
 	}
-	start := mpqcrypt.Hash(name, mpqcrypt.TableIndex)
-	if bits.OnesCount32(a.hashSize) == 1 {
-		start &= a.hashSize - 1
-	} else {
-		start %= a.hashSize
-	}
+	start := a.startSlot(name)
 	// The probe visits [start, end1) and then, when it meets no free entry
 	// there, wraps to [0, end2).
 	n := int32(len(a.hashes))
