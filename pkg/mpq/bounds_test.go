@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -20,7 +21,7 @@ func TestManyNamesOneBlock(t *testing.T) {
 	b := hostile.MPQManyNames(n, 0)
 	var a *Archive
 	var err error
-	used := allocated(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
+	used := allocs.Bytes(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestDeepNamesTree(t *testing.T) {
 	for _, f := range a.Files() {
 		names += len(f.Name)
 	}
-	used := allocated(func() { a.root() })
+	used := allocs.Bytes(func() { a.root() })
 	t.Logf("%d names of %d bytes in all, %d folders: the tree allocated %d bytes", n, names, n*depth, used)
 	if used > uint64(names*3/2+100*n) {
 		t.Errorf("the tree of %d names (%d bytes) allocated %d bytes", n, names, used)
@@ -130,7 +131,7 @@ func TestCompressedTableReadLimit(t *testing.T) {
 	}
 	b = hostile.MPQCompressedTable(1 << 16) // 1 MiB once decompressed, a few kB stored
 	var be *budget.Error
-	used := allocated(func() {
+	used := allocs.Bytes(func() {
 		_, err = NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{ReadBytes: 1 << 19})
 	})
 	if !errors.As(err, &be) || be.Limit != budget.ReadBytes || be.Value != 1<<20 || be.File != "v4.mpq" || used > 64<<10 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -74,7 +75,7 @@ func TestHeadBzip2Bomb(t *testing.T) {
 	}
 	for _, f := range files {
 		var h []byte
-		used := allocated(func() { h, err = f.Head(4096) })
+		used := allocs.Bytes(func() { h, err = f.Head(4096) })
 		if err != nil || len(h) != 4096 || !bytes.Equal(h, make([]byte, 4096)) {
 			t.Fatalf("block %d: %d bytes, %v", f.BlockIndex, len(h), err)
 		}
@@ -166,7 +167,7 @@ func TestTablesWithinReadLimit(t *testing.T) {
 	}{{1 << 20, false}, {1 << 17, true}} {
 		data := hostile.MPQManyNames(c.n, 0)
 		var err error
-		alloc := allocated(func() {
+		alloc := allocs.Bytes(func() {
 			_, err = NewReader(bytes.NewReader(data), int64(len(data)), "names.mpq", budget.Limits{})
 		})
 		var be *budget.Error

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -19,16 +19,6 @@ import (
 func isReadLimit(err error, file string, value int64) bool {
 	var be *budget.Error
 	return errors.As(err, &be) && be.Limit == budget.ReadBytes && be.File == file && be.Value == value
-}
-
-// allocated runs fn and returns the bytes it allocated.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestBuiltArchiveReads(t *testing.T) {
@@ -111,7 +101,7 @@ func TestTablesPastTheEnd(t *testing.T) {
 	bad = append([]byte(nil), b...)
 	binary.LittleEndian.PutUint32(bad[24:], 0x08000000)
 	var a *Archive
-	if n := allocated(func() { a, err = openBytes(t, bad) }); n > 10<<20 {
+	if n := allocs.Bytes(func() { a, err = openBytes(t, bad) }); n > 10<<20 {
 		t.Errorf("opening with a 2^27-entry hash table allocated %d bytes", n)
 	}
 	if err != nil {
@@ -138,14 +128,14 @@ func TestHugeClaims(t *testing.T) {
 	if _, err := a.Open("4g"); err == nil {
 		t.Error("a 4 GiB block opened")
 	}
-	n := allocated(func() {
+	n := allocs.Bytes(func() {
 		_, err = a.ReadFile("2g")
 	})
 	if !isReadLimit(err, "test.mpq:2g", 0x7FFFFFFF) || n > 1<<20 {
 		t.Errorf("ReadFile of a 2 GiB claim: %v after allocating %d bytes", err, n)
 	}
 	// Streaming it fails as soon as the data is found missing.
-	n = allocated(func() {
+	n = allocs.Bytes(func() {
 		var f io.ReadCloser
 		if f, err = a.Open("2g"); err == nil {
 			_, err = io.Copy(io.Discard, f)
@@ -155,7 +145,7 @@ func TestHugeClaims(t *testing.T) {
 	if !errors.As(err, &fe) || n > 1<<20 {
 		t.Errorf("streaming a 2 GiB claim: %v after allocating %d bytes", err, n)
 	}
-	n = allocated(func() { _, err = a.Open("2gz") })
+	n = allocs.Bytes(func() { _, err = a.Open("2gz") })
 	if !errors.As(err, &fe) || n > 1<<20 {
 		t.Errorf("a 2 GiB compressed claim with a 1-sector table: %v after allocating %d bytes", err, n)
 	}
@@ -179,7 +169,7 @@ func TestDecompressionBomb(t *testing.T) {
 		t.Errorf("ReadFile: %v, want the read limit's *budget.Error", err)
 	}
 	var copied int64
-	n := allocated(func() {
+	n := allocs.Bytes(func() {
 		f, err := a.Open("bomb")
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -40,10 +40,8 @@ func storm(t *testing.T, emitters int) *mdx.Model {
 // budget.
 func TestRenderSizeBudget(t *testing.T) {
 	a := NewAnimator(cubeModel(), "cube.mdx", Textures{})
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, _, err := a.Render(View{Width: 8192, SSAA: 2})
-	runtime.ReadMemStats(&after)
+	var err error
+	grew := allocs.Bytes(func() { _, _, err = a.Render(View{Width: 8192, SSAA: 2}) })
 	var be *budget.Error
 	if !errors.As(err, &be) || be.Limit != budget.RenderPixels || be.Value != 16384*16384 || be.Max != budget.RenderPixels.Default() {
 		t.Fatalf("got %v, want a render_pixels *budget.Error", err)
@@ -54,8 +52,8 @@ func TestRenderSizeBudget(t *testing.T) {
 		}
 	}
 	// The frame would be 4 GiB of samples.
-	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
-		t.Errorf("refusing allocated %d bytes", n)
+	if grew > 1<<20 {
+		t.Errorf("refusing allocated %d bytes", grew)
 	}
 	// The budget counts samples: at a budget of 64×64, 32 at ssaa 2 draws
 	// and 33 does not.
