@@ -11,13 +11,7 @@ import (
 // model. The reference parser (mdx-m3-viewer) reads the corpus MDL at about
 // 60 MB/s (reference/peer-parse.jsonl).
 func BenchmarkDecodeMDL(b *testing.B) {
-	b.Run("generated-300k-triangles", func(b *testing.B) {
-		data, err := encodeMDLT(generatedModel(300000))
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchDecoding(b, decodeMDL, data)
-	})
+	b.Run("generated-300k-triangles", func(b *testing.B) { benchGenerated(b, encodeMDLT, decodeMDL) })
 	b.Run("largest-corpus-mdl", func(b *testing.B) {
 		benchDecoding(b, decodeMDL, largestCorpusFile(b, corpusMDL(b)))
 	})
