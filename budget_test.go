@@ -2,10 +2,10 @@ package mdxrender
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -20,16 +20,6 @@ func overBudget(ws []Warning, limit budget.Kind) int {
 		}
 	}
 	return n
-}
-
-// allocatedBy returns the bytes fn allocated.
-func allocatedBy(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
 }
 
 // TestTexturesShareOneBudget is the hostile-input cases of many texture
@@ -103,7 +93,7 @@ func TestPaddedTexturesNotRead(t *testing.T) {
 	lim := Limits{ReadBytes: 2*pad + 64<<10} // the model and two textures
 	var warns []Warning
 	var err error
-	alloc := allocatedBy(func() {
+	alloc := allocs.Bytes(func() {
 		var m *Model
 		if m, err = Open(path, &Options{Limits: lim}); err == nil {
 			_, warns, err = m.Render(View{Width: 64})

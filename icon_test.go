@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/icon"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -149,7 +150,7 @@ func TestIconNames(t *testing.T) {
 // filling the icon: the box of the model's visible pixels covers at least
 // 60% of the area inside the frame.
 func TestIconsFillCorpusPortraits(t *testing.T) {
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	var models []string
 	filepath.WalkDir(filepath.Join(dir, "corpus", "files"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -9,22 +9,9 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
-
-// sharedDir is ../shared (or $MDXR_SHARED); tests that need it skip
-// without it.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	d := os.Getenv("MDXR_SHARED")
-	if d == "" {
-		d = filepath.Join("..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(d, "corpus", "manifest.tsv")); err != nil {
-		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
-	}
-	return d
-}
 
 // Models that name stock textures (Textures\..., ReplaceableTextures\...)
 // find them in the game data: a folder of game files laid out as the game
@@ -32,7 +19,7 @@ func sharedDir(t testing.TB) string {
 // give the same pictures; without game data the same textures are
 // missing.
 func TestGameData(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testshared.Corpus(t)
 	files := filepath.Join(shared, "corpus", "files")
 	// Stock files some corpus repositories carry: the team colours.
 	game := t.TempDir()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mdxrender/mdxrender"
 	"github.com/mdxrender/mdxrender/internal/cputime"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
@@ -60,7 +61,7 @@ func BenchmarkThumbnailWarm(b *testing.B) {
 // (evilshadowhunter.mdx, 539 triangles) in the shared corpus; it skips tb
 // without it.
 func unitModel(tb testing.TB) string {
-	p := filepath.Join(sharedDir(tb), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(testshared.Corpus(tb), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if _, err := os.Stat(p); err != nil {
 		tb.Skipf("corpus model not found: %v", err)
 	}

@@ -5,12 +5,9 @@
 # ../shared/tools/imgdiff (tolerance 16). Prints one line per fixture.
 set -eu
 cd "$(dirname "$0")/.."
-SHARED=$(cd "${MDXR_SHARED:-../shared}" && pwd)
-OUT=${OUT:-${TMPDIR:-/tmp}/fidelity-fixtures}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+. scripts/fidelity-lib.sh
+fidelity_abs fidelity-fixtures
 PEER_FIXTURE_OUT=$OUT go test ./pkg/render -run TestPeerFixtureJobs -count 1 >/dev/null
-go -C "$SHARED/tools/imgdiff" build -o "$OUT/imgdiff" .
 (cd "$SHARED/tools/peer" && node render.mjs --list "$OUT/jobs.txt" --size 96 --quiet >"$OUT/peer.jsonl")
 for ours in "$OUT"/*.ours.png; do
 	name=$(basename "$ours" .ours.png)

@@ -13,13 +13,11 @@
 # stand-in for both).
 set -eu
 cd "$(dirname "$0")/.."
-SHARED=$(cd "${MDXR_SHARED:-../shared}" && pwd)
-OUT=${OUT:-${TMPDIR:-/tmp}/fidelity-hd}
+. scripts/fidelity-lib.sh
+fidelity_abs fidelity-hd
 mkdir -p "$OUT/bc5"
-OUT=$(cd "$OUT" && pwd)
 MDXR_SHARED=$SHARED HD_CORPUS_OUT=$OUT go test ./pkg/render -run TestHDCorpusJobs -count 1 -v >"$OUT/ours.log"
 MDXR_SHARED=$SHARED HD_CORPUS_OUT=$OUT/bc5 HD_CORPUS_VIEWER_BC5=1 go test ./pkg/render -run TestHDCorpusJobs -count 1 >/dev/null
-go -C "$SHARED/tools/imgdiff" build -o "$OUT/imgdiff" .
 (cd "$SHARED/tools/peer" && node render.mjs --list "$OUT/jobs.txt" --out-dir "$OUT" --size 256 --quiet >"$OUT/peer.jsonl") || true
 diffline() { "$OUT/imgdiff" -diff "$3" "$1" "$2" 2>&1 | sed 's/^[^ ]* //'; }
 for ours in "$OUT"/*.ours.png; do

@@ -13,17 +13,8 @@
 # $TMPDIR/fidelity-particles) keeps our renders and diff images.
 set -u
 cd "$(dirname "$0")/.."
-SHARED=${MDXR_SHARED:-../shared}
-REF=$SHARED/reference/peer-particles
-TMP=${TMPDIR:-/tmp}
-OUT=${OUT:-$TMP/fidelity-particles}
-mkdir -p "$OUT"
-if [ ! -f "$REF/jobs.tsv" ]; then
-	echo "fidelity-particles: $REF/jobs.tsv not found (set MDXR_SHARED)" >&2
-	exit 2
-fi
-go build -o "$OUT/mdxrender" ./cmd/mdxrender || exit 2
-go -C "$SHARED/tools/imgdiff" build -o "$OUT/imgdiff" . || exit 2
+. scripts/fidelity-lib.sh
+fidelity_setup fidelity-particles peer-particles
 
 total=0 nonempty=0 pass=0 failed=0
 summary=$OUT/summary.tsv
@@ -33,19 +24,13 @@ printf 'image\tcoverage\tmismatch\tiou\tpass\n' >"$summary"
 while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist target near far coverage simulate step seed; do
 	[ "$image" = image ] && continue
 	total=$((total + 1))
-	mpath=$SHARED/reference/$model
-	ours=$OUT/$image
-	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
-		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
-		--target "$target" --near "$near" --far "$far" \
-		--particles=true --map-root=false --step-ms "$step" --seed "$seed" --preroll-ms 0 \
-		--camera orbit --missing-textures white "$@" 2>"$OUT/$image.stderr"; then
+	if ! render_job --particles=true --map-root=false --step-ms "$step" --seed "$seed" --preroll-ms 0 "$@"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t%s\t100\t0\terror\n' "$image" "$coverage" >>"$summary"
 		continue
 	fi
-	line=$("$OUT/imgdiff" -diff "$OUT/${image%.png}.diff.png" "$REF/$image" "$ours" 2>&1 | sed 's/^[^ ]* //')
+	line=$(diff_job)
 	pct=$(printf '%s\n' "$line" | grep -o 'mismatch=[0-9.]*' | cut -d= -f2)
 	iou=$(printf '%s\n' "$line" | grep -o 'iou=[0-9.]*' | cut -d= -f2)
 	[ -z "$pct" ] && pct=100
@@ -61,5 +46,5 @@ while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist 
 	fi
 	printf '%-80s %-5s %s\n' "$image" "$ok" "$line"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$image" "$coverage" "$pct" "$iou" "$ok" >>"$summary"
-done < <(awk -F'\t' -v OFS='\t' '{for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print}' "$REF/jobs.tsv")
+done < <(fidelity_jobs)
 echo "summary: $total views, $nonempty non-empty, $pass of them with IoU >= 0.8 and mismatch < 5% ($(awk -v a=$pass -v b=$nonempty 'BEGIN{printf "%.1f", b ? 100*a/b : 0}')%) (render errors: $failed)"

@@ -18,17 +18,8 @@
 # (they always count as failures).
 set -u
 cd "$(dirname "$0")/.."
-SHARED=${MDXR_SHARED:-../shared}
-REF=$SHARED/reference/peer
-TMP=${TMPDIR:-/tmp}
-OUT=${OUT:-$TMP/fidelity}
-mkdir -p "$OUT"
-if [ ! -f "$REF/jobs.tsv" ]; then
-	echo "fidelity: $REF/jobs.tsv not found (set MDXR_SHARED)" >&2
-	exit 2
-fi
-go build -o "$OUT/mdxrender" ./cmd/mdxrender || exit 2
-go -C "$SHARED/tools/imgdiff" build -o "$OUT/imgdiff" . || exit 2
+. scripts/fidelity-lib.sh
+fidelity_setup fidelity peer
 
 # The jobs whose reference was rendered with the root of the map the model
 # is in (map.w3x/) as a texture root, where their textures are
@@ -50,26 +41,21 @@ summary=$OUT/summary.tsv
 while IFS=$'\t' read -r image model seq seqname time team bg yaw pitch fov dist target near far coverage; do
 	[ "$image" = image ] && continue
 	total=$((total + 1))
-	mpath=$SHARED/reference/$model
-	ours=$OUT/$image
 	maproot=false
 	if printf '%s\n' "$map_root_models" | grep -qxF -- "$model"; then maproot=true; fi
-	if ! "$OUT/mdxrender" render "$mpath" -o "$ours" --size 256 --sequence "$seq" --time "$time" \
-		--team "$team" --bg "$bg" --yaw "$yaw" --pitch "$pitch" --fov "$fov" --distance "$dist" \
-		--target "$target" --near "$near" --far "$far" --particles=false --map-root=$maproot \
-		--camera orbit --missing-textures white "$@" 2>"$OUT/$image.stderr"; then
+	if ! render_job --particles=false --map-root=$maproot "$@"; then
 		failed=$((failed + 1))
 		printf '%-90s RENDER-ERROR %s\n' "$image" "$(tail -n1 "$OUT/$image.stderr")"
 		printf '%s\t100\terror\n' "$image" >>"$summary"
 		continue
 	fi
-	line=$("$OUT/imgdiff" -diff "$OUT/${image%.png}.diff.png" "$REF/$image" "$ours" 2>&1 | sed 's/^[^ ]* //')
+	line=$(diff_job)
 	pct=$(printf '%s\n' "$line" | grep -o 'mismatch[^0-9]*[0-9.]*' | grep -o '[0-9.]*$' | head -n1)
 	[ -z "$pct" ] && pct=100
 	printf '%-90s %s\n' "$image" "$line"
 	printf '%s\t%s\n' "$image" "$pct" >>"$summary"
 	if awk -v p="$pct" 'BEGIN{exit !(p < 1)}'; then under1=$((under1 + 1)); fi
 	if awk -v p="$pct" 'BEGIN{exit !(p > 5)}'; then over5=$((over5 + 1)); fi
-done < <(awk -F'\t' -v OFS='\t' '{for (i = 1; i <= NF; i++) if ($i == "") $i = "-"; print}' "$REF/jobs.tsv")
+done < <(fidelity_jobs)
 over5=$((over5 + failed))
 echo "summary: $total views, $under1 under 1% mismatch ($(awk -v a=$under1 -v b=$total 'BEGIN{printf "%.1f", b ? 100*a/b : 0}')%), $over5 over 5% (render errors: $failed)"

@@ -35,6 +35,20 @@ func (w *jpegWriter) tables(acSym byte) {
 	w.segment(0xc4, ac)
 }
 
+// start writes the start of image, the tables (acSym as for tables) and
+// a frame header of kind sof, and returns the frame's component indices,
+// for a scan of all of them.
+func (w *jpegWriter) start(sof, acSym byte, width, height, comps int) []int {
+	w.marker(0xd8)
+	w.tables(acSym)
+	w.frame(sof, width, height, comps)
+	all := make([]int, comps)
+	for c := range all {
+		all[c] = c
+	}
+	return all
+}
+
 func (w *jpegWriter) frame(sof byte, width, height, comps int) {
 	body := []byte{8, byte(height >> 8), byte(height), byte(width >> 8), byte(width), byte(comps)}
 	for c := range comps {
@@ -79,13 +93,7 @@ func BaselineJPEG(width, height, comps int) []byte {
 // a lenient decoder decodes every block again for each copy.
 func SequentialJPEG(width, height, comps, scans int) []byte {
 	var w jpegWriter
-	w.marker(0xd8)
-	w.tables(0x00)
-	w.frame(0xc0, width, height, comps)
-	all := make([]int, comps)
-	for c := range all {
-		all[c] = c
-	}
+	all := w.start(0xc0, 0x00, width, height, comps)
 	for range scans {
 		w.scan(all, 0, 63)
 		// Per block and component: DC category 0 ("0"), then end of
@@ -103,13 +111,7 @@ func SequentialJPEG(width, height, comps, scans int) []byte {
 // yet a decoder walks every block of the frame for it.
 func ProgressiveJPEG(width, height, comps, scans int) []byte {
 	var w jpegWriter
-	w.marker(0xd8)
-	w.tables(0xe0)
-	w.frame(0xc2, width, height, comps)
-	all := make([]int, comps)
-	for c := range all {
-		all[c] = c
-	}
+	all := w.start(0xc2, 0xe0, width, height, comps)
 	w.scan(all, 0, 0)
 	w.zeroBits(int64(comps) * blocks(width, height))
 	runs := (blocks(width, height) + 1<<14 - 1) >> 14

@@ -3,6 +3,8 @@ package hostile
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 )
 
 // MPQ block flags and the zlib sector method byte, as the format defines
@@ -70,12 +72,12 @@ func MPQ(shift uint16, blocks []MPQBlock, names []MPQName) []byte {
 		hash[i] = 0xFFFFFFFF
 	}
 	for _, n := range names {
-		slot := mpqHash(n.Name, 0x000) & (hashEntries - 1)
+		slot := mpqcrypt.Hash(n.Name, mpqcrypt.TableIndex) & (hashEntries - 1)
 		for hash[slot*4+3] != 0xFFFFFFFF {
 			slot = (slot + 1) & (hashEntries - 1)
 		}
-		hash[slot*4] = mpqHash(n.Name, 0x100)
-		hash[slot*4+1] = mpqHash(n.Name, 0x200)
+		hash[slot*4] = mpqcrypt.Hash(n.Name, mpqcrypt.NameA)
+		hash[slot*4+1] = mpqcrypt.Hash(n.Name, mpqcrypt.NameB)
 		hash[slot*4+2] = 0
 		hash[slot*4+3] = uint32(n.Block)
 	}
@@ -84,7 +86,7 @@ func MPQ(shift uint16, blocks []MPQBlock, names []MPQName) []byte {
 	for i, v := range hash {
 		binary.LittleEndian.PutUint32(hb[i*4:], v)
 	}
-	mpqEncrypt(hb, mpqHash("(hash table)", 0x300))
+	mpqcrypt.Encrypt(hb, mpqcrypt.HashTableKey)
 	body.Write(hb)
 	blockPos := uint32(body.Len())
 	bb := make([]byte, len(table)*16)
@@ -94,7 +96,7 @@ func MPQ(shift uint16, blocks []MPQBlock, names []MPQName) []byte {
 		binary.LittleEndian.PutUint32(bb[i*16+8:], e.fsize)
 		binary.LittleEndian.PutUint32(bb[i*16+12:], e.flags)
 	}
-	mpqEncrypt(bb, mpqHash("(block table)", 0x300))
+	mpqcrypt.Encrypt(bb, mpqcrypt.BlockTableKey)
 	body.Write(bb)
 	out := body.Bytes()
 	h := out[:32]
@@ -134,7 +136,7 @@ func zlibSectors(data []byte, sector int) []byte {
 	var secs [][]byte
 	for i := range n {
 		chunk := data[i*sector : min((i+1)*sector, len(data))]
-		if z := zlibSector(chunk); len(z) < len(chunk) {
+		if z := ZlibSector(chunk); len(z) < len(chunk) {
 			secs = append(secs, z)
 		} else {
 			secs = append(secs, chunk)
@@ -157,50 +159,4 @@ func SectorTable(sectors [][]byte) []byte {
 	}
 	binary.LittleEndian.PutUint32(table[len(sectors)*4:], off)
 	return append(table, data...)
-}
-
-// mpqCrypt is the format's 0x500-entry table behind its hashes and cipher.
-var mpqCrypt = func() (t [0x500]uint32) {
-	seed := uint32(0x00100001)
-	next := func() uint32 {
-		seed = (seed*125 + 3) % 0x2AAAAB
-		return seed
-	}
-	for i := 0; i < 0x100; i++ {
-		for j := i; j < 0x500; j += 0x100 {
-			hi := next() & 0xFFFF
-			lo := next() & 0xFFFF
-			t[j] = hi<<16 | lo
-		}
-	}
-	return t
-}()
-
-// mpqHash is the format's name hash; kind selects the table's quarter.
-func mpqHash(s string, kind uint32) uint32 {
-	seed1, seed2 := uint32(0x7FED7FED), uint32(0xEEEEEEEE)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z':
-			c -= 'a' - 'A'
-		case c == '/':
-			c = '\\'
-		}
-		seed1 = mpqCrypt[kind+uint32(c)] ^ (seed1 + seed2)
-		seed2 = uint32(c) + seed1 + seed2 + seed2<<5 + 3
-	}
-	return seed1
-}
-
-// mpqEncrypt encrypts b in place with key, whole words only.
-func mpqEncrypt(b []byte, key uint32) {
-	seed := uint32(0xEEEEEEEE)
-	for i := 0; i+4 <= len(b); i += 4 {
-		seed += mpqCrypt[0x400+(key&0xFF)]
-		v := binary.LittleEndian.Uint32(b[i:])
-		binary.LittleEndian.PutUint32(b[i:], v^(key+seed))
-		key = (^key<<0x15 + 0x11111111) | key>>0x0B
-		seed = v + seed + seed<<5 + 3
-	}
 }

@@ -23,7 +23,7 @@ func MPQPadded(shift uint16, head []byte, size uint32) MPQBlock {
 		case left == size && len(head) > 0:
 			first := make([]byte, n)
 			copy(first, head)
-			secs = append(secs, zlibSector(first))
+			secs = append(secs, ZlibSector(first))
 		case n == sector:
 			secs = append(secs, full)
 		default:
@@ -48,11 +48,11 @@ func MPQBomb(shift uint16, bomb MPQBlock, names []string) []byte {
 }
 
 // zlibZeros is n zero bytes as one zlib-compressed sector.
-func zlibZeros(n int) []byte { return zlibSector(make([]byte, n)) }
+func zlibZeros(n int) []byte { return ZlibSector(make([]byte, n)) }
 
-// zlibSector is data as one sector compressed with zlib, its method byte
+// ZlibSector is data as one sector compressed with zlib, its method byte
 // first.
-func zlibSector(data []byte) []byte {
+func ZlibSector(data []byte) []byte {
 	var b bytes.Buffer
 	b.WriteByte(mpqZlib)
 	w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)

@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 )
 
 // The bzip2 sector method byte.
@@ -346,10 +348,10 @@ func MPQCompressedTable(entries uint32) []byte {
 	const headerSize = 0xD0
 	data := []byte("hello")
 	hash := bytes.Repeat([]byte{0xFF}, int(entries)*16)
-	slot := mpqHash("a", 0x000) & (entries - 1)
+	slot := mpqcrypt.Hash("a", mpqcrypt.TableIndex) & (entries - 1)
 	e := hash[slot*16:]
-	binary.LittleEndian.PutUint32(e, mpqHash("a", 0x100))
-	binary.LittleEndian.PutUint32(e[4:], mpqHash("a", 0x200))
+	binary.LittleEndian.PutUint32(e, mpqcrypt.Hash("a", mpqcrypt.NameA))
+	binary.LittleEndian.PutUint32(e[4:], mpqcrypt.Hash("a", mpqcrypt.NameB))
 	binary.LittleEndian.PutUint32(e[8:], 0)
 	binary.LittleEndian.PutUint32(e[12:], 0)
 	var z bytes.Buffer
@@ -358,13 +360,13 @@ func MPQCompressedTable(entries uint32) []byte {
 	w.Write(hash)
 	w.Close()
 	stored := z.Bytes()
-	mpqEncrypt(stored, mpqHash("(hash table)", 0x300))
+	mpqcrypt.Encrypt(stored, mpqcrypt.HashTableKey)
 	block := make([]byte, 16)
 	binary.LittleEndian.PutUint32(block, headerSize)
 	binary.LittleEndian.PutUint32(block[4:], uint32(len(data)))
 	binary.LittleEndian.PutUint32(block[8:], uint32(len(data)))
 	binary.LittleEndian.PutUint32(block[12:], mpqFlagExists)
-	mpqEncrypt(block, mpqHash("(block table)", 0x300))
+	mpqcrypt.Encrypt(block, mpqcrypt.BlockTableKey)
 
 	out := make([]byte, headerSize)
 	out = append(out, data...)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/golden"
 )
 
 // figure draws a stand-in for a rendered model, side×side on a
@@ -70,7 +70,6 @@ func figure(side int) *image.NRGBA {
 // them).
 func TestGoldens(t *testing.T) {
 	pic := figure(256)
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, size := range []int{SD, HD} {
 		for _, k := range Kinds() {
 			name := fmt.Sprintf("%s_%d.png", k, size)
@@ -83,7 +82,7 @@ func TestGoldens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkGolden(t, name, img, update)
+				golden.Check(t, filepath.Join("testdata", "golden", name), img, golden.Tolerance{})
 			})
 		}
 	}
@@ -114,46 +113,8 @@ func TestGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, name, img, update)
+			golden.Check(t, filepath.Join("testdata", "golden", name), img, golden.Tolerance{})
 		})
-	}
-}
-
-func checkGolden(t *testing.T, name string, img *image.NRGBA, update bool) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if update {
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want.Bounds() != img.Bounds() {
-		t.Fatalf("%s is %v, made %v", name, want.Bounds(), img.Bounds())
-	}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if got, w := img.NRGBAAt(x, y), color.NRGBAModel.Convert(want.At(x, y)).(color.NRGBA); got != w {
-				t.Fatalf("%s at %d,%d: made %v, golden %v (UPDATE_GOLDEN=1 rewrites it; look at it first)", name, x, y, got, w)
-			}
-		}
 	}
 }
 

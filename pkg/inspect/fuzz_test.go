@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
@@ -31,7 +32,7 @@ func FuzzBuild(f *testing.F) {
 		f.Add(b)
 		// The binary form too, so the fuzzer mutates MDX as well as MDL.
 		if m, err := mdx.DecodeMDL(b, budget.Limits{}); err == nil {
-			if mb, err := encodeMDX(m); err == nil {
+			if mb, err := testmodel.EncodeMDX(m); err == nil {
 				f.Add(mb)
 			}
 		}

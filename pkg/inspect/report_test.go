@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/model"
 )
@@ -73,7 +74,7 @@ func TestLayoutTreeTerminates(t *testing.T) {
 
 func load(t *testing.T, path string) *model.File {
 	t.Helper()
-	f, err := loadFile(path)
+	f, err := testmodel.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

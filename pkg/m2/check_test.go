@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -73,16 +74,16 @@ var (
 
 // checkNote compares the counts the corpus manifest (written by another
 // tool) gives for a file.
-func checkNote(t *testing.T, e entry, f *File) {
+func checkNote(t *testing.T, e testshared.CorpusFile, f *File) {
 	t.Helper()
-	if s := reSeqs.FindStringSubmatch(e.note); s != nil {
+	if s := reSeqs.FindStringSubmatch(e.Note); s != nil {
 		if n, _ := strconv.Atoi(s[1]); n != len(f.Sequences) {
-			t.Errorf("%s: %d sequences, manifest says %d", e.rel, len(f.Sequences), n)
+			t.Errorf("%s: %d sequences, manifest says %d", e.Rel, len(f.Sequences), n)
 		}
 	}
-	if s := reViews.FindStringSubmatch(e.note); s != nil {
+	if s := reViews.FindStringSubmatch(e.Note); s != nil {
 		if n, _ := strconv.Atoi(s[1]); n != len(f.Views) {
-			t.Errorf("%s: %d views, manifest says %d", e.rel, len(f.Views), n)
+			t.Errorf("%s: %d views, manifest says %d", e.Rel, len(f.Views), n)
 		}
 	}
 }

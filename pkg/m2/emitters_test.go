@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/m2build"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
 func TestEmitterRecordSizes(t *testing.T) {
 	for _, v := range []uint32{256, 263} {
-		if n := len(particleRecord(newBuilder(v), v, particleSpec{})); n != particleSize {
+		if n := len(particleRecord(m2build.New(v), v, particleSpec{})); n != particleSize {
 			t.Errorf("v%d: particle record %d bytes, want %d", v, n, particleSize)
 		}
 	}
@@ -81,13 +82,7 @@ func TestEmitterDecode(t *testing.T) {
 
 func TestEmitterModel(t *testing.T) {
 	for _, v := range []uint32{256, 263} {
-		m, err := decodeModel(emitterFixture(v))
-		if err != nil {
-			t.Fatalf("v%d: %v", v, err)
-		}
-		if err := m.Validate(); err != nil {
-			t.Fatal(err)
-		}
+		m := validModel(t, v, emitterFixture(v))
 		if len(m.WoWParticleEmitters) != 3 || len(m.WoWRibbonEmitters) != 1 {
 			t.Fatalf("v%d: %d and %d WoW emitters", v, len(m.WoWParticleEmitters), len(m.WoWRibbonEmitters))
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -23,10 +24,7 @@ func FuzzDecodeM2(f *testing.F) {
 	for _, v := range []uint32{256, 263} {
 		f.Add(emitterFixture(v))
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Root()
 	for _, p := range []string{"Buttons/UI-BuffOn.m2", "Minimap/Ping/MinimapPing.m2", "Buttons/TalkToMe.m2", "Buttons/UI-AutoCastButton.m2"} {
 		if b, err := os.ReadFile(filepath.Join(dir, "corpus", "files", "vanilla-wow-interface-textures", "Interface", p)); err == nil {
 			f.Add(b)

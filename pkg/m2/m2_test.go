@@ -91,13 +91,7 @@ func TestFixtureDecode(t *testing.T) {
 
 func TestFixtureModel(t *testing.T) {
 	for _, v := range []uint32{256, 263} {
-		m, err := decodeModel(fixture(v))
-		if err != nil {
-			t.Fatalf("v%d: %v", v, err)
-		}
-		if err := m.Validate(); err != nil {
-			t.Fatal(err)
-		}
+		m := validModel(t, v, fixture(v))
 		if m.Version != 1500 || m.Name != "Fixture" || m.Extent.BoundsRadius != 1.2 {
 			t.Errorf("model header: %d %q %+v", m.Version, m.Name, m.Extent)
 		}
@@ -336,6 +330,20 @@ func encodeMDX(m *mdx.Model) ([]byte, error) {
 	var b bytes.Buffer
 	err := mdx.Encode(&b, m)
 	return b.Bytes(), err
+}
+
+// validModel is decodeModel for a version v fixture that must decode
+// into a model that passes Validate.
+func validModel(t *testing.T, v uint32, b []byte) *mdx.Model {
+	t.Helper()
+	m, err := decodeModel(b)
+	if err == nil {
+		err = m.Validate()
+	}
+	if err != nil {
+		t.Fatalf("v%d: %v", v, err)
+	}
+	return m
 }
 
 // decodeModel decodes an M2 and converts its most detailed view.

@@ -4,6 +4,10 @@ import (
 	"math"
 	"os"
 	"testing"
+	"time"
+
+	"github.com/mdxrender/mdxrender/internal/cputime"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // generatedModel builds a model with about tris triangles spread over
@@ -62,40 +66,85 @@ func generatedModel(tris int) *Model {
 	return m
 }
 
-func benchDecode(b *testing.B, data []byte) {
-	b.SetBytes(int64(len(data)))
+// benchDecoding decodes every file with decode per iteration and reports
+// MB/s and cpuMB/s: bytes per CPU second of the whole process, the figure
+// that stays meaningful when other jobs share the cores.
+func benchDecoding(b *testing.B, decode func([]byte) (*Model, error), files ...[]byte) {
+	total := 0
+	for _, f := range files {
+		total += len(f)
+	}
+	b.SetBytes(int64(total))
 	b.ReportAllocs()
+	cpu0 := cputime.Process()
 	for b.Loop() {
-		if _, err := decodeBytes(data); err != nil {
-			b.Fatal(err)
+		for _, f := range files {
+			if _, err := decode(f); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
+	reportCPUThroughput(b, int64(total), cputime.Process()-cpu0)
+}
+
+// benchGenerated is benchDecoding on the generated 300k-triangle model as
+// encode writes it.
+func benchGenerated(b *testing.B, encode func(*Model) ([]byte, error), decode func([]byte) (*Model, error)) {
+	data, err := encode(generatedModel(300000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDecoding(b, decode, data)
+}
+
+// reportCPUThroughput adds "cpuMB/s" to a benchmark's figures.
+func reportCPUThroughput(b *testing.B, bytesPerOp int64, cpu time.Duration) {
+	if cpu > 0 && b.N > 0 {
+		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/1e6/cpu.Seconds(), "cpuMB/s")
+	}
+}
+
+// largestCorpusFile reads the largest well-formed file of files.
+func largestCorpusFile(b *testing.B, files []testshared.CorpusFile) []byte {
+	b.Helper()
+	var best testshared.CorpusFile
+	var size int64
+	for _, e := range files {
+		if fi, err := os.Stat(e.Path); err == nil && fi.Size() > size && !e.Malformed() {
+			best, size = e, fi.Size()
+		}
+	}
+	data, err := os.ReadFile(best.Path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s (%d bytes)", best.Rel, len(data))
+	return data
+}
+
+// readCorpusFiles reads the files of files that keep takes.
+func readCorpusFiles(b *testing.B, files []testshared.CorpusFile, keep func(testshared.CorpusFile) bool) [][]byte {
+	b.Helper()
+	var out [][]byte
+	for _, e := range files {
+		if !keep(e) {
+			continue
+		}
+		data, err := os.ReadFile(e.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
 }
 
 // BenchmarkDecode measures MDX decoding speed (MB/s) on the largest corpus
 // MDX and on a generated 300k-triangle model.
 func BenchmarkDecode(b *testing.B) {
-	b.Run("generated-300k-triangles", func(b *testing.B) {
-		data, err := encodeBytesT(generatedModel(300000))
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchDecode(b, data)
-	})
+	b.Run("generated-300k-triangles", func(b *testing.B) { benchGenerated(b, encodeBytesT, decodeBytes) })
 	b.Run("largest-corpus-mdx", func(b *testing.B) {
-		var best corpusEntry
-		var size int64
-		for _, e := range corpusMDX(b) {
-			if fi, err := os.Stat(e.Path); err == nil && fi.Size() > size && !e.Malformed() {
-				best, size = e, fi.Size()
-			}
-		}
-		data, err := os.ReadFile(best.Path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("%s (%d bytes)", best.Rel, len(data))
-		benchDecode(b, data)
+		benchDecoding(b, decodeBytes, largestCorpusFile(b, corpusMDX(b)))
 	})
 }
 
@@ -103,40 +152,30 @@ func BenchmarkDecode(b *testing.B) {
 // iteration: the same set the reference parser's ~110 MB/s was measured on
 // (reference/peer-parse.jsonl).
 func BenchmarkDecodeCorpus(b *testing.B) {
-	var files [][]byte
-	var total int64
-	for _, e := range corpusMDX(b) {
-		if e.Malformed() {
-			continue
-		}
-		data, err := os.ReadFile(e.Path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		files = append(files, data)
-		total += int64(len(data))
-	}
-	b.SetBytes(total)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, data := range files {
-			if _, err := decodeBytes(data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	files := readCorpusFiles(b, corpusMDX(b), func(e testshared.CorpusFile) bool { return !e.Malformed() })
+	benchDecoding(b, decodeBytes, files...)
 }
 
 func BenchmarkEncode(b *testing.B) {
-	m := generatedModel(300000)
-	data, _ := encodeBytesT(m)
+	benchEncoding(b, encodeBytesT, generatedModel(300000))
+}
+
+// benchEncoding encodes m with encode per iteration and reports MB/s and
+// cpuMB/s of what it writes.
+func benchEncoding(b *testing.B, encode func(*Model) ([]byte, error), m *Model) {
+	data, err := encode(m)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := cputime.Process()
 	for b.Loop() {
-		if _, err := encodeBytesT(m); err != nil {
+		if _, err := encode(m); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPUThroughput(b, int64(len(data)), cputime.Process()-cpu0)
 }
 
 func TestGeneratedModel(t *testing.T) {

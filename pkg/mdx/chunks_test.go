@@ -20,11 +20,7 @@ func decodeOK(t *testing.T, b []byte) *Model {
 		t.Fatalf("encode: %v", err)
 	}
 	if !bytes.Equal(out, b) {
-		i := 0
-		for i < len(out) && i < len(b) && out[i] == b[i] {
-			i++
-		}
-		t.Fatalf("re-encoding differs at %#x (len %d, want %d)", i, len(out), len(b))
+		t.Fatalf("re-encoding differs at %#x (len %d, want %d)", firstDiff(out, b), len(out), len(b))
 	}
 	return m
 }

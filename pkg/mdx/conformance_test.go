@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // notByteIdentical names the valid v800-1100 corpus MDX files that do not
@@ -70,7 +72,7 @@ func modelCounts(m *Model) peerCounts {
 // 4th file of each version and malformedness and every file the lists
 // above name; MDXR_FULL=1 every file.
 func TestCorpusMDX(t *testing.T) {
-	files, sample := sampleCorpus(corpusMDX(t), 4, func(e corpusEntry) bool {
+	files, sample := sampleCorpus(corpusMDX(t), 4, func(e testshared.CorpusFile) bool {
 		_, fails := failsValidate[e.Rel]
 		_, differs := notByteIdentical[e.Rel]
 		return fails || differs || slices.Contains(mustDecodeWhereReferenceFails, e.Rel)
@@ -131,11 +133,7 @@ func TestCorpusMDX(t *testing.T) {
 				t.Errorf("%s: listed as not byte-identical (%s) but is; update the list", e.Rel, why)
 			}
 		} else if _, ok := notByteIdentical[e.Rel]; !ok {
-			i := 0
-			for i < len(out) && i < len(b) && out[i] == b[i] {
-				i++
-			}
-			t.Errorf("%s: re-encoding differs from offset %#x (len %d, want %d)", e.Rel, i, len(out), len(b))
+			t.Errorf("%s: re-encoding differs from offset %#x (len %d, want %d)", e.Rel, firstDiff(out, b), len(out), len(b))
 		}
 
 		// The canonical form must carry the same model.
@@ -148,14 +146,9 @@ func TestCorpusMDX(t *testing.T) {
 			t.Errorf("%s: decode(encode(m)) != m: %v", e.Rel, d)
 		}
 		m.ClearFileDetails()
-		canon, err := encodeBytesT(m)
+		_, m3, err := viaMDX(m)
 		if err != nil {
-			t.Errorf("%s: canonical encode: %v", e.Rel, err)
-			continue
-		}
-		m3, err := decodeBytes(canon)
-		if err != nil {
-			t.Errorf("%s: decoding canonical encoding: %v", e.Rel, err)
+			t.Errorf("%s: canonical encoding: %v", e.Rel, err)
 			continue
 		}
 		if d := modelDiff(m, m3, 5); len(d) > 0 {

@@ -1,7 +1,6 @@
 package mdx
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,87 +11,16 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
-
-// sharedDir returns the shared folder (corpus, references) or skips the test
-// when it is absent. MDXR_SHARED overrides the default ../../../shared.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err != nil {
-		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
-}
-
-// corpusEntry is one row of corpus/manifest.tsv.
-type corpusEntry struct {
-	Path    string // absolute or relative to the test's working directory
-	Rel     string // local_path column, e.g. files/HiveWE/...
-	Magic   string
-	Version string
-	Note    string
-}
-
-// Malformed reports whether the manifest marks the file as intentionally
-// invalid (HiveWE's broken fixtures).
-func (c corpusEntry) Malformed() bool {
-	if !strings.Contains(c.Note, "intentionally invalid") {
-		return false
-	}
-	base := strings.ToLower(filepath.Base(c.Rel))
-	for _, w := range []string{"bad_", "overflow", "short", "truncated", "huge", "cycle"} {
-		if strings.Contains(base, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// corpusFiles lists the manifest rows, skipping the test when the corpus is
-// absent.
-func corpusFiles(t testing.TB) []corpusEntry {
-	t.Helper()
-	dir := sharedDir(t)
-	f, err := os.Open(filepath.Join(dir, "corpus", "manifest.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
-	var out []corpusEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	first := true
-	for sc.Scan() {
-		if first {
-			first = false
-			continue
-		}
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 9 {
-			continue
-		}
-		out = append(out, corpusEntry{
-			Path: filepath.Join(dir, "corpus", col[0]), Rel: col[0],
-			Magic: col[5], Version: col[6], Note: col[8],
-		})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // sampleCorpus keeps the files of a sampled sweep (internal/sweep):
 // every n-th of each format, version and malformedness, and every file
 // named — the test's exceptions, each a kind of its own; with
 // MDXR_FULL=1, every file. The Sampler says what was covered.
-func sampleCorpus(files []corpusEntry, n int, named func(corpusEntry) bool) ([]corpusEntry, *sweep.Sampler) {
+func sampleCorpus(files []testshared.CorpusFile, n int, named func(testshared.CorpusFile) bool) ([]testshared.CorpusFile, *sweep.Sampler) {
 	s := sweep.New(n)
-	var out []corpusEntry
+	var out []testshared.CorpusFile
 	for _, e := range files {
 		k := fmt.Sprintf("%s %s malformed %v", e.Magic, e.Version, e.Malformed())
 		if named != nil && named(e) {
@@ -106,9 +34,9 @@ func sampleCorpus(files []corpusEntry, n int, named func(corpusEntry) bool) ([]c
 }
 
 // corpusMDX lists the MDX files of versions 800..1100.
-func corpusMDX(t testing.TB) []corpusEntry {
-	var out []corpusEntry
-	for _, e := range corpusFiles(t) {
+func corpusMDX(t testing.TB) []testshared.CorpusFile {
+	var out []testshared.CorpusFile
+	for _, e := range testshared.CorpusFiles(t) {
 		if e.Magic != "MDLX" {
 			continue
 		}
@@ -164,7 +92,7 @@ type peerResult struct {
 // result for it.
 func peerParse(t testing.TB) map[string]peerResult {
 	t.Helper()
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	b, err := os.ReadFile(filepath.Join(dir, "reference", "peer-parse.jsonl"))
 	if err != nil {
 		t.Skip(err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -63,6 +64,20 @@ func fuzzSeeds() [][]byte {
 	return seeds
 }
 
+// addCorpusSeeds adds the files list gives of at most max bytes as seeds,
+// when the shared corpus is there: large files only slow the fuzzer down,
+// the small ones cover the same chunks.
+func addCorpusSeeds(f *testing.F, list func(testing.TB) []testshared.CorpusFile, max int) {
+	if _, err := os.Stat(filepath.Join(testshared.Root(), "corpus", "manifest.tsv")); err != nil {
+		return
+	}
+	for _, e := range list(f) {
+		if b, err := os.ReadFile(e.Path); err == nil && len(b) <= max {
+			f.Add(b)
+		}
+	}
+}
+
 // FuzzDecodeMDX checks that no input panics or hangs the decoder, that errors
 // are typed, and that whatever decodes re-encodes to the same bytes and
 // decodes again to the same model.
@@ -70,19 +85,7 @@ func FuzzDecodeMDX(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s)
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err == nil {
-		for _, e := range corpusMDX(f) {
-			// Large models only slow the fuzzer down; the small ones cover
-			// the same chunks.
-			if b, err := os.ReadFile(e.Path); err == nil && len(b) <= 64<<10 {
-				f.Add(b)
-			}
-		}
-	}
+	addCorpusSeeds(f, corpusMDX, 64<<10)
 	f.Fuzz(checkRoundTrip)
 }
 
@@ -109,13 +112,9 @@ func checkRoundTrip(t *testing.T, b []byte) {
 		t.Fatalf("re-encoding differs (len %d, want %d)", len(out), len(b))
 	}
 	m.ClearFileDetails()
-	canon, err := encodeBytesT(m)
+	canon, m2, err := viaMDX(m)
 	if err != nil {
-		t.Fatalf("canonical encode: %v", err)
-	}
-	m2, err := decodeBytes(canon)
-	if err != nil {
-		t.Fatalf("canonical encoding does not decode: %v", err)
+		t.Fatalf("canonical round trip: %v", err)
 	}
 	m2.ClearFileDetails()
 	if diff := modelDiff(m, m2, 5); len(diff) > 0 {

@@ -43,18 +43,7 @@ func FuzzParseMDL(f *testing.F) {
 	for _, s := range mdlFuzzSeeds() {
 		f.Add(s)
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err == nil {
-		for _, e := range corpusMDL(f) {
-			// Large files only slow the fuzzer; small ones cover the blocks.
-			if b, err := os.ReadFile(e.Path); err == nil && len(b) <= 32<<10 {
-				f.Add(b)
-			}
-		}
-	}
+	addCorpusSeeds(f, corpusMDL, 32<<10)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeMDL(b)
 		if err != nil {

@@ -3,10 +3,10 @@ package mdx
 import (
 	"errors"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -50,14 +50,12 @@ func TestMDLGeometryQuota(t *testing.T) {
 // vertex 524,289 having allocated little more than the vertices read.
 func TestHostileMDLVertexLine(t *testing.T) {
 	b := hostile.MDLGeometry(512<<10+1, 1)
-	var a, z runtime.MemStats
-	runtime.ReadMemStats(&a)
-	_, err := decodeMDL(b)
-	runtime.ReadMemStats(&z)
+	var err error
+	n := allocs.Bytes(func() { _, err = decodeMDL(b) })
 	if err == nil || !strings.Contains(err.Error(), "more than 524288 vertices") {
 		t.Errorf("got %v, want the vertices limit's error", err)
 	}
-	if n := z.TotalAlloc - a.TotalAlloc; n > 64<<20 {
+	if n > 64<<20 {
 		t.Errorf("allocated %d bytes", n)
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -617,17 +617,13 @@ func TestMDLHugeCounts(t *testing.T) {
 		"PivotPoints 4294967295 {\n\t{ 0, 0, 0 },\n}",
 		"BindPose { Matrices 4294967295 { } }",
 	} {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		m, err := decodeMDL([]byte(src))
-		runtime.ReadMemStats(&after)
+		var err error
+		grew := allocs.Bytes(func() { _, err = decodeMDL([]byte(src)) })
 		if err != nil {
 			t.Errorf("%q: %v", src, err)
 			continue
 		}
-		_ = m
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<10 {
+		if grew > 64<<10 {
 			t.Errorf("%q: allocated %d bytes", src, grew)
 		}
 	}
@@ -640,14 +636,12 @@ func TestMDLHugeCounts(t *testing.T) {
 	}
 	sb.WriteString("}\n")
 	src := []byte(sb.String())
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	if _, err := decodeMDL(src); err != nil {
+	var err error
+	grew := allocs.Bytes(func() { _, err = decodeMDL(src) })
+	if err != nil {
 		t.Fatal(err)
 	}
-	runtime.ReadMemStats(&after)
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(16*len(src)) {
+	if grew > uint64(16*len(src)) {
 		t.Errorf("%d bytes of lying counts allocated %d bytes", len(src), grew)
 	}
 }
@@ -697,11 +691,7 @@ func TestMDLFloatsExact(t *testing.T) {
 // DecodeMDL, and MDX bytes made from either are equal.
 func TestMDLGeneratedRoundTrip(t *testing.T) {
 	m := generatedModel(5000)
-	text, err := encodeMDLT(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := decodeMDL(text)
+	_, m2, err := viaMDL(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -777,14 +767,9 @@ func TestMDLTestdata(t *testing.T) {
 		}
 		checkMDLStable(t, f, m)
 		// MDL -> MDX -> model gives the same model.
-		bin, err := encodeBytesT(m)
+		_, m2, err := viaMDX(m)
 		if err != nil {
-			t.Errorf("%s: Encode: %v", f, err)
-			continue
-		}
-		m2, err := decodeBytes(bin)
-		if err != nil {
-			t.Errorf("%s: DecodeBytes: %v", f, err)
+			t.Errorf("%s: MDX: %v", f, err)
 			continue
 		}
 		m2.ClearFileDetails()

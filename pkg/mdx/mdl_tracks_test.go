@@ -94,11 +94,7 @@ func TestMDLEveryTrack(t *testing.T) {
 		t.Fatalf("differs:\n%s\n%s", strings.Join(d, "\n"), text)
 	}
 	// And through MDX v1100 too.
-	bin, err := encodeBytesT(m2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m3, err := decodeBytes(bin)
+	_, m3, err := viaMDX(m2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,14 +83,9 @@ func TestMDLCorpusV1200ToMDX(t *testing.T) {
 			t.Errorf("%s: %v", e.Rel, err)
 			continue
 		}
-		bin, err := encodeBytesT(m)
+		bin, m2, err := viaMDX(m)
 		if err != nil {
-			t.Errorf("%s: to MDX: %v", e.Rel, err)
-			continue
-		}
-		m2, err := decodeBytes(bin)
-		if err != nil {
-			t.Errorf("%s: the MDX does not decode: %v", e.Rel, err)
+			t.Errorf("%s: MDX: %v", e.Rel, err)
 			continue
 		}
 		if m2.Version != 1200 {

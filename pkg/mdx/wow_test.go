@@ -11,11 +11,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 func readBoar(t testing.TB) []byte {
 	t.Helper()
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	b, err := os.ReadFile(filepath.Join(dir, "corpus", "files", "MDX-Parser", "MDXParser", "Files", "Boar.mdx"))
 	if err != nil {
 		t.Skip(err)
@@ -24,30 +26,11 @@ func readBoar(t testing.TB) []byte {
 }
 
 func TestWoWBoarRoundTrip(t *testing.T) {
-	b := readBoar(t)
-	m, err := decodeBytes(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := encodeBytesT(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out, b) {
-		n := 0
-		for n < len(out) && n < len(b) && out[n] == b[n] {
-			n++
-		}
-		t.Fatalf("re-encoded %d bytes, original %d; first difference at %#x", len(out), len(b), n)
-	}
+	m := decodeOK(t, readBoar(t))
 	// Without the remembered layout the model must still encode to a file
 	// that decodes to the same model.
 	m.ClearFileDetails()
-	canon, err := encodeBytesT(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m2, err := decodeBytes(canon)
+	_, m2, err := viaMDX(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,13 +430,9 @@ func TestWoWFixtures(t *testing.T) {
 		}
 		// Canonical form: encode without file details, decode, compare.
 		m.ClearFileDetails()
-		canon, err := encodeBytesT(m)
+		_, m2, err := viaMDX(m)
 		if err != nil {
 			t.Fatalf("v%d canonical: %v", v, err)
-		}
-		m2, err := decodeBytes(canon)
-		if err != nil {
-			t.Fatalf("v%d canonical decode: %v", v, err)
 		}
 		m2.ClearFileDetails()
 		if d := modelDiff(m, m2, 5); len(d) > 0 {
@@ -509,11 +488,7 @@ func TestWoWFromScratch(t *testing.T) {
 			g.BoneIndices, g.BoneWeights = []uint32{0, 0, 0}, []uint32{0xFF000000, 0xFF000000, 0xFF000000}
 			g.VertexGroups, g.MatrixGroups, g.MatrixIndices = []uint8{0, 0, 0}, []uint32{1}, []uint32{0}
 		}
-		b, err := encodeBytesT(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2, err := decodeBytes(b)
+		_, m2, err := viaMDX(m)
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
@@ -525,13 +500,7 @@ func TestWoWFromScratch(t *testing.T) {
 }
 
 func BenchmarkDecodeWoWBoar(b *testing.B) {
-	data := readBoar(b)
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if _, err := decodeBytes(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchDecoding(b, decodeBytes, readBoar(b))
 }
 
 func BenchmarkEncodeWoWBoar(b *testing.B) {
@@ -539,11 +508,5 @@ func BenchmarkEncodeWoWBoar(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out, _ := encodeBytesT(m)
-	b.SetBytes(int64(len(out)))
-	for b.Loop() {
-		if _, err := encodeBytesT(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEncoding(b, encodeBytesT, m)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/bitdiff"
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -31,10 +32,7 @@ func TestLoadKeepsNoBytes(t *testing.T) {
 	if len(paths) < 5 {
 		t.Fatalf("found %d models in the repository's test data", len(paths))
 	}
-	d := os.Getenv("MDXR_SHARED")
-	if d == "" {
-		d = filepath.Join("..", "..", "..", "shared")
-	}
+	d := testshared.Root()
 	repo := len(paths)
 	if _, err := os.Stat(filepath.Join(d, "corpus", "files")); err == nil {
 		paths = append(paths, modelFiles(t, filepath.Join(d, "corpus", "files"))...)

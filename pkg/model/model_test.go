@@ -10,23 +10,11 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/fsread"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
-
-// sharedDir is ../shared from the repository root, or $MDXR_SHARED.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	d := os.Getenv("MDXR_SHARED")
-	if d == "" {
-		d = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(d, "corpus")); err != nil {
-		t.Skipf("shared corpus not found at %s", d)
-	}
-	return d
-}
 
 func TestDetect(t *testing.T) {
 	for _, c := range []struct {
@@ -112,7 +100,7 @@ func TestLoadMDXAndMDL(t *testing.T) {
 // interface M2s (v256) and the newer M2s, which must give the
 // unsupported-version error.
 func TestCorpus(t *testing.T) {
-	files := filepath.Join(sharedDir(t), "corpus", "files")
+	files := filepath.Join(testshared.Dir(t, "corpus"), "corpus", "files")
 	f, err := loadPath(filepath.Join(files, "MDX-Parser", "MDXParser", "Files", "Boar.mdx"))
 	if err != nil {
 		t.Fatal(err)

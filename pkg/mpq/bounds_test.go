@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -20,7 +21,7 @@ func TestManyNamesOneBlock(t *testing.T) {
 	b := hostile.MPQManyNames(n, 0)
 	var a *Archive
 	var err error
-	used := allocated(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
+	used := allocs.Bytes(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestDeepNamesTree(t *testing.T) {
 	for _, f := range a.Files() {
 		names += len(f.Name)
 	}
-	used := allocated(func() { a.root() })
+	used := allocs.Bytes(func() { a.root() })
 	t.Logf("%d names of %d bytes in all, %d folders: the tree allocated %d bytes", n, names, n*depth, used)
 	if used > uint64(names*3/2+100*n) {
 		t.Errorf("the tree of %d names (%d bytes) allocated %d bytes", n, names, used)
@@ -130,7 +131,7 @@ func TestCompressedTableReadLimit(t *testing.T) {
 	}
 	b = hostile.MPQCompressedTable(1 << 16) // 1 MiB once decompressed, a few kB stored
 	var be *budget.Error
-	used := allocated(func() {
+	used := allocs.Bytes(func() {
 		_, err = NewReader(bytes.NewReader(b), int64(len(b)), "v4.mpq", budget.Limits{ReadBytes: 1 << 19})
 	})
 	if !errors.As(err, &be) || be.Limit != budget.ReadBytes || be.Value != 1<<20 || be.File != "v4.mpq" || used > 64<<10 {
@@ -146,9 +147,9 @@ func TestCompressedTableReadLimit(t *testing.T) {
 // bytes, whatever the error.
 func TestLongNamesInErrors(t *testing.T) {
 	long := strings.Repeat("n", 1<<20)
-	b := buildMPQ(t, 3, 16, []rawFile{
-		{name: long, body: sectoredBody([][]byte{{0x04, 1, 2, 3}}), fsize: 4096, flags: FlagExists | FlagCompress, block: -1},
-	})
+	b := hostile.MPQ(3,
+		[]hostile.MPQBlock{{Raw: hostile.SectorTable([][]byte{{0x04, 1, 2, 3}}), Size: 4096, Flags: FlagExists | FlagCompress}},
+		[]hostile.MPQName{{Name: long, Block: 0}})
 	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "long.mpq", budget.Limits{ReadBytes: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -196,11 +197,11 @@ func TestCompressionsCost(t *testing.T) {
 		secs[i][0] = byte(CompressionZlib)
 	}
 	secs[sectors/2][0] = byte(CompressionBzip2)
-	files := []rawFile{{name: "name0", body: sectoredBody(secs), fsize: sectors * 512, flags: FlagExists | FlagCompress, block: -1}}
-	for i := 1; i < 100; i++ {
-		files = append(files, rawFile{name: fmt.Sprintf("name%d", i), block: 0})
+	var names []hostile.MPQName
+	for i := range 100 {
+		names = append(names, hostile.MPQName{Name: fmt.Sprintf("name%d", i), Block: 0})
 	}
-	b := buildMPQ(t, 0, 256, files)
+	b := hostile.MPQ(0, []hostile.MPQBlock{{Raw: hostile.SectorTable(secs), Size: sectors * 512, Flags: FlagExists | FlagCompress}}, names)
 	cr := &countingReader{r: bytes.NewReader(b)}
 	a, err := NewReader(cr, int64(len(b)), "sectors.mpq", budget.Limits{})
 	if err != nil {

@@ -1,35 +1,11 @@
 package mpq
 
 import (
-	"bytes"
 	"encoding/binary"
 	"testing"
-)
 
-func TestCryptConstants(t *testing.T) {
-	// The table keys are the file-key hashes of these names.
-	if k := hashString("(hash table)", hashFileKey); k != hashTableKey {
-		t.Errorf("(hash table) key %#x", k)
-	}
-	if k := hashString("(block table)", hashFileKey); k != blockTableKey {
-		t.Errorf("(block table) key %#x", k)
-	}
-	// Case and separator do not change a hash.
-	if hashString("Units\\Human\\Footman.mdx", hashNameA) != hashString("units/human/FOOTMAN.MDX", hashNameA) {
-		t.Error("hash depends on case or separator")
-	}
-	// Decrypt undoes encrypt, and trailing bytes are left alone.
-	b := []byte("0123456789abcdefXYZ")
-	c := append([]byte(nil), b...)
-	encryptBlock(c, 0x12345678)
-	if bytes.Equal(c[:16], b[:16]) || !bytes.Equal(c[16:], b[16:]) {
-		t.Errorf("encrypted %q", c)
-	}
-	decryptBlock(c, 0x12345678)
-	if !bytes.Equal(c, b) {
-		t.Errorf("round trip gave %q", c)
-	}
-}
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
+)
 
 func TestKeyRecovery(t *testing.T) {
 	table := make([]byte, 12)
@@ -37,8 +13,8 @@ func TestKeyRecovery(t *testing.T) {
 	binary.LittleEndian.PutUint32(table[4:], 12+3000)
 	binary.LittleEndian.PutUint32(table[8:], 12+3100)
 	key := fileKey("secret.txt", 0, 0, 0)
-	encryptBlock(table, key-1)
-	got, ok := detectKeyFromSectorTable(table, 12, 4096)
+	mpqcrypt.Encrypt(table, key-1)
+	got, ok := mpqcrypt.KeyFromSectorTable(table, 12, 4096)
 	if !ok || got != key {
 		t.Errorf("recovered %#x (%v), want %#x", got, ok, key)
 	}

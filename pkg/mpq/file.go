@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -183,7 +184,7 @@ func (f *File) compressions() ([]Compression, error) {
 			}
 			copy(w[:n], window[rawOff-wStart:])
 			if st.flags&FlagEncrypted != 0 {
-				decryptBlock(w[:n], st.key+uint32(i))
+				mpqcrypt.Decrypt(w[:n], st.key+uint32(i))
 			}
 			c := Compression(w[0])
 			if c == lzmaByte && st.a.header.Format > 0 {
@@ -321,13 +322,13 @@ func (f *File) prepareSectors(k int) (*fileState, error) {
 	}
 	if st.flags&FlagEncrypted != 0 {
 		if !keyKnown {
-			key, ok := detectKeyFromSectorTable(tb, uint32(tableLen), ss)
+			key, ok := mpqcrypt.KeyFromSectorTable(tb, uint32(tableLen), ss)
 			if !ok {
 				return nil, f.unsupported("encrypted file whose name is unknown (its key could not be recovered)")
 			}
 			st.key = key
 		}
-		decryptBlock(tb, st.key-1)
+		mpqcrypt.Decrypt(tb, st.key-1)
 	}
 	st.offsets = make([]uint32, n)
 	for i := range st.offsets {
@@ -381,7 +382,7 @@ func (st *fileState) readRaw(p []byte, rel uint64) error {
 // holds the sector's stored bytes, already read, and is modified.
 func (st *fileState) decodeSector(i int, dst, raw []byte) error {
 	if st.flags&FlagEncrypted != 0 {
-		decryptBlock(raw, st.key+uint32(i))
+		mpqcrypt.Decrypt(raw, st.key+uint32(i))
 	}
 	if st.flags&(FlagCompress|FlagImplode) == 0 {
 		copy(dst, raw)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -77,7 +78,7 @@ func checkHead(t *testing.T, a *Archive, file *File, whole []byte, werr error) {
 // to the PKWARE decoder, with an output size taken from the input.
 func FuzzDecompress(f *testing.F) {
 	text := bytes.Repeat([]byte("line of text 0123456789\n"), 100)
-	f.Add(uint16(len(text)), zlibSector(text))
+	f.Add(uint16(len(text)), hostile.ZlibSector(text))
 	f.Add(uint16(13), []byte{0x00, 0x04, 0x82, 0x24, 0x25, 0x8f, 0x80, 0x7f}) // "AIAIAIAIAIAIA"
 	f.Add(uint16(100), []byte{0x20, 0, 0, 0, 100, 0x83, 1, 2, 3, 4, 0x7f})
 	// First sectors of fixture files, one per method.
@@ -148,7 +149,7 @@ func firstSector(archive, name string) ([]byte, uint16, bool) {
 		return nil, 0, false
 	}
 	if st.flags&FlagEncrypted != 0 {
-		decryptBlock(raw, st.key)
+		mpqcrypt.Decrypt(raw, st.key)
 	}
 	return raw, uint16(st.expected(0)), true
 }

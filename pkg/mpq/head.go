@@ -3,6 +3,7 @@ package mpq
 import (
 	"errors"
 
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -94,7 +95,7 @@ func (st *fileState) headRaw(rel, rawLen uint64, n int) ([]byte, error) {
 		return nil, err
 	}
 	if st.flags&FlagEncrypted != 0 {
-		decryptBlock(raw, st.key)
+		mpqcrypt.Decrypt(raw, st.key)
 	}
 	return raw, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -74,7 +75,7 @@ func TestHeadBzip2Bomb(t *testing.T) {
 	}
 	for _, f := range files {
 		var h []byte
-		used := allocated(func() { h, err = f.Head(4096) })
+		used := allocs.Bytes(func() { h, err = f.Head(4096) })
 		if err != nil || len(h) != 4096 || !bytes.Equal(h, make([]byte, 4096)) {
 			t.Fatalf("block %d: %d bytes, %v", f.BlockIndex, len(h), err)
 		}
@@ -92,7 +93,7 @@ func adpcmSector(skip int) []byte {
 	stream := []byte{0, 0, 0x34, 0x12}
 	stream = append(stream, bytes.Repeat([]byte{0x81}, skip)...)
 	stream = append(stream, bytes.Repeat([]byte{0x05, 0x45}, 2000)...)
-	z := zlibSector(stream)
+	z := hostile.ZlibSector(stream)
 	z[0] = byte(CompressionZlib | CompressionADPCMMono)
 	return z
 }
@@ -111,8 +112,8 @@ func TestHeadNeedsMore(t *testing.T) {
 		{1500 << 10, 12, false}, // more than Head decodes
 	} {
 		sector := 512 << c.shift
-		body := sectoredBody([][]byte{adpcmSector(c.skip)})
-		b := buildMPQ(t, c.shift, 16, []rawFile{{name: "s.wav", body: body, fsize: uint32(sector), flags: FlagExists | FlagCompress, block: -1}})
+		body := hostile.SectorTable([][]byte{adpcmSector(c.skip)})
+		b := hostile.MPQ(c.shift, []hostile.MPQBlock{{Raw: body, Size: uint32(sector), Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "s.wav", Block: 0}})
 		a, err := openBytes(t, b)
 		if err != nil {
 			t.Fatal(err)
@@ -166,7 +167,7 @@ func TestTablesWithinReadLimit(t *testing.T) {
 	}{{1 << 20, false}, {1 << 17, true}} {
 		data := hostile.MPQManyNames(c.n, 0)
 		var err error
-		alloc := allocated(func() {
+		alloc := allocs.Bytes(func() {
 			_, err = NewReader(bytes.NewReader(data), int64(len(data)), "names.mpq", budget.Limits{})
 		})
 		var be *budget.Error

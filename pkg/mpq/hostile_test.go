@@ -6,10 +6,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -21,23 +21,13 @@ func isReadLimit(err error, file string, value int64) bool {
 	return errors.As(err, &be) && be.Limit == budget.ReadBytes && be.File == file && be.Value == value
 }
 
-// allocated runs fn and returns the bytes it allocated.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 func TestBuiltArchiveReads(t *testing.T) {
 	// The builder itself: a plain zlib file reads back.
 	data := bytes.Repeat([]byte("abc"), 3000)
-	a, err := openBytes(t, buildMPQ(t, 3, 16, []rawFile{{
-		name: "a.txt", body: sectoredBody([][]byte{zlibSector(data[:4096]), zlibSector(data[4096:8192]), zlibSector(data[8192:])}),
-		fsize: uint32(len(data)), flags: FlagExists | FlagCompress, block: -1,
-	}}))
+	a, err := openBytes(t, hostile.MPQ(3, []hostile.MPQBlock{{
+		Raw:  hostile.SectorTable([][]byte{hostile.ZlibSector(data[:4096]), hostile.ZlibSector(data[4096:8192]), hostile.ZlibSector(data[8192:])}),
+		Size: uint32(len(data)), Flags: FlagExists | FlagCompress,
+	}}, []hostile.MPQName{{Name: "a.txt", Block: 0}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +78,7 @@ func readFixture(name string) ([]byte, error) {
 }
 
 func TestTablesPastTheEnd(t *testing.T) {
-	b := buildMPQ(t, 3, 16, []rawFile{{name: "a", body: []byte("xyz"), fsize: 3, flags: FlagExists, block: -1}})
+	b := hostile.MPQ(3, []hostile.MPQBlock{{Raw: []byte("xyz"), Size: 3, Flags: FlagExists}}, []hostile.MPQName{{Name: "a", Block: 0}})
 	bad := append([]byte(nil), b...)
 	binary.LittleEndian.PutUint32(bad[16:], uint32(len(b)+100)) // hash table offset
 	_, err := openBytes(t, bad)
@@ -111,7 +101,7 @@ func TestTablesPastTheEnd(t *testing.T) {
 	bad = append([]byte(nil), b...)
 	binary.LittleEndian.PutUint32(bad[24:], 0x08000000)
 	var a *Archive
-	if n := allocated(func() { a, err = openBytes(t, bad) }); n > 10<<20 {
+	if n := allocs.Bytes(func() { a, err = openBytes(t, bad) }); n > 10<<20 {
 		t.Errorf("opening with a 2^27-entry hash table allocated %d bytes", n)
 	}
 	if err != nil {
@@ -126,11 +116,11 @@ func TestTablesPastTheEnd(t *testing.T) {
 
 func TestHugeClaims(t *testing.T) {
 	// A block claiming 4 GiB is not a file (Storm ignores sizes >= 2 GiB).
-	b := buildMPQ(t, 3, 16, []rawFile{
-		{name: "4g", body: []byte("xyz"), fsize: 0xFFFFFFF0, flags: FlagExists, block: -1},
-		{name: "2g", body: []byte("xyz"), fsize: 0x7FFFFFFF, flags: FlagExists, block: -1},
-		{name: "2gz", body: sectoredBody([][]byte{zlibSector(make([]byte, 4096))}), fsize: 0x7FFFFFFF, flags: FlagExists | FlagCompress, block: -1},
-	})
+	b := hostile.MPQ(3, []hostile.MPQBlock{
+		{Raw: []byte("xyz"), Size: 0xFFFFFFF0, Flags: FlagExists},
+		{Raw: []byte("xyz"), Size: 0x7FFFFFFF, Flags: FlagExists},
+		{Raw: hostile.SectorTable([][]byte{hostile.ZlibSector(make([]byte, 4096))}), Size: 0x7FFFFFFF, Flags: FlagExists | FlagCompress},
+	}, []hostile.MPQName{{Name: "4g", Block: 0}, {Name: "2g", Block: 1}, {Name: "2gz", Block: 2}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
@@ -138,14 +128,14 @@ func TestHugeClaims(t *testing.T) {
 	if _, err := a.Open("4g"); err == nil {
 		t.Error("a 4 GiB block opened")
 	}
-	n := allocated(func() {
+	n := allocs.Bytes(func() {
 		_, err = a.ReadFile("2g")
 	})
 	if !isReadLimit(err, "test.mpq:2g", 0x7FFFFFFF) || n > 1<<20 {
 		t.Errorf("ReadFile of a 2 GiB claim: %v after allocating %d bytes", err, n)
 	}
 	// Streaming it fails as soon as the data is found missing.
-	n = allocated(func() {
+	n = allocs.Bytes(func() {
 		var f io.ReadCloser
 		if f, err = a.Open("2g"); err == nil {
 			_, err = io.Copy(io.Discard, f)
@@ -155,7 +145,7 @@ func TestHugeClaims(t *testing.T) {
 	if !errors.As(err, &fe) || n > 1<<20 {
 		t.Errorf("streaming a 2 GiB claim: %v after allocating %d bytes", err, n)
 	}
-	n = allocated(func() { _, err = a.Open("2gz") })
+	n = allocs.Bytes(func() { _, err = a.Open("2gz") })
 	if !errors.As(err, &fe) || n > 1<<20 {
 		t.Errorf("a 2 GiB compressed claim with a 1-sector table: %v after allocating %d bytes", err, n)
 	}
@@ -165,12 +155,12 @@ func TestDecompressionBomb(t *testing.T) {
 	// 32 MiB sectors of zeros compress to ~32 KB each: a file claiming
 	// 2 GiB made of them streams in bounded memory and ReadFile refuses it.
 	const sector = 32 << 20
-	z := zlibSector(make([]byte, sector))
+	z := hostile.ZlibSector(make([]byte, sector))
 	sectors := make([][]byte, 64)
 	for i := range sectors {
 		sectors[i] = z
 	}
-	b := buildMPQ(t, 16, 16, []rawFile{{name: "bomb", body: sectoredBody(sectors), fsize: 64*sector - 1, flags: FlagExists | FlagCompress, block: -1}})
+	b := hostile.MPQ(16, []hostile.MPQBlock{{Raw: hostile.SectorTable(sectors), Size: 64*sector - 1, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "bomb", Block: 0}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +169,7 @@ func TestDecompressionBomb(t *testing.T) {
 		t.Errorf("ReadFile: %v, want the read limit's *budget.Error", err)
 	}
 	var copied int64
-	n := allocated(func() {
+	n := allocs.Bytes(func() {
 		f, err := a.Open("bomb")
 		if err != nil {
 			t.Fatal(err)
@@ -193,8 +183,8 @@ func TestDecompressionBomb(t *testing.T) {
 		t.Errorf("streamed %d bytes allocating %d", copied, n)
 	}
 	// The last sector decompresses to more than it should hold.
-	last := sectoredBody([][]byte{zlibSector(make([]byte, 5000))})
-	b = buildMPQ(t, 3, 16, []rawFile{{name: "long", body: last, fsize: 4096, flags: FlagExists | FlagCompress, block: -1}})
+	last := hostile.SectorTable([][]byte{hostile.ZlibSector(make([]byte, 5000))})
+	b = hostile.MPQ(3, []hostile.MPQBlock{{Raw: last, Size: 4096, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "long", Block: 0}})
 	if a, err = openBytes(t, b); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +196,7 @@ func TestDecompressionBomb(t *testing.T) {
 
 func TestUnknownCompressionByte(t *testing.T) {
 	sector := append([]byte{0x04}, make([]byte, 100)...)
-	b := buildMPQ(t, 3, 16, []rawFile{{name: "odd", body: sectoredBody([][]byte{sector}), fsize: 4096, flags: FlagExists | FlagCompress, block: -1}})
+	b := hostile.MPQ(3, []hostile.MPQBlock{{Raw: hostile.SectorTable([][]byte{sector}), Size: 4096, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "odd", Block: 0}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +209,7 @@ func TestUnknownCompressionByte(t *testing.T) {
 }
 
 func TestBrokenSectorTables(t *testing.T) {
-	good := sectoredBody([][]byte{zlibSector(make([]byte, 4096)), zlibSector(make([]byte, 100))})
+	good := hostile.SectorTable([][]byte{hostile.ZlibSector(make([]byte, 4096)), hostile.ZlibSector(make([]byte, 100))})
 	for name, mutate := range map[string]func(b []byte){
 		"decreasing":   func(b []byte) { binary.LittleEndian.PutUint32(b[4:], 2) },
 		"past the end": func(b []byte) { binary.LittleEndian.PutUint32(b[8:], 0x7FFFFFF0) },
@@ -227,7 +217,7 @@ func TestBrokenSectorTables(t *testing.T) {
 	} {
 		body := append([]byte(nil), good...)
 		mutate(body)
-		a, err := openBytes(t, buildMPQ(t, 3, 16, []rawFile{{name: "f", body: body, fsize: 4196, flags: FlagExists | FlagCompress, block: -1}}))
+		a, err := openBytes(t, hostile.MPQ(3, []hostile.MPQBlock{{Raw: body, Size: 4196, Flags: FlagExists | FlagCompress}}, []hostile.MPQName{{Name: "f", Block: 0}}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,10 +230,9 @@ func TestBrokenSectorTables(t *testing.T) {
 }
 
 func TestHashEntriesPointingNowhere(t *testing.T) {
-	b := buildMPQ(t, 3, 16, []rawFile{
-		{name: "real", body: []byte("data"), fsize: 4, flags: FlagExists, block: -1},
-		{name: "ghost", body: nil, fsize: 0, flags: FlagExists, block: 40},
-	})
+	b := hostile.MPQ(3,
+		[]hostile.MPQBlock{{Raw: []byte("data"), Size: 4, Flags: FlagExists}},
+		[]hostile.MPQName{{Name: "real", Block: 0}, {Name: "ghost", Block: 40}})
 	a, err := openBytes(t, b)
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,11 @@ package mpq
 
 import (
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 )
 
 // probeLookup is Storm's lookup spelled out entry by entry, the way the
@@ -14,13 +15,8 @@ func probeLookup(a *Archive, name string) int {
 	if a.hashSize == 0 {
 		return -1
 	}
-	name1, name2 := hashString(name, hashNameA), hashString(name, hashNameB)
-	start := hashString(name, hashTableIndex)
-	if bits.OnesCount32(a.hashSize) == 1 {
-		start &= a.hashSize - 1
-	} else {
-		start %= a.hashSize
-	}
+	name1, name2 := mpqcrypt.Hash(name, mpqcrypt.NameA), mpqcrypt.Hash(name, mpqcrypt.NameB)
+	start := a.startSlot(name)
 	n := uint32(len(a.hashes))
 	first, neutral := -1, -1
 	visit := func(from, to uint32) bool {
@@ -81,7 +77,7 @@ func TestLookupMatchesProbe(t *testing.T) {
 				e.block = hashDeleted
 			default:
 				n := names[rng.IntN(len(names))]
-				e.name1, e.name2 = hashString(n, hashNameA), hashString(n, hashNameB)
+				e.name1, e.name2 = mpqcrypt.Hash(n, mpqcrypt.NameA), mpqcrypt.Hash(n, mpqcrypt.NameB)
 				e.block = uint32(rng.IntN(7)) // 5 and 6 are past the block table
 				if rng.IntN(3) == 0 {
 					e.locale = 0x409

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 )
 
 // standardNames are the files Warcraft III maps and campaigns hold under
@@ -106,11 +108,11 @@ func (a *Archive) nameEntries(name string) {
 // nameBytes is nameEntries for the name prefix+name, given as bytes where
 // they lie; the string is made only when an unnamed group takes it.
 func (a *Archive) nameBytes(prefix string, name []byte) {
-	h1 := hashMore(hashMore(hashStart, prefix, hashNameA), name, hashNameA).seed1
+	h1 := mpqcrypt.More(mpqcrypt.More(mpqcrypt.Start, prefix, mpqcrypt.NameA), name, mpqcrypt.NameA).Sum()
 	if a.nameFilter[h1%65536/64]&(1<<(h1%64)) == 0 {
 		return // no entry has this first hash: most names of a long list
 	}
-	h2 := hashMore(hashMore(hashStart, prefix, hashNameB), name, hashNameB).seed1
+	h2 := mpqcrypt.More(mpqcrypt.More(mpqcrypt.Start, prefix, mpqcrypt.NameB), name, mpqcrypt.NameB).Sum()
 	g, ok := a.groupOf[nameKey(h1, h2)]
 	if !ok || a.groups[g].named {
 		return

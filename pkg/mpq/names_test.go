@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
@@ -113,7 +114,7 @@ func TestListfileStreamed(t *testing.T) {
 	b := hostile.MPQListfileBomb(3, names)
 	var a *Archive
 	var err error
-	n := allocated(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
+	n := allocs.Bytes(func() { a, err = NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{}) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,31 +1,11 @@
 package mpq
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
-
-// sharedDir returns ../shared (or $MDXR_SHARED), skipping the test when it
-// is not there: the corpus is not part of the repository.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := sharedDirPath()
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "archives", "manifest.tsv")); err != nil {
-		t.Skipf("shared archives not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
-}
-
-// sharedDirPath is where ../shared is expected.
-func sharedDirPath() string {
-	if dir := os.Getenv("MDXR_SHARED"); dir != "" {
-		return dir
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
 
 // corpusArchive is one row of corpus/archives/manifest.tsv.
 type corpusArchive struct {
@@ -38,40 +18,18 @@ type corpusArchive struct {
 // corpusArchives lists the shared archives, skipping when there are none.
 func corpusArchives(t testing.TB) []corpusArchive {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join(sharedDir(t), "corpus", "archives"))
+	dir, err := filepath.Abs(filepath.Join(testshared.Dir(t, "corpus/archives/manifest.tsv"), "corpus", "archives"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "manifest.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var cols []string
 	var out []corpusArchive
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if cols == nil {
-			cols = fields
-			continue
-		}
-		row := map[string]string{}
-		for i, c := range cols {
-			if i < len(fields) {
-				row[c] = fields[i]
-			}
-		}
+	for _, row := range testshared.ReadTSV(t, filepath.Join(dir, "manifest.tsv")) {
 		out = append(out, corpusArchive{
 			path:   filepath.Join(dir, row["local_path"]),
 			rel:    row["local_path"],
 			offset: row["mpq_offset"],
 			files:  row["files"],
 		})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if len(out) == 0 {
 		t.Skip("manifest lists no archives")

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -39,7 +40,7 @@ func TestMatchesStormLib(t *testing.T) {
 		}
 		archives = append(archives, corpusArchive{path: abs, rel: "fixture/" + filepath.Base(f)})
 	}
-	if _, err := os.Stat(filepath.Join(sharedDirPath(), "corpus", "archives", "manifest.tsv")); err == nil {
+	if _, err := os.Stat(filepath.Join(testshared.Root(), "corpus", "archives", "manifest.tsv")); err == nil {
 		archives = append(archives, corpusArchives(t)...)
 	}
 	total, same := 0, 0

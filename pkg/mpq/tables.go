@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/mdxrender/mdxrender/internal/mpqcrypt"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -77,7 +78,7 @@ func (a *Archive) readTable(what string, pos int64, entries uint32, stored uint6
 		if _, err := a.r.ReadAt(raw, pos); err != nil {
 			return nil, a.formatErr(pos, "reading the %s: %v", what, err)
 		}
-		decryptBlock(raw, key)
+		mpqcrypt.Decrypt(raw, key)
 		out := make([]byte, full)
 		n, err := decompressTable(out, raw)
 		if err != nil || n != len(out) {
@@ -101,7 +102,7 @@ func (a *Archive) readTable(what string, pos int64, entries uint32, stored uint6
 			return nil, a.formatErr(pos, "reading the %s: %v", what, err)
 		}
 	}
-	decryptBlock(b, key)
+	mpqcrypt.Decrypt(b, key)
 	return b, nil
 }
 
@@ -110,7 +111,7 @@ func (a *Archive) loadTables(lay tableLayout) error {
 	if lay.hashEntries == 0 {
 		return &UnsupportedError{Archive: a.name, What: "archive without a classic hash table (HET/BET tables only)"}
 	}
-	hb, err := a.readTable("hash table", lay.hashPos, lay.hashEntries, lay.hashStored, hashTableKey, lay.v1Offsets)
+	hb, err := a.readTable("hash table", lay.hashPos, lay.hashEntries, lay.hashStored, mpqcrypt.HashTableKey, lay.v1Offsets)
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func (a *Archive) loadTables(lay tableLayout) error {
 			block:    le.Uint32(e[12:]),
 		}
 	}
-	bb, err := a.readTable("block table", lay.blockPos, lay.blockEntries, lay.blockStored, blockTableKey, lay.v1Offsets)
+	bb, err := a.readTable("block table", lay.blockPos, lay.blockEntries, lay.blockStored, mpqcrypt.BlockTableKey, lay.v1Offsets)
 	if err != nil {
 		return err
 	}
@@ -188,6 +189,17 @@ func (a *Archive) blockUsable(i uint32) bool {
 	return a.dataOffset(b.pos) < a.size
 }
 
+// startSlot is the hash table entry where the probe for name starts: its
+// table-index hash, masked when the table's size is a power of two and
+// reduced modulo the size otherwise.
+func (a *Archive) startSlot(name string) uint32 {
+	start := mpqcrypt.Hash(name, mpqcrypt.TableIndex)
+	if bits.OnesCount32(a.hashSize) == 1 {
+		return start & (a.hashSize - 1)
+	}
+	return start % a.hashSize
+}
+
 // lookup finds the hash entry for name as Storm's probe does: from the
 // name's slot on, wrapping around, until a free entry, the first
 // locale-neutral entry whose name hashes match, or else the first
@@ -199,16 +211,11 @@ func (a *Archive) lookup(name string) int {
 	if a.hashSize == 0 || len(a.hashes) == 0 {
 		return -1
 	}
-	g, ok := a.groupOf[nameKey(hashString(name, hashNameA), hashString(name, hashNameB))]
+	g, ok := a.groupOf[nameKey(mpqcrypt.Hash(name, mpqcrypt.NameA), mpqcrypt.Hash(name, mpqcrypt.NameB))]
 	if !ok {
 		return -1
 	}
-	start := hashString(name, hashTableIndex)
-	if bits.OnesCount32(a.hashSize) == 1 {
-		start &= a.hashSize - 1
-	} else {
-		start %= a.hashSize
-	}
+	start := a.startSlot(name)
 	// The probe visits [start, end1) and then, when it meets no free entry
 	// there, wraps to [0, end2).
 	n := int32(len(a.hashes))

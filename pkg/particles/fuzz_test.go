@@ -31,35 +31,49 @@ func FuzzPRE2(f *testing.F) {
 					Keys: []mdx.Key[float32]{{Frame: 0, Value: rate}, {Frame: 500, Value: rate / 2}}}
 			}
 		})
-		// A small work budget keeps every execution short; reaching it is
-		// an answer, not a failure.
-		meter := budget.NewMeter(budget.Limits{SimulationWork: 20_000_000})
-		s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1, Budget: meter})
-		if err != nil {
+		s := fuzzSimulate(t, m, int(flags>>8)%3-1, ms)
+		fuzzMeshes(t, s, Camera{Right: fauxgl.V(1, 0, 0), Up: fauxgl.V(0, 0, 1), Forward: fauxgl.V(0, 1, 0)})
+	})
+}
+
+// fuzzSimulate runs m's emitters from the start of sequence seq to an
+// arbitrary time (folded into 0-5 s) within a small work budget, which
+// keeps every execution short: reaching it is an answer, not a failure.
+// Any other error, or more live particles than the bounds, fails t.
+func fuzzSimulate(t *testing.T, m *mdx.Model, seq int, ms float32) *Sim {
+	t.Helper()
+	meter := budget.NewMeter(budget.Limits{SimulationWork: 20_000_000})
+	s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1, Budget: meter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(seq, pose.View{})
+	t32 := float64(ms)
+	if math.IsNaN(t32) || t32 > 5000 || t32 < 0 {
+		t32 = math.Mod(math.Abs(t32), 5000)
+	}
+	if err := s.AdvanceTo(t32); err != nil {
+		var be *budget.Error
+		if !errors.As(err, &be) || be.Limit != budget.SimulationWork || be.Value <= 20_000_000 || s.Work() > 20_000_000 {
 			t.Fatal(err)
 		}
-		s.Start(int(flags>>8)%3-1, pose.View{})
-		t32 := float64(ms)
-		if math.IsNaN(t32) || t32 > 5000 || t32 < 0 {
-			t32 = math.Mod(math.Abs(t32), 5000)
-		}
-		if err := s.AdvanceTo(t32); err != nil {
-			var be *budget.Error
-			if !errors.As(err, &be) || be.Limit != budget.SimulationWork || be.Value <= 20_000_000 || s.Work() > 20_000_000 {
-				t.Fatal(err)
+	}
+	if s.Live() > maxLivePerEmitter || int64(s.Live()) > budget.Particles.Default()+1 {
+		t.Fatalf("%d live", s.Live())
+	}
+	return s
+}
+
+// fuzzMeshes wants every mesh's indices within its vertices.
+func fuzzMeshes(t *testing.T, s *Sim, cam Camera) {
+	t.Helper()
+	for _, ms := range s.Meshes(cam) {
+		for _, i := range ms.Indices {
+			if int(i) >= len(ms.Vertices) {
+				t.Fatalf("index %d of %d vertices", i, len(ms.Vertices))
 			}
 		}
-		if s.Live() > maxLivePerEmitter || int64(s.Live()) > budget.Particles.Default()+1 {
-			t.Fatalf("%d live", s.Live())
-		}
-		for _, ms := range s.Meshes(Camera{Right: fauxgl.V(1, 0, 0), Up: fauxgl.V(0, 0, 1), Forward: fauxgl.V(0, 1, 0)}) {
-			for _, i := range ms.Indices {
-				if int(i) >= len(ms.Vertices) {
-					t.Fatalf("index %d of %d vertices", i, len(ms.Vertices))
-				}
-			}
-		}
-	})
+	}
 }
 
 // FuzzWoW simulates and meshes one WoW particle emitter and one WoW ribbon
@@ -85,34 +99,10 @@ func FuzzWoW(f *testing.F) {
 		m.WoWRibbonEmitters = []mdx.WoWRibbonEmitter{{Bone: 0, Layers: []mdx.Layer{{}}, Alpha: middle, HeightAbove: length,
 			HeightBelow: width, Visibility: 1, EdgesPerSecond: eps, LifeSpan: ribbonLife, Gravity: gravity, Rows: uint32(rows), Columns: uint32(cols),
 			TextureSlot: uint32(kind)}}
-		meter := budget.NewMeter(budget.Limits{SimulationWork: 20_000_000})
-		s, err := New(m, Options{Seed: 6, StepMs: DefaultStepMs, PrerollMs: -1, Budget: meter})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Start(int(flags>>8)%3-1, pose.View{})
-		t32 := float64(ms)
-		if math.IsNaN(t32) || t32 > 5000 || t32 < 0 {
-			t32 = math.Mod(math.Abs(t32), 5000)
-		}
-		if err := s.AdvanceTo(t32); err != nil {
-			var be *budget.Error
-			if !errors.As(err, &be) || be.Limit != budget.SimulationWork || s.Work() > 20_000_000 {
-				t.Fatal(err)
-			}
-		}
-		if s.Live() > maxLivePerEmitter || int64(s.Live()) > budget.Particles.Default()+1 {
-			t.Fatalf("%d live", s.Live())
-		}
+		s := fuzzSimulate(t, m, int(flags>>8)%3-1, ms)
 		if n := len(s.wowRibbons[0].(*wowRibbon).edges); n > maxRibbonEdges {
 			t.Fatalf("%d ribbon edges", n)
 		}
-		for _, ms := range s.Meshes(testCam) {
-			for _, i := range ms.Indices {
-				if int(i) >= len(ms.Vertices) {
-					t.Fatalf("index %d of %d vertices", i, len(ms.Vertices))
-				}
-			}
-		}
+		fuzzMeshes(t, s, testCam)
 	})
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/hostile"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -278,7 +280,7 @@ type corpusModel struct {
 // emitters, skipping the test when there is no corpus.
 func corpusModels(tb testing.TB) []corpusModel {
 	tb.Helper()
-	root := filepath.Join(sharedRoot(), "corpus", "files")
+	root := filepath.Join(testshared.Root(), "corpus", "files")
 	if _, err := os.Stat(root); err != nil {
 		tb.Skipf("corpus not found (%v)", err)
 	}
@@ -292,7 +294,7 @@ func corpusModels(tb testing.TB) []corpusModel {
 		if err != nil {
 			return err
 		}
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil || len(m.ParticleEmitters)+len(m.ParticleEmitters2)+len(m.RibbonEmitters) == 0 {
 			return nil // broken fixtures are other tests' business
 		}

@@ -31,9 +31,9 @@ const maxLivePerEmitter = 20000
 // pre2Emitter simulates one PRE2 emitter as mdx-m3-viewer 5.12.0 does
 // (docs/particles.md#pre2-emitters).
 type pre2Emitter struct {
-	m     *mdx.Model
-	e     *mdx.ParticleEmitter2
-	idx   int // index in Model.Nodes() and pose.World
+	m *mdx.Model
+	e *mdx.ParticleEmitter2
+	emitterNode
 	pivot [3]float64
 
 	head, tail bool
@@ -41,9 +41,8 @@ type pre2Emitter struct {
 	rate       float32 // static emission rate × pre2RateFactor
 	acc        float64 // currentEmission; negative after a ceil burst
 	lastKey    int     // lastEmissionKey for squirt
-	// steps and emits are the prices (budget.go) of the tracks a step
-	// samples and of one emission.
-	steps, emits int64
+	// emits is the price (budget.go) of one emission.
+	emits int64
 	// objects are the live particles in the viewer's emitter.objects order
 	// (a dead one is replaced by the last live one), which is draw order.
 	objects []*particle2
@@ -93,7 +92,7 @@ func newPRE2Emitters(s *Sim) []emitter {
 	var out []emitter
 	for k := range m.ParticleEmitters2 {
 		e := &m.ParticleEmitters2[k]
-		pe := &pre2Emitter{m: m, e: e, idx: base + k, lastKey: -1}
+		pe := &pre2Emitter{m: m, e: e, emitterNode: emitterNode{idx: base + k}, lastKey: -1}
 		if id := int(e.ObjectID); id >= 0 && id < len(m.PivotPoints) {
 			pv := m.PivotPoints[id]
 			pe.pivot = [3]float64{float64(pv[0]), float64(pv[1]), float64(pv[2])}
@@ -112,10 +111,6 @@ func newPRE2Emitters(s *Sim) []emitter {
 	}
 	return out
 }
-
-func (e *pre2Emitter) nodeIdx() int { return e.idx }
-
-func (e *pre2Emitter) stepPrice() int64 { return e.steps }
 
 func (e *pre2Emitter) reset() {
 	e.acc = 0

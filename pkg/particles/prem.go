@@ -159,9 +159,9 @@ func isTexturePath(p string) bool {
 // starts at 0 at each birth). Hostile input: at most maxPREMParticles live
 // instances per emitter; particles at non-finite positions are not drawn.
 type premEmitter struct {
-	m     *mdx.Model
-	e     *mdx.ParticleEmitter
-	idx   int // index in Model.Nodes() and pose.World
+	m *mdx.Model
+	e *mdx.ParticleEmitter
+	emitterNode
 	tried bool
 
 	spawned     *mdx.Model
@@ -170,9 +170,9 @@ type premEmitter struct {
 	// size is what one instance counts against the SpawnedVertices limit:
 	// the model's vertices and spawnedNodeVertices per node.
 	size int
-	// price is what one instance's geometry costs in a frame, steps what
-	// the tracks sampled each step cost and emits one emission (budget.go).
-	price, steps, emits int64
+	// price is what one instance's geometry costs in a frame and emits
+	// one emission (budget.go).
+	price, emits int64
 	// The static fields the viewer reads as doubles (viewerFloat).
 	rate, life, gravity, speed, latitude float64
 
@@ -211,7 +211,7 @@ func newPREMEmitters(s *Sim) []emitter {
 	out := make([]emitter, 0, len(m.ParticleEmitters))
 	for k := range m.ParticleEmitters {
 		e := &m.ParticleEmitters[k]
-		p := &premEmitter{m: m, e: e, idx: base + k}
+		p := &premEmitter{m: m, e: e, emitterNode: emitterNode{idx: base + k}}
 		p.rate, p.life, p.gravity = viewerFloat(m, e.EmissionRate), viewerFloat(m, e.LifeSpan), viewerFloat(m, e.Gravity)
 		p.speed, p.latitude = viewerFloat(m, e.Speed), viewerFloat(m, e.Latitude)
 		p.steps = trackPrice(e.Visibility) + trackPrice(e.EmissionRateTrack)
@@ -230,10 +230,6 @@ func (e *premEmitter) setModel(sm *mdx.Model, file string, p *pose.Pose, price i
 		e.size += len(sm.Geosets[i].Vertices)
 	}
 }
-
-func (e *premEmitter) nodeIdx() int { return e.idx }
-
-func (e *premEmitter) stepPrice() int64 { return e.steps }
 
 // geometryPrice is what posing and meshing the live instances costs.
 func (e *premEmitter) geometryPrice() int64 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -279,7 +280,7 @@ func TestFileModelLoader(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "Abilities"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, err := encodeMDL(spawnedTriangle())
+	b, err := testmodel.EncodeMDL(spawnedTriangle())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,9 +36,9 @@ const maxRibbonEdges = 4096
 // corners are not drawn, and a MaterialID without a layer skips the
 // emitter with a warning (the viewer then fails to load the model).
 type ribbonEmitter struct {
-	m     *mdx.Model
-	e     *mdx.RibbonEmitter
-	idx   int // index in Model.Nodes() and pose.World
+	m *mdx.Model
+	e *mdx.RibbonEmitter
+	emitterNode
 	pivot [3]float64
 	// mat indexes Model.Materials; the first layer chooses blend and
 	// texture. ok is false when that layer does not exist: the viewer then
@@ -48,9 +48,8 @@ type ribbonEmitter struct {
 
 	// The static fields the viewer reads as doubles (viewerFloat).
 	alpha0, above0, below0, life, gravity float64
-	// steps and emits are the prices (budget.go) of the tracks a step
-	// samples and of one step's emission.
-	steps, emits int64
+	// emits is the price (budget.go) of one step's emission.
+	emits int64
 
 	rate  float64 // edges per second: static rate × settingParticlesHigh
 	acc   float64 // emission accumulator; may go negative (ceil emission)
@@ -84,7 +83,7 @@ func newRibbonEmitters(s *Sim) []emitter {
 	var out []emitter
 	for k := range m.RibbonEmitters {
 		e := &m.RibbonEmitters[k]
-		r := &ribbonEmitter{m: m, e: e, idx: base + k}
+		r := &ribbonEmitter{m: m, e: e, emitterNode: emitterNode{idx: base + k}}
 		if id := int(e.ObjectID); id >= 0 && id < len(m.PivotPoints) {
 			pv := m.PivotPoints[id]
 			r.pivot = [3]float64{float64(pv[0]), float64(pv[1]), float64(pv[2])}
@@ -106,10 +105,6 @@ func newRibbonEmitters(s *Sim) []emitter {
 	}
 	return out
 }
-
-func (r *ribbonEmitter) nodeIdx() int { return r.idx }
-
-func (r *ribbonEmitter) stepPrice() int64 { return r.steps }
 
 func (r *ribbonEmitter) reset() {
 	r.acc = 0

@@ -1,7 +1,6 @@
 package particles
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/pose"
@@ -424,7 +424,7 @@ func TestFixtureLiveCountsMatchViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -473,61 +473,12 @@ func TestRibbonMDLLifespanIsDecimal(t *testing.T) {
 // simulated corpus jobs (../shared/reference/peer-particles/jobs.jsonl)
 // and wants its live ribbon edges and spawned models after the same steps.
 func TestRibbonAndPREMLiveCountsMatchViewer(t *testing.T) {
-	path := filepath.Join(sharedRoot(), "reference", "peer-particles", "jobs.jsonl")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("reference jobs not found (%v)", err)
-	}
-	type job struct {
-		Image    string  `json:"image"`
-		Model    string  `json:"model"`
-		OK       *bool   `json:"ok"`
-		Time     float64 `json:"time"`
-		Sequence struct {
-			Index int `json:"index"`
-		} `json:"sequence"`
-		Simulation struct {
-			Seed      uint32  `json:"seed"`
-			StepMs    float64 `json:"step_ms"`
-			PrerollMs float64 `json:"preroll_ms"`
-			Live      struct {
-				Ribbon   int `json:"ribbon"`
-				Particle int `json:"particle"`
-			} `json:"live"`
-		} `json:"simulation"`
-	}
 	checked, withRibbons := 0, 0
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var j job
-		if err := json.Unmarshal([]byte(line), &j); err != nil {
-			t.Fatal(err)
-		}
-		if j.OK != nil && !*j.OK {
+	for _, j := range viewerJobs(t) {
+		if len(j.model.RibbonEmitters) == 0 && len(j.model.ParticleEmitters) == 0 {
 			continue
 		}
-		mpath := filepath.Join(sharedRoot(), "reference", j.Model)
-		mb, err := os.ReadFile(mpath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := loadModel(mb)
-		if err != nil {
-			t.Fatalf("%s: %v", mpath, err)
-		}
-		if len(m.RibbonEmitters) == 0 && len(m.ParticleEmitters) == 0 {
-			continue
-		}
-		s, err := New(m, Options{Seed: j.Simulation.Seed, StepMs: j.Simulation.StepMs, PrerollMs: j.Simulation.PrerollMs})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.LoadSpawnedModels(FileModelLoader(dirFinder(filepath.Dir(mpath)), budget.Limits{}))
-		seq := j.Sequence.Index
-		if len(m.Sequences) == 0 {
-			seq = -1
-		}
-		s.Start(seq, pose.View{})
-		s.AdvanceTo(j.Time)
+		s := j.replay(t, dirFinder(filepath.Dir(j.path)), pose.View{})
 		ribbons, prem := 0, 0
 		for _, e := range s.ribbons {
 			ribbons += len(e.(*ribbonEmitter).edges)

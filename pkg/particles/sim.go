@@ -99,6 +99,18 @@ type emitter interface {
 	reset()
 }
 
+// emitterNode is what every kind of emitter keeps for the Sim: the node
+// it hangs on and the price of the tracks a step samples (budget.go).
+// Embedding it gives the kinds nodeIdx and stepPrice.
+type emitterNode struct {
+	idx   int // index in Model.Nodes() and pose.World
+	steps int64
+}
+
+func (n *emitterNode) nodeIdx() int { return n.idx }
+
+func (n *emitterNode) stepPrice() int64 { return n.steps }
+
 // Camera is what particle geometry needs from the camera: billboarded
 // quads face it, tails are widened across its view direction. Vectors are
 // world-space unit vectors; Forward points from the eye towards the target.

@@ -23,9 +23,9 @@ const maxWoWLife = MaxPrerollMs / 1000
 // and tail quads. Draws come from the Sim's seeded generator in a fixed
 // order, so a simulation is the same on every run.
 type wowEmitter struct {
-	m   *mdx.Model
-	e   *mdx.WoWParticleEmitter
-	idx int // the bone's index in Model.Nodes() and pose.World
+	m           *mdx.Model
+	e           *mdx.WoWParticleEmitter
+	emitterNode // on the emitter's bone
 	// ok is false for a shape this package does not generate.
 	ok bool
 	// life is the lifespan in seconds at the last step, which ages every
@@ -40,7 +40,7 @@ type wowEmitter struct {
 	flipbook, cells uint32
 	flipped         bool
 	spline          splinePath
-	steps, emits    int64
+	emits           int64
 }
 
 // wowParticle is one live particle: in world space, or in the emitter's
@@ -74,7 +74,7 @@ func newWoWEmitters(s *Sim) []emitter {
 			s.warnf("WoW particle emitter %d: bone %d of %d; emitter skipped", k, e.Bone, len(m.Bones))
 			continue
 		}
-		w := &wowEmitter{m: m, e: e, idx: int(e.Bone)}
+		w := &wowEmitter{m: m, e: e, emitterNode: emitterNode{idx: int(e.Bone)}}
 		switch e.EmitterType {
 		case mdx.WoWEmitterPlane, mdx.WoWEmitterSphere:
 			w.ok = true
@@ -95,10 +95,6 @@ func newWoWEmitters(s *Sim) []emitter {
 	}
 	return out
 }
-
-func (e *wowEmitter) nodeIdx() int { return e.idx }
-
-func (e *wowEmitter) stepPrice() int64 { return e.steps }
 
 func (e *wowEmitter) reset() {
 	e.acc = 0

@@ -17,9 +17,9 @@ import (
 // The strip shows one cell of the texture, stretched from the newest
 // edge (u at the cell's left) to the oldest.
 type wowRibbon struct {
-	m   *mdx.Model
-	e   *mdx.WoWRibbonEmitter
-	idx int
+	m           *mdx.Model
+	e           *mdx.WoWRibbonEmitter
+	emitterNode // on the emitter's bone
 	// eps and life are the edges a second and the lifespan in seconds, as
 	// the client rounds and bounds them.
 	eps, life float64
@@ -29,8 +29,8 @@ type wowRibbon struct {
 	edges     []wowEdge
 	// live is whether the current edge is drawn (the emitter is visible
 	// and has a place).
-	live         bool
-	steps, emits int64
+	live  bool
+	emits int64
 }
 
 // wowEdge is one edge of a WoW ribbon, in world space.
@@ -57,7 +57,7 @@ func newWoWRibbons(s *Sim) []emitter {
 			s.warnf("WoW ribbon emitter %d: no texture to draw; emitter skipped", k)
 			continue
 		}
-		r := &wowRibbon{m: m, e: e, idx: int(e.Bone)}
+		r := &wowRibbon{m: m, e: e, emitterNode: emitterNode{idx: int(e.Bone)}}
 		r.eps = math.Min(math.Ceil(finite(float64(e.EdgesPerSecond))), maxWoWEdgeRate)
 		r.life = math.Min(math.Max(finite(float64(e.LifeSpan)), 0.25), maxWoWLife)
 		r.steps = trackPrice(e.VisibilityTrack) + trackPrice(e.ColorTrack) + trackPrice(e.AlphaTrack) +
@@ -67,10 +67,6 @@ func newWoWRibbons(s *Sim) []emitter {
 	}
 	return out
 }
-
-func (r *wowRibbon) nodeIdx() int { return r.idx }
-
-func (r *wowRibbon) stepPrice() int64 { return r.steps }
 
 func (r *wowRibbon) reset() {
 	r.start, r.posSet, r.live = 0, false, false

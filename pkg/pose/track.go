@@ -69,8 +69,8 @@ type keyPair struct {
 // locate reproduces mdx-m3-viewer's SdSequence (docs/rendering.md#evaluation-and-wrap)
 // without building the per-sequence list: a key belongs to the list when its
 // frame lies in [start, end] (for a global sequence also the very first key
-// when it lies after end). eq reports whether two keys hold the same value.
-func locate[T mdx.TrackValue](keys []mdx.Key[T], s span, eq func(a, b T) bool) keyPair {
+// when it lies after end).
+func locate[T mdx.TrackValue](keys []mdx.Key[T], s span) keyPair {
 	in := func(i int) bool {
 		f := float64(keys[i].Frame)
 		if s.start <= f && f <= s.end {
@@ -86,7 +86,7 @@ func locate[T mdx.TrackValue](keys []mdx.Key[T], s span, eq func(a, b T) bool) k
 		}
 		if first < 0 {
 			first = i
-		} else if constant && !eq(keys[i].Value, keys[first].Value) {
+		} else if constant && keys[i].Value != keys[first].Value {
 			constant = false
 		}
 		last = i
@@ -134,10 +134,29 @@ func locate[T mdx.TrackValue](keys []mdx.Key[T], s span, eq func(a, b T) bool) k
 	return keyPair{a: last, b: first, t: t}
 }
 
-func eqF(a, b float32) bool  { return a == b }
-func eqU(a, b uint32) bool   { return a == b }
-func eqV(a, b mdx.Vec3) bool { return a == b }
-func eqQ(a, b mdx.Quat) bool { return a == b }
+// keysAt is where every sampler starts: with done set, the value when
+// there is nothing to interpolate (static without a track or a sequence,
+// def without a key in range, the key's value when one key is in force);
+// otherwise the keys a and b to interpolate between with factor t.
+func keysAt[T mdx.TrackValue](m *mdx.Model, tr *mdx.Track[T], c Clock, static, def T) (v T, a, b mdx.Key[T], t float64, done bool) {
+	if tr == nil {
+		return static, a, b, 0, true
+	}
+	s := spanFor(m, c, tr.GlobalSeqID)
+	if !s.ok {
+		return static, a, b, 0, true
+	}
+	p := locate(tr.Keys, s)
+	if p.none {
+		return def, a, b, 0, true
+	}
+	a = tr.Keys[p.a]
+	if p.b < 0 {
+		return a.Value, a, b, 0, true
+	}
+	return v, a, tr.Keys[p.b], p.t, false
+}
+
 func hermite(a, o, i, b, t float64) float64 {
 	t2 := t * t
 	return a*(2*t2*t-3*t2+1) + o*(t2*t-2*t2+t) + i*(t2*t-t2) + b*(-2*t2*t+3*t2)
@@ -163,67 +182,36 @@ func interp1(kind mdx.Interpolation, a, o, i, b, t float64) float64 {
 // sequence has no key in range; static is returned when there is no track or
 // no sequence. step forces DontInterp (visibility tracks, docs/rendering.md#interpolation).
 func Float(m *mdx.Model, tr *mdx.Track[float32], c Clock, static, def float32, step bool) float32 {
-	if tr == nil {
-		return static
+	v, a, b, t, done := keysAt(m, tr, c, static, def)
+	if done {
+		return v
 	}
-	s := spanFor(m, c, tr.GlobalSeqID)
-	if !s.ok {
-		return static
-	}
-	p := locate(tr.Keys, s, eqF)
-	if p.none {
-		return def
-	}
-	a := tr.Keys[p.a]
-	if p.b < 0 {
-		return a.Value
-	}
-	b := tr.Keys[p.b]
 	kind := tr.Interpolation
 	if step {
 		kind = mdx.DontInterp
 	}
-	return float32(interp1(kind, float64(a.Value), float64(a.OutTan), float64(b.InTan), float64(b.Value), p.t))
+	return float32(interp1(kind, float64(a.Value), float64(a.OutTan), float64(b.InTan), float64(b.Value), t))
 }
 
 // Uint samples an integer track (KMTF flipbook, KRTX) as a step track: the
 // key in force, whatever the file's interpolation type (docs/rendering.md#interpolation).
 func Uint(m *mdx.Model, tr *mdx.Track[uint32], c Clock, static, def uint32) uint32 {
-	if tr == nil {
-		return static
+	v, a, _, _, done := keysAt(m, tr, c, static, def)
+	if done {
+		return v
 	}
-	s := spanFor(m, c, tr.GlobalSeqID)
-	if !s.ok {
-		return static
-	}
-	p := locate(tr.Keys, s, eqU)
-	if p.none {
-		return def
-	}
-	return tr.Keys[p.a].Value
+	return a.Value
 }
 
 // Vec3 samples a vector track per component.
 func Vec3(m *mdx.Model, tr *mdx.Track[mdx.Vec3], c Clock, static, def mdx.Vec3) mdx.Vec3 {
-	if tr == nil {
-		return static
+	v, a, b, t, done := keysAt(m, tr, c, static, def)
+	if done {
+		return v
 	}
-	s := spanFor(m, c, tr.GlobalSeqID)
-	if !s.ok {
-		return static
-	}
-	p := locate(tr.Keys, s, eqV)
-	if p.none {
-		return def
-	}
-	a := tr.Keys[p.a]
-	if p.b < 0 {
-		return a.Value
-	}
-	b := tr.Keys[p.b]
 	var out mdx.Vec3
 	for k := 0; k < 3; k++ {
-		out[k] = float32(interp1(tr.Interpolation, float64(a.Value[k]), float64(a.OutTan[k]), float64(b.InTan[k]), float64(b.Value[k]), p.t))
+		out[k] = float32(interp1(tr.Interpolation, float64(a.Value[k]), float64(a.OutTan[k]), float64(b.InTan[k]), float64(b.Value[k]), t))
 	}
 	return out
 }
@@ -231,29 +219,17 @@ func Vec3(m *mdx.Model, tr *mdx.Track[mdx.Vec3], c Clock, static, def mdx.Vec3) 
 // Quat samples a rotation track: slerp for Linear, sqlerp for Hermite and
 // Bezier (docs/rendering.md#interpolation), the start key for DontInterp.
 func Quat(m *mdx.Model, tr *mdx.Track[mdx.Quat], c Clock, static, def mdx.Quat) mdx.Quat {
-	if tr == nil {
-		return static
+	v, a, b, t, done := keysAt(m, tr, c, static, def)
+	if done {
+		return v
 	}
-	s := spanFor(m, c, tr.GlobalSeqID)
-	if !s.ok {
-		return static
-	}
-	p := locate(tr.Keys, s, eqQ)
-	if p.none {
-		return def
-	}
-	a := tr.Keys[p.a]
-	if p.b < 0 {
-		return a.Value
-	}
-	b := tr.Keys[p.b]
 	switch tr.Interpolation {
 	case mdx.DontInterp:
 		return a.Value
 	case mdx.Hermite, mdx.Bezier:
-		return toQ32(sqlerp(q64(a.Value), q64(a.OutTan), q64(b.InTan), q64(b.Value), p.t))
+		return toQ32(sqlerp(q64(a.Value), q64(a.OutTan), q64(b.InTan), q64(b.Value), t))
 	}
-	return toQ32(slerp(q64(a.Value), q64(b.Value), p.t))
+	return toQ32(slerp(q64(a.Value), q64(b.Value), t))
 }
 
 // Rotation is a rotation as a float64 quaternion (x, y, z, w), gl-matrix's

@@ -1,85 +1,12 @@
 package raster
 
 import (
-	"bytes"
-	"image"
-	"image/color"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/internal/golden"
 )
-
-// checkGolden compares img with testdata/golden/<name>.png on decoded
-// pixels (each channel within tol). UPDATE_GOLDEN=1 rewrites the file. On a
-// mismatch the actual image and a diff image are written to a temporary
-// directory named in the failure.
-func checkGolden(t *testing.T, name string, img *image.NRGBA, tol int) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".png")
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("rewrote %s", path)
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if want.Bounds() != img.Bounds() {
-		t.Fatalf("%s: size %v, rendered %v", path, want.Bounds(), img.Bounds())
-	}
-	diff := image.NewNRGBA(img.Bounds())
-	bad, worst := 0, 0
-	for y := 0; y < img.Rect.Dy(); y++ {
-		for x := 0; x < img.Rect.Dx(); x++ {
-			w := color.NRGBAModel.Convert(want.At(x, y)).(color.NRGBA)
-			g := img.NRGBAAt(x, y)
-			d := max(absDiff(w.R, g.R), absDiff(w.G, g.G), absDiff(w.B, g.B), absDiff(w.A, g.A))
-			worst = max(worst, d)
-			if d > tol {
-				bad++
-				diff.SetNRGBA(x, y, color.NRGBA{255, 0, 255, 255})
-			} else {
-				diff.SetNRGBA(x, y, color.NRGBA{g.R / 4, g.G / 4, g.B / 4, 255})
-			}
-		}
-	}
-	if bad == 0 {
-		return
-	}
-	dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-	_ = os.MkdirAll(dir, 0o755)
-	for suffix, im := range map[string]*image.NRGBA{".actual.png": img, ".diff.png": diff} {
-		var buf bytes.Buffer
-		_ = png.Encode(&buf, im)
-		_ = os.WriteFile(filepath.Join(dir, name+suffix), buf.Bytes(), 0o644)
-	}
-	t.Fatalf("%s: %d pixels differ by more than %d (worst %d); actual and diff in %s", path, bad, tol, worst, dir)
-}
-
-func absDiff(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
-}
 
 // quad returns a world-space rectangle as two CCW triangles facing +X (the
 // default camera), spanning y in [y0, y1] and z in [z0, z1] at depth x.
@@ -122,7 +49,7 @@ func TestGoldenScene(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "raster_scene", img, 2)
+	golden.Check(t, filepath.Join("testdata", "golden", "raster_scene.png"), img, golden.Tolerance{Channel: 2})
 }
 
 // TestGoldenModes: one square per filter mode (None … Modulate2x, left to
@@ -162,5 +89,5 @@ func TestGoldenModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "raster_modes", img, 2)
+	golden.Check(t, filepath.Join("testdata", "golden", "raster_modes.png"), img, golden.Tolerance{Channel: 2})
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -23,15 +25,7 @@ func BenchmarkRender(b *testing.B) {
 		{"vip14", "War3ModelView/testmodel/vip14.mdx"},
 	}
 	for _, mm := range models {
-		p := filepath.Join(sharedRoot(), "corpus", "files", filepath.FromSlash(mm.path))
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Skipf("corpus model not found: %v", err)
-		}
-		m, err := loadModel(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		m, p := corpusModel(b, mm.path)
 		cache := texture.NewCache(0)
 		for _, k := range []int{1, 4} {
 			// Each picture with a new framebuffer, and ("reuse") as a batch
@@ -66,7 +60,7 @@ func BenchmarkRender(b *testing.B) {
 // model file, find and decode its textures (fresh cache), pose, render
 // 256² at ssaa 1 on one worker, encode nothing.
 func BenchmarkRenderCold(b *testing.B) {
-	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(testshared.Root(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	data, err := os.ReadFile(p)
 	if err != nil {
 		b.Skipf("corpus model not found: %v", err)
@@ -75,7 +69,7 @@ func BenchmarkRenderCold(b *testing.B) {
 	cpu := cputime.Process()
 	defer func() { b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op") }()
 	for i := 0; i < b.N; i++ {
-		m, err := loadModel(data)
+		m, err := testmodel.Load(data)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // TestCorpusStillsKeepTheMargin renders the default still of corpus
@@ -28,11 +31,11 @@ func TestCorpusStillsKeepTheMargin(t *testing.T) {
 	checked := 0
 	files := corpusModels(t, sample)
 	for _, path := range files {
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil {
 			continue // the corpus holds broken files on purpose
 		}
-		name, _ := filepath.Rel(filepath.Join(sharedRoot(), "corpus"), path)
+		name, _ := filepath.Rel(filepath.Join(testshared.Root(), "corpus"), path)
 		a := NewAnimator(m, path, besideModel(path, nil))
 		if a.modelCamera(&View{}) != "" {
 			t.Logf("%s: seen through its portrait camera; skipped", name)
@@ -45,7 +48,7 @@ func TestCorpusStillsKeepTheMargin(t *testing.T) {
 		}
 		checked++
 		if d := os.Getenv("BORDER_DIR"); d != "" {
-			writePNGFile(t, filepath.Join(d, strings.NewReplacer("/", "_", " ", "_").Replace(name)+".png"), img)
+			golden.WritePNG(t, filepath.Join(d, strings.NewReplacer("/", "_", " ", "_").Replace(name)+".png"), img)
 		}
 		if shown := opaqueBounds(img, 16); !shown.Empty() && !shown.In(img.Rect.Inset(1)) {
 			t.Errorf("%s: what shows (%v) touches the edge of the %v picture", name, shown, img.Rect.Size())

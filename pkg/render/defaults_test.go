@@ -301,11 +301,7 @@ func TestReforgedPreviewsFill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 32 frames of a Reforged unit")
 	}
-	p := filepath.Join(sharedRoot(), "corpus", "files", "TheScourgeSlayer", "map.w3x", "units", "human", "rifleman", "rifleman.mdx")
-	m, err := loadPath(p)
-	if err != nil {
-		t.Skipf("corpus model: %v", err)
-	}
+	m, p := corpusModel(t, "TheScourgeSlayer/map.w3x/units/human/rifleman/rifleman.mdx")
 	const size, n = 128, 4
 	var frames []Frame
 	for seq := range min(8, len(m.Sequences)) {

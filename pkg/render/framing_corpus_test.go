@@ -10,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -18,7 +21,7 @@ import (
 // referenceModels lists the models of the reference renders
 // (reference/peer/jobs.tsv), each once, as paths.
 func referenceModels(t *testing.T) []string {
-	shared := sharedDir(t)
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	data, err := os.ReadFile(filepath.Join(shared, "reference", "peer", "jobs.tsv"))
 	if err != nil {
 		t.Skip(err)
@@ -77,7 +80,7 @@ func TestFramingFillsStills(t *testing.T) {
 	const size = DefaultSize
 	units := 0
 	for _, path := range models {
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -92,7 +95,7 @@ func TestFramingFillsStills(t *testing.T) {
 			continue
 		}
 		if d := os.Getenv("FRAMING_DIR"); d != "" { // for looking at them
-			writePNGFile(t, filepath.Join(d, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
+			golden.WritePNG(t, filepath.Join(d, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
 		}
 		name := filepath.Base(path)
 		if Blank(img) { // a ground ring seen edge-on
@@ -134,7 +137,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 	sample := sweep.New(3)
 	defer func() { t.Logf("units %s", sample) }()
 	for _, path := range referenceModels(t) {
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil || !isUnit(m) || !sample.Take("unit") {
 			continue
 		}
@@ -185,11 +188,7 @@ func TestFramingKeepsSheetFramesWhole(t *testing.T) {
 // and the framing pass alone (posing, simulating and fitting every
 // frame), which is what the shared camera adds to drawing the frames.
 func BenchmarkSheetRun(b *testing.B) {
-	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
-	m, err := loadPath(p)
-	if err != nil {
-		b.Skipf("corpus model not found: %v", err)
-	}
+	m, p := corpusModel(b, "war3-ap-maps/mods/apimports/evilshadowhunter.mdx")
 	var frames []Frame
 	for _, yaw := range []float64{0, 90, 180, 270} {
 		for _, si := range []int{0, 4} { // Walk, Death

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fogleman/fauxgl"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 type peerCamera struct {
@@ -50,7 +51,7 @@ func closeTo(got, want, rel float64) bool {
 // that carries one (the fit box is recorded) and compares target, eye,
 // distance, near, far and both matrices with what the reference viewer used.
 func TestFramingMatchesPeer(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	files := []string{
 		filepath.Join(shared, "tools", "peer", "fixtures", "reference.jsonl"),
 		filepath.Join(shared, "reference", "peer-particles", "jobs.jsonl"),
@@ -136,7 +137,7 @@ func TestFramingMatchesPeer(t *testing.T) {
 // near and far (but not the box): R follows from far, and then d and near
 // must follow from R.
 func TestPeerJobsConvention(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "reference", "peer", "jobs.tsv"))
+	data, err := os.ReadFile(filepath.Join(testshared.Dir(t, "reference/peer/jobs.tsv"), "reference", "peer", "jobs.tsv"))
 	if err != nil {
 		t.Skip(err)
 	}

@@ -1,7 +1,7 @@
 package render
 
 import (
-	"encoding/binary"
+	"bytes"
 	"image"
 	"image/color"
 	"math"
@@ -14,47 +14,15 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// writeRGBADDS writes an uncompressed 32-bit DDS with a box-filtered mip
+// writeRGBADDS writes img as an uncompressed 32-bit DDS with its mip
 // chain down to 1×1, as game textures carry one.
 func writeRGBADDS(tb testing.TB, path string, img *image.NRGBA) {
 	tb.Helper()
-	levels := []*image.NRGBA{img}
-	for l := img; l.Rect.Dx() > 1 || l.Rect.Dy() > 1; {
-		w, h := max(l.Rect.Dx()/2, 1), max(l.Rect.Dy()/2, 1)
-		n := image.NewNRGBA(image.Rect(0, 0, w, h))
-		for y := range h {
-			for x := range w {
-				for c := range 4 {
-					s := 0
-					for _, d := range [4][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
-						s += int(l.Pix[l.PixOffset(min(2*x+d[0], l.Rect.Dx()-1), min(2*y+d[1], l.Rect.Dy()-1))+c])
-					}
-					n.Pix[n.PixOffset(x, y)+c] = uint8((s + 2) / 4)
-				}
-			}
-		}
-		levels = append(levels, n)
-		l = n
+	var b bytes.Buffer
+	if err := texture.EncodeDDS(&b, img, &texture.DDSOptions{Format: texture.DDSBGRA}); err != nil {
+		tb.Fatal(err)
 	}
-	le := binary.LittleEndian
-	b := make([]byte, 128)
-	copy(b, "DDS ")
-	le.PutUint32(b[4:], 124)
-	le.PutUint32(b[8:], 0x1|0x2|0x4|0x1000|0x20000)
-	le.PutUint32(b[12:], uint32(img.Rect.Dy()))
-	le.PutUint32(b[16:], uint32(img.Rect.Dx()))
-	le.PutUint32(b[28:], uint32(len(levels)))
-	le.PutUint32(b[76:], 32)
-	le.PutUint32(b[80:], 0x40|0x1)
-	le.PutUint32(b[88:], 32)
-	le.PutUint32(b[92:], 0xff)
-	le.PutUint32(b[96:], 0xff00)
-	le.PutUint32(b[100:], 0xff0000)
-	le.PutUint32(b[104:], 0xff000000)
-	for _, l := range levels {
-		b = append(b, l.Pix...)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -36,13 +37,8 @@ func TestHDCorpusJobs(t *testing.T) {
 	if out == "" {
 		t.Skip("HD_CORPUS_OUT not set")
 	}
-	shared := sharedRoot()
-	f, err := os.Open(filepath.Join(shared, "corpus", "manifest.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
-	out, err = filepath.Abs(out)
+	corpus := testshared.CorpusFiles(t)
+	out, err := filepath.Abs(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +63,11 @@ func TestHDCorpusJobs(t *testing.T) {
 		{Width: 256, Yaw: 75, Pitch: 5, Sequence: SequenceAt(0), Time: Ms(1000)},
 	}
 	var list strings.Builder
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 9 || !strings.Contains(col[8], "HD (Reforged)") {
+	for _, e := range corpus {
+		if !strings.Contains(e.Note, "HD (Reforged)") {
 			continue
 		}
-		mpath, err := filepath.Abs(filepath.Join(shared, "corpus", col[0]))
+		mpath, err := filepath.Abs(e.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +109,7 @@ func TestHDCorpusJobs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		name := strings.NewReplacer("/", "_", ".", "_", " ", "_").Replace(strings.TrimPrefix(col[0], "files/"))
+		name := strings.NewReplacer("/", "_", ".", "_", " ", "_").Replace(strings.TrimPrefix(e.Rel, "files/"))
 		for i, v := range views {
 			v.Background = color.NRGBA{0, 0, 0, 255}
 			v.Particles.Off = true
@@ -133,7 +126,7 @@ func TestHDCorpusJobs(t *testing.T) {
 				t.Fatalf("%s: %v", mpath, err)
 			}
 			img2 := fmt.Sprintf("%s.%c.png", name, 'a'+i)
-			writePNGFile(t, filepath.Join(out, strings.TrimSuffix(img2, ".png")+".ours.png"), img)
+			golden.WritePNG(t, filepath.Join(out, strings.TrimSuffix(img2, ".png")+".ours.png"), img)
 			for _, w := range r.warns {
 				t.Logf("%s: %v", img2, w)
 			}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -21,7 +23,6 @@ import (
 // testdata/golden/<name>.png (UPDATE_GOLDEN=1 rewrites them). The only
 // warning allowed is the unimplemented shader's.
 func TestGoldenHD(t *testing.T) {
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, f := range hdFixtures() {
 		t.Run(f.name, func(t *testing.T) {
 			path := filepath.Join(modelsDir, f.name+".mdl")
@@ -35,20 +36,7 @@ func TestGoldenHD(t *testing.T) {
 					t.Errorf("warning: %v", w)
 				}
 			}
-			gpath := filepath.Join(goldenDir, f.name+".png")
-			if update {
-				writePNGFile(t, gpath, img)
-				return
-			}
-			want := readPNG(t, gpath)
-			diff, bad := goldenDiff(want, img)
-			if pct := 100 * float64(bad) / float64(img.Rect.Dx()*img.Rect.Dy()); pct > goldenMaxPct {
-				dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-				os.MkdirAll(dir, 0o755)
-				writePNGFile(t, filepath.Join(dir, f.name+".actual.png"), img)
-				writePNGFile(t, filepath.Join(dir, f.name+".diff.png"), diff)
-				t.Errorf("%s: %.2f%% of pixels differ by more than %d (actual and diff in %s)", gpath, pct, goldenTol, dir)
-			}
+			golden.Check(t, filepath.Join(goldenDir, f.name+".png"), img, goldenTol)
 		})
 	}
 }
@@ -93,20 +81,9 @@ func hdPeerJobs(t *testing.T) string {
 // fixtures' views (UPDATE_GOLDEN=1 rewrites it; the references must then
 // be made again, see the folder's README).
 func TestHDPeerJobs(t *testing.T) {
-	want := hdPeerJobs(t)
-	path := filepath.Join(hdPeerDir, "jobs.txt")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Errorf("%s is out of date: rerun with UPDATE_GOLDEN=1 and make the references again", path)
+	golden.CheckBytes(t, filepath.Join(hdPeerDir, "jobs.txt"), []byte(hdPeerJobs(t)))
+	if t.Failed() {
+		t.Log("the job list is out of date: after rewriting it, make the references again (see the folder's README)")
 	}
 }
 
@@ -142,7 +119,7 @@ func TestHDFixturesMatchReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := readPNG(t, filepath.Join(hdPeerDir, f.name+".png"))
+		ref := golden.ReadPNG(t, filepath.Join(hdPeerDir, f.name+".png"))
 		bg := *background(f.opt.Background)
 		if f.name == "hd_no_tangents" {
 			floor, lit := 0, 0
@@ -222,11 +199,11 @@ func TestHDVersionsAndFormats(t *testing.T) {
 	for _, f := range hdFixtures() {
 		path := filepath.Join(modelsDir, f.name+".mdl")
 		m := loadFixture(t, path)
-		b, err := encodeMDX(m)
+		b, err := testmodel.EncodeMDX(m)
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)
 		}
-		mx, err := loadModel(b)
+		mx, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatalf("%s as MDX: %v", f.name, err)
 		}

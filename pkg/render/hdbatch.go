@@ -36,14 +36,7 @@ func (r *frame) hdBatch(gi int, mi int, hp *HDPass, idx []uint32, vp fauxgl.Matr
 
 	pos, nrm := r.p.Vertices(gi)
 	tan, bin, hasFrame := r.p.TangentFrames(gi)
-	var uvs []mdx.Vec2
-	if len(g.UVSets) > 0 {
-		cs := int(l.CoordID)
-		if cs >= len(g.UVSets) {
-			cs = 0
-		}
-		uvs = g.UVSets[cs]
-	}
+	uvs := layerUVs(g, l)
 	tt := r.p.TextureTransform(l.TextureAnimID)
 	lightW := r.hdLightPosition()
 	vs := make([]raster.Vertex, len(pos))

@@ -1,31 +1,21 @@
 package render
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
 // corpusModels lists the model files of the shared corpus manifest that
 // s takes, of each format and version.
 func corpusModels(t *testing.T, s *sweep.Sampler) []string {
-	dir := filepath.Join(sharedRoot(), "corpus")
-	f, err := os.Open(filepath.Join(dir, "manifest.tsv"))
-	if err != nil {
-		t.Skipf("shared corpus not found (%v)", err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		c := strings.Split(sc.Text(), "\t")
-		if len(c) > 6 && (c[5] == "MDLX" || c[5] == "MDL-text" || c[5] == "MD20") && s.Take(c[5]+" "+c[6]) {
-			out = append(out, filepath.Join(dir, c[0]))
+	for _, e := range testshared.CorpusFiles(t) {
+		if (e.Magic == "MDLX" || e.Magic == "MDL-text" || e.Magic == "MD20") && s.Take(e.Magic+" "+e.Version) {
+			out = append(out, e.Path)
 		}
 	}
 	return out
@@ -45,7 +35,7 @@ func TestCorpusOverdraw(t *testing.T) {
 	files := corpusModels(t, sample)
 	worst, worstAt := 0.0, ""
 	for _, path := range files {
-		f, err := loadFile(path)
+		f, err := testmodel.LoadFile(path)
 		if err != nil {
 			continue // malformed on purpose; the decoders' tests cover them
 		}

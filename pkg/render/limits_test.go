@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/allocs"
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
@@ -40,10 +40,8 @@ func storm(t *testing.T, emitters int) *mdx.Model {
 // budget.
 func TestRenderSizeBudget(t *testing.T) {
 	a := NewAnimator(cubeModel(), "cube.mdx", Textures{})
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, _, err := a.Render(View{Width: 8192, SSAA: 2})
-	runtime.ReadMemStats(&after)
+	var err error
+	grew := allocs.Bytes(func() { _, _, err = a.Render(View{Width: 8192, SSAA: 2}) })
 	var be *budget.Error
 	if !errors.As(err, &be) || be.Limit != budget.RenderPixels || be.Value != 16384*16384 || be.Max != budget.RenderPixels.Default() {
 		t.Fatalf("got %v, want a render_pixels *budget.Error", err)
@@ -54,8 +52,8 @@ func TestRenderSizeBudget(t *testing.T) {
 		}
 	}
 	// The frame would be 4 GiB of samples.
-	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
-		t.Errorf("refusing allocated %d bytes", n)
+	if grew > 1<<20 {
+		t.Errorf("refusing allocated %d bytes", grew)
 	}
 	// The budget counts samples: at a budget of 64×64, 32 at ssaa 2 draws
 	// and 33 does not.
@@ -116,21 +114,42 @@ func hasCode(ws []Warning, c WarningCode) bool {
 	return false
 }
 
-// workCtx is a context that ends (context.Canceled) at the first look
-// at its Done channel once meter has been charged work of kind k: a cancel
-// that lands while that work runs, placed by the work done and not by the
-// clock. Err reports the end without looking.
-type workCtx struct {
+// endingCtx is a context whose end (context.Canceled) a test places
+// rather than the clock: done is closed once, and Err reports the end
+// without looking at anything else.
+type endingCtx struct {
 	context.Context
+	once sync.Once
+	done chan struct{}
+}
+
+func newEndingCtx() endingCtx {
+	return endingCtx{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *endingCtx) Done() <-chan struct{} { return c.done }
+
+func (c *endingCtx) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+// workCtx is an endingCtx that ends at the first look at its Done channel
+// once meter has been charged work of kind k: a cancel that lands while
+// that work runs, placed by the work done.
+type workCtx struct {
+	endingCtx
 	meter  *budget.Meter
 	k      budget.Kind
-	once   sync.Once
-	done   chan struct{}
 	usedAt int64 // what the meter had of k when the context ended
 }
 
 func newWorkCtx(meter *budget.Meter, k budget.Kind) *workCtx {
-	return &workCtx{Context: context.Background(), meter: meter, k: k, done: make(chan struct{})}
+	return &workCtx{endingCtx: newEndingCtx(), meter: meter, k: k}
 }
 
 func (c *workCtx) Done() <-chan struct{} {
@@ -140,34 +159,12 @@ func (c *workCtx) Done() <-chan struct{} {
 	return c.done
 }
 
-func (c *workCtx) Err() error {
-	select {
-	case <-c.done:
-		return context.Canceled
-	default:
-		return nil
-	}
-}
-
-// drawCtx is a context that ends when a Draw starts watching it: the
+// drawCtx is an endingCtx that ends when a Draw starts watching it: the
 // rasteriser registers its stop flag with context.AfterFunc, which hands
 // the registration to a context that has an AfterFunc method. The cancel
 // so lands after every earlier look at the context, in the draw.
 type drawCtx struct {
-	context.Context
-	once sync.Once
-	done chan struct{}
-}
-
-func (c *drawCtx) Done() <-chan struct{} { return c.done }
-
-func (c *drawCtx) Err() error {
-	select {
-	case <-c.done:
-		return context.Canceled
-	default:
-		return nil
-	}
+	endingCtx
 }
 
 func (c *drawCtx) AfterFunc(f func()) func() bool {
@@ -200,7 +197,7 @@ func TestRenderCancel(t *testing.T) {
 	// Seconds of drawing: no overdraw budget, a large picture.
 	a = NewAnimator(m, "storm.mdl", Textures{})
 	a.Meter = budget.NewMeter(budget.Limits{Overdraw: 1 << 30})
-	dc := &drawCtx{Context: context.Background(), done: make(chan struct{})}
+	dc := &drawCtx{newEndingCtx()}
 	if _, _, err := a.RenderContext(dc, View{Width: 1024, Time: Ms(100)}); !errors.Is(err, context.Canceled) {
 		t.Errorf("drawing: got %v, want context.Canceled", err)
 	}

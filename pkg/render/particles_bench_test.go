@@ -1,7 +1,6 @@
 package render
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -63,15 +62,7 @@ func BenchmarkParticleSheet(b *testing.B) {
 		})
 	})
 	b.Run("boneguardrockspike", func(b *testing.B) {
-		p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx")
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Skipf("corpus model not found: %v", err)
-		}
-		m, err := loadModel(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		m, p := corpusModel(b, "warcraft3-icc/ICC.w3x/boneguardrockspike_spell02.mdx")
 		benchSheet(b, m, p, View{Yaw: 30, Pitch: 20, Workers: 1, Particles: Particles{Off: true}})
 	})
 }

@@ -1,21 +1,16 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/fogleman/fauxgl"
-
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
@@ -78,7 +73,7 @@ func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := "particles_" + f.name + "_" + fr.label + ".png"
-			ref := readPNG(t, filepath.Join(refDir, name))
+			ref := golden.ReadPNG(t, filepath.Join(refDir, name))
 			pct, iou := compareRef(ref, img, *background(opt.Background))
 			if pct >= 1 || iou < 0.98 {
 				t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", name, pct, iou)
@@ -94,12 +89,7 @@ func TestParticleFixturesMatchReferenceViewer(t *testing.T) {
 // worse (so the particles are what makes them match).
 // scripts/fidelity-particles.sh runs all 44.
 func TestParticlesAgainstReferenceViewer(t *testing.T) {
-	shared := sharedDir(t)
-	f, err := os.Open(filepath.Join(shared, "reference", "peer-particles", "jobs.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	want := map[string]bool{
 		"dbz-tribute-reforged_maps_Tribute_Reforged.w3x_DodonParticle_mdx.t0500.png":     true,
 		"warcraft3-icc_ICC.w3x_boneguardrockspike_spell02_mdx.t1500.png":                 true,
@@ -109,73 +99,29 @@ func TestParticlesAgainstReferenceViewer(t *testing.T) {
 		"warcraft3-icc_models_spells_Lady_Deathwisper_Frostbolt_frostbolt_mdl.t1500.png": true,
 		"War3ModelView_testmodel_vip14_mdx.t1500.png":                                    true,
 	}
-	sc := bufio.NewScanner(f)
 	cache := texture.NewCache(0)
 	black := color.NRGBA{0, 0, 0, 255}
-	n := 0
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 18 || !want[col[0]] {
-			continue
-		}
-		n++
-		num := func(i int) float64 {
-			v, err := strconv.ParseFloat(col[i], 64)
-			if err != nil {
-				t.Fatalf("%s: column %d: %v", col[0], i, err)
-			}
-			return v
-		}
-		var tv [3]float64
-		for i, s := range strings.Split(col[11], ",") {
-			tv[i], _ = strconv.ParseFloat(s, 64)
-		}
-		tgt := fauxgl.V(tv[0], tv[1], tv[2])
-		team, _ := strconv.Atoi(col[5])
-		seed, _ := strconv.Atoi(col[17])
-		mpath := filepath.Join(shared, "reference", col[1])
-		b, err := os.ReadFile(mpath)
+	for _, j := range peerJobs(t, shared, "peer-particles", want) {
+		opt := j.view
+		img, _, err := NewAnimator(j.model, j.path, besideModel(j.path, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", j.name, err)
 		}
-		m, err := loadModel(b)
-		if err != nil {
-			t.Fatalf("%s: %v", mpath, err)
-		}
-		opt := View{
-			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &black, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll},
-		}
-		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
-		if err != nil {
-			t.Fatalf("%s: %v", col[0], err)
-		}
-		ref := readPNG(t, filepath.Join(shared, "reference", "peer-particles", col[0]))
+		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer-particles", j.name))
 		pct, iou := compareRef(ref, img, black)
 		if pct >= 2 || iou < 0.95 {
-			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", col[0], pct, iou)
+			t.Errorf("%s: mismatch %.2f%% (want < 2%%), IoU %.3f (want ≥ 0.95)", j.name, pct, iou)
 		}
 		opt.Particles.Off = true
-		bare, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(opt)
+		bare, _, err := NewAnimator(j.model, j.path, besideModel(j.path, &texture.Resolver{Cache: cache})).Render(opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		bpct, biou := compareRef(ref, bare, black)
 		if !(bpct > pct+0.5 || biou < iou-0.05) {
-			t.Errorf("%s: without particles mismatch %.2f%%, IoU %.3f: hardly worse than with (%.2f%%, %.3f)", col[0], bpct, biou, pct, iou)
+			t.Errorf("%s: without particles mismatch %.2f%%, IoU %.3f: hardly worse than with (%.2f%%, %.3f)", j.name, bpct, biou, pct, iou)
 		}
 	}
-	if n != len(want) {
-		t.Fatalf("found %d of %d reference views in jobs.tsv", n, len(want))
-	}
-}
-
-func pngBytes(t testing.TB, img image.Image) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // TestParticlesDeterministic renders particle fixtures, the WoW (M2)
@@ -184,7 +130,6 @@ func pngBytes(t testing.TB, img image.Image) []byte {
 // GOMAXPROCS 1, 2 and 8 (raster bands then split differently) and wants
 // identical PNG bytes every time.
 func TestParticlesDeterministic(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	type job struct {
 		path string
 		m    *mdx.Model
@@ -201,27 +146,14 @@ func TestParticlesDeterministic(t *testing.T) {
 		path := filepath.Join(modelsDir, name+".m2")
 		jobs = append(jobs, job{path, loadFixture(t, path), View{Width: 128, Yaw: 30, Pitch: 20, Time: Ms(1700), Particles: Particles{Seed: 6}}})
 	}
-	if p := filepath.Join(sharedRoot(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
+	if p := filepath.Join(testshared.Root(), "corpus", "files", "warcraft3-icc", "ICC.w3x", "boneguardrockspike_spell02.mdx"); fileExists(p) {
 		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Yaw: 30, Pitch: 20, Time: Ms(1500), Particles: Particles{Seed: 6}}})
 	}
-	if p := filepath.Join(sharedRoot(), "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_MainMenu", "UI_MainMenu.m2"); fileExists(p) {
+	if p := filepath.Join(testshared.Root(), "corpus", "files", "vanilla-wow-interface-textures", "Interface", "Glues", "Models", "UI_MainMenu", "UI_MainMenu.m2"); fileExists(p) {
 		jobs = append(jobs, job{p, loadFixture(t, p), View{Width: 200, Height: 150, Camera: "0", Time: Ms(700), Particles: Particles{Seed: 6}}})
 	}
 	for _, j := range jobs {
-		var first []byte
-		for _, procs := range []int{1, 2, 8, 1, 2, 8} {
-			runtime.GOMAXPROCS(procs)
-			img, _, err := renderAt(j.m, j.path, j.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := pngBytes(t, img)
-			if first == nil {
-				first = b
-			} else if !bytes.Equal(first, b) {
-				t.Fatalf("%s: GOMAXPROCS %d gave other bytes", j.path, procs)
-			}
-		}
+		sameOnAnyCores(t, j.path, j.m, j.path, j.opt, 1, 2, 8, 1, 2, 8)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/golden"
 )
 
 // TestPeerFixtureJobs writes, when PEER_FIXTURE_OUT names a folder, our
@@ -40,7 +42,7 @@ func TestPeerFixtureJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		writePNGFile(t, filepath.Join(out, f.name+".ours.png"), img)
+		golden.WritePNG(t, filepath.Join(out, f.name+".ours.png"), img)
 		c := r.cam
 		d := c.Eye.Sub(c.Target).Length()
 		bg := "transparent"

@@ -893,14 +893,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 			if len(l.Textures) > 0 && l.TextureIDTrack == nil {
 				texID = int(l.Textures[0].TextureID) // Reforged: the diffuse slot
 			}
-			var uvs []mdx.Vec2
-			if len(g.UVSets) > 0 {
-				cs := int(l.CoordID)
-				if cs >= len(g.UVSets) {
-					cs = 0
-				}
-				uvs = g.UVSets[cs]
-			}
+			uvs := layerUVs(g, l)
 			tt := r.p.TextureTransform(l.TextureAnimID)
 			var vs []raster.Vertex
 			if last.vs != nil && len(uvs) == len(last.uvs) && (len(uvs) == 0 || &uvs[0] == &last.uvs[0]) && tt == last.tt {
@@ -958,4 +951,17 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 		out[i] = all[k]
 	}
 	return out, nil
+}
+
+// layerUVs is the texture coordinate set layer l samples on geoset g: the
+// one its CoordID names, the first when it names none the geoset has, nil
+// when the geoset has none.
+func layerUVs(g *mdx.Geoset, l *mdx.Layer) []mdx.Vec2 {
+	if len(g.UVSets) == 0 {
+		return nil
+	}
+	if cs := int(l.CoordID); cs < len(g.UVSets) {
+		return g.UVSets[cs]
+	}
+	return g.UVSets[0]
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"image"
 	"image/color"
@@ -15,26 +14,12 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
-
-// sharedDir finds ../shared (or MDXR_SHARED); tests that need it skip
-// without it.
-func sharedDir(t testing.TB) string {
-	d := sharedRoot()
-	if _, err := os.Stat(filepath.Join(d, "reference", "peer", "jobs.tsv")); err != nil {
-		t.Skipf("shared reference folder not found (%v)", err)
-	}
-	return d
-}
-
-func sharedRoot() string {
-	if d := os.Getenv("MDXR_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
 
 // cubeModel is a 20-unit cube on the origin with one bone that turns about
 // +Z over sequence 0 and a two-layer material (team colour under a Blend
@@ -200,9 +185,9 @@ func TestDeterminism(t *testing.T) {
 		path string
 	}
 	jobs := []job{{"cube", cubeModel(), "x.mdx"}}
-	p := filepath.Join(sharedRoot(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
+	p := filepath.Join(testshared.Root(), "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx")
 	if b, err := os.ReadFile(p); err == nil {
-		m, err := loadModel(b)
+		m, err := testmodel.Load(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,35 +195,48 @@ func TestDeterminism(t *testing.T) {
 	} else {
 		t.Logf("corpus model not found, determinism checked on the built-in cube only (%v)", err)
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, j := range jobs {
-		var first []byte
-		for _, procs := range []int{1, 2, 8} {
-			runtime.GOMAXPROCS(procs)
-			img, _, err := renderAt(j.m, j.path, View{Width: 96, SSAA: 2, Yaw: 40, Pitch: 25, Time: Ms(300), Particles: Particles{Off: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := encodePNG(t, img)
-			if first == nil {
-				first = b
-			} else if !bytes.Equal(first, b) {
-				t.Fatalf("%s: GOMAXPROCS %d gives different bytes from GOMAXPROCS 1", j.name, procs)
-			}
+		sameOnAnyCores(t, j.name, j.m, j.path, View{Width: 96, SSAA: 2, Yaw: 40, Pitch: 25, Time: Ms(300), Particles: Particles{Off: true}}, 1, 2, 8)
+	}
+}
+
+// sameOnAnyCores renders m, read from path, at v with GOMAXPROCS set to
+// each of procs in turn, and wants the same PNG bytes every time.
+func sameOnAnyCores(t *testing.T, name string, m *mdx.Model, path string, v View, procs ...int) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first []byte
+	for _, n := range procs {
+		runtime.GOMAXPROCS(n)
+		img, _, err := renderAt(m, path, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := encodePNG(t, img)
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(first, b) {
+			t.Fatalf("%s: GOMAXPROCS %d gives different bytes from GOMAXPROCS %d", name, n, procs[0])
 		}
 	}
+}
+
+// corpusModel loads the shared corpus file rel (slash-separated, under
+// corpus/files), skipping tb when it is absent.
+func corpusModel(tb testing.TB, rel string) (*mdx.Model, string) {
+	tb.Helper()
+	p := filepath.Join(testshared.Root(), "corpus", "files", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("corpus model not found: %v", err)
+	}
+	return loadFixture(tb, p), p
 }
 
 // A few reference-viewer views, rendered with their exact cameras, must
 // stay under 1% mismatched pixels (channel difference > 16, over black),
 // the measure of docs/fidelity.md#the-measure. scripts/fidelity.sh runs all.
 func TestAgainstReferenceViewer(t *testing.T) {
-	shared := sharedDir(t)
-	f, err := os.Open(filepath.Join(shared, "reference", "peer", "jobs.tsv"))
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
+	shared := testshared.Dir(t, "reference/peer/jobs.tsv")
 	want := map[string]bool{
 		"War3ModelView_testmodel_49_mdx.a.png":                                   true,
 		"war3-ap-maps_mods_apimports_eviljaina_portrait_mdx.a.png":               true,
@@ -248,15 +246,44 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		"War3ModelView_testmodel_File00001202_98f1fm0_mdl.a.png":                 true,
 		"wc3lib_src_mdlx_test_interpolation_geosetanim_mdl.b.png":                true,
 	}
-	sc := bufio.NewScanner(f)
 	cache := texture.NewCache(0)
-	n := 0
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
+	for _, j := range peerJobs(t, shared, "peer", want) {
+		j.view.Particles = Particles{Off: true}
+		img, _, err := NewAnimator(j.model, j.path, besideModel(j.path, &texture.Resolver{Cache: cache})).Render(j.view)
+		if err != nil {
+			t.Fatalf("%s: %v", j.name, err)
+		}
+		ref := golden.ReadPNG(t, filepath.Join(shared, "reference", "peer", j.name))
+		if pct := mismatch(ref, img, 16); pct >= 1 {
+			t.Errorf("%s: %.2f%% mismatched pixels, want < 1%%", j.name, pct)
+		}
+	}
+}
+
+// peerJob is one view of a reference viewer job list.
+type peerJob struct {
+	name  string // the reference image's file name
+	path  string // the model's path
+	model *mdx.Model
+	view  View // the view as the harness rendered it: 256 wide over black
+}
+
+// peerJobs reads the rows named in want from shared/reference/<dir>/jobs.tsv
+// (docs/fidelity.md) with their models, failing t unless it finds them all.
+// The view has the row's sequence, time, team and exact camera and, in a
+// job list of simulated particles, its seed and step with no pre-roll.
+func peerJobs(t *testing.T, shared, dir string, want map[string]bool) []peerJob {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(shared, "reference", dir, "jobs.tsv"))
+	if err != nil {
+		t.Skip(err)
+	}
+	var jobs []peerJob
+	for _, line := range strings.Split(string(data), "\n") {
+		col := strings.Split(line, "\t")
 		if len(col) < 14 || !want[col[0]] {
 			continue
 		}
-		n++
 		num := func(i int) float64 {
 			v, err := strconv.ParseFloat(col[i], 64)
 			if err != nil {
@@ -270,29 +297,23 @@ func TestAgainstReferenceViewer(t *testing.T) {
 		}
 		tgt := fauxgl.V(tv[0], tv[1], tv[2])
 		team, _ := strconv.Atoi(col[5])
-		mpath := filepath.Join(shared, "reference", col[1])
-		b, err := os.ReadFile(mpath)
-		if err != nil {
-			t.Fatal(err)
+		j := peerJob{name: col[0], path: filepath.Join(shared, "reference", col[1])}
+		if j.model, err = testmodel.LoadPath(j.path); err != nil {
+			t.Fatalf("%s: %v", j.path, err)
 		}
-		m, err := loadModel(b)
-		if err != nil {
-			t.Fatalf("%s: %v", mpath, err)
+		j.view = View{
+			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13),
 		}
-		img, _, err := NewAnimator(m, mpath, besideModel(mpath, &texture.Resolver{Cache: cache})).Render(View{
-			Width: 256, Sequence: harnessSequence(col[2]), Time: Ms(num(4)), Team: texture.Player(team), Background: &color.NRGBA{0, 0, 0, 255}, Yaw: num(7), Pitch: num(8), Fov: num(9), Distance: num(10), Target: &tgt, Near: num(12), Far: num(13), Particles: Particles{Off: true},
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", col[0], err)
+		if len(col) >= 18 {
+			seed, _ := strconv.Atoi(col[17])
+			j.view.Particles = Particles{Seed: seedOf(seed), StepMs: num(16), Preroll: NoPreroll}
 		}
-		ref := readPNG(t, filepath.Join(shared, "reference", "peer", col[0]))
-		if pct := mismatch(ref, img, 16); pct >= 1 {
-			t.Errorf("%s: %.2f%% mismatched pixels, want < 1%%", col[0], pct)
-		}
+		jobs = append(jobs, j)
 	}
-	if n != len(want) {
-		t.Fatalf("found %d of %d reference views in jobs.tsv", n, len(want))
+	if len(jobs) != len(want) {
+		t.Fatalf("found %d of %d reference views in %s/jobs.tsv", len(jobs), len(want), dir)
 	}
+	return jobs
 }
 
 func absDiff(a, b uint8) int {
@@ -301,19 +322,6 @@ func absDiff(a, b uint8) int {
 		return -d
 	}
 	return d
-}
-
-func readPNG(t testing.TB, path string) image.Image {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
 }
 
 // mismatch is the percentage of pixels with any channel (over black)

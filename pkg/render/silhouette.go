@@ -282,11 +282,7 @@ func (r *frame) addGeoset(gi int, add func([3]float32)) int {
 			all()
 			return n
 		}
-		cs := int(l.CoordID)
-		if cs >= len(g.UVSets) {
-			cs = 0
-		}
-		uvs := g.UVSets[cs]
+		uvs := layerUVs(g, l)
 		tt := r.p.TextureTransform(l.TextureAnimID)
 		for t := 0; t+2 < len(g.Faces); t += 3 {
 			a, b, c := int(g.Faces[t]), int(g.Faces[t+1]), int(g.Faces[t+2])

@@ -10,6 +10,8 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
@@ -20,7 +22,7 @@ import (
 // IoU ≥ 0.98; measured at most 0.21% and at least 0.991) and must not be
 // empty.
 func TestStockEmittersMatchReferenceViewer(t *testing.T) {
-	shared := sharedRoot()
+	shared := testshared.Root()
 	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
 		t.Skipf("shared corpus not found (%v)", err)
 	}
@@ -84,7 +86,7 @@ func TestStockEmittersMatchReferenceViewer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", out, err)
 		}
-		ref := readPNG(t, filepath.Join(dir, out))
+		ref := golden.ReadPNG(t, filepath.Join(dir, out))
 		pct, iou := compareRef(ref, img, black)
 		if pct >= 1 || iou < 0.98 {
 			t.Errorf("%s: mismatch %.2f%% (want < 1%%), IoU %.3f (want ≥ 0.98)", out, pct, iou)

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // silhouette summarises the drawn (alpha > 0) pixels of a render over a
@@ -61,14 +65,14 @@ func measure(img *image.NRGBA) silhouette {
 }
 
 func wowCorpus(t *testing.T) string {
-	return filepath.Join(sharedDir(t), "corpus", "files")
+	return filepath.Join(testshared.Corpus(t), "corpus", "files")
 }
 
 // renderWoW loads a corpus file through pkg/model, as the CLI does, and
 // renders it over a transparent background.
 func renderWoW(t *testing.T, path string, opt View) (silhouette, []Warning) {
 	t.Helper()
-	m, err := loadPath(path)
+	m, err := testmodel.LoadPath(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +81,7 @@ func renderWoW(t *testing.T, path string, opt View) (silhouette, []Warning) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	if os.Getenv("WOW_RENDER_DIR") != "" { // for looking at them
-		writePNGFile(t, filepath.Join(os.Getenv("WOW_RENDER_DIR"), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
+		golden.WritePNG(t, filepath.Join(os.Getenv("WOW_RENDER_DIR"), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".png"), img)
 	}
 	return measure(img), warns
 }
@@ -148,7 +152,7 @@ func TestWoWVanillaM2(t *testing.T) {
 	for _, c := range []string{"UI_RS_Orc", "UI_RS_Scourge", "UI_RS_Dwarf", "UI_RS_NightElf", "UI_RS_Tauren"} {
 		t.Run(c, func(t *testing.T) {
 			p := filepath.Join(glues, c, c+".m2")
-			m, err := loadPath(p)
+			m, err := testmodel.LoadPath(p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,15 +1,15 @@
 package render
 
 import (
-	"bytes"
-	"encoding/binary"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/m2build"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/m2"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -38,7 +38,7 @@ var wowBG = &color.NRGBA{40, 40, 48, 255}
 func wowFixtures(t testing.TB) []wowFixture {
 	var fs []wowFixture
 	enc := func(m *mdx.Model) []byte {
-		b, err := encodeMDX(m)
+		b, err := testmodel.EncodeMDX(m)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
@@ -414,66 +414,17 @@ func (f *m2File) box(c mdx.Vec3, h float32, wts [2]uint8, units ...m2Unit) {
 	f.submesh(vs, tris, units)
 }
 
-// m2w is a little-endian writer.
-type m2w []byte
-
-func (p m2w) u8(v ...uint8) m2w { return append(p, v...) }
-func (p m2w) u16(vs ...uint16) m2w {
-	for _, v := range vs {
-		p = binary.LittleEndian.AppendUint16(p, v)
-	}
-	return p
-}
-func (p m2w) u32(vs ...uint32) m2w {
-	for _, v := range vs {
-		p = binary.LittleEndian.AppendUint32(p, v)
-	}
-	return p
-}
-func (p m2w) f32(vs ...float32) m2w {
-	for _, v := range vs {
-		p = binary.LittleEndian.AppendUint32(p, math.Float32bits(v))
-	}
-	return p
-}
-
-const m2HeaderSize = 0x144
-
-type m2Builder struct{ hdr, data m2w }
-
-// block appends p 16-byte aligned, as the game's files are, and returns
-// its offset.
-func (b *m2Builder) block(p []byte) uint32 {
-	for len(b.data)%16 != 0 {
-		b.data = append(b.data, 0)
-	}
-	off := uint32(m2HeaderSize + len(b.data))
-	b.data = append(b.data, p...)
-	return off
-}
-
-func (b *m2Builder) arr(n int, p []byte) m2w {
-	if n == 0 {
-		return m2w(nil).u32(0, 0)
-	}
-	return m2w(nil).u32(uint32(n), b.block(p))
-}
-
-func (b *m2Builder) set(at, n int, p []byte) { copy(b.hdr[at:], b.arr(n, p)) }
-
-// track writes a 28-byte pre-Wrath animation block (linear, no global
-// sequence, no per-sequence ranges).
-func (b *m2Builder) track(p m2w, times []uint32, values []byte) m2w {
-	p = p.u16(1, 0xFFFF).u32(0, 0)
-	p = append(p, b.arr(len(times), m2w(nil).u32(times...))...)
-	return append(p, b.arr(len(times), values)...)
+// linearTrack appends a linear animation block with no global sequence
+// and no per-sequence ranges, the only kind the fixtures animate with.
+func linearTrack(b *m2build.Builder, p m2build.W, times []uint32, values []byte) m2build.W {
+	return b.Track(p, 1, -1, nil, times, values, len(times))
 }
 
 // quatM2 writes a rotation: float32s before v260, then the int16 form
 // (v < 0: (v+32768)/32767, else (v-32767)/32767).
-func quatM2(p m2w, q mdx.Quat, version uint32) m2w {
+func quatM2(p m2build.W, q mdx.Quat, version uint32) m2build.W {
 	if version < 260 {
-		return p.f32(q[0], q[1], q[2], q[3])
+		return p.F32(q[0], q[1], q[2], q[3])
 	}
 	for _, c := range q {
 		v := math.Round(float64(c) * 32767)
@@ -482,16 +433,14 @@ func quatM2(p m2w, q mdx.Quat, version uint32) m2w {
 		} else {
 			v += 32767
 		}
-		p = p.u16(uint16(int16(v)))
+		p = p.U16(uint16(int16(v)))
 	}
 	return p
 }
 
 func (f *m2File) bytes() []byte {
-	b := &m2Builder{hdr: make(m2w, m2HeaderSize)}
-	copy(b.hdr, "MD20")
-	binary.LittleEndian.PutUint32(b.hdr[4:], f.version)
-	b.set(0x08, len(f.name)+1, append([]byte(f.name), 0))
+	b := m2build.New(f.version)
+	b.Set(0x08, len(f.name)+1, append([]byte(f.name), 0))
 
 	lo, hi := f.verts[0].pos, f.verts[0].pos
 	for _, v := range f.verts {
@@ -501,55 +450,55 @@ func (f *m2File) bytes() []byte {
 	}
 	r := float32(math.Sqrt(float64((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2])))) / 2
 
-	var seqs m2w
+	var seqs m2build.W
 	for i, s := range f.seqs {
-		seqs = seqs.u16(0, 0).u32(s[0], s[1]).f32(0).u32(0x20).u16(32767, 0).u32(0, 0, 150).
-			f32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r).u16(0xFFFF, uint16(i))
+		seqs = seqs.U16(0, 0).U32(s[0], s[1]).F32(0).U32(0x20).U16(32767, 0).U32(0, 0, 150).
+			F32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r).U16(0xFFFF, uint16(i))
 	}
-	b.set(0x1C, len(f.seqs), seqs)
-	b.set(0x24, 1, m2w(nil).u16(0))
+	b.Set(0x1C, len(f.seqs), seqs)
+	b.Set(0x24, 1, m2build.W(nil).U16(0))
 
-	var bones m2w
+	var bones m2build.W
 	for _, bn := range f.bones {
-		bones = bones.u32(0xFFFFFFFF, 0).u16(uint16(bn.parent), 0)
+		bones = bones.U32(0xFFFFFFFF, 0).U16(uint16(bn.parent), 0)
 		if f.version >= 260 {
-			bones = bones.u32(0)
+			bones = bones.U32(0)
 		}
-		bones = b.track(bones, nil, nil)
+		bones = linearTrack(b, bones, nil, nil)
 		var times []uint32
-		var vals m2w
+		var vals m2build.W
 		for _, k := range bn.rot {
 			times = append(times, k.t)
 			vals = quatM2(vals, k.q, f.version)
 		}
-		bones = b.track(bones, times, vals)
-		bones = b.track(bones, nil, nil)
-		bones = bones.f32(bn.pivot[0], bn.pivot[1], bn.pivot[2])
+		bones = linearTrack(b, bones, times, vals)
+		bones = linearTrack(b, bones, nil, nil)
+		bones = bones.F32(bn.pivot[0], bn.pivot[1], bn.pivot[2])
 	}
-	b.set(0x34, len(f.bones), bones)
-	b.set(0x3C, len(f.bones), make([]byte, 2*len(f.bones)))
+	b.Set(0x34, len(f.bones), bones)
+	b.Set(0x3C, len(f.bones), make([]byte, 2*len(f.bones)))
 
-	var verts m2w
+	var verts m2build.W
 	for _, v := range f.verts {
-		verts = verts.f32(v.pos[0], v.pos[1], v.pos[2]).u8(v.weights[0], v.weights[1], 0, 0, 0, 1, 0, 0).
-			f32(v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1], 0, 0)
+		verts = verts.F32(v.pos[0], v.pos[1], v.pos[2]).U8(v.weights[0], v.weights[1], 0, 0, 0, 1, 0, 0).
+			F32(v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1], 0, 0)
 	}
-	b.set(0x44, len(f.verts), verts)
+	b.Set(0x44, len(f.verts), verts)
 
 	// One view: the identity index list, the triangles in submesh order.
-	var idx, tri, sm, tu m2w
+	var idx, tri, sm, tu m2build.W
 	for i := range f.verts {
-		idx = idx.u16(uint16(i))
+		idx = idx.U16(uint16(i))
 	}
 	ntri := 0
 	nunits := 0
 	for s, ts := range f.tris {
 		sv := f.subVerts[s]
-		sm = sm.u16(uint16(s), 0, uint16(sv[0]), uint16(sv[1]), uint16(ntri), uint16(len(ts)), 2, 0, 2, 0).f32(0, 0, 0)
+		sm = sm.U16(uint16(s), 0, uint16(sv[0]), uint16(sv[1]), uint16(ntri), uint16(len(ts)), 2, 0, 2, 0).F32(0, 0, 0)
 		if f.version >= 260 {
-			sm = sm.f32(0, 0, 0, r)
+			sm = sm.F32(0, 0, 0, r)
 		}
-		tri = tri.u16(ts...)
+		tri = tri.U16(ts...)
 		ntri += len(ts)
 		for li, u := range f.units[s] {
 			// Colour -1 is none; transparency lookup entry 0 is "always
@@ -560,134 +509,134 @@ func (f *m2File) bytes() []byte {
 			// flags, priority, shader, submesh, geoset, colour, render
 			// flags, layer, texture count, texture, coord, transparency,
 			// texture animation
-			tu = tu.u8(16, 0).u16(0, uint16(s), uint16(s), col, uint16(nunits), uint16(li), 1, uint16(u.tex), 0, tr, ta)
+			tu = tu.U8(16, 0).U16(0, uint16(s), uint16(s), col, uint16(nunits), uint16(li), 1, uint16(u.tex), 0, tr, ta)
 			nunits++
 		}
 	}
-	view := b.arr(len(f.verts), idx)
-	view = append(view, b.arr(ntri, tri)...)
-	view = append(view, b.arr(len(f.verts), make([]byte, 4*len(f.verts)))...)
-	view = append(view, b.arr(len(f.tris), sm)...)
-	view = append(view, b.arr(nunits, tu)...)
-	view = view.u32(0)
-	b.set(0x4C, 1, view)
+	view := b.Array(len(f.verts), idx)
+	view = append(view, b.Array(ntri, tri)...)
+	view = append(view, b.Array(len(f.verts), make([]byte, 4*len(f.verts)))...)
+	view = append(view, b.Array(len(f.tris), sm)...)
+	view = append(view, b.Array(nunits, tu)...)
+	view = view.U32(0)
+	b.Set(0x4C, 1, view)
 
-	var cols m2w
+	var cols m2build.W
 	for _, c := range f.colors {
-		var rgb, a m2w
+		var rgb, a m2build.W
 		for i := range c.times {
-			rgb = rgb.f32(c.rgb[i][0], c.rgb[i][1], c.rgb[i][2])
-			a = a.u16(uint16(c.alpha[i]))
+			rgb = rgb.F32(c.rgb[i][0], c.rgb[i][1], c.rgb[i][2])
+			a = a.U16(uint16(c.alpha[i]))
 		}
-		cols = b.track(cols, c.times, rgb)
-		cols = b.track(cols, c.times, a)
+		cols = linearTrack(b, cols, c.times, rgb)
+		cols = linearTrack(b, cols, c.times, a)
 	}
-	b.set(0x54, len(f.colors), cols)
+	b.Set(0x54, len(f.colors), cols)
 
-	var tex m2w
+	var tex m2build.W
 	for _, t := range f.textures {
 		if t.name == "" {
-			tex = tex.u32(t.typ, t.flags, 0, 0)
+			tex = tex.U32(t.typ, t.flags, 0, 0)
 			continue
 		}
 		n := append([]byte(t.name), 0)
-		tex = tex.u32(t.typ, t.flags, uint32(len(n)), b.block(n))
+		tex = tex.U32(t.typ, t.flags, uint32(len(n)), b.Block(n))
 	}
-	b.set(0x5C, len(f.textures), tex)
+	b.Set(0x5C, len(f.textures), tex)
 
 	end := f.seqs[0][1]
-	tr := b.track(nil, []uint32{0}, m2w(nil).u16(32767))
+	tr := linearTrack(b, nil, []uint32{0}, m2build.W(nil).U16(32767))
 	for _, t := range f.transp {
-		tr = b.track(tr, []uint32{0, end}, m2w(nil).u16(uint16(t[0]), uint16(t[1])))
+		tr = linearTrack(b, tr, []uint32{0, end}, m2build.W(nil).U16(uint16(t[0]), uint16(t[1])))
 	}
-	b.set(0x64, 1+len(f.transp), tr)
+	b.Set(0x64, 1+len(f.transp), tr)
 
-	var ta m2w
+	var ta m2build.W
 	for _, v := range f.texAnims {
-		ta = b.track(ta, []uint32{0, end}, m2w(nil).f32(0, 0, 0, v[0], v[1], v[2]))
-		ta = b.track(ta, nil, nil)
-		ta = b.track(ta, nil, nil)
+		ta = linearTrack(b, ta, []uint32{0, end}, m2build.W(nil).F32(0, 0, 0, v[0], v[1], v[2]))
+		ta = linearTrack(b, ta, nil, nil)
+		ta = linearTrack(b, ta, nil, nil)
 	}
-	b.set(0x74, len(f.texAnims), ta)
+	b.Set(0x74, len(f.texAnims), ta)
 
-	var rf m2w
+	var rf m2build.W
 	for _, us := range f.units {
 		for _, u := range us {
-			rf = rf.u16(u.flags, u.blend)
+			rf = rf.U16(u.flags, u.blend)
 		}
 	}
 	for _, r := range f.ribbons {
-		rf = rf.u16(r.flags, r.blend)
+		rf = rf.U16(r.flags, r.blend)
 	}
-	b.set(0x84, nunits+len(f.ribbons), rf)
+	b.Set(0x84, nunits+len(f.ribbons), rf)
 	f.emitters(b, nunits)
-	b.set(0x8C, len(f.bones), m2w(nil).u16(0, 1)[:2*len(f.bones)])
-	var tl m2w
+	b.Set(0x8C, len(f.bones), m2build.W(nil).U16(0, 1)[:2*len(f.bones)])
+	var tl m2build.W
 	for i := range f.textures {
-		tl = tl.u16(uint16(i))
+		tl = tl.U16(uint16(i))
 	}
-	b.set(0x94, len(f.textures), tl)
-	b.set(0x9C, 1, m2w(nil).u16(0))
-	var trl m2w
+	b.Set(0x94, len(f.textures), tl)
+	b.Set(0x9C, 1, m2build.W(nil).U16(0))
+	var trl m2build.W
 	for i := 0; i <= len(f.transp); i++ {
-		trl = trl.u16(uint16(i))
+		trl = trl.U16(uint16(i))
 	}
-	b.set(0xA4, len(f.transp)+1, trl)
-	tal := m2w(nil).u16(0xFFFF)
+	b.Set(0xA4, len(f.transp)+1, trl)
+	tal := m2build.W(nil).U16(0xFFFF)
 	for i := range f.texAnims {
-		tal = tal.u16(uint16(i))
+		tal = tal.U16(uint16(i))
 	}
-	b.set(0xAC, len(f.texAnims)+1, tal)
-	copy(b.hdr[0xB4:], m2w(nil).f32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r))
-	return append(append([]byte(nil), b.hdr...), b.data...)
+	b.Set(0xAC, len(f.texAnims)+1, tal)
+	copy(b.Hdr[0xB4:], m2build.W(nil).F32(lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], r))
+	return b.Bytes()
 }
 
 // emitters writes the particle (504 bytes) and ribbon (220 bytes) blocks;
 // ribbon k uses render flags entry firstFlags+k.
-func (f *m2File) emitters(b *m2Builder, firstFlags int) {
-	one := func(p m2w, v []byte) m2w { return b.track(p, []uint32{0}, v) }
-	var ps m2w
+func (f *m2File) emitters(b *m2build.Builder, firstFlags int) {
+	one := func(p m2build.W, v []byte) m2build.W { return linearTrack(b, p, []uint32{0}, v) }
+	var ps m2build.W
 	for _, e := range f.particles {
-		p := m2w(nil).u32(0xFFFFFFFF, e.flags).f32(e.pos[0], e.pos[1], e.pos[2]).u16(e.bone, e.tex).u32(0, 0, 0, 0)
+		p := m2build.W(nil).U32(0xFFFFFFFF, e.flags).F32(e.pos[0], e.pos[1], e.pos[2]).U16(e.bone, e.tex).U32(0, 0, 0, 0)
 		if f.version >= 263 {
-			p = p.u8(uint8(e.blend), uint8(e.etype)).u16(0)
+			p = p.U8(uint8(e.blend), uint8(e.etype)).U16(0)
 		} else {
-			p = p.u16(e.blend, e.etype)
+			p = p.U16(e.blend, e.etype)
 		}
-		p = p.u8(e.ptype, 0).u16(0, e.rows, e.cols)
+		p = p.U8(e.ptype, 0).U16(0, e.rows, e.cols)
 		for _, v := range []float32{e.speed, e.variation, e.vertical, e.horizontal, e.gravity, e.life, e.rate, e.length, e.width, e.zsrc} {
-			p = one(p, m2w(nil).f32(v))
+			p = one(p, m2build.W(nil).F32(v))
 		}
-		p = p.f32(e.mid)
+		p = p.F32(e.mid)
 		for _, c := range e.colors {
-			p = p.u8(c[:]...)
+			p = p.U8(c[:]...)
 		}
-		p = p.f32(e.scales[:]...).u16(e.cells[:]...).u16(0, 0, 0, 0)
+		p = p.F32(e.scales[:]...).U16(e.cells[:]...).U16(0, 0, 0, 0)
 		// tail length, twinkle speed, percent, scale min and max, burst,
 		// drag, spin, tumble, wind, wind time, follow speeds and scales
-		p = p.f32(e.tailLength, 10, 1, 1, 1, 1, e.drag, e.spin).f32(0, 0, 0, 0, 0, 0).f32(0, 0, 0, 0).f32(0, 0, 0, 0)
-		var sp m2w
+		p = p.F32(e.tailLength, 10, 1, 1, 1, 1, e.drag, e.spin).F32(0, 0, 0, 0, 0, 0).F32(0, 0, 0, 0).F32(0, 0, 0, 0)
+		var sp m2build.W
 		for _, v := range e.spline {
-			sp = sp.f32(v[0], v[1], v[2])
+			sp = sp.F32(v[0], v[1], v[2])
 		}
-		p = append(p, b.arr(len(e.spline), sp)...)
-		ps = append(ps, one(p, m2w(nil).u8(1))...)
+		p = append(p, b.Array(len(e.spline), sp)...)
+		ps = append(ps, one(p, m2build.W(nil).U8(1))...)
 	}
-	b.set(0x13C, len(f.particles), ps)
-	var rs m2w
+	b.Set(0x13C, len(f.particles), ps)
+	var rs m2build.W
 	for i, r := range f.ribbons {
-		p := m2w(nil).u32(0xFFFFFFFF, r.bone).f32(r.pos[0], r.pos[1], r.pos[2])
-		p = append(p, b.arr(1, m2w(nil).u16(r.tex))...)
-		p = append(p, b.arr(1, m2w(nil).u16(uint16(firstFlags+i)))...)
-		p = one(p, m2w(nil).f32(r.color[0], r.color[1], r.color[2]))
-		p = one(p, m2w(nil).u16(uint16(r.alpha)))
-		p = one(p, m2w(nil).f32(r.above))
-		p = one(p, m2w(nil).f32(r.below))
-		p = p.f32(r.eps, r.life, r.grv).u16(1, 1)
-		p = one(p, m2w(nil).u16(0))
-		rs = append(rs, one(p, m2w(nil).u8(1))...)
+		p := m2build.W(nil).U32(0xFFFFFFFF, r.bone).F32(r.pos[0], r.pos[1], r.pos[2])
+		p = append(p, b.Array(1, m2build.W(nil).U16(r.tex))...)
+		p = append(p, b.Array(1, m2build.W(nil).U16(uint16(firstFlags+i)))...)
+		p = one(p, m2build.W(nil).F32(r.color[0], r.color[1], r.color[2]))
+		p = one(p, m2build.W(nil).U16(uint16(r.alpha)))
+		p = one(p, m2build.W(nil).F32(r.above))
+		p = one(p, m2build.W(nil).F32(r.below))
+		p = p.F32(r.eps, r.life, r.grv).U16(1, 1)
+		p = one(p, m2build.W(nil).U16(0))
+		rs = append(rs, one(p, m2build.W(nil).U8(1))...)
 	}
-	b.set(0x134, len(f.ribbons), rs)
+	b.Set(0x134, len(f.ribbons), rs)
 }
 
 // TestWoWFixtureFiles checks that the checked-in WoW fixture files are
@@ -695,20 +644,7 @@ func (f *m2File) emitters(b *m2Builder, firstFlags int) {
 // UPDATE_FIXTURES=1.
 func TestWoWFixtureFiles(t *testing.T) {
 	for _, f := range wowFixtures(t) {
-		path := filepath.Join(modelsDir, f.file)
-		if os.Getenv("UPDATE_FIXTURES") != "" {
-			if err := os.WriteFile(path, f.data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (UPDATE_FIXTURES=1 writes the fixtures)", err)
-		}
-		if !bytes.Equal(got, f.data) {
-			t.Errorf("%s differs from its generator; rerun with UPDATE_FIXTURES=1", path)
-		}
+		golden.CheckFile(t, filepath.Join(modelsDir, f.file), f.data)
 	}
 }
 
@@ -716,12 +652,11 @@ func TestWoWFixtureFiles(t *testing.T) {
 // loaded through pkg/model, and compares decoded pixels with
 // testdata/golden/<name>.png (UPDATE_GOLDEN=1 rewrites them).
 func TestWoWGoldenFixtures(t *testing.T) {
-	update := os.Getenv("UPDATE_GOLDEN") != ""
 	for _, f := range wowFixtures(t) {
 		name := strings.TrimSuffix(f.file, filepath.Ext(f.file))
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(modelsDir, f.file)
-			m, err := loadPath(path)
+			m, err := testmodel.LoadPath(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -730,21 +665,7 @@ func TestWoWGoldenFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkWarnings(t, warns, f.warn)
-			gpath := filepath.Join(goldenDir, name+".png")
-			if update {
-				writePNGFile(t, gpath, img)
-				return
-			}
-			want := readPNG(t, gpath)
-			diff, bad := goldenDiff(want, img)
-			pct := 100 * float64(bad) / float64(img.Rect.Dx()*img.Rect.Dy())
-			if pct > goldenMaxPct {
-				dir := filepath.Join(os.TempDir(), "mdxrender-golden")
-				os.MkdirAll(dir, 0o755)
-				writePNGFile(t, filepath.Join(dir, name+".actual.png"), img)
-				writePNGFile(t, filepath.Join(dir, name+".diff.png"), diff)
-				t.Errorf("%s: %.2f%% of pixels differ by more than %d (actual and diff in %s)", gpath, pct, goldenTol, dir)
-			}
+			golden.Check(t, filepath.Join(goldenDir, name+".png"), img, goldenTol)
 		})
 	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/fogleman/fauxgl"
 
+	"github.com/mdxrender/mdxrender/internal/golden"
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/raster"
 )
@@ -80,8 +82,8 @@ func shootParticles(t *testing.T, m *mdx.Model, path string, opt View) (particle
 	}
 	if dir := os.Getenv("WOW_RENDER_DIR"); dir != "" { // for looking at them
 		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		writePNGFile(t, filepath.Join(dir, fmt.Sprintf("%s_%v.png", name, opt.Time)), s.on)
-		writePNGFile(t, filepath.Join(dir, fmt.Sprintf("%s_%v_off.png", name, opt.Time)), s.off)
+		golden.WritePNG(t, filepath.Join(dir, fmt.Sprintf("%s_%v.png", name, opt.Time)), s.on)
+		golden.WritePNG(t, filepath.Join(dir, fmt.Sprintf("%s_%v_off.png", name, opt.Time)), s.off)
 	}
 	return s, warns
 }
@@ -141,7 +143,7 @@ func TestWoWParticleModels(t *testing.T) {
 		{"Glues/Models/UI_MainMenu/UI_MainMenu.m2", "0", 200, 150, 0.1, false},
 	} {
 		path := filepath.Join(root, filepath.FromSlash(c.file))
-		m, err := loadPath(path)
+		m, err := testmodel.LoadPath(path)
 		if err != nil {
 			t.Fatal(err)
 		}

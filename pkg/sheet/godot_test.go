@@ -128,6 +128,25 @@ func (p *gdParser) str() (string, error) {
 	return "", p.errf("unterminated string")
 }
 
+// items reads comma-separated items up to the byte end, each with item.
+func (p *gdParser) items(end byte, item func() error) error {
+	for n := 0; ; n++ {
+		p.space(true)
+		if p.pos < len(p.s) && p.s[p.pos] == end {
+			p.pos++
+			return nil
+		}
+		if n > 0 {
+			if err := p.expect(','); err != nil {
+				return err
+			}
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+}
+
 func (p *gdParser) value() (any, error) {
 	p.space(true)
 	if p.pos >= len(p.s) {
@@ -143,57 +162,38 @@ func (p *gdParser) value() (any, error) {
 	case c == '[':
 		p.pos++
 		var out []any
-		for {
-			p.space(true)
-			if p.pos < len(p.s) && p.s[p.pos] == ']' {
-				p.pos++
-				return out, nil
-			}
-			if len(out) > 0 {
-				if err := p.expect(','); err != nil {
-					return nil, err
-				}
-			}
+		err := p.items(']', func() error {
 			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
 			out = append(out, v)
-		}
+			return err
+		})
+		return out, err
 	case c == '{':
 		p.pos++
 		out := map[string]any{}
-		for {
-			p.space(true)
-			if p.pos < len(p.s) && p.s[p.pos] == '}' {
-				p.pos++
-				return out, nil
-			}
-			if len(out) > 0 {
-				if err := p.expect(','); err != nil {
-					return nil, err
-				}
-			}
+		err := p.items('}', func() error {
 			k, err := p.value()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ks, ok := k.(string)
 			if !ok {
-				return nil, p.errf("dictionary key %v is not a string", k)
+				return p.errf("dictionary key %v is not a string", k)
 			}
 			if err := p.expect(':'); err != nil {
-				return nil, err
+				return err
 			}
 			v, err := p.value()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if _, dup := out[ks]; dup {
-				return nil, p.errf("key %q twice", ks)
+				return p.errf("key %q twice", ks)
 			}
 			out[ks] = v
-		}
+			return nil
+		})
+		return out, err
 	case c == '-' || c == '.' || (c >= '0' && c <= '9'):
 		start := p.pos
 		for p.pos < len(p.s) && strings.IndexByte("+-.0123456789eE", p.s[p.pos]) >= 0 {

@@ -1,15 +1,15 @@
 package sheet
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/golden"
 )
 
 // goldenLayout has what makes metadata interesting: looping and one-shot
@@ -94,20 +94,7 @@ func TestMetadataGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, b := range got {
-		path := filepath.Join("testdata", name)
-		if os.Getenv("UPDATE_GOLDEN") != "" {
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
-		}
-		if !bytes.Equal(b, want) {
-			t.Errorf("%s differs from testdata (%d bytes, want %d; UPDATE_GOLDEN=1 rewrites it)", name, len(b), len(want))
-		}
+		golden.CheckBytes(t, filepath.Join("testdata", name), b)
 	}
 }
 

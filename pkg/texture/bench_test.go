@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // Benchmark inputs from the shared corpus (skipped without it). The same
@@ -16,7 +18,7 @@ const (
 )
 
 func benchFile(b *testing.B, rel string) []byte {
-	data, err := os.ReadFile(filepath.Join(sharedDir(b), rel))
+	data, err := os.ReadFile(filepath.Join(testshared.Corpus(b), rel))
 	if err != nil {
 		b.Fatal(err)
 	}

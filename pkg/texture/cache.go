@@ -171,11 +171,8 @@ var errRefused = errors.New("texture: refused by the opener's budget")
 // Open reads f and checks it as Decode would, without decoding its levels,
 // charging m as Cache.Open does.
 func (f File) Open(o *Options, m *budget.Meter) (*Lazy, error) {
-	data, err := f.Read(m)
+	data, err := f.readCharged(m, true)
 	if err != nil {
-		return nil, err
-	}
-	if err := chargeDecode(m, f.String(), data, true); err != nil {
 		return nil, err
 	}
 	return OpenLazy(data, f.String(), o)

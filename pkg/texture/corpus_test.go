@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
 
@@ -24,8 +25,8 @@ var corpusBudgets = Options{MaxPixels: budget.TexturePixels.Default() / 4 * 3, M
 // every 4th of each kind (format, and a BLP's content and alpha bits) and
 // every file with a damaged level, MDXR_FULL=1 every file.
 func TestCorpusDecodes(t *testing.T) {
-	shared := sharedDir(t)
-	rows := readTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
+	shared := testshared.Corpus(t)
+	rows := testshared.ReadTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
 	counts := map[string]int{}
 	sample := sweep.New(4)
 	for _, r := range rows {
@@ -125,9 +126,9 @@ var referenceExceptions = map[string]string{
 // decode them as opaque (docs/formats.md#blp1-jpeg), so alpha is compared only
 // when the file declares alpha.
 func TestBLPReference(t *testing.T) {
-	shared := sharedDir(t)
+	shared := testshared.Corpus(t)
 	dir := filepath.Join(shared, "reference", "blp")
-	rows := readTSV(t, filepath.Join(dir, "index.tsv"))
+	rows := testshared.ReadTSV(t, filepath.Join(dir, "index.tsv"))
 	worstAll := 0
 	sample := sweep.New(4)
 	for _, r := range rows {

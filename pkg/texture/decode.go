@@ -82,14 +82,24 @@ func osFile(path string) File {
 	return File{Source: Folder(filepath.Dir(path)), Name: filepath.Base(path)}
 }
 
-// Decode reads and decodes the texture f, with all of its levels,
-// charging reading it and its pixels to m. Errors name the file.
-func (f File) Decode(o *Options, m *budget.Meter) (*Texture, error) {
+// readCharged reads f and charges m for decoding it, as chargeDecode
+// does with onlyWhole.
+func (f File) readCharged(m *budget.Meter, onlyWhole bool) ([]byte, error) {
 	data, err := f.Read(m)
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeDecode(m, f.String(), data, false); err != nil {
+	if err := chargeDecode(m, f.String(), data, onlyWhole); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// Decode reads and decodes the texture f, with all of its levels,
+// charging reading it and its pixels to m. Errors name the file.
+func (f File) Decode(o *Options, m *budget.Meter) (*Texture, error) {
+	data, err := f.readCharged(m, false)
+	if err != nil {
 		return nil, err
 	}
 	t, err := Decode(data, o)

@@ -12,6 +12,20 @@ import (
 // itself is covered by TestBadInput.
 var fuzzOptions = &Options{MaxDimension: 256}
 
+// mipmappedTarget is the fuzz body of the formats that also open lazily
+// (BLP, DDS): the lazy opening agrees with decode, and whatever decodes
+// is what every successful decode must be.
+func mipmappedTarget(decode func([]byte, *Options) (*Texture, error), config func([]byte) (Config, error)) func(*testing.T, []byte) {
+	return func(t *testing.T, data []byte) {
+		tex, err := decode(data, fuzzOptions)
+		checkLazy(t, data, tex, err)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, data, tex, config)
+	}
+}
+
 // checkDecoded asserts what every successful decode must satisfy.
 func checkDecoded(t *testing.T, data []byte, tex *Texture, config func([]byte) (Config, error)) {
 	if len(tex.Levels) == 0 {
@@ -100,14 +114,7 @@ func FuzzBLP(f *testing.F) {
 	f.Add(blp2(4, 4, 2, 1, 0, nil, [][]byte{make([]byte, 8)}))
 	f.Add(blp2(2, 1, 3, 8, 8, nil, [][]byte{make([]byte, 8)}))
 	f.Add(blp2(2, 1, 1, 4, 0, make([]byte, 1024), [][]byte{make([]byte, 3)}))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tex, err := DecodeBLP(data, fuzzOptions)
-		checkLazy(t, data, tex, err)
-		if err != nil {
-			return
-		}
-		checkDecoded(t, data, tex, DecodeBLPConfig)
-	})
+	f.Fuzz(mipmappedTarget(DecodeBLP, DecodeBLPConfig))
 }
 
 func FuzzDDS(f *testing.F) {
@@ -120,14 +127,7 @@ func FuzzDDS(f *testing.F) {
 	f.Add(dds(4, 4, 1, "DX10", 77, 0, [4]uint32{}, repeat(blk, 2)))
 	f.Add(dds(2, 2, 2, "", 0, 32, [4]uint32{0xff0000, 0xff00, 0xff, 0xff000000}, make([]byte, 20)))
 	f.Add(dds(2, 1, 1, "", 0, 16, [4]uint32{0xf800, 0x07e0, 0x1f, 0}, make([]byte, 4)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tex, err := DecodeDDS(data, fuzzOptions)
-		checkLazy(t, data, tex, err)
-		if err != nil {
-			return
-		}
-		checkDecoded(t, data, tex, DecodeDDSConfig)
-	})
+	f.Fuzz(mipmappedTarget(DecodeDDS, DecodeDDSConfig))
 }
 
 // FuzzTGA exercises the guarded path into github.com/blezek/tga.

@@ -5,23 +5,12 @@ import (
 	"image"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/budget"
 )
-
-// allocated returns the bytes f allocates (the test must not run in
-// parallel with others for the figure to mean anything).
-func allocated(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
 
 // TestPixelBudgetIsExact checks what each decoder charges against
 // MaxPixels: a budget one pixel short of the need fails with a

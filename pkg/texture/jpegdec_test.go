@@ -15,6 +15,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/internal/cputime"
 	"github.com/mdxrender/mdxrender/internal/sweep"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // checkFast decodes stream as a w×h level both ways and fails when the fast
@@ -172,8 +173,8 @@ func TestJPEGFastStdEncoder(t *testing.T) {
 // fast path. By default it covers every 8th file of each kind (alpha bits,
 // baseline or progressive), MDXR_FULL=1 every file.
 func TestJPEGFastCorpus(t *testing.T) {
-	shared := sharedDir(t)
-	rows := readTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
+	shared := testshared.Corpus(t)
+	rows := testshared.ReadTSV(t, filepath.Join(shared, "corpus", "manifest.tsv"))
 	var files, levels, fast, progressive int
 	reasons := map[string]int{}
 	sample := sweep.New(8)
@@ -296,15 +297,24 @@ func BenchmarkBLPJPEGLevel(b *testing.B) {
 // from the shared corpus both ways (per pixel over all its levels).
 func BenchmarkBLPJPEGCorpus(b *testing.B) {
 	h, streams := benchJPEGStreams(b, benchBLP1JPEG)
+	benchBLPJPEG(b, h, streams, blpJPEGDecoder{"std", decodeBLPJPEGStd}, blpJPEGDecoder{"fast", decodeBLPJPEGFast})
+}
+
+// blpJPEGDecoder is a way of decoding a BLP1 JPEG level, by name.
+type blpJPEGDecoder struct {
+	name string
+	f    func([]byte, int, int, bool) (*image.NRGBA, error)
+}
+
+// benchBLPJPEG decodes the first len(streams) levels of the BLP1 file h
+// with each decoder, per pixel over those levels.
+func benchBLPJPEG(b *testing.B, h *blpHeader, streams [][]byte, decs ...blpJPEGDecoder) {
 	pixels := 0
 	for i := range streams {
 		w, hh := mipSize(h.w, h.h, i)
 		pixels += w * hh
 	}
-	for _, dec := range []struct {
-		name string
-		f    func([]byte, int, int, bool) (*image.NRGBA, error)
-	}{{"std", decodeBLPJPEGStd}, {"fast", decodeBLPJPEGFast}} {
+	for _, dec := range decs {
 		b.Run(dec.name, func(b *testing.B) {
 			cpu := cputime.Process()
 			for b.Loop() {
@@ -345,22 +355,7 @@ const benchBLP1Progressive = "corpus/files/War3ModelView/testmodel/wangqishou_ba
 // it can (auto).
 func BenchmarkBLPJPEGProgressive(b *testing.B) {
 	h, streams := benchJPEGStreams(b, benchBLP1Progressive)
-	s := streams[0]
-	for _, dec := range []struct {
-		name string
-		f    func([]byte, int, int, bool) (*image.NRGBA, error)
-	}{{"std", decodeBLPJPEGStd}, {"auto", decodeBLPJPEG}} {
-		b.Run(dec.name, func(b *testing.B) {
-			cpu := cputime.Process()
-			for b.Loop() {
-				if _, err := dec.f(s, h.w, h.h, h.alphaBits != 0); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu, h.w*h.h)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(h.w*h.h), "ns/pixel")
-		})
-	}
+	benchBLPJPEG(b, h, streams[:1], blpJPEGDecoder{"std", decodeBLPJPEGStd}, blpJPEGDecoder{"auto", decodeBLPJPEG})
 }
 
 // benchJPEGStreams returns the header and the JPEG level streams of a

@@ -65,19 +65,35 @@ func fuzzSeeds(f *testing.F) {
 	f.Add([]byte{9, 9, 6, 1, 5, 0, 255, 0, 255, 255, 255, 255, 0})
 }
 
+// wantLevels checks that tex has the picture's mip chain's levels (only
+// the first without mips) at their sizes, and returns the chain.
+func (p fuzzPicture) wantLevels(t *testing.T, tex *Texture) []*image.NRGBA {
+	t.Helper()
+	want := MipChain(p.img)
+	if p.noMips {
+		want = want[:1]
+	}
+	checkLevels(t, tex, want)
+	return want
+}
+
+// pictureTarget is the fuzz body of the writers: check gets the picture
+// the data describes, if any.
+func pictureTarget(check func(*testing.T, fuzzPicture)) func(*testing.T, []byte) {
+	return func(t *testing.T, data []byte) {
+		if p, ok := newFuzzPicture(data); ok {
+			check(t, p)
+		}
+	}
+}
+
 // FuzzEncodeBLP writes fuzzed pictures as BLP1 and reads them back with
 // the decoder: every level is there at its size and within JPEG's
 // tolerance of the writer's own mip chain, exact for a palettised
 // picture that has few enough colours, and opaque without alpha bits.
 func FuzzEncodeBLP(f *testing.F) {
 	fuzzSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p, ok := newFuzzPicture(data)
-		if !ok {
-			return
-		}
-		checkBLPRoundTrip(t, p)
-	})
+	f.Fuzz(pictureTarget(checkBLPRoundTrip))
 }
 
 // FuzzEncodeDDS writes fuzzed pictures as DDS and reads them back: BGRA is
@@ -85,13 +101,7 @@ func FuzzEncodeBLP(f *testing.F) {
 // and their alpha is within the format's steps.
 func FuzzEncodeDDS(f *testing.F) {
 	fuzzSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p, ok := newFuzzPicture(data)
-		if !ok {
-			return
-		}
-		checkDDSRoundTrip(t, p)
-	})
+	f.Fuzz(pictureTarget(checkDDSRoundTrip))
 }
 
 func checkBLPRoundTrip(t *testing.T, p fuzzPicture) {
@@ -109,11 +119,7 @@ func checkBLPRoundTrip(t *testing.T, p fuzzPicture) {
 	if err != nil {
 		t.Fatalf("DecodeBLP of our own %+v file: %v", opt, err)
 	}
-	want := MipChain(p.img)
-	if p.noMips {
-		want = want[:1]
-	}
-	checkLevels(t, tex, want)
+	want := p.wantLevels(t, tex)
 	for i, l := range tex.Levels {
 		w := want[i]
 		switch {
@@ -224,11 +230,7 @@ func checkDDSRoundTrip(t *testing.T, p fuzzPicture) {
 	if err != nil {
 		t.Fatalf("DecodeDDS of our own %v file: %v", p.dds, err)
 	}
-	want := MipChain(p.img)
-	if p.noMips {
-		want = want[:1]
-	}
-	checkLevels(t, tex, want)
+	want := p.wantLevels(t, tex)
 	for i, l := range tex.Levels {
 		w := want[i]
 		switch p.dds {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testshared"
 )
 
 // iconPicture is a 64×64 opaque picture with smooth and sharp detail, the
@@ -118,7 +120,7 @@ func TestEncodeBLPLikeGameIcons(t *testing.T) {
 }
 
 func compareGameIcons(t *testing.T, ours blp1Fields) {
-	dir := sharedDir(t)
+	dir := testshared.Corpus(t)
 	for _, rel := range []string{
 		"corpus/files/wc3lib/src/blp/test/BTNBox.blp",
 		"corpus/files/wc3lib/src/blp/test/BTNAbsorbMagic.blp",
@@ -214,7 +216,7 @@ func TestEncodeDDSLikeReforgedIcons(t *testing.T) {
 }
 
 func compareReforgedIcon(t *testing.T, ours []byte) {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "corpus/files/ReterasModelStudio/matrixeater/src/com/matrixeater/src/ImageBin/btneredarred.dds"))
+	b, err := os.ReadFile(filepath.Join(testshared.Corpus(t), "corpus/files/ReterasModelStudio/matrixeater/src/com/matrixeater/src/ImageBin/btneredarred.dds"))
 	if err != nil {
 		t.Fatal(err)
 	}
