@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
@@ -16,13 +17,10 @@ import (
 // paths), skipping the benchmark or test when it is absent.
 func corpusModels(tb testing.TB, n int) []string {
 	tb.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Corpus(tb)
 	f, err := os.Open(filepath.Join(dir, "corpus", "manifest.tsv"))
 	if err != nil {
-		tb.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	var list []string

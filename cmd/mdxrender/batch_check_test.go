@@ -18,6 +18,8 @@ import (
 
 	"github.com/kettek/apng"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
@@ -50,7 +52,7 @@ func TestCheckEndToEnd(t *testing.T) {
 	os.WriteFile(bad, []byte("MDLXVERS\x04\x00\x00\x00\x20\x03"), 0o644)
 	list = append(list, bad)
 	corpus := 0
-	if shared := os.Getenv("MDXR_SHARED"); shared != "" || dirExists(filepath.Join("..", "..", "..", "shared", "corpus")) {
+	if dirExists(filepath.Join(testshared.Root(), "corpus")) {
 		cm := corpusModels(t, 50)
 		corpus = len(cm)
 		list = append(list, cm...)
@@ -237,7 +239,7 @@ func drawnBounds(img image.Image, r image.Rectangle) image.Rectangle {
 // every cell.
 func TestSheetFramingIgnoresInvisibleGeosets(t *testing.T) {
 	dir := t.TempDir()
-	b, err := encodeMDL(framingModel())
+	b, err := testmodel.EncodeMDL(framingModel())
 	if err != nil {
 		t.Fatal(err)
 	}

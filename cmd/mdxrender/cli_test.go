@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -86,7 +88,7 @@ func testModel() *mdx.Model {
 // writeModel encodes m as MDX into dir/name and returns the path.
 func writeModel(t *testing.T, dir, name string, m *mdx.Model) string {
 	t.Helper()
-	b, err := encodeMDX(m)
+	b, err := testmodel.EncodeMDX(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,18 +99,11 @@ func writeModel(t *testing.T, dir, name string, m *mdx.Model) string {
 	return p
 }
 
-// sharedDir finds ../shared as seen from this package, or $MDXR_SHARED, and
-// skips the test when it is absent.
+// sharedDir is the shared folder (testshared.Corpus): the test skips
+// when it is absent.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "manifest.tsv")); err != nil {
-		t.Skipf("shared corpus not available (%v); set MDXR_SHARED", err)
-	}
-	return dir
+	return testshared.Corpus(t)
 }
 
 // listDir returns the names in dir, for checking that nothing stray was left.

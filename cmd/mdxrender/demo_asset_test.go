@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
 
@@ -28,7 +29,7 @@ import (
 
 func TestDemoAsset(t *testing.T) {
 	files := map[string][]byte{}
-	mdl, err := encodeMDL(demoModel())
+	mdl, err := testmodel.EncodeMDL(demoModel())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender"
+	"github.com/mdxrender/mdxrender/internal/testshared"
 	"github.com/mdxrender/mdxrender/pkg/render"
 )
 
@@ -29,10 +30,7 @@ func TestFrontDoorMatchesRenderCommand(t *testing.T) {
 		{filepath.Join(fixtureDir, "particles_fountain.mdl"), []string{"--sequence", "Stand", "--time", "500"},
 			mdxrender.View{Sequence: render.SequenceNamed("Stand"), Time: render.Ms(500)}},
 	}
-	dir := os.Getenv("MDXR_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
+	dir := testshared.Root()
 	if unit := filepath.Join(dir, "corpus", "files", "war3-ap-maps", "mods", "apimports", "evilshadowhunter.mdx"); fileExists(unit) {
 		jobs = append(jobs, job{unit, nil, render.DefaultView()}, job{unit, []string{"--yaw", "30"}, mdxrender.View{Yaw: 30}})
 	} else {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 )
 
 func TestInspectText(t *testing.T) {
@@ -163,7 +165,7 @@ type jsonExtentIn struct {
 
 func TestInspectMDL(t *testing.T) {
 	dir := t.TempDir()
-	b, err := encodeMDL(testModel())
+	b, err := testmodel.EncodeMDL(testModel())
 	if err != nil {
 		t.Fatal(err)
 	}

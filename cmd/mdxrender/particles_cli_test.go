@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdxrender/mdxrender/internal/testmodel"
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 )
@@ -85,7 +86,7 @@ func TestBatchDependsOnSpawnedModel(t *testing.T) {
 		Path: `Units\Spawned.mdx`, EmissionRate: 2, LifeSpan: 1, Speed: 10,
 	}}
 	m.PivotPoints = []mdx.Vec3{{}}
-	data, err := encodeMDL(m)
+	data, err := testmodel.EncodeMDL(m)
 	if err != nil {
 		t.Fatal(err)
 	}
