@@ -129,7 +129,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	if ctx.Err() != nil {
 		n := 0
 		if m != nil {
-			n = len(m.Models)
+			n = m.Summary.Models
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "mdxrender: interrupted; the manifest lists the %d models that finished, and they are cached: run again to resume\n", n)
 		return exitCodeError{exitInterrupted}
@@ -140,12 +140,16 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 	// An error with a manifest is a failure to write the manifest, a
 	// report or the cache records: the models' outcomes are still told.
 	s := m.Summary
-	fmt.Fprintf(cmd.OutOrStdout(), "%d models: %d rendered, %d unchanged, %d failed, %d warnings", s.Models, s.OK, s.Cached, s.Failed, s.Warnings)
+	fmt.Fprint(cmd.OutOrStdout(), s)
 	if check {
 		fmt.Fprintf(cmd.OutOrStdout(), "; %d checks, %d regressions, %d updated", s.Checks, s.Regressions, s.Updated)
 	}
 	if len(m.Pruned) > 0 {
-		fmt.Fprintf(cmd.OutOrStdout(), "; %d files pruned", len(m.Pruned))
+		if len(m.Pruned) == 1 {
+			fmt.Fprint(cmd.OutOrStdout(), "; 1 file pruned")
+		} else {
+			fmt.Fprintf(cmd.OutOrStdout(), "; %d files pruned", len(m.Pruned))
+		}
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), " (manifest: %s)\n", batch.ManifestName(m))
 	// Input names and messages may come from inside archives, whose names
@@ -154,8 +158,11 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 		printSkipped(cmd.ErrOrStderr(), sk)
 	}
 	verbose, _ := cmd.Flags().GetBool("verbose")
-	printBatchWarnings(cmd.ErrOrStderr(), m, verbose)
-	for _, res := range m.Models {
+	warns := &batchWarnings{w: cmd.ErrOrStderr(), verbose: verbose}
+	// The models are read back from the manifest one at a time: a batch
+	// can hold a hundred thousand.
+	rerr := batch.EachModel(cfg.ManifestPath(m), func(res *batch.ModelResult) error {
+		warns.model(res)
 		for _, e := range res.Errors {
 			if !strings.Contains(e, res.Input) { // most errors name the file already
 				e = res.Input + ": " + e
@@ -167,6 +174,13 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 				printf(cmd.ErrOrStderr(), "mdxrender: %s: %s: %s: %s %s\n", cmd.Name(), res.Input, c.Output, c.Status, c.Message)
 			}
 		}
+		return nil
+	})
+	warns.finish(batch.ManifestName(m))
+	if rerr != nil && err == nil {
+		// Without its manifest the models' messages cannot be told; the
+		// summary above still holds.
+		printf(cmd.ErrOrStderr(), "mdxrender: %s: the models' warnings and errors cannot be listed: %v\n", cmd.Name(), rerr)
 	}
 	if err != nil {
 		return err

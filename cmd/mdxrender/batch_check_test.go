@@ -158,7 +158,7 @@ check:
 		t.Fatal(err)
 	}
 	var cards []string
-	for _, c := range regexp.MustCompile(`<div class="path">([^<]*)</div>`).FindAllSubmatch(page, -1) {
+	for _, c := range regexp.MustCompile(`<div class="input">([^<]*)</div>`).FindAllSubmatch(page, -1) {
 		cards = append(cards, html.UnescapeString(string(c[1])))
 	}
 	if len(cards) != len(list) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func TestBatchCommand(t *testing.T) {
 	}
 	// The second run finds everything unchanged.
 	stdout, _, _ = run(t, "batch", "-o", out, "--format", "png,gif,apng", "--sequences", "all", "--size", "48", good)
-	if !strings.Contains(stdout, "1 models: 0 rendered, 1 unchanged") {
+	if !strings.Contains(stdout, "1 model: 0 rendered, 1 unchanged") {
 		t.Errorf("second run: %s", stdout)
 	}
 	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
@@ -273,9 +274,10 @@ func TestBatchCommandInterrupted(t *testing.T) {
 	if !errors.As(err, &ec) || ec.code != 130 || !strings.Contains(stderr.String(), "interrupted") {
 		t.Fatalf("cancelled batch: %v\n%s", err, stderr.String())
 	}
-	// Nothing but the manifest of the (no) finished models and the lock.
+	// Nothing but the manifest of the (no) finished models, the lock and
+	// the journal.
 	filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && e.Name() != "manifest.json" && e.Name() != "lock" {
+		if err == nil && !e.IsDir() && e.Name() != "manifest.json" && e.Name() != "lock" && e.Name() != "journal.jsonl" {
 			t.Errorf("cancelled run left %s", p)
 		}
 		return nil
@@ -295,7 +297,7 @@ func TestBatchProgressLogLines(t *testing.T) {
 	var buf bytes.Buffer
 	p := newProgress(&buf)
 	p.Planned(2)
-	p.Started("a.mdx")
+	p.Started(&batch.Input{Key: "a.mdx", Rel: "a.mdx"})
 	p.Finished(&batch.ModelResult{Input: "a.mdx", Status: batch.StatusOK, Outputs: make([]batch.OutputFile, 3),
 		Warnings: []batch.Warning{{Code: "missing-texture", Message: "Textures\\Foo.blp not found"}}})
 	p.Finished(&batch.ModelResult{Input: "b.mdx", Status: batch.StatusFailed, Errors: []string{"open: bad chunk"}})
@@ -325,10 +327,10 @@ func TestBatchProgressBarShowsRunningModel(t *testing.T) {
 	ticks := make(chan time.Time)
 	p.now, p.ticks = func() time.Time { return clock }, ticks
 	p.Planned(3)
-	p.Started("models/slow_one.mdx")
+	p.Started(&batch.Input{Key: "/in/models/slow_one.mdx", Rel: "models/slow_one.mdx"})
 	clock = clock.Add(300 * time.Millisecond)
-	p.Started("models/fast_one.mdx")
-	if d := p.bar.State().Description; d != "slow_one.mdx (0s) +1" {
+	p.Started(&batch.Input{Key: "/in/models/fast_one.mdx", Rel: "models/fast_one.mdx"})
+	if d := p.bar.State().Description; d != "[0s:?] models/slow_one.mdx (0s) +1" {
 		t.Errorf("at the start the bar says %q", d)
 	}
 	clock = clock.Add(1200 * time.Millisecond)
@@ -338,8 +340,60 @@ func TestBatchProgressBarShowsRunningModel(t *testing.T) {
 	ticks <- clock
 	d := p.bar.State().Description
 	p.finish(nil)
-	if d != "slow_one.mdx (1s) +1" {
+	if d != "[2s:?] models/slow_one.mdx (1s) +1" {
 		t.Errorf("the bar does not show the running model and its time: %q", d)
+	}
+}
+
+// The bar's estimate follows the measured rate: a tenth of the models
+// done in 4 s leaves 36 s, and when the last 63 models took 1 s each the
+// rest take a second each whatever came before.
+func TestBatchProgressEstimate(t *testing.T) {
+	p := newProgress(io.Discard)
+	p.total = 100
+	now := time.Now()
+	p.start = now.Add(-4 * time.Second)
+	for i := range 10 {
+		p.recent[i] = p.start.Add(time.Duration(i+1) * 400 * time.Millisecond)
+	}
+	p.n = 10
+	if got := p.estimate(now); got != "[4s:36s]" {
+		t.Errorf("a tenth done in 4 s: %s, want [4s:36s]", got)
+	}
+	// 36 models cached at once, then 64 rendered at one a second.
+	p.total, p.n = 200, 0
+	p.start = now.Add(-64 * time.Second)
+	for range 36 {
+		p.recent[p.n%rateWindow] = p.start
+		p.n++
+	}
+	for i := range 64 {
+		p.recent[p.n%rateWindow] = p.start.Add(time.Duration(i+1) * time.Second)
+		p.n++
+	}
+	if got := p.estimate(now); got != "[1m4s:1m40s]" {
+		t.Errorf("100 left at one a second: %s, want [1m4s:1m40s]", got)
+	}
+}
+
+// Two models of one name in two folders show their paths below the
+// input on the bar.
+func TestBatchProgressNamesByPath(t *testing.T) {
+	p := newProgress(io.Discard)
+	p.Planned(2)
+	p.running = map[string]running{}
+	p.Started(&batch.Input{Key: "/in/a/Archway.mdx", Rel: "human/Archway.mdx"})
+	first := p.describe()
+	p.running = map[string]running{}
+	p.Started(&batch.Input{Key: "/in/b/Archway.mdx", Rel: "orc/Archway.mdx"})
+	second := p.describe()
+	p.finish(nil)
+	if !strings.Contains(first, "human/Archway.mdx") || !strings.Contains(second, "orc/Archway.mdx") {
+		t.Errorf("the bar names them %q and %q", first, second)
+	}
+	long := barName(strings.Repeat("folder/", 20) + "Archway.mdx")
+	if !strings.HasSuffix(long, "/Archway.mdx") || !strings.HasPrefix(long, "…") {
+		t.Errorf("a long path on the bar: %q", long)
 	}
 }
 

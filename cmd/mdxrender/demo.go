@@ -131,7 +131,11 @@ func runDemo(ctx context.Context, dir string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
-		mr := m.Models[0]
+		mm, err := batch.ReadManifest(cfg.ManifestPath(m))
+		if err != nil || len(mm.Models) != 1 {
+			return nil, fmt.Errorf("demo: reading the batch's manifest: %v", err)
+		}
+		mr := mm.Models[0]
 		if mr.Status == batch.StatusFailed || len(mr.Warnings) > 0 {
 			// The model is ours: any warning is a bug in it or in the renderer.
 			return nil, fmt.Errorf("demo: the built-in model rendered with problems: errors %q, warnings %v", mr.Errors, mr.Warnings)

@@ -76,7 +76,7 @@ func TestMessagesShownNotObeyed(t *testing.T) {
 	var log bytes.Buffer
 	p := newProgress(&log)
 	p.Planned(1)
-	p.Started("a.mdx")
+	p.Started(&batch.Input{Key: "a.mdx", Rel: "a.mdx"})
 	p.Finished(&batch.ModelResult{Input: "m.w3x:\x1b[2J" + strings.Repeat("n", 100_000) + ".mdx", Status: batch.StatusFailed,
 		Errors:   []string{"bad \x1b]0;title\a chunk\r\nlevel=INFO msg=forged"},
 		Warnings: []batch.Warning{{Code: "missing-texture", Message: "T\u202egnp.blp\x1b[K"}}})

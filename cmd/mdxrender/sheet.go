@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -128,11 +129,18 @@ a usage error, 130 if interrupted.`,
 			}
 			// The batch manifest is not wanted for one model; its content
 			// is printed instead.
+			mm, err := batch.ReadManifest(cfg.ManifestPath(m))
 			if d, err := atomicfile.Open(out); err == nil {
 				d.Remove(batch.ManifestName(m))
 				d.Close()
 			}
-			res := m.Models[0]
+			if err != nil {
+				return fmt.Errorf("reading the batch's manifest: %w", err)
+			}
+			if len(mm.Models) != 1 {
+				return fmt.Errorf("the batch's manifest lists %d models, not 1", len(mm.Models))
+			}
+			res := mm.Models[0]
 			for _, w := range res.Warnings {
 				printWarning(cmd.ErrOrStderr(), args[0], w, common.verbose)
 			}

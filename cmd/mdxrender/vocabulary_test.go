@@ -381,7 +381,7 @@ func TestBatchPruneAndLinkedFolderArgument(t *testing.T) {
 	}
 	os.Remove(b)
 	so, se, code := run(t, "batch", link, "-o", out, "--size", "16", "--prune")
-	if code != 0 || !strings.Contains(so, "1 models: 0 rendered, 1 unchanged") || !strings.Contains(so, "2 files pruned") {
+	if code != 0 || !strings.Contains(so, "1 model: 0 rendered, 1 unchanged") || !strings.Contains(so, "1 file pruned") {
 		t.Fatalf("prune: exit %d\n%s%s", code, so, se)
 	}
 	if _, err := os.Stat(filepath.Join(out, "b-default.png")); err == nil {

@@ -40,20 +40,28 @@ func printWarning(w io.Writer, model string, warn render.Warning, verbose bool) 
 // its manifest lists them all.
 const maxWarningLines = 20
 
-// printBatchWarnings prints the warnings of a batch's models, the first
-// maxWarningLines of them unless verbose, then how many more there are.
-func printBatchWarnings(w io.Writer, m *batch.Manifest, verbose bool) {
-	n := 0
-	for _, res := range m.Models {
-		for _, warn := range res.Warnings {
-			if n < maxWarningLines || verbose {
-				printWarning(w, res.Input, warn, verbose)
-			}
-			n++
+// batchWarnings prints the warnings of a batch's models as they are read
+// back from its manifest, the first maxWarningLines of them unless
+// verbose, then how many more there are.
+type batchWarnings struct {
+	w       io.Writer
+	verbose bool
+	n       int
+}
+
+func (b *batchWarnings) model(res *batch.ModelResult) {
+	for _, warn := range res.Warnings {
+		if b.n < maxWarningLines || b.verbose {
+			printWarning(b.w, res.Input, warn, b.verbose)
 		}
+		b.n++
 	}
-	if n > maxWarningLines && !verbose {
-		printf(w, "mdxrender: %d more warnings (%s lists them all; --verbose prints them)\n", n-maxWarningLines, batch.ManifestName(m))
+}
+
+// finish says how many warnings were not printed and where they are.
+func (b *batchWarnings) finish(manifest string) {
+	if b.n > maxWarningLines && !b.verbose {
+		printf(b.w, "mdxrender: %d more warnings (%s lists them all; --verbose prints them)\n", b.n-maxWarningLines, manifest)
 	}
 }
 

@@ -30,6 +30,15 @@ type DefaultRenderer struct {
 
 	mu      sync.Mutex
 	sources map[string]*jobSources // by the job's roots and game data
+	// locals are the places each folder's models look in for their own
+	// textures, by folder and top: found once per folder, so that a
+	// folder of ten thousand models opens its root and looks for its map
+	// once, not once per model.
+	locals map[[2]string][]texture.Source
+
+	// listings are the folder listings of every model's texture lookups:
+	// each folder is listed once per batch.
+	listings texture.Listings
 
 	// fbs lends every model's Animator its framebuffer.
 	fbs render.Framebuffers
@@ -43,7 +52,8 @@ type jobSources struct{ roots, game *mdxrender.Sources }
 // of models the batch renders at once, which decides how many raster bands
 // one model draws at once (it never changes the pictures).
 func NewRenderer(cacheBytes int64, jobs int) *DefaultRenderer {
-	r := &DefaultRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*jobSources{}}
+	r := &DefaultRenderer{cache: texture.NewCache(cacheBytes), bandWorkers: 1, sources: map[string]*jobSources{},
+		locals: map[[2]string][]texture.Source{}}
 	if jobs == 1 {
 		r.bandWorkers = 0
 	}
@@ -85,6 +95,53 @@ func (r *DefaultRenderer) jobSources(job *Job) (roots, game []texture.Source, er
 	return s.roots.List, s.game.List, nil
 }
 
+// local returns the places the models of folder dir, found below top,
+// look in for their own textures (modeltex.Local), the same Sources for
+// every model of the folder.
+func (r *DefaultRenderer) local(dir, top string) []texture.Source {
+	key := [2]string{dir, top}
+	r.mu.Lock()
+	l, ok := r.locals[key]
+	r.mu.Unlock()
+	if ok {
+		return l
+	}
+	l = modeltex.Local(dir, top)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if old, ok := r.locals[key]; ok {
+		return old
+	}
+	r.locals[key] = l
+	return l
+}
+
+// searchedFolders gathers the folders one model's texture lookups read.
+type searchedFolders struct {
+	mu    sync.Mutex
+	seen  map[string]bool // by File.String
+	files []texture.File
+}
+
+func (s *searchedFolders) add(src texture.Source, dir string) {
+	f := texture.File{Source: src, Name: dir}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if k := f.String(); !s.seen[k] {
+		s.seen[k] = true
+		s.files = append(s.files, f)
+	}
+}
+
+func (s *searchedFolders) list() []texture.File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.files
+}
+
 // libraryModel is a model the DefaultRenderer opened.
 type libraryModel struct {
 	r    *DefaultRenderer
@@ -109,10 +166,12 @@ func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter
 	if err != nil {
 		return nil, err
 	}
-	local := modeltex.Local(filepath.Dir(in.Path), in.Top)
+	var local []texture.Source
 	if in.FS != nil {
 		// Path is "tree:name"; the tree's part names its sources
 		local = modeltex.LocalFS(strings.TrimSuffix(in.Path, ":"+in.Name), in.FS, in.Name)
+	} else {
+		local = r.local(filepath.Dir(in.Path), in.Top)
 	}
 	if job.NoMapRoot {
 		local = local[:1]
@@ -122,6 +181,9 @@ func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter
 		return nil, err
 	}
 	lm := &libraryModel{r: r, file: f, name: in.Path, tex: modeltex.Textures(local, roots, game, r.cache, job.Limits), meter: meter}
+	var searched searchedFolders
+	lm.tex.Resolver.Listings = &r.listings
+	lm.tex.Resolver.Listed = searched.add
 	for _, s := range f.Model.Sequences {
 		lm.info.Sequences = append(lm.info.Sequences, SequenceInfo{
 			Name: s.Name, Start: s.Interval[0], End: s.Interval[1], Looping: !s.NonLooping(),
@@ -134,6 +196,7 @@ func (r *DefaultRenderer) Open(ctx context.Context, job *Job, data []byte, meter
 	}
 	lm.info.Dependencies = render.Dependencies(f.Model, lm.tex, teams, meter.Fork())
 	lm.info.Dependencies = append(lm.info.Dependencies, lm.iconDependencies(job)...)
+	lm.info.Searched = searched.list()
 	return lm, nil
 }
 

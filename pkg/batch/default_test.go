@@ -8,12 +8,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/mdxrender/mdxrender/internal/hostile"
 	"github.com/mdxrender/mdxrender/pkg/batch"
@@ -109,6 +112,7 @@ func runBatch(t *testing.T, cfg batch.Options) (string, *batch.Manifest) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readModels(t, &cfg, m)
 	if m.Summary.Failed != 0 {
 		for _, res := range m.Models {
 			if len(res.Errors) > 0 {
@@ -376,6 +380,7 @@ func TestBatchReadsWithinBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readModels(t, &cfg, man)
 	if len(man.Models) != 1 || man.Summary.Failed != 0 {
 		t.Fatalf("manifest %+v", man.Summary)
 	}
@@ -401,4 +406,68 @@ func allocatedBy(fn func()) uint64 {
 	fn()
 	runtime.ReadMemStats(&b)
 	return b.TotalAlloc - a.TotalAlloc
+}
+
+// readModels reads the models of the manifest a run wrote into its
+// Models.
+func readModels(t *testing.T, o *batch.Options, m *batch.Manifest) {
+	t.Helper()
+	err := batch.EachModel(o.ManifestPath(m), func(r *batch.ModelResult) error {
+		m.Models = append(m.Models, *r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// countingFS counts the listings of each folder read through it.
+type countingFS struct {
+	fstest.MapFS
+	mu    sync.Mutex
+	lists map[string]int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.mu.Lock()
+	c.lists[name]++
+	c.mu.Unlock()
+	return c.MapFS.ReadDir(name)
+}
+
+// Each folder is listed a fixed number of times per batch, whatever the
+// number of models in it: once to find the models, once for the texture
+// lookups of all of them (two models are listed as often as two hundred),
+// not once per model, which made a batch's cost grow with the square of
+// its folders' size.
+func TestFolderListedOncePerBatch(t *testing.T) {
+	model, err := os.ReadFile("../../testdata/models/billboards.mdl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := func(n int) map[string]int {
+		fsys := &countingFS{MapFS: fstest.MapFS{}, lists: map[string]int{}}
+		for i := range n {
+			// The texture is looked for in the model's folder and not found.
+			fsys.MapFS[fmt.Sprintf("units/m%03d.mdl", i)] = &fstest.MapFile{Data: model}
+		}
+		cfg := batch.DefaultOptions()
+		cfg.Inputs.Trees = []batch.Tree{{Name: "tree", FS: fsys}}
+		cfg.Inputs.Extensions = []string{".mdl"}
+		cfg.Output.Dir = t.TempDir()
+		cfg.Render.Size = batch.Square(16)
+		cfg.Jobs = 2
+		r := batch.NewRenderer(0, cfg.Jobs)
+		defer r.Close()
+		m, err := (&batch.Runner{Options: &cfg, Renderer: r, Version: "test"}).Run(context.Background())
+		if err != nil || m.Summary.OK != n || m.Summary.Warnings == 0 {
+			t.Fatalf("%d models: %v %+v (the models should render, each with a missing texture)", n, err, m.Summary)
+		}
+		return fsys.lists
+	}
+	few, many := lists(2), lists(200)
+	if few["units"] == 0 || many["units"] != few["units"] || many["units"] > 2 {
+		t.Errorf("the models' folder was listed %d times for 2 models, %d times for 200; want the same, at most 2", few["units"], many["units"])
+	}
+	t.Logf("listings for 200 models: %v", many)
 }

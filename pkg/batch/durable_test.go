@@ -5,50 +5,61 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
-// TestDurableRecordsWaitForFlush checks the order that makes a crash
-// safe: a model's cache record is not on disk before a flush, which
-// comes after its outputs were written, and every record is there after
+// TestDurableLinesWaitForFlush checks the order that makes a crash safe:
+// a model's journal line is not in the journal before a flush, which
+// comes after its outputs were written, and every line is there after
 // close.
-func TestDurableRecordsWaitForFlush(t *testing.T) {
+func TestDurableLinesWaitForFlush(t *testing.T) {
 	dir := t.TempDir()
 	out, err := atomicfile.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
+	j, err := openJournal(context.Background(), out, "journal.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
 	d := newDurable(out)
-	records := func() int {
-		es, _ := os.ReadDir(filepath.Join(dir, CacheDir))
-		return len(es)
+	d.j = j
+	placed := map[int]int64{}
+	d.placed = func(i int, off int64) { placed[i] = off }
+	lines := func() int {
+		b, _ := os.ReadFile(filepath.Join(dir, "journal.jsonl"))
+		return strings.Count(string(b), journalKeyPrefix)
 	}
 	for i := range flushRecords + 3 {
 		in := fmt.Sprintf("m%d.mdx", i)
 		if err := d.write(context.Background(), "out/"+in+".png", []byte("png")); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.finished(&ModelResult{Input: in, CacheKey: "k"}); err != nil {
-			t.Fatal(err)
-		}
+		d.finished(i, journalLine(&ModelResult{Input: in, Status: StatusOK, CacheKey: "k"}, "", nil))
 		want := 0
 		if i+1 >= flushRecords {
 			want = flushRecords // the first flush, at the flushRecords-th model
 		}
-		if got := records(); got != want {
-			t.Fatalf("after %d models: %d records on disk, want %d", i+1, got, want)
+		if got := lines(); got != want {
+			t.Fatalf("after %d models: %d lines in the journal, want %d", i+1, got, want)
 		}
 	}
 	if err := d.close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := records(); got != flushRecords+3 {
-		t.Fatalf("after close: %d records, want %d", got, flushRecords+3)
+	if got := lines(); got != flushRecords+3 {
+		t.Fatalf("after close: %d lines, want %d", got, flushRecords+3)
 	}
-	if _, ok := lookupCache(out, "m0.mdx", "k"); !ok {
-		t.Error("the first model's record does not read back")
+	line, err := j.line(placed[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, r := decodeEntry(line, "m0.mdx"); r == nil || r.CacheKey != "k" {
+		t.Errorf("the first model's line does not read back: %s", line)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/render"
@@ -34,6 +35,7 @@ import (
 //	emptybefore T               draws nothing before model time T (an effect)
 //	hang                        Render waits for its context to end
 //	stuck                       Render waits for the renderer's release, blind to its context
+//	sleep MS                    Render takes MS milliseconds (to give a kill time to land)
 //	longerr N                   Render fails with an N-byte message
 //
 // It draws a disc whose colour depends on the model, team and yaw and whose
@@ -62,6 +64,7 @@ type fakeModel struct {
 	empty uint32
 	hang  bool
 	stuck bool
+	sleep time.Duration
 	long  int
 }
 
@@ -98,6 +101,9 @@ func (f *fakeRenderer) Open(ctx context.Context, job *Job, data []byte, _ *budge
 			m.hang = true
 		case "stuck":
 			m.stuck = true
+		case "sleep":
+			ms, _ := strconv.Atoi(fs[1])
+			m.sleep = time.Duration(ms) * time.Millisecond
 		case "longerr":
 			m.long, _ = strconv.Atoi(fs[1])
 		}
@@ -121,6 +127,7 @@ func (m *fakeModel) Render(ctx context.Context, req Request) ([]render.Picture, 
 	if m.stuck {
 		<-m.r.release
 	}
+	time.Sleep(m.sleep)
 	if m.long > 0 {
 		return nil, nil, errors.New(strings.Repeat("x", m.long))
 	}
@@ -227,7 +234,7 @@ func treeBytes(t *testing.T, dir string) map[string]string {
 			}
 			return nil
 		}
-		if strings.HasPrefix(e.Name(), "manifest") || e.Name() == "index.html" || strings.HasSuffix(e.Name(), ".xml") || strings.HasSuffix(e.Name(), ".md") {
+		if strings.HasPrefix(e.Name(), "manifest") || strings.HasPrefix(e.Name(), "journal") || e.Name() == "index.html" || strings.HasSuffix(e.Name(), ".xml") || strings.HasSuffix(e.Name(), ".md") {
 			return nil
 		}
 		b, err := os.ReadFile(p)

@@ -69,7 +69,7 @@ func runCheck(t *testing.T, dir string, share float64, update bool) *Manifest {
 		o.Sheet.Trim = false // a trimmed sheet changes size with its drawing; this test is about pixels
 		o.Check = CheckOptions{Golden: "golden", Tolerance: 0, MaxMismatch: share, Update: update, JUnit: "junit.xml", Summary: "summary.md"}
 	})
-	m, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test", Check: true}).Run(context.Background())
+	m, err := runAll(&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test", Check: true}, context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func runOptions(t *testing.T, dir string, edit func(o *Options)) (*Manifest, err
 		o.Render.Size = Square(16)
 		edit(o)
 	})
-	return (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
+	return runAll(&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}, context.Background())
 }
 
 // filesUnder lists the files below dir, slash paths, sorted.

@@ -166,38 +166,49 @@ func (lm *libraryModel) iconDependencies(job *Job) []texture.File {
 
 func (o *Options) hasFormat(f Format) bool { return slices.Contains(o.Output.Formats, f) }
 
-// planIcons gives the jobs of a batch that makes icons their JobIcons.
-// Names are decided over every shard's jobs (all) in input-key order, so
+// iconPlan is what planning decided about a batch's icons: the pictures
+// every job shares and the names that are not the model's own.
+type iconPlan struct {
+	opts    IconOptions
+	pics    *iconPictures
+	sum     string
+	renamed map[string]iconName // by input key
+}
+
+// iconName is a model's icon name that clashed: the name it takes and
+// the input that has the plain one.
+type iconName struct{ name, first string }
+
+// planIcons decides the icons of a batch that makes them (nil otherwise).
+// Names are decided over every shard's models in input-key order, so
 // that they do not depend on the shard, on a resumed run or on which
 // models turn out to be units: the first model of a name (case-blind, as
 // a map's file names are) keeps it, the next take Name_2, Name_3, ....
 // Portrait models are left out: they are never units, and share their
-// unit's name.
-func (o *Options) planIcons(all, jobs []Job) error {
+// unit's name. Only the renamed are kept for the run; the names seen are
+// planning's alone.
+func (o *Options) planIcons(set *inputSet) (*iconPlan, error) {
 	if !o.hasFormat(FormatIcons) {
-		return nil
+		return nil, nil
 	}
 	pics, sum, err := o.Icons.pictures(o.base(), o.Limits)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	type named struct{ name, first string }
-	names := map[string]named{}
+	ip := &iconPlan{opts: o.Icons, pics: pics, sum: sum, renamed: map[string]iconName{}}
 	taken := map[string]bool{}
 	firstOf := map[string]string{} // the input that has a name, by the name in lower case
-	for _, j := range all {
-		if render.IsPortraitModel(j.Input.Key) {
-			continue
+	err = set.each(func(_ int, in Input) bool {
+		if _, skip := o.jobFor(in); skip || render.IsPortraitModel(in.Key) {
+			return true
 		}
-		name := mdxrender.IconName(j.Input.Key)
+		name := mdxrender.IconName(in.Key)
 		key := strings.ToLower(name)
 		if !taken[key] {
 			taken[key] = true
-			firstOf[key] = j.Input.Key
-			names[j.Input.Key] = named{name: name}
-			continue
+			firstOf[key] = in.Key
+			return true
 		}
-		first := firstOf[key]
 		for n := 2; ; n++ {
 			suffix := "_" + strconv.Itoa(n)
 			s := name
@@ -207,19 +218,24 @@ func (o *Options) planIcons(all, jobs []Job) error {
 			s += suffix
 			if !taken[strings.ToLower(s)] {
 				taken[strings.ToLower(s)] = true
-				names[j.Input.Key] = named{name: s, first: first}
-				break
+				ip.renamed[in.Key] = iconName{name: s, first: firstOf[key]}
+				return true
 			}
 		}
+	})
+	return ip, err
+}
+
+// attach gives j its JobIcons; a nil plan makes no icons.
+func (ip *iconPlan) attach(j *Job) {
+	if ip == nil {
+		return
 	}
-	for i := range jobs {
-		n := names[jobs[i].Input.Key]
-		if n.name == "" {
-			n.name = mdxrender.IconName(jobs[i].Input.Key)
-		}
-		jobs[i].Icons = &JobIcons{Options: o.Icons, Name: n.name, Clash: n.first, Pictures: sum, pics: pics}
+	n, ok := ip.renamed[j.Input.Key]
+	if !ok {
+		n.name = mdxrender.IconName(j.Input.Key)
 	}
-	return nil
+	j.Icons = &JobIcons{Options: ip.opts, Name: n.name, Clash: n.first, Pictures: ip.sum, pics: ip.pics}
 }
 
 // pictures reads and decodes the background picture and the frames the

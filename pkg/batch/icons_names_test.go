@@ -14,18 +14,33 @@ import (
 func TestIconNames(t *testing.T) {
 	long := strings.Repeat("é", 50) // 100 bytes
 	keys := []string{"a/Hero.mdx", "a/Hero_Portrait.mdx", "b/HERO.mdl", "c/hero.mdx", "d/" + long + ".mdx", "e/" + long + ".mdl", "f/Other.mdx"}
+	set, err := newInputSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.close()
 	var all []Job
 	for _, k := range keys {
+		set.add(Input{Key: k})
 		all = append(all, Job{Input: Input{Key: k}})
+	}
+	if err := set.sort(); err != nil {
+		t.Fatal(err)
 	}
 	o := DefaultOptions()
 	o.Output.Formats = []Format{FormatIcons}
-	shard := []Job{all[2], all[5]}
-	if err := o.planIcons(all, shard); err != nil {
+	ip, err := o.planIcons(set)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.planIcons(all, all); err != nil {
-		t.Fatal(err)
+	// A shard's jobs are given their icons one at a time, as a run
+	// comes to them.
+	shard := []Job{all[2], all[5]}
+	for i := range shard {
+		ip.attach(&shard[i])
+	}
+	for i := range all {
+		ip.attach(&all[i])
 	}
 	want := []string{"Hero", "Hero", "HERO_2", "hero_3", long, strings.Repeat("é", 49) + "_2", "Other"}
 	for i, j := range all {

@@ -2,7 +2,9 @@ package batch
 
 import (
 	"bytes"
+	"encoding/json"
 	"html/template"
+	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -131,7 +133,7 @@ func IconPage(m *Manifest) ([]byte, error) {
 		}
 		units = append(units, u)
 	}
-	counts := count(len(units), "unit model") + ", " + count(n, "icon") + "; " + count(len(others), "other model") + " (not units)"
+	counts := count(len(units), "unit model", "unit models") + ", " + count(n, "icon", "icons") + "; " + count(len(others), "other model", "other models") + " (not units)"
 	if len(failed) > 0 {
 		counts += ", " + strconv.Itoa(len(failed)) + " failed"
 	}
@@ -149,13 +151,30 @@ func IconPage(m *Manifest) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// count writes n things: "1 icon", "2 icons".
-func count(n int, thing string) string {
-	if n != 1 {
-		thing += "s"
-	}
-	return strconv.Itoa(n) + " " + thing
-}
-
 // iconKey tells an icon's PNG from another's: the kind and size.
 func iconKey(o OutputFile) string { return o.Icon + "/" + strconv.Itoa(o.Size) }
+
+// writeIconPage writes IconPage of m with the models from models. The
+// page lists every model, so they are held for it: an icon batch is a
+// map's models, not a model-sharing site's.
+func writeIconPage(m *Manifest, models modelSource, w io.Writer) error {
+	all := *m
+	all.Models = nil
+	err := models.eachJSON(func(b []byte) error {
+		var r ModelResult
+		if err := json.Unmarshal(b, &r); err != nil {
+			return err
+		}
+		all.Models = append(all.Models, r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b, err := IconPage(&all)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}

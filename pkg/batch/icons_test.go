@@ -79,6 +79,12 @@ func iconBatch(t *testing.T, in, out string) *batch.Manifest {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := batch.EachModel(o.ManifestPath(m), func(r *batch.ModelResult) error {
+		m.Models = append(m.Models, *r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if m.Summary.Failed != 0 {
 		t.Fatalf("failed: %+v", m.Models)
 	}

@@ -1,12 +1,16 @@
 package batch
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -140,35 +144,40 @@ type Timings struct {
 }
 
 func (m *Manifest) summarize() {
-	s := Summary{Models: len(m.Models)}
+	var s Summary
 	for i := range m.Models {
-		r := &m.Models[i]
-		switch r.Status {
-		case StatusOK:
-			s.OK++
-		case StatusCached:
-			s.Cached++
-		case StatusFailed:
-			s.Failed++
-		}
-		s.Warnings += len(r.Warnings)
-		for _, w := range r.Warnings {
-			if s.WarningCodes == nil {
-				s.WarningCodes = map[string]int{}
-			}
-			s.WarningCodes[string(w.Code)]++
-		}
-		for _, c := range r.Checks {
-			s.Checks++
-			if c.Failed() {
-				s.Regressions++
-			}
-			if c.Status == CheckUpdated {
-				s.Updated++
-			}
-		}
+		s.add(&m.Models[i])
 	}
 	m.Summary = s
+}
+
+// add counts one model.
+func (s *Summary) add(r *ModelResult) {
+	s.Models++
+	switch r.Status {
+	case StatusOK:
+		s.OK++
+	case StatusCached:
+		s.Cached++
+	case StatusFailed:
+		s.Failed++
+	}
+	s.Warnings += len(r.Warnings)
+	for _, w := range r.Warnings {
+		if s.WarningCodes == nil {
+			s.WarningCodes = map[string]int{}
+		}
+		s.WarningCodes[string(w.Code)]++
+	}
+	for _, c := range r.Checks {
+		s.Checks++
+		if c.Failed() {
+			s.Regressions++
+		}
+		if c.Status == CheckUpdated {
+			s.Updated++
+		}
+	}
 }
 
 // Failed reports whether any model failed or regressed; the CLI exits 1.
@@ -324,45 +333,206 @@ func (m *Manifest) WriteReports(ctx context.Context, dir, name string) ([]string
 		return nil, err
 	}
 	defer d.Close()
-	return m.writeReports(ctx, d, name)
+	return m.writeReports(ctx, d, name, memoryModels(m.Models))
 }
 
-func (m *Manifest) writeReports(ctx context.Context, d *atomicfile.Dir, name string) ([]string, error) {
+// modelSource gives a manifest's models in order, to be written without
+// holding them all: a run's come from its journal (journalModels), a
+// merged manifest's from memory (memoryModels).
+type modelSource interface {
+	// each calls fn with every model; fn must not keep r.
+	each(fn func(r *ModelResult) error) error
+	// eachJSON calls fn with every model as compact JSON, as
+	// json.Marshal encodes a ModelResult; fn must not keep b.
+	eachJSON(fn func(b []byte) error) error
+}
+
+// memoryModels are a manifest's models held in memory.
+type memoryModels []ModelResult
+
+func (ms memoryModels) each(fn func(r *ModelResult) error) error {
+	for i := range ms {
+		if err := fn(&ms[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ms memoryModels) eachJSON(fn func(b []byte) error) error {
+	for i := range ms {
+		b, err := json.Marshal(&ms[i])
+		if err == nil {
+			err = fn(b)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Manifest) writeReports(ctx context.Context, d *atomicfile.Dir, name string, models modelSource) ([]string, error) {
 	if name == "" {
 		name = ReportName("manifest.json", m)
 	}
 	var written []string
 	var errs []error
 	check := m.Reports.JUnit != ""
-	report := func(file *string, data func() ([]byte, error)) {
+	report := func(file *string, write func(n string) ([]string, error)) {
 		if *file == "" {
 			return
 		}
 		n := ReportName(*file, m)
-		b, err := data()
-		if err == nil {
-			err = d.WriteFile(ctx, n, b)
-		}
+		names, err := write(n)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s was not written: %w", n, err))
 			*file = "" // the manifest lists what is there
 			return
 		}
-		written = append(written, n)
+		written = append(written, names...)
 	}
-	report(&m.Reports.JUnit, m.JUnitXML)
-	report(&m.Reports.Summary, func() ([]byte, error) { return []byte(m.MarkdownSummary()), nil })
-	report(&m.Reports.Gallery, func() ([]byte, error) { return Gallery(m, check) })
-	report(&m.Reports.Icons, func() ([]byte, error) { return IconPage(m) })
+	// The reports are flushed to disk together, before the manifest: a
+	// gallery of a hundred thousand models has two hundred pages, and a
+	// flush of each cost seconds on a busy disk.
+	g := d.Group()
+	one := func(write func(m *Manifest, models modelSource, w io.Writer) error) func(n string) ([]string, error) {
+		return func(n string) ([]string, error) {
+			err := g.Write(ctx, n, func(w io.Writer) error { return write(m, models, w) })
+			return []string{n}, err
+		}
+	}
+	report(&m.Reports.JUnit, one(writeJUnit))
+	report(&m.Reports.Summary, one(writeMarkdownSummary))
+	report(&m.Reports.Gallery, func(n string) ([]string, error) { return writeGallery(ctx, d, g, n, m, models, check) })
+	report(&m.Reports.Icons, one(writeIconPage))
+	if err := g.Sync(); err != nil {
+		errs = append(errs, fmt.Errorf("flushing the reports to disk: %w", err))
+	}
 	// The manifest goes last: a reader that finds it finds the reports.
-	b, err := m.MarshalIndent()
-	if err == nil {
-		err = d.WriteFile(ctx, name, b)
-	}
+	err := d.Write(ctx, name, func(w io.Writer) error { return m.writeJSON(w, models) })
 	if err != nil {
 		errs = append(errs, fmt.Errorf("%s was not written: %w", name, err))
 	} else {
 		written = append(written, name)
 	}
 	return written, errors.Join(errs...)
+}
+
+// writeJSON writes the manifest as MarshalIndent does, with the models
+// from models, one at a time.
+func (m *Manifest) writeJSON(w io.Writer, models modelSource) error {
+	head := *m
+	head.Models = nil
+	b, err := head.MarshalIndent()
+	if err != nil {
+		return err
+	}
+	// The head ends with the models' null: the models go in its place.
+	const tail = "\"models\": null\n}\n"
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return fmt.Errorf("manifest: unexpected encoding")
+	}
+	b = b[:len(b)-len(tail)]
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	n := 0
+	err = models.eachJSON(func(r []byte) error {
+		buf.Reset()
+		if n == 0 {
+			buf.WriteString("\"models\": [\n    ")
+		} else {
+			buf.WriteString(",\n    ")
+		}
+		n++
+		if err := json.Indent(&buf, r, "    ", "  "); err != nil {
+			return err
+		}
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err = io.WriteString(w, tail)
+	} else {
+		_, err = io.WriteString(w, "\n  ]\n}\n")
+	}
+	return err
+}
+
+// ManifestPath is the file a run with these options writes the manifest
+// m (from Run) to.
+func (o *Options) ManifestPath(m *Manifest) string {
+	return filepath.Join(o.outDir(), ManifestName(m))
+}
+
+// EachModel calls fn with every model of the manifest file name, in
+// order, reading them one at a time: a manifest of a hundred thousand
+// models is read in the memory of one. fn must not keep r; an error from
+// fn stops the reading and is returned.
+func EachModel(name string, fn func(r *ModelResult) error) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
+	fail := func(err error) error { return fmt.Errorf("%s: offset %d: %w", name, dec.InputOffset(), err) }
+	want := func(d json.Delim) error {
+		t, err := dec.Token()
+		if err != nil {
+			return fail(err)
+		}
+		if t != d {
+			return fail(fmt.Errorf("want %v, found %v", d, t))
+		}
+		return nil
+	}
+	if err := want('{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return fail(err)
+		}
+		if t != "models" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return fail(err)
+			}
+			continue
+		}
+		if !dec.More() {
+			break
+		}
+		// null (no models) or a list.
+		t, err = dec.Token()
+		if err != nil {
+			return fail(err)
+		}
+		if t == nil {
+			continue
+		}
+		if t != json.Delim('[') {
+			return fail(fmt.Errorf("models: want a list, found %v", t))
+		}
+		for dec.More() {
+			var r ModelResult
+			if err := dec.Decode(&r); err != nil {
+				return fail(err)
+			}
+			if err := fn(&r); err != nil {
+				return err
+			}
+		}
+		if err := want(']'); err != nil {
+			return err
+		}
+	}
+	return want('}')
 }

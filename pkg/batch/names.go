@@ -1,34 +1,19 @@
 package batch
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
 )
 
-// separateRoots keeps the output names of inputs from different roots
-// apart: where two inputs have the same relative path (units/a.mdx in two
-// input folders), each gets its root's name in front of it
-// (modsA/units/a.mdx, modsB/units/a.mdx). Inputs whose relative path is
-// their own keep it, so adding a second root does not rename the outputs
-// of the first, except where the two really overlap.
-func separateRoots(ins []Input) {
-	byRel := map[string][]int{}
-	for i, in := range ins {
-		byRel[in.Rel] = append(byRel[in.Rel], i)
-	}
-	for _, idx := range byRel {
-		if len(idx) < 2 {
-			continue
-		}
-		for _, i := range idx {
-			if r := rootSegment(ins[i].Root); r != "" {
-				ins[i].Rel = r + "/" + ins[i].Rel
-			}
-		}
-	}
-}
+// Inputs of different roots keep their output names apart: where two
+// inputs have the same relative path (units/a.mdx in two input folders),
+// each gets its root's name in front of it (modsA/units/a.mdx,
+// modsB/units/a.mdx); inputs whose relative path is their own keep it, so
+// adding a second root does not rename the outputs of the first, except
+// where the two really overlap (inputSet.sort).
 
 // rootSegment makes a root's name one safe path segment.
 func rootSegment(root string) string {
@@ -39,17 +24,17 @@ func rootSegment(root string) string {
 	return r
 }
 
-// checkNames reports the first two jobs that would write the same file,
-// with a template that keeps every job apart, if one of a few simple
-// changes does.
-func (o *Options) checkNames(jobs []Job) error {
-	a, b, stem, ok := firstCollision(jobs, o.Output.Name)
-	if !ok {
-		return nil
+// checkNames reports the first two inputs whose jobs would write the
+// same file, with a template that keeps every job apart, if one of a few
+// simple changes does. Skipped inputs write nothing.
+func (o *Options) checkNames(set *inputSet) error {
+	a, b, stem, ok, err := o.firstCollision(set, o.Output.Name)
+	if err != nil || !ok {
+		return err
 	}
 	hint := "no simple template keeps them apart: leave one out with an override (overrides: [{match: ..., skip: true}]) or rename one"
 	for _, t := range nameCandidates(o.Output.Name) {
-		if _, _, _, clash := firstCollision(jobs, t); !clash {
+		if _, _, _, clash, _ := o.firstCollision(set, t); !clash {
 			hint = fmt.Sprintf("output.name %q keeps every model apart", t)
 			break
 		}
@@ -57,23 +42,50 @@ func (o *Options) checkNames(jobs []Job) error {
 	return fmt.Errorf("output.name %q: %s and %s both write %s; %s", o.Output.Name, a, b, stem, hint)
 }
 
-// firstCollision finds two jobs whose outputs under the template share a
-// stem.
-func firstCollision(jobs []Job, tmpl string) (a, b, stem string, ok bool) {
-	owner := map[string]string{}
-	for i := range jobs {
-		j := &jobs[i]
+// firstCollision finds two inputs whose outputs under the template share
+// a stem. It keeps a hash of each stem, a few bytes an input, not the
+// stems: a hash met twice is checked against the stems of its first
+// input.
+func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string, ok bool, err error) {
+	owner := make(map[uint64]int32, set.len())
+	stems := func(in Input) []string {
+		j, skip := o.jobFor(in)
+		if skip {
+			return nil
+		}
+		var out []string
 		for _, v := range j.Views {
 			for _, t := range j.Teams {
-				s := stemFor(tmpl, j, v.Name, t.Name)
-				if o, dup := owner[s]; dup && o != j.Input.Key {
-					return o, j.Input.Key, s, true
-				}
-				owner[s] = j.Input.Key
+				out = append(out, stemFor(tmpl, &j, v.Name, t.Name))
 			}
 		}
+		return out
 	}
-	return "", "", "", false
+	var firstErr error
+	err = set.each(func(i int, in Input) bool {
+		for _, s := range stems(in) {
+			k := hashString(s)
+			o, dup := owner[k]
+			if !dup {
+				owner[k] = int32(i)
+				continue
+			}
+			if int(o) == i {
+				continue
+			}
+			prev, err := set.input(int(o))
+			if err != nil {
+				firstErr = err
+				return false
+			}
+			if slices.Contains(stems(prev), s) {
+				a, b, stem, ok = prev.Key, in.Key, s, true
+				return false
+			}
+		}
+		return true
+	})
+	return a, b, stem, ok, errors.Join(err, firstErr)
 }
 
 // nameCandidates are templates that tell more inputs apart than tmpl,

@@ -33,7 +33,7 @@ func TestSheetOutputs(t *testing.T) {
 		o.Sheet.Metadata = []Metadata{MetaTexturePacker, MetaGodot}
 	})
 	fr := &fakeRenderer{}
-	m, err := (&Runner{Options: c, Renderer: fr, Version: "test"}).Run(context.Background())
+	m, err := runAll(&Runner{Options: c, Renderer: fr, Version: "test"}, context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestSheetOutputs(t *testing.T) {
 	// Frames larger than a page fail the model, naming the limit.
 	c.Render.Size, c.Force = Square(128), true
 	c.Views = nil
-	m, err = (&Runner{Options: c, Renderer: fr, Version: "test"}).Run(context.Background())
+	m, err = runAll(&Runner{Options: c, Renderer: fr, Version: "test"}, context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

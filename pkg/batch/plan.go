@@ -24,7 +24,7 @@ import (
 type Input struct {
 	// FS holds the file as Name for an input of Inputs.Trees or inside an
 	// archive; nil for a file on disk.
-	FS   fs.FS
+	FS   fs.FS `json:"-"`
 	Name string
 	// Entry is the archive entry of an input inside an archive, which is
 	// read through it: the archive may spell its name otherwise than Name
@@ -97,16 +97,29 @@ func resolve(base, p string) string {
 func (o *Options) ExpandInputs() ([]Input, error) {
 	var arch archives
 	defer arch.close()
-	ins, _, err := o.expandInputs(&arch)
+	set, _, err := o.expandInputs(&arch)
+	if err != nil {
+		return nil, err
+	}
+	defer set.close()
+	ins := make([]Input, 0, set.len())
+	err = set.each(func(_ int, in Input) bool {
+		ins = append(ins, in)
+		return true
+	})
 	return ins, err
 }
 
 // expandInputs is ExpandInputs with the warnings about what folders held
 // that could not be taken (special files, dangling links, link loops); the
-// archives it opens are added to arch.
-func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
+// archives it opens are added to arch. The inputs are in a set, sorted,
+// which the caller closes.
+func (o *Options) expandInputs(arch *archives) (*inputSet, []string, error) {
 	base := o.base()
-	var out []Input
+	out, err := newInputSet()
+	if err != nil {
+		return nil, nil, err
+	}
 	var errs []error
 	var warns []string
 	warn := func(s string) { warns = append(warns, s) }
@@ -126,7 +139,7 @@ func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
 		if top != "" {
 			in.Inner = filepath.ToSlash(rel)
 		}
-		out = append(out, in)
+		out.add(in)
 	}
 	// Explicit files and list entries are named relative to the deepest
 	// folder holding all of them, so outputs keep their layout without the
@@ -139,7 +152,9 @@ func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
 			if err != nil {
 				errs = append(errs, fmt.Errorf("inputs.files: %w", err))
 			}
-			out = append(out, ins...)
+			for _, in := range ins {
+				out.add(in)
+			}
 			continue
 		}
 		if _, err := os.Stat(p); err != nil {
@@ -168,7 +183,9 @@ func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
 					if err != nil {
 						errs = append(errs, fmt.Errorf("%s:%d: %w", lp, line, err))
 					}
-					out = append(out, ins...)
+					for _, in := range ins {
+						out.add(in)
+					}
 					continue
 				}
 				if _, err := os.Stat(p); err != nil {
@@ -208,7 +225,7 @@ func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
 				return nil
 			}
 			key := tr.Name + ":" + p
-			out = append(out, Input{FS: tr.FS, Name: p, Path: key, Key: key, Rel: p, Root: tr.Name})
+			out.add(Input{FS: tr.FS, Name: p, Path: key, Key: key, Rel: p, Root: tr.Name})
 			return nil
 		})
 		if err != nil {
@@ -241,18 +258,14 @@ func (o *Options) expandInputs(arch *archives) ([]Input, []string, error) {
 		}
 	}
 	if len(errs) > 0 {
+		out.close()
 		return nil, warns, errors.Join(errs...)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	dedup := out[:0]
-	for i, in := range out {
-		if i > 0 && in.Key == out[i-1].Key {
-			continue
-		}
-		dedup = append(dedup, in)
+	if err := out.sort(); err != nil {
+		out.close()
+		return nil, warns, err
 	}
-	separateRoots(dedup)
-	return dedup, warns, nil
+	return out, warns, nil
 }
 
 func abs(p string) string {
@@ -364,44 +377,78 @@ func (o *Options) Plan() ([]Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.jobs, nil
+	defer p.set.close()
+	var jobs []Job
+	err = p.set.each(func(_ int, in Input) bool {
+		if j, skip := p.jobFor(o, in); !skip && o.Shard.Contains(in.Key) {
+			jobs = append(jobs, j)
+		}
+		return true
+	})
+	return jobs, err
 }
 
-// planned is a run's plan: its jobs, the input keys of every shard's jobs
-// (what --prune keeps) and the warnings about folder entries not taken.
+// planned is a run's plan: its inputs, in order (a Run makes each job as
+// it comes to it, jobFor, and leaves out those skipped or in other
+// shards), the input keys of every shard's jobs when Prune needs them,
+// and the warnings about folder entries not taken.
 type planned struct {
-	jobs     []Job
+	set      *inputSet
 	all      map[string]bool
 	warnings []string
+	// icons are the icon names of every shard's models, when the run
+	// makes icons.
+	icons *iconPlan
 }
 
+// jobFor is o.jobFor with the job's icons, when the run makes them.
+func (p *planned) jobFor(o *Options, in Input) (Job, bool) {
+	j, skip := o.jobFor(in)
+	if !skip {
+		p.icons.attach(&j)
+	}
+	return j, skip
+}
+
+// plan expands the inputs and checks that no two write the same file;
+// the caller closes the plan's set.
 func (o *Options) plan(arch *archives) (*planned, error) {
-	ins, warns, err := o.expandInputs(arch)
+	set, warns, err := o.expandInputs(arch)
 	if err != nil {
 		return nil, err
 	}
-	p := &planned{all: map[string]bool{}, warnings: warns}
-	var every []Job
-	for _, in := range ins {
-		j, skip := o.jobFor(in)
-		if skip {
-			continue
-		}
-		p.all[in.Key] = true
-		every = append(every, j)
-		if o.Shard.Contains(in.Key) {
-			p.jobs = append(p.jobs, j)
-		}
-	}
+	p := &planned{set: set, warnings: warns}
 	// Names are checked over every shard's jobs: a collision must not
 	// depend on how the inputs fall into shards.
-	if err := o.checkNames(every); err != nil {
+	if err := o.checkNames(set); err != nil {
+		set.close()
 		return nil, err
 	}
-	if err := o.planIcons(every, p.jobs); err != nil {
+	if p.icons, err = o.planIcons(set); err != nil {
+		set.close()
 		return nil, err
+	}
+	if o.Prune {
+		p.all = map[string]bool{}
+		err = set.each(func(_ int, in Input) bool {
+			if _, skip := o.jobFor(in); !skip {
+				p.all[in.Key] = true
+			}
+			return true
+		})
+		if err != nil {
+			set.close()
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// keep reports whether a run of these options renders the input: it is
+// not skipped and it is in the run's shard.
+func (o *Options) keep(in Input) bool {
+	_, skip := o.jobFor(in)
+	return !skip && o.Shard.Contains(in.Key)
 }
 
 func (o *Options) jobFor(in Input) (Job, bool) {

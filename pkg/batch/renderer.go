@@ -41,6 +41,13 @@ type ModelInfo struct {
 	// resolved, spawned models). Their contents are part of the cache key,
 	// so editing a texture re-renders the models that use it.
 	Dependencies []texture.File
+	// Searched are the folders (each as a File of its Source, Name the
+	// folder's path in it) whose listings decided which files
+	// Dependencies are, and that no other was found. With the model file
+	// and the dependencies they are what a later run compares (by size
+	// and modification time) to know that the outputs are still current
+	// without reading the model again (see the journal).
+	Searched []texture.File
 	// Warnings found while opening (missing textures, unknown chunks, ...).
 	Warnings []Warning
 }

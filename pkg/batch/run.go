@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -31,11 +32,12 @@ type Observer interface {
 }
 
 // StartObserver is an Observer that is also told when a model starts, so
-// that it can show what is running. Started is called from the workers,
-// several at once.
+// that it can show what is running: in.Key names it as Finished's
+// ModelResult.Input does, in.Rel by its path below the input folder.
+// Started is called from the workers, several at once.
 type StartObserver interface {
 	Observer
-	Started(input string)
+	Started(in *Input)
 }
 
 // Runner runs a batch. Build one per run.
@@ -59,7 +61,8 @@ type Runner struct {
 	// batch; 0 means DefaultStopGrace.
 	StopGrace time.Duration
 
-	out    *durable        // the current Run's outputs and cache records
+	out    *durable        // the current Run's outputs and journal
+	stamps *stamper        // the current Run's stamps and texture hashes
 	golden *atomicfile.Dir // the golden folder, when Check rewrites it
 }
 
@@ -72,19 +75,26 @@ var errModelTimeout = errors.New("model timeout")
 
 // Run renders every planned model with a pool of Options.Jobs workers. A
 // model that fails, or runs past Options.ModelTimeout, is recorded in the
-// manifest and the batch goes on. The manifest, check reports and gallery
-// are written at the end; the error is only for problems with the run
-// itself (options that do not validate, planning, another batch writing
-// into the output folder, an unwritable output folder, cancellation) or
-// with writing its records: a report, the manifest or cache records that
-// could not be written (the manifest is then returned with the error).
+// manifest and the batch goes on. Each finished model is recorded in the
+// run's journal (see journal.go) as it finishes; the manifest, check
+// reports and gallery are written from it at the end. The error is only
+// for problems with the run itself (options that do not validate,
+// planning, another batch writing into the output folder, an unwritable
+// output folder, cancellation) or with writing its records: a report,
+// the manifest or the journal that could not be written (the manifest is
+// then returned with the error).
+//
+// The Manifest returned has the run's summary, reports and warnings but
+// not its models, which can be a hundred thousand: they are in the
+// manifest file (ReadManifest, EachModel), and an Observer is given each
+// as it finishes.
 //
 // If ctx is cancelled, Run stops taking models and cancels the ones in
 // flight through their contexts (a model that does not stop within
 // StopGrace is left behind: it can no longer write a file); it removes
 // temporary files, writes a manifest of the models that finished, marked
-// Interrupted, and returns it with ctx.Err(). Finished models keep their
-// cache records, so the next run resumes where this one stopped.
+// Interrupted, and returns it with ctx.Err(). Finished models are in the
+// journal, so the next run resumes where this one stopped.
 func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	c := r.Options
 	if err := c.Validate(); err != nil {
@@ -118,11 +128,11 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		defer g.Close()
 		r.golden = g
 	}
-	r.out = newDurable(out)
+	r.stamps = &stamper{}
 	var earlier *earlierFiles
 	if c.Prune {
 		// What earlier runs wrote, read before this run replaces the
-		// manifests and records that say so.
+		// manifests and journals that say so.
 		earlier = claims(out)
 	}
 	var arch archives
@@ -131,58 +141,92 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}
-	jobs := p.jobs
+	defer p.set.close()
+	pf, err := writePlan(out, sh, p.set, c.keep)
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	defer pf.close()
+	total := pf.n
+	// The plan file has the inputs now: what the set keeps of each goes.
+	p.set.refs = nil
+	j, err := openJournal(ctx, out, journalName(sh))
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	defer j.close()
+	r.out = newDurable(out)
+	r.out.j = j
 	if r.Observer != nil {
-		r.Observer.Planned(len(jobs))
+		r.Observer.Planned(total)
 	}
 	workers := c.Jobs
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	workers = min(workers, max(len(jobs), 1))
+	workers = min(workers, max(total, 1))
 
-	results := make([]ModelResult, len(jobs))
-	// cut marks the models the interruption stopped: they did not finish.
-	cut := make([]bool, len(jobs))
-	finished := make([]bool, len(jobs))
-	next := make(chan int)
-	done := make(chan int)
+	// What the run keeps per model: where its line is in the journal and
+	// how it ended, nine bytes, so that memory stays flat.
+	offsets := make([]int64, total)
+	states := make([]modelState, total)
+	r.out.placed = func(i int, off int64) { offsets[i] = off }
+	next := make(chan *task)
+	done := make(chan *task)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				results[i] = r.runModel(ctx, &jobs[i])
-				cut[i] = ctx.Err() != nil && results[i].Status == StatusFailed
-				done <- i
+			for t := range next {
+				t.res = r.runModel(ctx, t)
+				// A model the interruption cut short did not finish; one
+				// that completed just as it came did.
+				t.cut = ctx.Err() != nil && t.res.Status == StatusFailed
+				done <- t
 			}
 		}()
 	}
+	var planErr error
 	go func() {
 		defer close(next)
-		for i := range jobs {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
+		cur := j.cursor()
+		planErr = pf.each(func(i int, in Input) bool {
+			jb, _ := p.jobFor(c, in)
+			t := &task{i: i, job: jb, oldOff: -1}
+			if line, off, ok := cur.find(in.Key); ok {
+				t.old, t.oldOff = line, off
 			}
+			select {
+			case next <- t:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		})
+		if planErr == nil {
+			planErr = cur.err()
 		}
 	}()
 	go func() { wg.Wait(); close(done) }()
-	for i := range done {
-		// A model the interruption cut short did not finish; one that
-		// completed just as it came did.
-		if cut[i] {
+	var sum Summary
+	for t := range done {
+		if t.cut {
 			continue
 		}
-		finished[i] = true
+		states[t.i] = stateOf(&t.res)
+		sum.add(&t.res)
 		if r.Observer != nil {
-			r.Observer.Finished(&results[i])
+			r.Observer.Finished(&t.res)
+		}
+		if t.line != nil {
+			r.out.finished(t.i, t.line)
+		} else {
+			offsets[t.i] = t.oldOff
 		}
 	}
 
-	m := &Manifest{Tool: "mdxrender", Version: r.Version, Options: c.optionsHash(), Skipped: p.warnings}
+	m := &Manifest{Tool: "mdxrender", Version: r.version(), Options: c.optionsHash(), Skipped: p.warnings, Summary: sum}
 	if sh.Count > 1 {
 		m.Shards = []string{sh.String()}
 	}
@@ -195,16 +239,15 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	if c.hasFormat(FormatIcons) {
 		m.Reports.Icons = IconPageName
 	}
-	for i := range results {
-		if finished[i] {
-			m.Models = append(m.Models, results[i])
-		}
-	}
-	// The finished models' records, before the manifest that lists them.
+	// The finished models' lines, before the manifest that lists them.
 	flushErr := r.out.close()
 	if flushErr != nil {
 		flushErr = fmt.Errorf("batch: %w", flushErr)
 	}
+	if planErr != nil {
+		flushErr = errors.Join(flushErr, fmt.Errorf("batch: %w", planErr))
+	}
+	finished := &journalModels{j: j, offsets: offsets, states: states}
 	if err := ctx.Err(); err != nil {
 		// Write what there is, however the run was stopped: the writes
 		// must not be cancelled with it.
@@ -212,20 +255,68 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		out.SweepTemp()
 		m.Interrupted = true
 		m.Reports = Reports{}
-		m.summarize()
-		if err := out.WriteFile(wctx, ManifestName(m), mustIndent(m)); err != nil {
+		if _, err := m.writeReports(wctx, out, ManifestName(m), finished); err != nil {
 			return m, fmt.Errorf("batch: interrupted, and the manifest of the finished models was not written: %w", err)
 		}
 		return m, err
 	}
 	if c.Prune {
-		m.Pruned = prune(out, earlier, p.all, jobs, m.Models)
+		m.Pruned = prune(out, earlier, p.all, finished)
 	}
-	m.summarize()
-	if _, err := m.writeReports(ctx, out, ManifestName(m)); err != nil {
+	// A run that went through starts the next one's journal: its own
+	// models, in order; the manifest and reports are read from it.
+	if flushErr == nil {
+		if err := finished.compact(ctx); err != nil {
+			flushErr = fmt.Errorf("batch: %w", err)
+		}
+	}
+	if _, err := m.writeReports(ctx, out, ManifestName(m), finished); err != nil {
 		return m, errors.Join(flushErr, err)
 	}
 	return m, flushErr
+}
+
+// task is one model on its way through the workers.
+type task struct {
+	i   int
+	job Job
+	// old is the journal's line for the model, from an earlier run
+	// (nil: none), and oldOff where it is.
+	old    []byte
+	oldOff int64
+	res    ModelResult
+	cut    bool
+	// line is the model's new journal line; nil when old stands.
+	line []byte
+}
+
+// modelState is how a model ended in this run.
+type modelState uint8
+
+const (
+	notFinished modelState = iota
+	finishedOK
+	finishedCached
+	finishedFailed
+)
+
+func stateOf(r *ModelResult) modelState {
+	switch r.Status {
+	case StatusCached:
+		return finishedCached
+	case StatusFailed:
+		return finishedFailed
+	}
+	return finishedOK
+}
+
+// version is the version the run records: Runner.Version, else the
+// module's from the program's build information.
+func (r *Runner) version() string {
+	if r.Version != "" {
+		return r.Version
+	}
+	return ModuleVersion()
 }
 
 func mustIndent(m *Manifest) []byte {
@@ -243,9 +334,10 @@ func ManifestName(m *Manifest) string { return ReportName("manifest.json", m) }
 // runModel renders one model under its own context, which ends at
 // Options.ModelTimeout or when ctx does, and waits at most StopGrace for it
 // to stop after that.
-func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
+func (r *Runner) runModel(ctx context.Context, t *task) ModelResult {
+	job := &t.job
 	if s, ok := r.Observer.(StartObserver); ok {
-		s.Started(job.Input.Key)
+		s.Started(&job.Input)
 	}
 	start := time.Now()
 	mctx, cancel := context.WithCancel(ctx)
@@ -255,7 +347,12 @@ func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 	}
 	defer cancel()
 	ch := make(chan ModelResult, 1)
-	go func() { ch <- r.runJob(mctx, job) }()
+	var line []byte // the model's journal line, once it is done
+	go func() {
+		res, l := r.runJob(mctx, t)
+		line = l
+		ch <- res
+	}()
 	grace := r.StopGrace
 	if grace <= 0 {
 		grace = DefaultStopGrace
@@ -263,9 +360,11 @@ func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 	var res ModelResult
 	select {
 	case res = <-ch:
+		t.line = line
 	case <-mctx.Done():
 		select {
 		case res = <-ch:
+			t.line = line
 		case <-time.After(grace):
 			res = ModelResult{Input: job.Input.Key, Rel: job.Input.Rel, Status: StatusFailed,
 				Errors: []string{"stopped waiting for it: the renderer did not stop within " + grace.String()}}
@@ -282,6 +381,11 @@ func (r *Runner) runModel(ctx context.Context, job *Job) ModelResult {
 		}
 		res.Errors = errs
 	}
+	if res.Status == StatusFailed {
+		// Recorded as it is now: a timeout or a renderer left behind
+		// changed it after runJob made its line.
+		t.line = journalLine(&res, "", nil)
+	}
 	return res
 }
 
@@ -290,17 +394,27 @@ type jobRun struct {
 	r     *Runner
 	ctx   context.Context
 	job   *Job
+	t     *task
 	res   ModelResult
 	model Model
 	info  ModelInfo
 	warn  map[[2]string]bool // code and message
+	// stamps are what the result came from, for the journal (nil: not
+	// all on disk); reuse is set when the journal's old line stands for
+	// the result as it is.
+	stamps  []string
+	jobHash string
+	reuse   bool
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
+// runJob runs one model and returns its result and its journal line
+// (nil when the journal's old line stands).
+func (r *Runner) runJob(ctx context.Context, t *task) (res ModelResult, line []byte) {
+	job := &t.job
 	start := time.Now()
-	jr := &jobRun{r: r, ctx: ctx, job: job, warn: map[[2]string]bool{}}
+	jr := &jobRun{r: r, ctx: ctx, job: job, t: t, warn: map[[2]string]bool{}}
 	jr.res = ModelResult{Input: job.Input.Key, Rel: job.Input.Rel, Status: StatusOK}
 	defer func() {
 		// A panic in a renderer is a bug, but it must not take the batch down.
@@ -311,6 +425,9 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
 		}
 		jr.res.Timings.TotalMS = ms(time.Since(start))
 		res = jr.res
+		if !jr.reuse || r.Check {
+			line = journalLine(&res, jr.jobHash, jr.stamps)
+		}
 	}()
 	if err := jr.produce(); err != nil {
 		jr.res.Status = StatusFailed
@@ -322,7 +439,7 @@ func (r *Runner) runJob(ctx context.Context, job *Job) (res ModelResult) {
 		jr.check()
 		jr.res.Timings.CheckMS = ms(time.Since(t))
 	}
-	return jr.res
+	return jr.res, nil // the deferred function sets both
 }
 
 // maxMessage bounds the length of one error or warning kept in a
@@ -340,9 +457,50 @@ func (jr *jobRun) addWarnings(ws []Warning) {
 	}
 }
 
+// journalLine is the journal line of a model's result. A result is
+// reused unread by a later run only with its job hash and stamps, and
+// only if it did not fail.
+func journalLine(res *ModelResult, jobHash string, stamps []string) []byte {
+	e := journalEntry{Key: res.Input}
+	if res.Status != StatusFailed && stamps != nil {
+		e.Job, e.Stamps = jobHash, stamps
+	}
+	e.Result, _ = json.Marshal(res) // a ModelResult always encodes
+	b, _ := json.Marshal(e)
+	return b
+}
+
 // produce reads, opens, consults the cache and renders.
 func (jr *jobRun) produce() error {
 	job, res, c := jr.job, &jr.res, jr.r.Options
+	var stems []string
+	for _, v := range job.Views {
+		for _, tm := range job.Teams {
+			stems = append(stems, c.Stem(job, v.Name, tm.Name))
+		}
+	}
+	opts := jobOptions(job, stems)
+	jr.jobHash = jobHash(jr.r.version(), opts)
+	// The model file's stamp, taken before it is read: a change after
+	// this is seen by the next run.
+	place, onDisk := inputPlace(&job.Input)
+	modelStamp := ""
+	if onDisk {
+		modelStamp = stampOf(place)
+	}
+	var old *journalEntry
+	var oldRes *ModelResult
+	if !c.Force && jr.t.old != nil {
+		old, oldRes = decodeEntry(jr.t.old, job.Input.Key)
+	}
+	if old != nil && old.Job == jr.jobHash && jr.r.stamps.current(modelStamp, old.Stamps) && jr.outputsExist(oldRes) {
+		// Nothing the result came from changed: the model is done,
+		// unread.
+		jr.cached(oldRes)
+		jr.stamps, jr.reuse = old.Stamps, true
+		return nil
+	}
+
 	t := time.Now()
 	var data []byte
 	var err error
@@ -373,24 +531,17 @@ func (jr *jobRun) produce() error {
 	jr.model, jr.info = m, m.Info()
 	res.Timings.OpenMS = ms(time.Since(t))
 	jr.addWarnings(jr.info.Warnings)
-
-	var stems []string
-	for _, v := range job.Views {
-		for _, tm := range job.Teams {
-			stems = append(stems, c.Stem(job, v.Name, tm.Name))
-		}
+	if onDisk && modelStamp != "" {
+		jr.stamps, _ = jr.r.stamps.modelStamps(modelStamp, &jr.info)
 	}
-	res.CacheKey = cacheKey(jr.r.Version, data, jr.info.Dependencies, job, stems, meter)
-	if !c.Force {
-		if old, ok := lookupCache(jr.r.out.dir, job.Input.Key, res.CacheKey); ok {
-			*res = *old
-			res.Status = StatusCached
-			res.Checks = nil
-			for _, w := range res.Warnings {
-				jr.warn[[2]string{string(w.Code), w.Message}] = true
-			}
-			return nil
-		}
+
+	res.CacheKey = cacheKey(jr.r.version(), data, jr.info.Dependencies, opts, jr.r.stamps, meter)
+	if old != nil && oldRes.CacheKey == res.CacheKey && oldRes.Status != StatusFailed && jr.outputsExist(oldRes) {
+		jr.cached(oldRes)
+		// The old line stands unless what it vouches by changed (a file
+		// touched, not changed): then the new stamps are recorded.
+		jr.reuse = slices.Equal(old.Stamps, jr.stamps) && old.Job == jr.jobHash
+		return nil
 	}
 
 	// The selection is that of sheets and previews; without them the
@@ -417,15 +568,39 @@ func (jr *jobRun) produce() error {
 	if err := jr.writeIcons(); err != nil {
 		return err
 	}
-	if err := jr.ctx.Err(); err != nil {
-		return err
+	return jr.ctx.Err()
+}
+
+// decodeEntry decodes a journal line of the input key; nil if it is not
+// one.
+func decodeEntry(line []byte, key string) (*journalEntry, *ModelResult) {
+	var e decodedEntry
+	if json.Unmarshal(line, &e) != nil || e.Key != key || e.Result.Input != key {
+		return nil, nil
 	}
-	// The record goes last, once the outputs are on disk: its presence
-	// means every output is complete.
-	if err := jr.r.out.finished(res); err != nil {
-		return fmt.Errorf("cache: %w", err)
+	return &journalEntry{Key: e.Key, Job: e.Job, Stamps: e.Stamps}, &e.Result
+}
+
+// cached makes an earlier result this run's: the model is unchanged.
+func (jr *jobRun) cached(old *ModelResult) {
+	res := &jr.res
+	*res = *old
+	res.Status = StatusCached
+	res.Checks = nil
+	for _, w := range res.Warnings {
+		jr.warn[[2]string{string(w.Code), w.Message}] = true
 	}
-	return nil
+}
+
+// outputsExist reports whether every output r lists is still a file in
+// the output folder.
+func (jr *jobRun) outputsExist(r *ModelResult) bool {
+	for _, o := range r.Outputs {
+		if fi, err := jr.r.out.dir.Lstat(o.Path); err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
 
 // hasRun reports whether the job writes sheets or previews, which show

@@ -45,7 +45,7 @@ func batchOptions(dir string, jobs int) *Options {
 
 func runBatch(t *testing.T, dir string, jobs int, r Renderer) *Manifest {
 	t.Helper()
-	m, err := (&Runner{Options: batchOptions(dir, jobs), Renderer: r, Version: "test"}).Run(context.Background())
+	m, err := runAll(&Runner{Options: batchOptions(dir, jobs), Renderer: r, Version: "test"}, context.Background())
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -199,12 +199,12 @@ func TestBatchCache(t *testing.T) {
 
 	// A new program version re-renders everything; so does Force.
 	c := batchOptions(dir, 2)
-	m4, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
+	m4, err := runAll(&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test2"}, context.Background())
 	if err != nil || m4.Summary.Cached != 0 {
 		t.Errorf("new version: %+v %v", m4.Summary, err)
 	}
 	c.Force = true
-	m5, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test2"}).Run(context.Background())
+	m5, err := runAll(&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test2"}, context.Background())
 	if err != nil || m5.Summary.Cached != 0 {
 		t.Errorf("force: %+v %v", m5.Summary, err)
 	}
@@ -234,7 +234,7 @@ func TestBatchInterruptedRunCleansUpAndResumes(t *testing.T) {
 			cancel() // Ctrl-C in the middle of a model
 		}
 	}
-	m, err := (&Runner{Options: batchOptions(dir, 1), Renderer: r, Version: "test"}).Run(ctx)
+	m, err := runAll(&Runner{Options: batchOptions(dir, 1), Renderer: r, Version: "test"}, ctx)
 	if err != context.Canceled || m == nil || !m.Interrupted {
 		t.Fatalf("interrupted run: %v, %v", m, err)
 	}
@@ -330,7 +330,7 @@ func TestMergeShardManifests(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		c := batchOptions(d, 1)
 		c.Shard = Shard{i, 3}
-		m, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
+		m, err := runAll(&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}, context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

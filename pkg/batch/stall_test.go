@@ -35,7 +35,7 @@ func runStallWith(t *testing.T, ctx context.Context, dir, input string, fr *fake
 			edit(o)
 		}
 	})
-	return (&Runner{Options: c, Renderer: fr, Version: "test", StopGrace: 100 * time.Millisecond}).Run(ctx)
+	return runAll(&Runner{Options: c, Renderer: fr, Version: "test", StopGrace: 100 * time.Millisecond}, ctx)
 }
 
 func byRel(m *Manifest) map[string]*ModelResult {
@@ -237,9 +237,10 @@ func TestPrune(t *testing.T) {
 			t.Errorf("pruned %s: %v", keep, err)
 		}
 	}
-	recs, _ := filepath.Glob(filepath.Join(dir, "out", CacheDir, "*.json"))
-	if len(recs) != 1 {
-		t.Errorf("%d cache records left, want 1 (a.mdx)", len(recs))
+	// The journal keeps the models of the run, a.mdx alone.
+	j, _ := os.ReadFile(filepath.Join(dir, "out", CacheDir, "journal.jsonl"))
+	if n := strings.Count(string(j), journalKeyPrefix); n != 1 || !strings.Contains(string(j), "a.mdx") {
+		t.Errorf("the journal keeps %d models, want 1 (a.mdx):\n%s", n, j)
 	}
 	// Without prune nothing is removed.
 	os.Remove(filepath.Join(dir, "m", "a.mdx"))

@@ -57,7 +57,7 @@ func TestStillTimeInBatch(t *testing.T) {
 				edit(o)
 			}
 		})
-		m, err := (&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}).Run(context.Background())
+		m, err := runAll(&Runner{Options: c, Renderer: &fakeRenderer{}, Version: "test"}, context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,10 @@
 package batch
 
 import (
+	"bufio"
 	"fmt"
-	"sort"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
@@ -13,17 +15,31 @@ import (
 // first, then warnings. Paths are relative to the output folder.
 func (m *Manifest) MarkdownSummary() string {
 	var b strings.Builder
+	writeMarkdownSummary(m, memoryModels(m.Models), &b)
+	return b.String()
+}
+
+// writeMarkdownSummary writes the summary of the models, which come in
+// input order, in two passes: the failures, then the warnings.
+func writeMarkdownSummary(m *Manifest, models modelSource, w io.Writer) error {
+	bw := bufio.NewWriter(w)
 	s := m.Summary
-	fmt.Fprintf(&b, "## mdxrender %s\n\n", m.Version)
-	fmt.Fprintf(&b, "%d models: %d rendered, %d unchanged (cached), %d failed; %d warnings.\n", s.Models, s.OK, s.Cached, s.Failed, s.Warnings)
+	fmt.Fprintf(bw, "## mdxrender %s\n\n", m.Version)
+	fmt.Fprintf(bw, "%s: %d rendered, %d unchanged (cached), %d failed; %s.\n", count(s.Models, "model", "models"), s.OK, s.Cached, s.Failed, count(s.Warnings, "warning", "warnings"))
 	if s.Checks > 0 {
-		fmt.Fprintf(&b, "Golden checks: %d compared, %d regressions, %d updated.\n", s.Checks, s.Regressions, s.Updated)
+		fmt.Fprintf(bw, "Golden checks: %d compared, %d regressions, %d updated.\n", s.Checks, s.Regressions, s.Updated)
 	}
-	type row struct{ status, model, what, detail string }
-	var rows []row
-	for _, r := range m.Models {
+	rows := 0
+	err := models.each(func(r *ModelResult) error {
+		row := func(status, what, detail string) {
+			if rows == 0 {
+				bw.WriteString("\n| Result | Model | Output | Detail |\n|---|---|---|---|\n")
+			}
+			rows++
+			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", status, mdEscape(r.Input), mdEscape(what), detail)
+		}
 		if r.Status == StatusFailed {
-			rows = append(rows, row{"❌ failed", r.Input, "render", mdEscape(strings.Join(r.Errors, "; "))})
+			row("❌ failed", "render", mdEscape(strings.Join(r.Errors, "; ")))
 		}
 		for _, c := range r.Checks {
 			if c.Failed() {
@@ -31,31 +47,49 @@ func (m *Manifest) MarkdownSummary() string {
 				if c.Diff != "" {
 					d += fmt.Sprintf(" ([diff](%s))", href(c.Diff))
 				}
-				rows = append(rows, row{"❌ " + c.Status, r.Input, c.Output, d})
+				row("❌ "+c.Status, c.Output, d)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].model < rows[j].model })
-	if len(rows) > 0 {
-		b.WriteString("\n| Result | Model | Output | Detail |\n|---|---|---|---|\n")
-		for _, r := range rows {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.status, mdEscape(r.model), mdEscape(r.what), r.detail)
+	if rows == 0 {
+		bw.WriteString("\nNo failures.\n")
+	}
+	warned := false
+	err = models.each(func(r *ModelResult) error {
+		for _, wn := range r.Warnings {
+			if !warned {
+				bw.WriteString("\n<details><summary>Warnings</summary>\n\n| Model | Code | Message |\n|---|---|---|\n")
+				warned = true
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s |\n", mdEscape(r.Input), mdEscape(string(wn.Code)), mdEscape(wn.Message))
 		}
-	} else {
-		b.WriteString("\nNo failures.\n")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	var warn []string
-	for _, r := range m.Models {
-		for _, w := range r.Warnings {
-			warn = append(warn, fmt.Sprintf("| %s | %s | %s |", mdEscape(r.Input), mdEscape(string(w.Code)), mdEscape(w.Message)))
-		}
+	if warned {
+		bw.WriteString("\n</details>\n")
 	}
-	if len(warn) > 0 {
-		b.WriteString("\n<details><summary>Warnings</summary>\n\n| Model | Code | Message |\n|---|---|---|\n")
-		b.WriteString(strings.Join(warn, "\n"))
-		b.WriteString("\n\n</details>\n")
+	return bw.Flush()
+}
+
+// String is the summary as a line for a person: "1 model: 1 rendered,
+// 0 unchanged, 0 failed, 2 warnings".
+func (s Summary) String() string {
+	return fmt.Sprintf("%s: %d rendered, %d unchanged, %d failed, %s", count(s.Models, "model", "models"), s.OK, s.Cached, s.Failed, count(s.Warnings, "warning", "warnings"))
+}
+
+// count writes n with the noun's singular or plural: "1 model", "2 models".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	return b.String()
+	return strconv.Itoa(n) + " " + many
 }
 
 // mdEscape makes a name or message from a model or an archive one

@@ -110,8 +110,9 @@ type Request struct {
 // letters and ".." components are refused, and Folder sources do not
 // follow symbolic links out of their folder. A Resolver may be used from
 // several goroutines once configured. It remembers folder listings for its
-// lifetime (a batch over thousands of models reads each folder once), so
-// files added later are seen by a new Resolver.
+// lifetime, in Listings (shared by the Resolvers that are given the same
+// one: a batch over thousands of models reads each folder once), so
+// files added later are seen by a new Resolver with new Listings.
 type Resolver struct {
 	// Sources are searched before a request's own, in order: texture
 	// folders, maps and archives.
@@ -125,9 +126,19 @@ type Resolver struct {
 	Cache *Cache
 	// Options bound decoding.
 	Options Options
+	// Listings holds the folder listings lookups read; nil means the
+	// Resolver's own.
+	Listings *Listings
+	// Listed, when set, is told of each folder a lookup reads the names
+	// of (from Listings or afresh), with the Source it is in and its path
+	// inside Source.FS: what was found, or not, depends on those folders
+	// alone, so a caller that notes them can tell later that a lookup
+	// would still find the same files without doing it again. It may be
+	// called from several goroutines at once.
+	Listed func(src Source, dir string)
 
-	mu   sync.Mutex
-	dirs map[dirKey][]string // folder listings, for case-insensitive lookup
+	once sync.Once
+	own  *Listings
 }
 
 type dirKey struct {
@@ -298,16 +309,18 @@ func (r *Resolver) lookupIn(src Source, dir string, parts []string) (string, err
 // matches lists the entries of dir named name: the exact spelling first,
 // then the others that differ only in case, in listing order.
 func (r *Resolver) matches(src Source, dir, name string) []string {
-	var exact, folded []string
-	for _, n := range r.list(src, dir) {
-		switch {
-		case n == name:
-			exact = append(exact, n)
-		case strings.EqualFold(n, name):
-			folded = append(folded, n)
-		}
+	if r.Listed != nil {
+		r.Listed(src, dir)
 	}
-	return append(exact, folded...)
+	return r.listings().list(src, dir).matches(name)
+}
+
+func (r *Resolver) listings() *Listings {
+	if r.Listings != nil {
+		return r.Listings
+	}
+	r.once.Do(func() { r.own = new(Listings) })
+	return r.own
 }
 
 // isKind checks that p is a folder (wantDir) or a regular file.
@@ -320,37 +333,6 @@ func (r *Resolver) isKind(src Source, p string, wantDir bool) error {
 		return fs.ErrNotExist
 	}
 	return nil
-}
-
-func (r *Resolver) list(src Source, dir string) []string {
-	var key dirKey
-	key.fs, key.dir = identity(src.FS, dir)
-	if key.fs == nil {
-		return readDirNames(src.FS, dir)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if names, ok := r.dirs[key]; ok {
-		return names
-	}
-	names := readDirNames(src.FS, dir)
-	if r.dirs == nil {
-		r.dirs = map[dirKey][]string{}
-	}
-	r.dirs[key] = names
-	return names
-}
-
-func readDirNames(fsys fs.FS, dir string) []string {
-	ents, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil
-	}
-	names := make([]string, len(ents))
-	for i, e := range ents {
-		names[i] = e.Name()
-	}
-	return names
 }
 
 // Load finds and decodes the texture a model asks for, with all of its

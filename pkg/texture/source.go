@@ -251,3 +251,14 @@ var errNotRegular = errors.New("not a regular file or folder")
 // is not repeated: it may name a place the reader of a log should not
 // learn about.
 var errOutside = errors.New("a symbolic link leads outside the search folder, or is absolute: not followed")
+
+// OnDisk returns the path on disk of p, a path inside s.FS, when s is a
+// Folder: a caller can then stat the file or folder to tell whether it
+// changed. ok is false for other file systems.
+func (s Source) OnDisk(p string) (name string, ok bool) {
+	dir, ok := s.FS.(folderFS)
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(dir.dir, filepath.FromSlash(p)), true
+}

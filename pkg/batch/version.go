@@ -1,0 +1,66 @@
+package batch
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// modulePath is the module this package is part of.
+const modulePath = "github.com/mdxrender/mdxrender"
+
+// ModuleVersion is the version of this module the running program was
+// built with, from the build information Go records in it: the module's
+// version when the program requires it (a release, or a pseudo-version
+// naming the commit), or, when the program is built from this module's
+// own source, the version or commit of that build ("devel-0123456789ab",
+// "+dirty" for uncommitted changes). It is "" when the build recorded
+// none (go test, go run, or a build with -buildvcs=false): a gallery
+// then says it is a development build rather than show a made-up
+// version.
+func ModuleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	return moduleVersion(bi)
+}
+
+func moduleVersion(bi *debug.BuildInfo) string {
+	if bi.Main.Path != modulePath {
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				if d.Replace != nil && d.Replace.Version != "" {
+					return d.Replace.Version
+				}
+				return d.Version
+			}
+		}
+		return ""
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	v := "devel-" + rev[:min(len(rev), 12)]
+	if modified == "true" {
+		v += "+dirty"
+	}
+	return v
+}
+
+// knownVersion reports whether v names a build (not "", nor the "dev"
+// a program without build information records).
+func knownVersion(v string) bool {
+	return v != "" && !strings.EqualFold(v, "dev")
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# bench-scale.sh: what a batch costs as it grows (docs/performance.md#scale).
+# For each size it builds a synthetic batch from corpus models, hard links
+# under generated names (m0000000.mdx, ...) in folders of 10,000 (as a
+# model-sharing site or a map repository keeps them), renders it at a
+# small size, then runs it again fully cached (the resume of a batch
+# that had finished, or had been killed after its last model), and
+# prints, per size: the render's wall time, models/s, CPU time per model
+# and peak RSS, then the cached resume's wall time, wall and CPU time per
+# model and peak RSS. On a machine shared with other work, compare the
+# CPU times: the wall times move with the load.
+#
+#   scripts/bench-scale.sh               # 1000 10000 100000
+#   scripts/bench-scale.sh 1000 10000    # other sizes
+#
+# MDXR_SHARED overrides the shared folder; WORK (default
+# $TMPDIR/bench-scale) holds the batches (hard links cost no space; the
+# 100,000 thumbnails take some 2 GB with the file system's blocks); SIZE
+# (default 32) is the render size; JOBS (default 0: every CPU) the
+# models rendered at once. Needs jq, perl and GNU time (/usr/bin/time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SHARED=${MDXR_SHARED:-../shared}
+[ -f "$SHARED/corpus/manifest.tsv" ] || { echo "bench-scale: no corpus under $SHARED (set MDXR_SHARED)" >&2; exit 2; }
+SHARED=$(cd "$SHARED" && pwd)
+command -v jq >/dev/null || { echo "bench-scale: jq is needed" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench-scale: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
+SIZES=("$@")
+[ ${#SIZES[@]} -gt 0 ] || SIZES=(1000 10000 100000)
+TMP=${TMPDIR:-/tmp}
+WORK=${WORK:-$TMP/bench-scale}
+SIZE=${SIZE:-32}
+JOBS=${JOBS:-0}
+PER_DIR=10000
+mkdir -p "$WORK"
+go build -o "$WORK/mdxrender" ./cmd/mdxrender
+bin=$WORK/mdxrender
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+changes')  cpus: $(nproc) ($cpu)  load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The models: the corpus's classic MDX files (version 800) that render
+# without failing, so a resume finds every one of them cached (a failed
+# model is always tried again). Textures are not linked: most are the
+# game's, which a model-sharing site does not have either, and each
+# missing one is looked for in the model's folder of 10,000.
+pick=$WORK/models.txt
+if [ ! -s "$pick" ]; then
+	awk -F'\t' 'NR>1 && $6=="MDLX" && $7=="800" && tolower($1) ~ /\.mdx$/ {print "'"$SHARED"'/corpus/" $1}' \
+		"$SHARED/corpus/manifest.tsv" >"$WORK/candidates.txt"
+	rm -rf "$WORK/pick"
+	MDXR_INPUTS_LIST="$WORK/candidates.txt" "$bin" batch -o "$WORK/pick" --size "$SIZE" >/dev/null 2>&1 || true
+	jq -r '.models[] | select(.status == "ok") | .input' "$WORK/pick/manifest.json" >"$pick"
+fi
+models=()
+while IFS= read -r m; do models+=("$m"); done <"$pick"
+[ ${#models[@]} -gt 0 ] || { echo "bench-scale: no corpus model rendered" >&2; exit 1; }
+echo "models: ${#models[@]} corpus models, linked round-robin; render size $SIZE; jobs $JOBS; folders of $PER_DIR"
+
+# build N: the inputs of a batch of N models, made once and kept.
+build() {
+	local n=$1 in=$WORK/n$1/in
+	[ -f "$WORK/n$n/built" ] && return
+	rm -rf "$WORK/n$n"
+	# One process for all the links: a process per link took minutes
+	# for 100,000 on a loaded machine.
+	perl -e 'my ($in, $n, $per, @m) = @ARGV;
+		for my $i (0 .. $n - 1) {
+			my $d = sprintf("%s/d%03d", $in, int($i / $per));
+			if ($i % $per == 0) { system("mkdir", "-p", $d) == 0 or die "mkdir $d\n" }
+			link($m[$i % @m], sprintf("%s/m%07d.mdx", $d, $i)) or die "link: $!\n";
+		}' "$in" "$n" "$PER_DIR" "${models[@]}"
+	touch "$WORK/n$n/built"
+}
+
+# run N LABEL: one batch run into the size's output folder; prints wall
+# seconds, CPU seconds (user and system: what the run cost whatever else
+# the machine was doing) and peak RSS in MiB.
+run() {
+	local n=$1 log=$WORK/n$1/$2.time
+	/usr/bin/time -v "$bin" batch -o "$WORK/n$n/out" --size "$SIZE" --jobs "$JOBS" --format png "$WORK/n$n/in" \
+		>"$WORK/n$n/$2.out" 2>"$log" </dev/null || { tail -5 "$log" >&2; return 1; }
+	local wall cpu rss
+	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$log")
+	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$log")
+	rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$log")
+	echo "$wall $cpu $rss"
+}
+
+printf '%-8s %9s %9s %11s %7s %9s %11s %11s %7s  %s\n' models render_s models/s cpu_ms/mdl rss_MB resume_s ms/mdl cpu_ms/mdl rss_MB load
+for n in "${SIZES[@]}"; do
+	build "$n"
+	rm -rf "$WORK/n$n/out"
+	read -r rw rc rr < <(run "$n" render)
+	read -r cw cc cr < <(run "$n" resume)
+	cached=$(jq '.summary.cached' "$WORK/n$n/out/manifest.json")
+	[ "$cached" = "$n" ] || echo "bench-scale: the resume of $n models found $cached cached" >&2
+	awk -v n="$n" -v rw="$rw" -v rc="$rc" -v rr="$rr" -v cw="$cw" -v cc="$cc" -v cr="$cr" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
+		'BEGIN { printf "%-8d %9.1f %9.1f %11.3f %7d %9.2f %11.3f %11.3f %7d  %s\n", n, rw, n / rw, 1000 * rc / n, rr, cw, 1000 * cw / n, 1000 * cc / n, cr, load }'
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
