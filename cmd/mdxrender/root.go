@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mdxrender/mdxrender/pkg/batch"
 )
 
 // ldflagsVersion, when set at link time (-ldflags "-X
@@ -28,32 +30,12 @@ func versionFrom(override string, bi *debug.BuildInfo) string {
 	if override != "" {
 		return override
 	}
-	if bi == nil {
-		return "dev"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
+	if bi != nil {
+		if v := batch.BuildVersion(bi); v != "" {
+			return v
 		}
 	}
-	if rev == "" {
-		return "dev"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	v := "devel-" + rev
-	if modified == "true" {
-		v += "+dirty"
-	}
-	return v
+	return "dev"
 }
 
 func newRootCmd() *cobra.Command {

@@ -149,19 +149,7 @@ func TestKillAndResume(t *testing.T) {
 func crashState(t *testing.T, out string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	err := filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if e.Name() == CacheDir {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(out, p)
-		rel = filepath.ToSlash(rel)
+	eachFile(t, out, func(rel string, b []byte) {
 		s := string(b)
 		switch {
 		case rel == "manifest.json":
@@ -172,11 +160,7 @@ func crashState(t *testing.T, out string) map[string]string {
 			s = regexp.MustCompile(`time="[0-9.]+"`).ReplaceAllString(s, `time=""`)
 		}
 		files[rel] = s
-		return err
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return files
 }
 

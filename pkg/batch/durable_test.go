@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // TestDurableLinesWaitForFlush checks the order that makes a crash safe:
@@ -17,16 +15,8 @@ import (
 // close.
 func TestDurableLinesWaitForFlush(t *testing.T) {
 	dir := t.TempDir()
-	out, err := atomicfile.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	j, err := openJournal(context.Background(), out, "journal.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.close()
+	out, j, done := testJournal(t, dir)
+	defer done()
 	d := newDurable(out)
 	d.j = j
 	placed := map[int]int64{}

@@ -10,6 +10,7 @@ import (
 	"image"
 	"image/color"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -224,6 +225,20 @@ func team(name string, n int) Team { return Team{Name: name, Color: texture.Play
 func treeBytes(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
+	eachFile(t, dir, func(rel string, b []byte) {
+		name := path.Base(rel)
+		if strings.HasPrefix(name, "manifest") || strings.HasPrefix(name, "journal") || name == "index.html" || strings.HasSuffix(name, ".xml") || strings.HasSuffix(name, ".md") {
+			return
+		}
+		out[rel] = string(b)
+	})
+	return out
+}
+
+// eachFile calls fn with the slash path below dir and the bytes of every
+// file there but the cache's.
+func eachFile(t *testing.T, dir string, fn func(rel string, b []byte)) {
+	t.Helper()
 	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -234,16 +249,12 @@ func treeBytes(t *testing.T, dir string) map[string]string {
 			}
 			return nil
 		}
-		if strings.HasPrefix(e.Name(), "manifest") || strings.HasPrefix(e.Name(), "journal") || e.Name() == "index.html" || strings.HasSuffix(e.Name(), ".xml") || strings.HasSuffix(e.Name(), ".md") {
-			return nil
-		}
 		b, err := os.ReadFile(p)
 		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
+		fn(filepath.ToSlash(rel), b)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
 }

@@ -472,6 +472,11 @@ func (jm *journalModels) eachLine(fn func(i int, line []byte) error) error {
 		}
 		return nil
 	}
+	return jm.eachLineAt(fn)
+}
+
+// eachLineAt is eachLine reading each line at its offset.
+func (jm *journalModels) eachLineAt(fn func(i int, line []byte) error) error {
 	for i, off := range jm.offsets {
 		if !jm.has(i) {
 			continue
@@ -597,19 +602,7 @@ func (jm *journalModels) compact(ctx context.Context) error {
 		}
 	}
 	_, err := jm.j.start(ctx, func(w io.Writer) error {
-		for i, off := range jm.offsets {
-			if !jm.has(i) {
-				continue
-			}
-			line, err := jm.j.line(off)
-			if err != nil {
-				return err
-			}
-			if err := writeLine(w, line); err != nil {
-				return err
-			}
-		}
-		return nil
+		return jm.eachLineAt(func(_ int, line []byte) error { return writeLine(w, line) })
 	})
 	if err != nil {
 		return err

@@ -17,16 +17,8 @@ import (
 // byte for byte what decoding the line and encoding its result gives,
 // or a resumed batch's manifest would differ from an uninterrupted one's.
 func TestJournalEachJSONAsDecoded(t *testing.T) {
-	out, err := atomicfile.Create(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	j, err := openJournal(context.Background(), out, "journal.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.close()
+	_, j, done := testJournal(t, t.TempDir())
+	defer done()
 	results := []ModelResult{
 		{Input: "a.mdx", Rel: "a.mdx", Status: StatusOK, Outputs: []OutputFile{{Path: "a.png", Kind: "png"}},
 			Warnings: []Warning{{Code: "missing-texture", Message: `<b>&"x\u2028"</b>`}}, Timings: Timings{ReadMS: 0.1, TotalMS: 1e-7}},
@@ -133,4 +125,20 @@ func TestJournalKeptByCachedResume(t *testing.T) {
 			t.Errorf("model %d is %s, want %s", i, r.Rel, want)
 		}
 	}
+}
+
+// testJournal opens the journal "journal.jsonl" in a new output folder
+// dir; done closes both.
+func testJournal(t *testing.T, dir string) (out *atomicfile.Dir, j *journal, done func()) {
+	t.Helper()
+	out, err := atomicfile.Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err = openJournal(context.Background(), out, "journal.jsonl")
+	if err != nil {
+		out.Close()
+		t.Fatal(err)
+	}
+	return out, j, func() { j.close(); out.Close() }
 }

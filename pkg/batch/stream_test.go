@@ -66,16 +66,8 @@ func TestManifestStreamedAsMarshalIndent(t *testing.T) {
 func TestReportsStreamed(t *testing.T) {
 	live := func(n int) uint64 {
 		dir := t.TempDir()
-		out, err := atomicfile.Create(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer out.Close()
-		j, err := openJournal(context.Background(), out, "journal.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer j.close()
+		out, j, done := testJournal(t, dir)
+		defer done()
 		src := streamManifest(n)
 		jm := &journalModels{j: j, offsets: make([]int64, n), states: make([]modelState, n)}
 		var lines [][]byte

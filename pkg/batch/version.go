@@ -37,6 +37,14 @@ func moduleVersion(bi *debug.BuildInfo) string {
 		}
 		return ""
 	}
+	return BuildVersion(bi)
+}
+
+// BuildVersion is the version of a program built from this module's own
+// source, as bi records it: the module's version, else the commit of
+// the build ("devel-0123456789ab", "+dirty" for uncommitted changes),
+// else "".
+func BuildVersion(bi *debug.BuildInfo) string {
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
