@@ -85,7 +85,7 @@ li{margin:2px 0}
 <body>
 <header>
 <h1>{{.Title}}</h1>
-<p>{{count .S.Models "model" "models"}}: {{num .S.OK}} rendered, {{num .S.Cached}} unchanged, {{num .S.Failed}} failed, {{count .S.Warnings "warning" "warnings"}}{{if .Check}}; {{count .S.Checks "check" "checks"}}, {{num .S.Regressions}} regressions, {{num .S.Updated}} updated{{end}}{{if .Interrupted}}; the run was interrupted: these are the models that finished{{end}}.</p>
+<p>{{count .S.Models "model" "models"}}: {{num .S.OK}} rendered, {{num .S.Cached}} unchanged, {{num .S.Failed}} failed, {{count .S.Warnings "warning" "warnings"}}{{if .Check}}; {{count .S.Checks "check" "checks"}}, {{num .S.Regressions}} regressions, {{num .S.Updated}} updated{{end}}{{if .Interrupted}}; the run was interrupted: these are the models that finished{{end}}.{{if .Icons}} The icons of the unit models, at game size and enlarged: <a href="{{.Icons}}">{{.Icons}}</a>.{{end}}</p>
 <div class="controls"><input id="q" type="search" placeholder="filter by name" aria-label="filter by name">
 <select id="st" aria-label="status"><option value="">every status</option><option value="ok">rendered</option><option value="cached">unchanged</option><option value="failed">failed</option><option value="warn">with warnings</option></select>
 <span id="shown"></span></div>
@@ -168,7 +168,14 @@ func writeCard(b *bytes.Buffer, c *galleryCard) {
 		w(esc(show(c.Name)))
 		w(`" loading="lazy" width="256" height="256"></a>`)
 	} else {
-		w(`<div class="thumb"><div class="none">no picture</div></div>`)
+		none := "no picture"
+		if r.Icons != nil && !r.Icons.Unit && len(r.Outputs) == 0 {
+			// A batch of icons alone: the model is not drawn at all.
+			none = "no icon: not a unit"
+		}
+		w(`<div class="thumb"><div class="none">`)
+		w(none)
+		w(`</div></div>`)
 	}
 	w("\n<h2 class=\"name\">")
 	w(esc(show(c.Name)))
@@ -378,10 +385,11 @@ func newCard(r *ModelResult, n int) galleryCard {
 	}
 	c.MoreErrors, c.MoreWarnings = len(r.Errors)-len(c.Errors), len(r.Warnings)-len(c.Warnings)
 	// The still if there is one, else the sheet, else an animation
-	// (browsers play GIF and APNG in an img); every sheet page and
-	// animation is shown too, and the metadata files are listed.
+	// (browsers play GIF and APNG in an img), else an icon's PNG (a batch
+	// of icons alone); every sheet page and animation is shown too, and
+	// the other files are listed.
 	thumb := -1
-	for _, kind := range []string{string(FormatPNG), string(FormatSheet), string(FormatGIF), string(FormatAPNG)} {
+	for _, kind := range []string{string(FormatPNG), string(FormatSheet), string(FormatGIF), string(FormatAPNG), KindIconPNG} {
 		for i, o := range r.Outputs {
 			if thumb < 0 && o.Kind == kind {
 				thumb = i
@@ -434,6 +442,8 @@ type galleryPageData struct {
 	// Index is the script that lists every model.
 	First, Prev, Next, Last string
 	Index                   template.URL
+	// Icons is the icons page ("" for a batch without icons).
+	Icons string
 }
 
 // galleryTitle is the gallery's title: the program and its version, or
@@ -492,6 +502,9 @@ func galleryPagesAnd(m *Manifest, models modelSource, check bool, name string, e
 	pages = max(1, (total+galleryPage-1)/galleryPage)
 	d := galleryPageData{Title: galleryTitle(m.Version), S: m.Summary, Check: check, Interrupted: m.Interrupted,
 		Pages: pages, Index: href(indexName(name))}
+	if m.Reports.Icons != "" {
+		d.Icons = ReportName(m.Reports.Icons, m)
+	}
 	var b bytes.Buffer
 	k, inPage := 1, 0
 	begin := func() error {

@@ -201,6 +201,30 @@ func TestBatchIconPage(t *testing.T) {
 	}
 }
 
+// In a batch of icons alone, the gallery shows each unit's icon as its
+// card's picture, says why a model has none, and links the icons page.
+func TestBatchIconsGallery(t *testing.T) {
+	in, out := iconInputs(t), t.TempDir()
+	iconBatch(t, in, out)
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, s := range []string{
+		`<a href="icons.html">`,
+		`<img src="icons/ReplaceableTextures/CommandButtons/BTNHero.png"`,
+		"no icon: not a unit",
+	} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the gallery lacks %q", s)
+		}
+	}
+	if strings.Contains(page, ">no picture<") {
+		t.Error(`a card says "no picture"`)
+	}
+}
+
 // The icons and the page are the same bytes whatever GOMAXPROCS; a
 // second run finds every model unchanged and rewrites nothing, and a
 // deleted icon makes its model's icons again.

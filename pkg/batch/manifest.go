@@ -404,8 +404,9 @@ func (m *Manifest) writeReports(ctx context.Context, d *atomicfile.Dir, name str
 	}
 	report(&m.Reports.JUnit, one(writeJUnit))
 	report(&m.Reports.Summary, one(writeMarkdownSummary))
-	report(&m.Reports.Gallery, func(n string) ([]string, error) { return writeGallery(ctx, d, g, n, m, models, check) })
+	// The icons page first: the gallery links to it if it was written.
 	report(&m.Reports.Icons, one(writeIconPage))
+	report(&m.Reports.Gallery, func(n string) ([]string, error) { return writeGallery(ctx, d, g, n, m, models, check) })
 	if err := g.Sync(); err != nil {
 		errs = append(errs, fmt.Errorf("flushing the reports to disk: %w", err))
 	}
