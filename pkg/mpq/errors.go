@@ -1,6 +1,7 @@
 package mpq
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/mdxrender/mdxrender/internal/clip"
@@ -42,6 +43,24 @@ type UnsupportedError struct {
 	Archive string
 	File    string
 	What    string // what is not supported, e.g. "compression method Huffman+ADPCM mono (0x41)"
+}
+
+// inFile is what err says went wrong inside the file name, without the
+// archive's and the file's names, which a warning about that file gives
+// already.
+func inFile(err error, name string) string {
+	var fe *FormatError
+	var ue *UnsupportedError
+	switch {
+	case errors.As(err, &fe) && (fe.File == "" || fe.File == name):
+		if fe.Offset >= 0 {
+			return fmt.Sprintf("at offset %#x: %s", fe.Offset, fe.Reason)
+		}
+		return fe.Reason
+	case errors.As(err, &ue) && (ue.File == "" || ue.File == name):
+		return "unsupported " + ue.What
+	}
+	return err.Error()
 }
 
 func (e *UnsupportedError) Error() string {

@@ -67,7 +67,7 @@ func (a *Archive) readList(name string, scan func(io.Reader) (int, error)) {
 	f := *a.byHash[i]
 	f.Name = name
 	if err := f.checkReadLimit("reading the names it lists"); err != nil {
-		a.warnf("%s not read: %v", name, err)
+		a.warnf("%s not read: %s", name, inFile(err, name))
 		return
 	}
 	a.listNamed = a.listNamed[:0]
@@ -88,7 +88,7 @@ func (a *Archive) readList(name string, scan func(io.Reader) (int, error)) {
 				}
 			}
 		}
-		a.warnf("%s is unreadable: %v", name, err)
+		a.warnf("%s is unreadable: %s", name, inFile(err, name))
 		return
 	}
 	if long > 0 {

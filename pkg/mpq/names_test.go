@@ -163,3 +163,23 @@ func BenchmarkListfileBomb(b *testing.B) {
 		}
 	}
 }
+
+// A (listfile) that cannot be read leaves one warning that says where
+// in the archive it went wrong without naming the archive and the list
+// twice (the warning names them already).
+func TestListfileCorruptWarning(t *testing.T) {
+	// Compressed, in sectors, with an offset table that points far past
+	// the block.
+	table := []byte{0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f}
+	b := hostile.MPQ(3,
+		[]hostile.MPQBlock{{Raw: table, Size: 5000, Flags: FlagExists | FlagCompress}, {Raw: []byte("data"), Size: 4, Flags: FlagExists}},
+		[]hostile.MPQName{{Name: "(listfile)", Block: 0}, {Name: "real", Block: 1}})
+	a, err := NewReader(bytes.NewReader(b), int64(len(b)), "names.mpq", budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := a.Warnings()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "(listfile) is unreadable: at offset 0x") || strings.Contains(w[0], "names.mpq") {
+		t.Errorf("warnings: %q", w)
+	}
+}
