@@ -215,3 +215,14 @@ func TestBatchReportWriteFailures(t *testing.T) {
 		})
 	}
 }
+
+// A folder in inputs.files (a map extracted into a folder that kept its
+// name) is refused with what to do, not read as a file or an archive.
+func TestInputsFilesFolder(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, map[string]string{"map.w3x/units/a.mdx": "seq Stand 0 100"})
+	_, err := runOptions(t, dir, func(o *Options) { o.Inputs.Files = []string{"map.w3x"} })
+	if err == nil || !strings.Contains(err.Error(), "map.w3x is a folder: list it under inputs.dirs") {
+		t.Errorf("%v, want the folder refused", err)
+	}
+}

@@ -147,6 +147,11 @@ func (o *Options) expandInputs(arch *archives) (*inputSet, []string, error) {
 	var loose []string
 	for _, f := range o.Inputs.Files {
 		p := resolve(base, f)
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			// A map extracted into a folder keeps its name (X.w3x).
+			errs = append(errs, fmt.Errorf("inputs.files: %s is a folder: list it under inputs.dirs", p))
+			continue
+		}
 		if archiveInput(p) {
 			ins, err := o.openArchiveInput(p, arch, warn)
 			if err != nil {
