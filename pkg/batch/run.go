@@ -49,6 +49,8 @@ type Runner struct {
 	// Version is the program version; it is part of the cache key, so a new
 	// release re-renders everything.
 	Version string
+	// buildKey is the version as the cache keys take it (buildKey).
+	buildKey string
 	// Check compares outputs with the goldens in Options.Check.Golden (or
 	// rewrites them with Options.Check.Update) and writes the reports.
 	Check bool
@@ -100,6 +102,7 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}
+	r.buildKey = buildKey(r.version(), programHash)
 	if r.Renderer == nil {
 		d := NewRenderer(c.TextureCache, c.Jobs)
 		defer d.Close()
@@ -480,7 +483,7 @@ func (jr *jobRun) produce() error {
 		}
 	}
 	opts := jobOptions(job, stems)
-	jr.jobHash = jobHash(jr.r.version(), opts)
+	jr.jobHash = jobHash(jr.r.buildKey, opts)
 	// The model file's stamp, taken before it is read: a change after
 	// this is seen by the next run.
 	place, onDisk := inputPlace(&job.Input)
@@ -535,7 +538,7 @@ func (jr *jobRun) produce() error {
 		jr.stamps, _ = jr.r.stamps.modelStamps(modelStamp, &jr.info)
 	}
 
-	res.CacheKey = cacheKey(jr.r.version(), data, jr.info.Dependencies, opts, jr.r.stamps, meter)
+	res.CacheKey = cacheKey(jr.r.buildKey, data, jr.info.Dependencies, opts, jr.r.stamps, meter)
 	if old != nil && oldRes.CacheKey == res.CacheKey && oldRes.Status != StatusFailed && jr.outputsExist(oldRes) {
 		jr.cached(oldRes)
 		// The old line stands unless what it vouches by changed (a file

@@ -1,8 +1,13 @@
 package batch
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // modulePath is the module this package is part of.
@@ -66,6 +71,40 @@ func BuildVersion(bi *debug.BuildInfo) string {
 	}
 	return v
 }
+
+// buildKey is the version as cache keys take it: the version when it
+// names one build, else (no version, "dev", or a "+dirty" build, which
+// any uncommitted change leaves the same) the version and program, a
+// hash of the running program's file, so a rebuilt program does not
+// take the results of the one before it for its own.
+func buildKey(version string, program func() string) string {
+	if knownVersion(version) && !strings.HasSuffix(version, "+dirty") {
+		return version
+	}
+	if p := program(); p != "" {
+		return version + "+" + p
+	}
+	return version
+}
+
+// programHash hashes the running program's file, once per process (it
+// does not change while the process runs); "" when it cannot be read.
+var programHash = sync.OnceValue(func() string {
+	name, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+})
 
 // knownVersion reports whether v names a build (not "", nor the "dev"
 // a program without build information records).
