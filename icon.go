@@ -20,30 +20,30 @@ import (
 	"github.com/mdxrender/mdxrender/pkg/texture"
 )
 
-// Framing says what an icon shows of the model.
-type Framing uint8
+// Shot says how much of the model an icon shows.
+type Shot uint8
 
-// The framings (docs/icons.md#the-camera).
+// The shots (docs/icons.md#the-camera).
 const (
-	// FramingPortrait (the default) looks through the model's portrait
+	// ShotPortrait (the default) looks through the model's portrait
 	// camera, as the game's portrait does: the camera of its portrait
 	// model (Name_Portrait.mdx beside it), else its own camera named
 	// like Portrait; a model with neither, or whose camera shows little
-	// of it, is framed as FramingHead.
-	FramingPortrait Framing = iota
-	// FramingHead frames the head and shoulders (render.FitHead).
-	FramingHead
-	// FramingWhole frames the whole model, as render does.
-	FramingWhole
+	// of it, is framed as ShotHead.
+	ShotPortrait Shot = iota
+	// ShotHead frames the head and shoulders (render.FitHead).
+	ShotHead
+	// ShotWhole frames the whole model, as render does.
+	ShotWhole
 )
 
-var framingNames = [...]string{"portrait", "head", "whole"}
+var shotNames = [...]string{"portrait", "head", "whole"}
 
-func (f Framing) String() string {
-	if int(f) < len(framingNames) {
-		return framingNames[f]
+func (s Shot) String() string {
+	if int(s) < len(shotNames) {
+		return shotNames[s]
 	}
-	return "Framing(" + strconv.Itoa(int(f)) + ")"
+	return "Shot(" + strconv.Itoa(int(s)) + ")"
 }
 
 // IconOptions say which command-card icons Icons makes and how. The zero
@@ -62,8 +62,8 @@ type IconOptions struct {
 	// Frames replace the drawn frame of a kind with a picture of the
 	// caller's (with alpha), scaled to the icon.
 	Frames map[icon.Kind]image.Image
-	// Framing says what the icon shows.
-	Framing Framing
+	// Shot says how much of the model the icon shows.
+	Shot Shot
 	// View is the rest of the picture: sequence and time, team colour,
 	// yaw and pitch of the orbit camera, particles, light; nil means
 	// DefaultIconView. Its size, background and margin are the icons'
@@ -130,9 +130,9 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 	switch {
 	case v.Camera != "" && v.Camera != render.OrbitCamera:
 		set.Framing = "the camera " + clipName(v.Camera)
-	case o.Framing == FramingWhole:
+	case o.Shot == ShotWhole:
 		v.Camera, v.Fit, set.Framing = render.OrbitCamera, render.FitVertices, "the whole model"
-	case o.Framing == FramingPortrait:
+	case o.Shot == ShotPortrait:
 		if pm, err := m.portraitModel(meter); err != nil {
 			return nil, nil, err
 		} else if pm != nil {
@@ -167,7 +167,7 @@ func (m *Model) Icons(ctx context.Context, o IconOptions) (*IconSet, []Warning, 
 	if err != nil {
 		return nil, warns, err
 	}
-	if o.Framing == FramingPortrait && (o.View == nil || o.View.Camera == "") && modelCamera && !fills(pic) {
+	if o.Shot == ShotPortrait && (o.View == nil || o.View.Camera == "") && modelCamera && !fills(pic) {
 		// A camera that misses the model, or shows it small, makes a
 		// poor icon; the head and shoulders make a good one.
 		v.Camera, v.Fit = render.OrbitCamera, render.FitHead

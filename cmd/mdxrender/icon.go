@@ -18,7 +18,7 @@ import (
 
 func newIconCmd() *cobra.Command {
 	var (
-		out, name, kinds, framing   string
+		out, name, kinds, shot      string
 		bg, bgImage, dds            string
 		team, sequence, timeStr     string
 		camera, missing             string
@@ -58,8 +58,8 @@ written atomically, and nothing is written outside DIR.`,
 			if o.Kinds, err = forms.IconKinds(kinds); err != nil {
 				errs = append(errs, flagError("kinds", err))
 			}
-			if o.Framing, err = forms.Framing(framing); err != nil {
-				errs = append(errs, flagError("framing", err))
+			if o.Shot, err = forms.Shot(shot); err != nil {
+				errs = append(errs, flagError("shot", err))
 			}
 			if o.Background, err = forms.IconBackground(bg); err != nil {
 				errs = append(errs, flagError("bg", err))
@@ -140,7 +140,7 @@ written atomically, and nothing is written outside DIR.`,
 				return err
 			}
 			if strings.HasPrefix(set.Framing, "the camera ") {
-				if w, ok := idleAngles(cmd.Flags(), "the icon is seen through "+set.Framing+" (--framing head or whole: the orbit camera)"); ok {
+				if w, ok := idleAngles(cmd.Flags(), "the icon is seen through "+set.Framing+" (--shot head or whole: the orbit camera)"); ok {
 					printWarning(cmd.ErrOrStderr(), args[0], w, false)
 				}
 			}
@@ -153,7 +153,7 @@ written atomically, and nothing is written outside DIR.`,
 	f.StringVar(&name, "name", "", "the icons' name: BTN<name>.blp and so on (default: the model's file name)")
 	f.StringVar(&kinds, "kinds", "btn,disbtn", "icon kinds, comma-separated: btn, disbtn, pas, dispas, atc, or all")
 	f.BoolVar(&hd, "hd", false, "also write Reforged's 256×256 icons, as DDS under _hd.w3mod/")
-	addShared(f, "icon", "framing", &framing)
+	addShared(f, "icon", "shot", &shot)
 	addShared(f, "icon", "bg", &bg)
 	f.StringVar(&bgImage, "bg-image", "", "background picture (PNG, BLP, DDS, TGA or JPEG), scaled to cover the icon")
 	f.StringArrayVar(&frames, "frame", nil, "KIND=FILE: your own frame for KIND, a picture with alpha drawn over the icon instead of ours (repeatable)")

@@ -40,10 +40,16 @@ func TestIconCommand(t *testing.T) {
 		{"icon", model, "-o", dir, "--name", "a/b"},
 		{"icon", model, "-o", dir, "--bg", "#12"},
 		{"icon", model, "-o", dir, "--dds", "bc7"},
+		{"icon", model, "-o", dir, "--shot", "sequence"},
+		{"icon", model, "-o", dir, "--framing", "head"}, // the sheets' option, not the icon's
 		{"icon", model},
 	} {
 		if _, e, code := run(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, e)
 		}
+	}
+	// --shot says how much of the model the icon shows.
+	if _, e, code := run(t, "icon", model, "-o", t.TempDir(), "--shot", "whole"); code != exitOK || !strings.Contains(e, "seen through the whole model") {
+		t.Errorf("--shot whole: exit %d: %s", code, e)
 	}
 }

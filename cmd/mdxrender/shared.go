@@ -131,7 +131,7 @@ var sharedFlags = sync.OnceValue(func() []sharedFlag {
 			help: "outputs, comma-separated: png (a still), sheet (a sprite sheet), gif, apng (animated previews), icons (the command-card icons of unit models); sheet makes a sheet unless told otherwise, batch and check a still"},
 		{name: "framing", on: runCmds, def: def.Sheet.Framing,
 			help: "which frames of a sheet and its previews share a camera: sequence (each animation framed on its own) or shared (one camera for all, one size across animations)"},
-		{name: "framing", on: []string{"icon"}, def: "portrait",
+		{name: "shot", on: []string{"icon"}, def: "portrait",
 			help: "what the icon shows: portrait (the portrait camera, else head and shoulders), head (head and shoulders), whole (the whole model)"},
 		{name: "frames", on: runCmds, def: strconv.Itoa(def.Sheet.Frames),
 			help: "frames per sequence of a sheet or preview, evenly over its interval"},

@@ -390,14 +390,14 @@ func IconColorsString(cs []color.NRGBA) string {
 	return strings.Join(parts, ":")
 }
 
-// Framing reads an icon Framing by name: portrait, head or whole.
-func Framing(s string) (mdxrender.Framing, error) {
-	for _, f := range []mdxrender.Framing{mdxrender.FramingPortrait, mdxrender.FramingHead, mdxrender.FramingWhole} {
+// Shot reads an icon's Shot by name: portrait, head or whole.
+func Shot(s string) (mdxrender.Shot, error) {
+	for _, f := range []mdxrender.Shot{mdxrender.ShotPortrait, mdxrender.ShotHead, mdxrender.ShotWhole} {
 		if strings.EqualFold(strings.TrimSpace(s), f.String()) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("framing %q: want portrait, head or whole", s)
+	return 0, fmt.Errorf("shot %q: want portrait, head or whole", s)
 }
 
 // DDSFormat reads a texture.DDSFormat by name, ignoring case: dxt1, dxt5

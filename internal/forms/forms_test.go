@@ -174,8 +174,8 @@ func TestIconForms(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"portrait", "Head", "whole"} {
-		if _, err := Framing(s); err != nil {
-			t.Errorf("Framing(%q): %v", s, err)
+		if _, err := Shot(s); err != nil {
+			t.Errorf("Shot(%q): %v", s, err)
 		}
 	}
 	if f, err := DDSFormat("DXT5"); err != nil || f != texture.DDSDXT5 {

@@ -55,8 +55,8 @@ type IconOptions struct {
 	Kinds []icon.Kind
 	// HD also makes every kind at Reforged's 256×256, as DDS.
 	HD bool
-	// Framing says what an icon shows.
-	Framing mdxrender.Framing
+	// Shot says how much of the model an icon shows.
+	Shot mdxrender.Shot
 	// Background is one colour, or two for a gradient from top to
 	// bottom; none is icon.DefaultBackground().
 	Background []color.NRGBA
@@ -77,8 +77,8 @@ func (o IconOptions) validate(key string, bad func(key, format string, a ...any)
 			bad(fmt.Sprintf("%s.kinds[%d]", key, i), "want btn, disbtn, pas, dispas or atc, got %s", k)
 		}
 	}
-	if o.Framing > mdxrender.FramingWhole {
-		bad(key+".framing", "want portrait, head or whole, got %s", o.Framing)
+	if o.Shot > mdxrender.ShotWhole {
+		bad(key+".shot", "want portrait, head or whole, got %s", o.Shot)
 	}
 	if len(o.Background) > 2 {
 		bad(key+".bg", "want one colour or two (a gradient), got %d", len(o.Background))
@@ -281,7 +281,7 @@ func (o IconOptions) pictures(base string, lim budget.Limits) (*iconPictures, st
 // library is the root package's IconOptions of a job.
 func (ji *JobIcons) library(job *Job) mdxrender.IconOptions {
 	o := ji.Options
-	out := mdxrender.IconOptions{Kinds: o.Kinds, HD: o.HD, Framing: o.Framing, Frames: ji.pics.frames}
+	out := mdxrender.IconOptions{Kinds: o.Kinds, HD: o.HD, Shot: o.Shot, Frames: ji.pics.frames}
 	switch {
 	case ji.pics.background != nil:
 		out.Background = icon.Picture(ji.pics.background)

@@ -18,8 +18,8 @@ type Icons struct {
 	// Kinds are btn, disbtn, pas, dispas, atc, or all.
 	Kinds []string `yaml:"kinds"`
 	HD    bool     `yaml:"hd"`
-	// Framing is portrait, head or whole.
-	Framing string `yaml:"framing"`
+	// Shot is portrait, head or whole.
+	Shot string `yaml:"shot"`
 	// Bg is "#rrggbb", "#rrggbb:#rrggbb" (a gradient from top to bottom)
 	// or "" (the default dark slate gradient).
 	Bg      string `yaml:"bg"`
@@ -37,7 +37,7 @@ type Icons struct {
 
 // defaultIcons is the file form of the batch's default icon options.
 func defaultIcons(o batch.IconOptions) Icons {
-	c := Icons{HD: o.HD, Framing: o.Framing.String(), Bg: forms.IconColorsString(o.Background), BgImage: o.BackgroundImage,
+	c := Icons{HD: o.HD, Shot: o.Shot.String(), Bg: forms.IconColorsString(o.Background), BgImage: o.BackgroundImage,
 		Quality: o.Files.BLP.Quality, Palette: o.Files.BLP.Palette, AlphaBits: o.Files.BLP.AlphaBits,
 		DDS: o.Files.DDS.Format.String(), NoPNG: o.Files.NoPNG}
 	for _, k := range o.Kinds {
@@ -53,7 +53,7 @@ func icons(c Icons, def batch.IconOptions, bad func(key string, err error)) batc
 	o.HD, o.BackgroundImage = c.HD, c.BgImage
 	o.Files.BLP.Quality, o.Files.BLP.Palette, o.Files.BLP.AlphaBits, o.Files.NoPNG = c.Quality, c.Palette, c.AlphaBits, c.NoPNG
 	read(&o.Kinds, strings.Join(c.Kinds, ","), forms.IconKinds, "icons.kinds", bad)
-	read(&o.Framing, c.Framing, forms.Framing, "icons.framing", bad)
+	read(&o.Shot, c.Shot, forms.Shot, "icons.shot", bad)
 	read(&o.Background, c.Bg, forms.IconColors, "icons.bg", bad)
 	read(&o.Files.DDS.Format, c.DDS, forms.DDSFormat, "icons.dds", bad)
 	o.Frames = nil
