@@ -73,7 +73,7 @@ writes the whole batch's). --update rewrites the goldens instead.
 	// The rest are read from the flag set, layered over the configuration
 	// (loadConfig).
 	for _, n := range []string{"jobs", "shard", "force", "prune", "model-timeout", "format", "framing",
-		"frames", "fps", "cols", "yaws", "trim", "max-size", "metadata"} {
+		"frames", "fps", "cols", "yaws", "trim", "max-size", "metadata", "shot"} {
 		addShared(f, name, n, sharedValue(n))
 	}
 	def := batchconfig.Default()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,22 @@ func TestBatchIconsFlag(t *testing.T) {
 				t.Errorf("%v: %s written: %v, want %v", c.args, p, err == nil, want)
 			}
 		}
+	}
+	// --shot reaches the icons as icon's does, and its value form is the
+	// same.
+	out := t.TempDir()
+	if _, e, code := run(t, "batch", in, "-o", out, "--icons", "--shot", "whole"); code != exitOK {
+		t.Fatalf("--shot whole: exit %d: %s", code, e)
+	}
+	m, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if err != nil || !bytes.Contains(m, []byte(`"framing": "the whole model"`)) {
+		t.Errorf("--shot whole: the manifest does not say the whole model was seen (%v)", err)
+	}
+	if _, e, code := run(t, "batch", in, "-o", t.TempDir(), "--icons", "--shot", "shared"); code != exitUsage {
+		t.Errorf("--shot shared: exit %d, want %d (%s)", code, exitUsage, e)
+	}
+	if _, e, code := run(t, "batch", in, "-o", t.TempDir(), "--shot", "head"); code != exitUsage || !strings.Contains(e, "add --icons") {
+		t.Errorf("--shot without icons: exit %d, want %d (%s)", code, exitUsage, e)
 	}
 }
 

@@ -95,6 +95,9 @@ func checkRunFlags(f *pflag.FlagSet, formats []batch.Format, yaws bool) error {
 		errs = append(errs, fmt.Errorf("%s: only a sheet%s uses it; add --format %s", flagText(f, r.flag),
 			map[bool]string{true: " or a preview", false: ""}[len(r.needs) > 1], need))
 	}
+	if given("shot") && !slices.Contains(formats, batch.FormatIcons) {
+		errs = append(errs, fmt.Errorf("%s: only icons use it; add --icons", flagText(f, "shot")))
+	}
 	if given("frames") && given("fps") {
 		errs = append(errs, fmt.Errorf("%s with %s: --fps samples at a fixed rate instead of --frames; give one", flagText(f, "frames"), flagText(f, "fps")))
 	}

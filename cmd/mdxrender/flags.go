@@ -246,6 +246,7 @@ var flagKeys = map[string]string{
 	"zoom":             "render.zoom",
 	"missing-textures": "render.missing_textures",
 	"framing":          "sheet.framing",
+	"shot":             "icons.shot",
 	"frames":           "sheet.frames",
 	"fps":              "sheet.fps",
 	"cols":             "sheet.cols",

@@ -397,7 +397,7 @@ func Shot(s string) (mdxrender.Shot, error) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("shot %q: want portrait, head or whole", s)
+	return 0, fmt.Errorf("want portrait, head or whole, got %q", s)
 }
 
 // DDSFormat reads a texture.DDSFormat by name, ignoring case: dxt1, dxt5
