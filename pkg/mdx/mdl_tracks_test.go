@@ -81,7 +81,7 @@ func TestMDLEveryTrack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tag := range Tags {
+	for _, tag := range Tags() {
 		if !strings.Contains(string(text), "\t"+tag.Name+" 2 {") {
 			t.Errorf("%s (%s) is not written as %q", tag.Tag, tag.Owner, tag.Name)
 		}

@@ -1,5 +1,7 @@
 package mdx
 
+import "slices"
+
 // Vec2 is two float32s, e.g. a texture coordinate (u, v).
 type Vec2 [2]float32
 
@@ -102,7 +104,10 @@ type TagInfo struct {
 
 // Tags lists every track tag this package decodes, with its value type. Any
 // other tag met inside a record is kept as raw bytes (see the package doc).
-var Tags = []TagInfo{
+// The slice is the caller's.
+func Tags() []TagInfo { return slices.Clone(tags) }
+
+var tags = []TagInfo{
 	{"KGTR", TypeVec3, "Node", "Translation"},
 	{"KGRT", TypeQuat, "Node", "Rotation"},
 	{"KGSC", TypeVec3, "Node", "Scaling"},
@@ -160,7 +165,7 @@ var Tags = []TagInfo{
 // LookupTag returns the description of a track tag, or false if the tag is
 // not one this package decodes.
 func LookupTag(tag string) (TagInfo, bool) {
-	for _, t := range Tags {
+	for _, t := range tags {
 		if t.Tag == tag {
 			return t, true
 		}
