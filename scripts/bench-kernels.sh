@@ -22,9 +22,8 @@
 # moment, not kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED=${MDXR_SHARED:-../shared}
-[ -f "$SHARED/corpus/manifest.tsv" ] || { echo "bench-kernels: no corpus under $SHARED (set MDXR_SHARED)" >&2; exit 2; }
-SHARED=$(cd "$SHARED" && pwd)
+. scripts/corpus-lib.sh
+corpus_shared bench-kernels
 ROUNDS=${ROUNDS:-10}
 TMP=${TMPDIR:-/tmp}
 OUT=${OUT:-$TMP/bench-kernels}

@@ -20,9 +20,8 @@
 # models rendered at once. Needs jq, perl and GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED=${MDXR_SHARED:-../shared}
-[ -f "$SHARED/corpus/manifest.tsv" ] || { echo "bench-scale: no corpus under $SHARED (set MDXR_SHARED)" >&2; exit 2; }
-SHARED=$(cd "$SHARED" && pwd)
+. scripts/corpus-lib.sh
+corpus_shared bench-scale
 command -v jq >/dev/null || { echo "bench-scale: jq is needed" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench-scale: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
 SIZES=("$@")

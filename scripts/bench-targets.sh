@@ -18,9 +18,8 @@
 # $TMPDIR/bench-targets) keeps the test binaries and the raw figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED=${MDXR_SHARED:-../shared}
-[ -f "$SHARED/corpus/manifest.tsv" ] || { echo "bench-targets: no corpus under $SHARED (set MDXR_SHARED)" >&2; exit 2; }
-SHARED=$(cd "$SHARED" && pwd)
+. scripts/corpus-lib.sh
+corpus_shared bench-targets
 command -v taskset >/dev/null || { echo "bench-targets: taskset (util-linux) is needed to pin to one CPU" >&2; exit 2; }
 ROUNDS=${ROUNDS:-12}
 TMP=${TMPDIR:-/tmp}

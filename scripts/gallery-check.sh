@@ -18,9 +18,8 @@
 # 100000) is the size of the large gallery.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED=${MDXR_SHARED:-../shared}
-[ -f "$SHARED/corpus/manifest.tsv" ] || { echo "gallery-check: no corpus under $SHARED (set MDXR_SHARED)" >&2; exit 2; }
-SHARED=$(cd "$SHARED" && pwd)
+. scripts/corpus-lib.sh
+corpus_shared gallery-check
 PLAYWRIGHT=${PLAYWRIGHT:-/tmp/engines}
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 MODELS=${MODELS:-100000}
