@@ -229,16 +229,21 @@ func writeCard(b *bytes.Buffer, c *galleryCard) {
 		previews(c.MorePreviews)
 		w("</details>\n")
 	}
-	if len(c.Errors) > 0 {
-		w(`<ul class="err">`)
-		for _, e := range c.Errors {
+	// items writes n list items, each item(i), and a last one for the
+	// more the card leaves out.
+	items := func(n, more int, item func(i int)) {
+		for i := range n {
 			w("<li>")
-			w(esc(show(e)))
+			item(i)
 			w("</li>")
 		}
-		if c.MoreErrors > 0 {
-			w("<li>and " + grouped(c.MoreErrors) + " more (the manifest has them)</li>")
+		if more > 0 {
+			w("<li>and " + grouped(more) + " more (the manifest has them)</li>")
 		}
+	}
+	if len(c.Errors) > 0 {
+		w(`<ul class="err">`)
+		items(len(c.Errors), c.MoreErrors, func(i int) { w(esc(show(c.Errors[i]))) })
 		w("</ul>\n")
 	}
 	if len(r.Checks) > 0 {
@@ -272,16 +277,11 @@ func writeCard(b *bytes.Buffer, c *galleryCard) {
 		w(`<details class="warn"><summary>`)
 		w(countGrouped(len(r.Warnings), "warning", "warnings"))
 		w("</summary><ul>")
-		for _, wn := range c.Warnings {
-			w("<li>")
-			w(esc(show(string(wn.Code))))
+		items(len(c.Warnings), c.MoreWarnings, func(i int) {
+			w(esc(show(string(c.Warnings[i].Code))))
 			w(": ")
-			w(esc(show(wn.Message)))
-			w("</li>")
-		}
-		if c.MoreWarnings > 0 {
-			w("<li>and " + grouped(c.MoreWarnings) + " more (the manifest has them)</li>")
-		}
+			w(esc(show(c.Warnings[i].Message)))
+		})
 		w("</ul></details>\n")
 	}
 	if len(c.Others) > 0 {
