@@ -147,7 +147,8 @@ func (o *Options) expandInputs(arch *archives) (*inputSet, []string, error) {
 	var loose []string
 	for _, f := range o.Inputs.Files {
 		p := resolve(base, f)
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
+		st, statErr := os.Stat(p)
+		if statErr == nil && st.IsDir() {
 			// A map extracted into a folder keeps its name (X.w3x).
 			errs = append(errs, fmt.Errorf("inputs.files: %s is a folder: list it under inputs.dirs", p))
 			continue
@@ -162,8 +163,8 @@ func (o *Options) expandInputs(arch *archives) (*inputSet, []string, error) {
 			}
 			continue
 		}
-		if _, err := os.Stat(p); err != nil {
-			errs = append(errs, fmt.Errorf("inputs.files: %w", err))
+		if statErr != nil {
+			errs = append(errs, fmt.Errorf("inputs.files: %w", statErr))
 			continue
 		}
 		loose = append(loose, p)
