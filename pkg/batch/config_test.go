@@ -39,6 +39,10 @@ func TestOverrides(t *testing.T) {
 }
 
 func TestOutputNameCollisions(t *testing.T) {
+	eachSortMemory(t, testOutputNameCollisions)
+}
+
+func testOutputNameCollisions(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"m/a/x.mdx": "", "m/a/x.mdl": "", "m/b/x.mdx": ""})
 	// The error names a template that works, and it does.
@@ -78,6 +82,10 @@ func TestOutputNameCollisions(t *testing.T) {
 // their folder's name in front, the others keep theirs; {root} names the
 // folder in any template.
 func TestOutputNamesOfTwoRoots(t *testing.T) {
+	eachSortMemory(t, testOutputNamesOfTwoRoots)
+}
+
+func testOutputNamesOfTwoRoots(t *testing.T) {
 	dir := t.TempDir()
 	fixture(t, dir, map[string]string{"modsA/units/x.mdx": "", "modsB/units/x.mdx": "", "modsB/only.mdx": ""})
 	c := options(dir, func(o *Options) { o.Inputs.Dirs = []string{"modsA", "modsB"} })

@@ -3,6 +3,7 @@ package batch
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -11,41 +12,84 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"strings"
 
+	"github.com/mdxrender/mdxrender/internal/extsort"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 )
 
-// An inputSet holds the inputs a batch found while it plans: each in a
-// temporary file as it is found, with only its key, where it is and a
-// hash of its relative path in memory, some 90 bytes an input instead of
-// the 300 an Input takes with its strings, so that planning a hundred
-// thousand models does not take more memory than rendering them. The
-// inputs are then read back sorted by key, without duplicates, their
-// relative paths told apart across roots (separateRoots).
+// An inputSet holds the inputs a batch found while it plans, on disk: each
+// input's record in a temporary file as it is found, and its key, where
+// the record is and a hash of its relative path in an external sort
+// (extsort), so that planning a hundred thousand models takes the memory
+// of planning a thousand. sort then writes the index: the records' places
+// in key order, without duplicates, each with whether its relative path
+// takes its root's name (where two roots hold the same relative path).
 type inputSet struct {
-	f   *os.File
+	f   *os.File // the records, in the order found
 	bw  *bufio.Writer
 	end int64 // the file's length, buffered part included
 	fss []fs.FS
 	ids map[any]int
-	// refs are the inputs in the order found; sorted by sort.
-	refs []inputRef
+	// keys sorts the inputs by key (keyRecord) until sort.
+	keys *extsort.Sorter
+	// index has an indexEntry per input after sort, in key order: the
+	// records' file past end.
+	index int64
+	n     int
 	// roots counts the roots inputs were found in; with several, inputs
 	// of one relative path in two of them get the root's name in front.
 	roots map[string]bool
+	rec   []byte // scratch for add
 	err   error
 }
 
-// inputRef is an input of the set: its key, where its record is and
-// how long it is, the hash of its relative path, and whether its
-// relative path takes its root's name (separateRoots).
-type inputRef struct {
-	key     string
-	off     int64
-	n       int32
-	prefix  bool
-	relHash uint64
+// sortMemory is the bytes of records each of planning's sorts holds in
+// memory before it writes them to disk; tests lower it so that every
+// sort goes through the disk.
+var sortMemory = extsort.DefaultMemory
+
+// indexEntry is an input's place in the index: where its record is, how
+// long it is, and whether its relative path takes its root's name.
+type indexEntry struct {
+	off    int64
+	n      int32
+	prefix bool
+}
+
+const indexSize = 16
+
+func (e indexEntry) append(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint64(b, uint64(e.off))
+	b = binary.LittleEndian.AppendUint32(b, uint32(e.n))
+	var p uint32
+	if e.prefix {
+		p = 1
+	}
+	return binary.LittleEndian.AppendUint32(b, p)
+}
+
+func readIndexEntry(b []byte) indexEntry {
+	return indexEntry{
+		off:    int64(binary.LittleEndian.Uint64(b)),
+		n:      int32(binary.LittleEndian.Uint32(b[8:])),
+		prefix: binary.LittleEndian.Uint32(b[12:]) != 0,
+	}
+}
+
+// A keyRecord is the key, then where the input's record is (8 bytes), its
+// length (4) and the hash of its relative path (8): the key sorts it, and
+// the sort is stable, so of one key met twice the first found comes first.
+const keyTail = 20
+
+func keyRecord(b []byte, key string, off int64, n int32, relHash uint64) []byte {
+	b = append(b, key...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(off))
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	return binary.LittleEndian.AppendUint64(b, relHash)
+}
+
+func compareKeyRecords(a, b []byte) int {
+	return bytes.Compare(a[:len(a)-keyTail], b[:len(b)-keyTail])
 }
 
 // plannedInput is an Input as a file holds it: its file system by
@@ -71,10 +115,17 @@ func newInputSet() (*inputSet, error) {
 	// Gone with the process, however it ends (where the system allows
 	// removing an open file; elsewhere close removes it).
 	os.Remove(f.Name())
-	return &inputSet{f: f, bw: bufio.NewWriterSize(f, 1<<16), ids: map[any]int{}, roots: map[string]bool{}}, nil
+	return &inputSet{
+		f: f, bw: bufio.NewWriterSize(f, 1<<16), ids: map[any]int{}, roots: map[string]bool{},
+		keys: extsort.New(compareKeyRecords, sortMemory),
+	}, nil
 }
 
 func (s *inputSet) close() {
+	if s.keys != nil {
+		s.keys.Close()
+		s.keys = nil
+	}
 	if s.f != nil {
 		s.f.Close()
 		os.Remove(s.f.Name())
@@ -82,7 +133,8 @@ func (s *inputSet) close() {
 	}
 }
 
-func (s *inputSet) len() int { return len(s.refs) }
+// len is the number of inputs after sort.
+func (s *inputSet) len() int { return s.n }
 
 // add records one input.
 func (s *inputSet) add(in Input) {
@@ -113,7 +165,10 @@ func (s *inputSet) add(in Input) {
 		s.err = err
 		return
 	}
-	s.refs = append(s.refs, inputRef{key: in.Key, off: s.end, n: int32(len(b)), relHash: hashString(in.Rel)})
+	if err := s.keys.Add(keyRecord(s.rec[:0], in.Key, s.end, int32(len(b)), hashString(in.Rel))); err != nil {
+		s.err = err
+		return
+	}
 	s.end += int64(len(b))
 	s.roots[in.Root] = true
 }
@@ -126,7 +181,8 @@ func hashString(s string) uint64 {
 
 // sort orders the inputs by key and drops a key met again (the same
 // file named twice: the first naming stands), then marks the inputs
-// whose relative path another root holds too.
+// whose relative path another root holds too. It writes the index after
+// the records; no input may be added after it.
 func (s *inputSet) sort() error {
 	if s.err == nil {
 		s.err = s.bw.Flush()
@@ -134,34 +190,102 @@ func (s *inputSet) sort() error {
 	if s.err != nil {
 		return fmt.Errorf("inputs: %w", s.err)
 	}
-	slices.SortStableFunc(s.refs, func(a, b inputRef) int { return strings.Compare(a.key, b.key) })
-	kept := s.refs[:0]
-	for i, r := range s.refs {
-		if i > 0 && r.key == s.refs[i-1].key {
-			continue
-		}
-		kept = append(kept, r)
-	}
-	clear(s.refs[len(kept):])
-	s.refs = kept
+	s.index = s.end
+	var rels *extsort.Sorter // (relative path's hash, input) of every input, when roots overlap
 	if len(s.roots) > 1 {
-		seen := make(map[uint64]int, len(s.refs))
-		for _, r := range s.refs {
-			seen[r.relHash]++
+		rels = extsort.New(bytes.Compare, sortMemory)
+		defer rels.Close()
+	}
+	var prev, entry []byte
+	err := s.keys.Each(func(rec []byte) error {
+		key := rec[:len(rec)-keyTail]
+		if s.n > 0 && bytes.Equal(key, prev) {
+			return nil
 		}
-		for i := range s.refs {
-			s.refs[i].prefix = seen[s.refs[i].relHash] > 1
+		prev = append(prev[:0], key...)
+		tail := rec[len(key):]
+		entry = indexEntry{off: int64(binary.LittleEndian.Uint64(tail)), n: int32(binary.LittleEndian.Uint32(tail[8:]))}.append(entry[:0])
+		if _, err := s.bw.Write(entry); err != nil {
+			return err
 		}
+		if rels != nil {
+			// Big-endian, so that the bytes sort as the numbers do.
+			var r [16]byte
+			binary.BigEndian.PutUint64(r[:], binary.LittleEndian.Uint64(tail[12:]))
+			binary.BigEndian.PutUint64(r[8:], uint64(s.n))
+			if err := rels.Add(r[:]); err != nil {
+				return err
+			}
+		}
+		s.n++
+		return nil
+	})
+	if err == nil {
+		err = s.bw.Flush()
+	}
+	s.end = s.index + int64(s.n)*indexSize
+	s.keys.Close()
+	s.keys = nil
+	if err == nil && rels != nil {
+		err = s.markShared(rels)
+	}
+	if err != nil {
+		s.err = err
+		return fmt.Errorf("inputs: %w", err)
 	}
 	return nil
+}
+
+// markShared marks in the index the inputs whose relative path's hash
+// another input has too: rels holds (hash, input) of every input, sorted.
+func (s *inputSet) markShared(rels *extsort.Sorter) error {
+	var group []uint64 // the inputs of the current hash
+	var hash uint64
+	mark := func() error {
+		if len(group) < 2 {
+			return nil
+		}
+		for _, i := range group {
+			var one [4]byte
+			binary.LittleEndian.PutUint32(one[:], 1)
+			if _, err := s.f.WriteAt(one[:], s.index+int64(i)*indexSize+12); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := rels.Each(func(r []byte) error {
+		h, i := binary.BigEndian.Uint64(r), binary.BigEndian.Uint64(r[8:])
+		if len(group) > 0 && h != hash {
+			if err := mark(); err != nil {
+				return err
+			}
+			group = group[:0]
+		}
+		hash = h
+		group = append(group, i)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return mark()
 }
 
 // each calls fn with every input in order (after sort); fn returning
 // false stops it.
 func (s *inputSet) each(fn func(i int, in Input) bool) error {
+	if s.err != nil {
+		return fmt.Errorf("inputs: %w", s.err)
+	}
+	idx := bufio.NewReaderSize(io.NewSectionReader(s.f, s.index, int64(s.n)*indexSize), 1<<14)
 	var buf []byte
-	for i := range s.refs {
-		in, err := s.read(i, &buf)
+	var e [indexSize]byte
+	for i := 0; i < s.n; i++ {
+		if _, err := io.ReadFull(idx, e[:]); err != nil {
+			return fmt.Errorf("inputs: %w", err)
+		}
+		in, err := s.read(readIndexEntry(e[:]), &buf)
 		if err != nil {
 			return err
 		}
@@ -174,21 +298,28 @@ func (s *inputSet) each(fn func(i int, in Input) bool) error {
 
 // input returns input i (after sort).
 func (s *inputSet) input(i int) (Input, error) {
+	if i < 0 || i >= s.n {
+		return Input{}, fmt.Errorf("inputs: no input %d", i)
+	}
+	var e [indexSize]byte
+	if _, err := s.f.ReadAt(e[:], s.index+int64(i)*indexSize); err != nil {
+		return Input{}, fmt.Errorf("inputs: %w", err)
+	}
 	var buf []byte
-	return s.read(i, &buf)
+	return s.read(readIndexEntry(e[:]), &buf)
 }
 
-func (s *inputSet) read(i int, buf *[]byte) (Input, error) {
-	r := s.refs[i]
-	*buf = slices.Grow((*buf)[:0], int(r.n))[:r.n]
-	if _, err := s.f.ReadAt(*buf, r.off); err != nil {
+// read reads the input whose record e places.
+func (s *inputSet) read(e indexEntry, buf *[]byte) (Input, error) {
+	*buf = slices.Grow((*buf)[:0], int(e.n))[:e.n]
+	if _, err := s.f.ReadAt(*buf, e.off); err != nil {
 		return Input{}, fmt.Errorf("inputs: %w", err)
 	}
 	in, err := s.decode(*buf)
 	if err != nil {
 		return Input{}, err
 	}
-	if r.prefix {
+	if e.prefix {
 		if seg := rootSegment(in.Root); seg != "" {
 			in.Rel = seg + "/" + in.Rel
 		}
@@ -223,15 +354,4 @@ func fsIdentity(f fs.FS) any {
 		return [2]any{v.Type(), v.Pointer()}
 	}
 	return new(int) // no identity to find: a number of its own
-}
-
-// setRel returns the record b with its relative path rel.
-func setRel(b []byte, rel string) ([]byte, error) {
-	var pi plannedInput
-	if err := json.Unmarshal(bytes.TrimSpace(b), &pi); err != nil {
-		return nil, err
-	}
-	pi.Rel = rel
-	out, err := json.Marshal(pi)
-	return append(out, '\n'), err
 }

@@ -1,11 +1,15 @@
 package batch
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/mdxrender/mdxrender/internal/extsort"
 )
 
 // Inputs of different roots keep their output names apart: where two
@@ -43,11 +47,12 @@ func (o *Options) checkNames(set *inputSet) error {
 }
 
 // firstCollision finds two inputs whose outputs under the template share
-// a stem. It keeps a hash of each stem, a few bytes an input, not the
-// stems: a hash met twice is checked against the stems of its first
-// input.
+// a stem: of the inputs that write a stem an earlier input writes, the
+// first, with the first input that writes it. It sorts a hash of each
+// stem with its input, twelve bytes on disk an input, not the stems, so
+// that checking a hundred thousand inputs takes no more memory than a
+// thousand; inputs whose hashes meet are compared by their stems.
 func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string, ok bool, err error) {
-	owner := make(map[uint64]int32, set.len())
 	stems := func(in Input) []string {
 		j, skip := o.jobFor(in)
 		if skip {
@@ -61,31 +66,80 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 		}
 		return out
 	}
-	var firstErr error
+	hashes := extsort.New(bytes.Compare, sortMemory)
+	defer hashes.Close()
+	var rec [12]byte
+	var addErr error
 	err = set.each(func(i int, in Input) bool {
 		for _, s := range stems(in) {
-			k := hashString(s)
-			o, dup := owner[k]
-			if !dup {
-				owner[k] = int32(i)
-				continue
-			}
-			if int(o) == i {
-				continue
-			}
-			prev, err := set.input(int(o))
-			if err != nil {
-				firstErr = err
-				return false
-			}
-			if slices.Contains(stems(prev), s) {
-				a, b, stem, ok = prev.Key, in.Key, s, true
+			// Big-endian, so that the bytes sort as the numbers do: by
+			// hash, then by input.
+			binary.BigEndian.PutUint64(rec[:], hashString(s))
+			binary.BigEndian.PutUint32(rec[8:], uint32(i))
+			if addErr = hashes.Add(rec[:]); addErr != nil {
 				return false
 			}
 		}
 		return true
 	})
-	return a, b, stem, ok, errors.Join(err, firstErr)
+	if err = errors.Join(err, addErr); err != nil {
+		return "", "", "", false, err
+	}
+	// The best clash so far: its later input, which of that input's stems
+	// it is, and the earlier input.
+	bestJ, bestPos := -1, 0
+	var group []int // the inputs of one hash, in order
+	var hash uint64
+	check := func() error {
+		for n, j := range group {
+			if bestJ >= 0 && j > bestJ {
+				break
+			}
+			if n == 0 || j == group[n-1] {
+				continue
+			}
+			later, err := set.input(j)
+			if err != nil {
+				return err
+			}
+			for pos, s := range stems(later) {
+				if hashString(s) != hash || (j == bestJ && pos >= bestPos) {
+					continue
+				}
+				for _, i := range group[:n] {
+					if i == j {
+						continue
+					}
+					earlier, err := set.input(i)
+					if err != nil {
+						return err
+					}
+					if slices.Contains(stems(earlier), s) {
+						bestJ, bestPos = j, pos
+						a, b, stem, ok = earlier.Key, later.Key, s, true
+						break
+					}
+				}
+			}
+		}
+		return nil
+	}
+	err = hashes.Each(func(r []byte) error {
+		h, i := binary.BigEndian.Uint64(r), int(binary.BigEndian.Uint32(r[8:]))
+		if len(group) > 0 && h != hash {
+			if err := check(); err != nil {
+				return err
+			}
+			group = group[:0]
+		}
+		hash = h
+		group = append(group, i)
+		return nil
+	})
+	if err == nil {
+		err = check()
+	}
+	return a, b, stem, ok, err
 }
 
 // nameCandidates are templates that tell more inputs apart than tmpl,

@@ -145,14 +145,17 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		return nil, fmt.Errorf("batch: %w", err)
 	}
 	defer p.set.close()
-	pf, err := writePlan(out, sh, p.set, c.keep)
-	if err != nil {
+	// The models this run renders: the inputs of its shard that no
+	// override skips.
+	total := 0
+	if err := p.set.each(func(_ int, in Input) bool {
+		if c.keep(in) {
+			total++
+		}
+		return true
+	}); err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
 	}
-	defer pf.close()
-	total := pf.n
-	// The plan file has the inputs now: what the set keeps of each goes.
-	p.set.refs = nil
 	j, err := openJournal(ctx, out, journalName(sh))
 	if err != nil {
 		return nil, fmt.Errorf("batch: %w", err)
@@ -194,9 +197,14 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	go func() {
 		defer close(next)
 		cur := j.cursor()
-		planErr = pf.each(func(i int, in Input) bool {
+		i := 0
+		planErr = p.set.each(func(_ int, in Input) bool {
+			if !c.keep(in) {
+				return true
+			}
 			jb, _ := p.jobFor(c, in)
 			t := &task{i: i, job: jb, oldOff: -1}
+			i++
 			if line, off, ok := cur.find(in.Key); ok {
 				t.old, t.oldOff = line, off
 			}
