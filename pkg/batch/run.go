@@ -351,10 +351,16 @@ func (r *Runner) runModel(ctx context.Context, t *task) ModelResult {
 		s.Started(&job.Input)
 	}
 	start := time.Now()
-	mctx, cancel := context.WithCancel(ctx)
+	// One context, cancelled when the model is done: a context made and
+	// not cancelled stays registered with a cancellable ctx (the command
+	// line's) for the rest of the run, some 130 bytes a model.
+	var mctx context.Context
+	var cancel context.CancelFunc
 	limit := r.Options.ModelTimeout
 	if limit > 0 {
 		mctx, cancel = context.WithTimeoutCause(ctx, limit, errModelTimeout)
+	} else {
+		mctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
 	ch := make(chan ModelResult, 1)

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
@@ -384,5 +386,53 @@ func TestMergeShardManifests(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(d, "out", "index.html")); err == nil {
 		t.Error("a shard wrote index.html")
+	}
+}
+
+// countingContext is a context that can be cancelled (its Done is not
+// nil) and counts the contexts made from it that are still registered
+// with it: the context package registers a child through AfterFunc and
+// stops that when the child is cancelled.
+type countingContext struct {
+	context.Context
+	done chan struct{}
+	mu   sync.Mutex
+	live int
+}
+
+func (c *countingContext) Done() <-chan struct{} { return c.done }
+
+func (c *countingContext) AfterFunc(func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.live++
+	stopped := false
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !stopped {
+			stopped = true
+			c.live--
+		}
+		return true
+	}
+}
+
+// A run under a context that can be cancelled (the command line's, which
+// a signal cancels) leaves nothing registered with it per model, with a
+// model timeout or without: memory stays flat however many models run.
+func TestRunLeavesNoContextBehind(t *testing.T) {
+	dir := t.TempDir()
+	fixture(t, dir, batchModels)
+	for _, timeout := range []time.Duration{0, time.Minute} {
+		ctx := &countingContext{Context: context.Background(), done: make(chan struct{})}
+		o := batchOptions(dir, 2)
+		o.ModelTimeout = timeout
+		if _, err := (&Runner{Options: o, Renderer: &fakeRenderer{}, Version: "test"}).Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if ctx.live != 0 {
+			t.Errorf("model timeout %v: %d contexts still registered after the run", timeout, ctx.live)
+		}
 	}
 }
