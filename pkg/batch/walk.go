@@ -3,6 +3,7 @@ package batch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -12,15 +13,16 @@ import (
 )
 
 // walkFiles calls add for every regular file below the folder root whose
-// slash path relative to root want accepts, in sorted order. It reads the
-// folder through an os.Root opened on it, so that nothing outside the
-// folder the user named is listed or taken: a symbolic link is followed,
-// to a folder too, while it stays inside (root itself may be a link: a
-// linked input folder must not silently hold no models), and one that
-// leads out of the folder, or is absolute, is skipped. It never stalls: a
-// link back to a folder above it is not followed again, and a FIFO,
-// device or socket (which would block or never end when read) is
-// skipped. Each thing skipped that want would have taken is told to warn.
+// slash path relative to root want accepts, in no set order (the input
+// set sorts them). It reads the folder through an os.Root opened on it,
+// so that nothing outside the folder the user named is listed or taken:
+// a symbolic link is followed, to a folder too, while it stays inside
+// (root itself may be a link: a linked input folder must not silently
+// hold no models), and one that leads out of the folder, or is absolute,
+// is skipped. It never stalls: a link back to a folder above it is not
+// followed again, and a FIFO, device or socket (which would block or
+// never end when read) is skipped. Each thing skipped that want would
+// have taken is told to warn, in sorted order once the walk is done.
 func walkFiles(root string, want func(rel string) bool, add func(p, rel string), warn func(string)) error {
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -34,16 +36,34 @@ func walkFiles(root string, want func(rel string) bool, add func(p, rel string),
 		return err
 	}
 	defer r.Close()
-	w := &folderWalk{r: r, root: root, want: want, add: add, warn: warn}
-	return w.dir(".", []os.FileInfo{fi})
+	w := &folderWalk{r: r, root: root, want: want, add: add}
+	err = w.dir(".", []os.FileInfo{fi})
+	slices.Sort(w.warnings)
+	for _, s := range w.warnings {
+		warn(s)
+	}
+	return err
 }
 
 type folderWalk struct {
-	r    *os.Root
-	root string
-	want func(string) bool
-	add  func(p, rel string)
-	warn func(string)
+	r        *os.Root
+	root     string
+	want     func(string) bool
+	add      func(p, rel string)
+	warnings []string
+}
+
+func (w *folderWalk) warn(s string) { w.warnings = append(w.warnings, s) }
+
+// walkChunk is how many entries of a folder the walk reads at a time: a
+// folder of a hundred thousand models is never held whole.
+const walkChunk = 256
+
+// subdir is a folder found in a folder, walked once the folder's
+// listing is read through.
+type subdir struct {
+	rel  string
+	info os.FileInfo
 }
 
 func (w *folderWalk) dir(rel string, above []os.FileInfo) error {
@@ -51,51 +71,78 @@ func (w *folderWalk) dir(rel string, above []os.FileInfo) error {
 	if err != nil {
 		return err
 	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	for _, e := range ents {
-		r := path.Join(rel, e.Name())
-		p := filepath.Join(w.root, filepath.FromSlash(r))
-		t := e.Type()
-		var info os.FileInfo
-		if t&fs.ModeSymlink != 0 {
-			if info, err = w.r.Stat(r); err != nil {
-				if w.want(r) || isEscape(err) {
-					w.warn(linkProblem(p, err))
-				}
-				continue
+	var subs []subdir
+	for {
+		ents, err := f.ReadDir(walkChunk)
+		for _, e := range ents {
+			s, ok, serr := w.entry(rel, e)
+			if serr != nil {
+				f.Close()
+				return serr
 			}
-			t = info.Mode().Type()
+			if ok {
+				subs = append(subs, s)
+			}
 		}
-		switch {
-		case t.IsDir():
-			if info == nil {
-				if info, err = w.r.Stat(r); err != nil {
-					return err
-				}
-			}
-			if loops(above, info) {
-				w.warn(fmt.Sprintf("%s: a link back to a folder above it; not followed again", p))
-				continue
-			}
-			if err := w.dir(r, append(above[:len(above):len(above)], info)); err != nil {
-				return err
-			}
-		case t.IsRegular():
-			if w.want(r) {
-				w.add(p, r)
-			}
-		default:
-			if w.want(r) {
-				w.warn(fmt.Sprintf("%s: not a regular file (%s); skipped", p, fileKind(t)))
-			}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			f.Close()
+			return err
+		}
+	}
+	f.Close()
+	// In order, so that which of two links to one folder is the loop
+	// does not depend on the order the system lists them in.
+	slices.SortFunc(subs, func(a, b subdir) int { return strings.Compare(a.rel, b.rel) })
+	for _, s := range subs {
+		if loops(above, s.info) {
+			w.warn(fmt.Sprintf("%s: a link back to a folder above it; not followed again", filepath.Join(w.root, filepath.FromSlash(s.rel))))
+			continue
+		}
+		if err := w.dir(s.rel, append(above[:len(above):len(above)], s.info)); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// entry takes one entry of the folder rel: a file is added (or warned
+// about), a folder returned to be walked.
+func (w *folderWalk) entry(rel string, e fs.DirEntry) (subdir, bool, error) {
+	r := path.Join(rel, e.Name())
+	p := filepath.Join(w.root, filepath.FromSlash(r))
+	t := e.Type()
+	var info os.FileInfo
+	var err error
+	if t&fs.ModeSymlink != 0 {
+		if info, err = w.r.Stat(r); err != nil {
+			if w.want(r) || isEscape(err) {
+				w.warn(linkProblem(p, err))
+			}
+			return subdir{}, false, nil
+		}
+		t = info.Mode().Type()
+	}
+	switch {
+	case t.IsDir():
+		if info == nil {
+			if info, err = w.r.Stat(r); err != nil {
+				return subdir{}, false, err
+			}
+		}
+		return subdir{r, info}, true, nil
+	case t.IsRegular():
+		if w.want(r) {
+			w.add(p, r)
+		}
+	default:
+		if w.want(r) {
+			w.warn(fmt.Sprintf("%s: not a regular file (%s); skipped", p, fileKind(t)))
+		}
+	}
+	return subdir{}, false, nil
 }
 
 // isEscape reports whether err is os.Root's refusal of a name or link
