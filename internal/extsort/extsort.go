@@ -14,14 +14,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 )
 
-// DefaultMemory is the bytes of records a Sorter holds before it writes
-// a run: enough that a few thousand inputs sort in memory, small next to
-// what rendering one model takes.
-const DefaultMemory = 1 << 20
+// DefaultMemory is the bytes a Sorter holds (its records and their
+// places) before it writes a run: enough that a few thousand inputs sort
+// in memory, small next to what rendering one model takes.
+const DefaultMemory = 512 << 10
 
 // A Sorter orders byte records by a comparison function. Records that
 // compare equal come back in the order they were added.
@@ -39,13 +40,17 @@ type Sorter struct {
 	err     error
 }
 
-type span struct{ start, end int }
+// span is a record's place in the arena; spanSize is what each costs
+// besides its bytes.
+type span struct{ start, end int32 }
+
+const spanSize = 8
 
 // run is a sorted run in the temporary file.
 type run struct{ off, size int64 }
 
-// New returns a Sorter that holds at most about mem bytes of records
-// (DefaultMemory when mem ≤ 0) before writing a run.
+// New returns a Sorter that holds at most about mem bytes (DefaultMemory
+// when mem ≤ 0) before writing a run.
 func New(cmp func(a, b []byte) int, mem int) *Sorter {
 	if mem <= 0 {
 		mem = DefaultMemory
@@ -58,14 +63,17 @@ func (s *Sorter) Add(rec []byte) error {
 	if s.err != nil {
 		return s.err
 	}
-	if len(s.recs) > 0 && len(s.arena)+len(rec) > s.mem {
+	if len(rec) > math.MaxInt32/2 {
+		return fmt.Errorf("sorting: a record of %d bytes", len(rec))
+	}
+	if len(s.recs) > 0 && len(s.arena)+len(rec)+spanSize*(len(s.recs)+1) > s.mem {
 		if err := s.spill(); err != nil {
 			return err
 		}
 	}
 	start := len(s.arena)
 	s.arena = append(s.arena, rec...)
-	s.recs = append(s.recs, span{start, len(s.arena)})
+	s.recs = append(s.recs, span{int32(start), int32(len(s.arena))})
 	return nil
 }
 
@@ -108,7 +116,7 @@ func (s *Sorter) spill() error {
 			s.err = fmt.Errorf("sorting: %w", err)
 			return s.err
 		}
-		s.end += int64(n + sp.end - sp.start)
+		s.end += int64(n) + int64(sp.end-sp.start)
 	}
 	r.size = s.end - r.off
 	s.runs = append(s.runs, r)

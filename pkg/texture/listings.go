@@ -34,34 +34,60 @@ type Listings struct {
 // a folder of ten thousand models and the texture folders beside it.
 const DefaultMaxNames = 1 << 14
 
-// listing is one folder's names, indexed by their case-folded form.
+// listing is one folder's names, found by their case-folded form. It
+// keeps some 50 bytes a name besides the name (the names, and a hash of
+// each folded name chained to the next name of that hash), a third of
+// what a map of folded names to their names took: a folder of ten
+// thousand models is listed for the textures its models look for.
 type listing struct {
 	key dirKey
-	// byFold holds, per folded name, the names that fold to it in
-	// listing order.
-	byFold map[string][]string
-	names  int
-	// ready is closed once byFold and names are read.
+	// names are the folder's names, sorted; first maps the hash of a
+	// folded name to the first of them with that hash, next each to the
+	// next (-1: none).
+	names []string
+	first map[uint64]int32
+	next  []int32
+	// ready is closed once names, first and next are read.
 	ready chan struct{}
 }
 
 // matches returns the names of the folder that are name without regard
-// to case: the exact spelling first, then the others in listing order.
+// to case: the exact spelling first, then the others in sorted order.
 func (l *listing) matches(name string) []string {
-	names := l.byFold[foldKey(name)]
-	for i, n := range names {
-		if n == name {
-			if i == 0 {
-				return names
-			}
-			out := make([]string, 0, len(names))
-			out = append(out, n)
-			out = append(out, names[:i]...)
-			return append(out, names[i+1:]...)
-		}
+	k := foldKey(name)
+	i, ok := l.first[hashFold(k)]
+	if !ok {
+		return nil
 	}
-	return names
+	var out []string
+	for ; i >= 0; i = l.next[i] {
+		n := l.names[i]
+		if n != name && foldKey(n) != k {
+			continue // another folded name of the same hash
+		}
+		if n == name && len(out) > 0 {
+			out = append(out, "")
+			copy(out[1:], out)
+			out[0] = n
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
+
+// hashFold hashes a folded name (FNV-1a).
+func hashFold(k string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(k); i++ {
+		h ^= uint64(k[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// count is the number of names.
+func (l *listing) count() int { return len(l.names) }
 
 // list returns the listing of dir in src, reading it the first time it is
 // asked for (or again, once it was let go); lookups that ask for a
@@ -88,11 +114,11 @@ func (ls *Listings) list(src Source, dir string) *listing {
 	ls.dirs[key] = ls.lru.PushFront(l)
 	ls.mu.Unlock()
 	// Read outside the lock: a slow folder does not hold up the others.
-	l.byFold, l.names = readNames(src.FS, dir)
+	l.read(src.FS, dir)
 	close(l.ready)
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	ls.names += l.names
+	ls.names += l.count()
 	most := ls.MaxNames
 	if most <= 0 {
 		most = DefaultMaxNames
@@ -102,7 +128,7 @@ func (ls *Listings) list(src Source, dir string) *listing {
 		if old := e.Value.(*listing); isReady(old) {
 			ls.lru.Remove(e)
 			delete(ls.dirs, old.key)
-			ls.names -= old.names
+			ls.names -= old.count()
 		}
 		e = prev
 	}
@@ -122,24 +148,41 @@ func isReady(l *listing) bool {
 // readListing reads a listing kept by no Listings.
 func readListing(fsys fs.FS, dir string) *listing {
 	l := &listing{ready: make(chan struct{})}
-	l.byFold, l.names = readNames(fsys, dir)
+	l.read(fsys, dir)
 	close(l.ready)
 	return l
 }
 
-// readNames lists dir, indexing its names by their folded form.
-func readNames(fsys fs.FS, dir string) (map[string][]string, int) {
-	byFold := map[string][]string{}
+// read lists dir (no names when it cannot be read), sorted (as
+// fs.ReadDir gives them), and chains them by the hash of their folded
+// form.
+func (l *listing) read(fsys fs.FS, dir string) {
+	l.names = readNames(fsys, dir)
+	l.first = make(map[uint64]int32, len(l.names))
+	l.next = make([]int32, len(l.names))
+	// Backwards, so that each chain runs in sorted order.
+	for i := len(l.names) - 1; i >= 0; i-- {
+		h := hashFold(foldKey(l.names[i]))
+		if j, ok := l.first[h]; ok {
+			l.next[i] = j
+		} else {
+			l.next[i] = -1
+		}
+		l.first[h] = int32(i)
+	}
+}
+
+// readNames returns the names in dir, nil when it cannot be read.
+func readNames(fsys fs.FS, dir string) []string {
 	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return byFold, 0
+		return nil
 	}
-	for _, e := range ents {
-		n := e.Name()
-		k := foldKey(n)
-		byFold[k] = append(byFold[k], n)
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
 	}
-	return byFold, len(ents)
+	return names
 }
 
 // foldKey maps s to one spelling of every string strings.EqualFold finds

@@ -152,3 +152,28 @@ func TestListingsOneReadAtOnce(t *testing.T) {
 		t.Errorf("%d lookups at once listed the folder %d times; want 1", lookups, n)
 	}
 }
+
+// A listing finds a name in any case: the exact spelling first, then the
+// others in sorted order; names of other folded forms never.
+func TestListingMatchesInCase(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for _, n := range []string{"a.blp", "A.BLP", "A.blp", "b.blp", "ä.blp", "Ä.BLP"} {
+		fsys["d/"+n] = &fstest.MapFile{}
+	}
+	l := readListing(fsys, "d")
+	for _, c := range []struct{ name, want string }{
+		{"A.blp", "A.blp A.BLP a.blp"},
+		{"a.BLP", "A.BLP A.blp a.blp"},
+		{"a.blp", "a.blp A.BLP A.blp"},
+		{"B.BLP", "b.blp"},
+		{"ä.BLP", "Ä.BLP ä.blp"},
+		{"c.blp", ""},
+	} {
+		if got := strings.Join(l.matches(c.name), " "); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	if l.count() != 6 {
+		t.Errorf("%d names, want 6", l.count())
+	}
+}
