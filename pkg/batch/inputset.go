@@ -32,10 +32,10 @@ type inputSet struct {
 	ids map[any]int
 	// keys sorts the inputs by key (keyRecord) until sort.
 	keys *extsort.Sorter
-	// index has an indexEntry per input after sort, in key order: the
-	// records' file past end.
+	// index is where the index starts in the records' file, after the
+	// records: an indexEntry per input, in key order, written by sort.
 	index int64
-	n     int
+	n     int // inputs in the index
 	// roots counts the roots inputs were found in; with several, inputs
 	// of one relative path in two of them get the root's name in front.
 	roots map[string]bool
