@@ -56,7 +56,7 @@ func FuzzJournal(f *testing.F) {
 		}
 		// The base read as a run's finished models, cached: every model
 		// the manifest gets is JSON.
-		jm := &journalModels{j: j, offsets: make([]int64, lines), states: make([]modelState, lines), compacted: true}
+		jm := &journalModels{j: j, offsets: newOffsetTable(lines), states: make([]modelState, lines), compacted: true}
 		for i := range jm.states {
 			jm.states[i] = finishedCached
 		}

@@ -437,18 +437,18 @@ func (j *journal) close() error {
 }
 
 // journalModels are a run's finished models in its journal: where each
-// line is (offsets, -1 for a model with none) and how each model ended
-// in this run (states), in input order.
+// line is (offsets) and how each model ended in this run (states, which
+// are notFinished for a model with no line), in input order.
 type journalModels struct {
 	j       *journal
-	offsets []int64
+	offsets *offsetTable
 	states  []modelState
 	// compacted is set once the journal's base is the run's models, in
 	// order (compact): they are then read through, not line by line.
 	compacted bool
 }
 
-func (jm *journalModels) has(i int) bool { return jm.states[i] != notFinished && jm.offsets[i] >= 0 }
+func (jm *journalModels) has(i int) bool { return jm.states[i] != notFinished }
 
 // eachLine calls fn with every finished model's line.
 func (jm *journalModels) eachLine(fn func(i int, line []byte) error) error {
@@ -477,19 +477,16 @@ func (jm *journalModels) eachLine(fn func(i int, line []byte) error) error {
 
 // eachLineAt is eachLine reading each line at its offset.
 func (jm *journalModels) eachLineAt(fn func(i int, line []byte) error) error {
-	for i, off := range jm.offsets {
+	return jm.offsets.each(func(i int, off int64) error {
 		if !jm.has(i) {
-			continue
+			return nil
 		}
 		line, err := jm.j.line(off)
 		if err != nil {
 			return err
 		}
-		if err := fn(i, line); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(i, line)
+	})
 }
 
 // result decodes model i's result from its line, as this run ended it.

@@ -37,7 +37,7 @@ func TestJournalEachJSONAsDecoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, st := range []modelState{finishedOK, finishedCached} {
-		jm := &journalModels{j: j, offsets: offs, states: make([]modelState, len(offs))}
+		jm := &journalModels{j: j, offsets: offsetsOf(offs), states: make([]modelState, len(offs))}
 		for i := range jm.states {
 			jm.states[i] = st
 			if results[i].Status == StatusFailed {

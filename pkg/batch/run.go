@@ -172,11 +172,13 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 	}
 	workers = min(workers, max(total, 1))
 
-	// What the run keeps per model: where its line is in the journal and
-	// how it ended, nine bytes, so that memory stays flat.
-	offsets := make([]int64, total)
+	// What the run keeps per model: how it ended, one byte, and where
+	// its line is in the journal, on disk once its page is placed
+	// (offsetTable), so that memory stays flat.
+	offsets := newOffsetTable(total)
+	defer offsets.close()
 	states := make([]modelState, total)
-	r.out.placed = func(i int, off int64) { offsets[i] = off }
+	r.out.placed = offsets.set
 	next := make(chan *task)
 	done := make(chan *task)
 	var wg sync.WaitGroup
@@ -230,10 +232,15 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		if r.Observer != nil {
 			r.Observer.Finished(&t.res)
 		}
-		if t.line != nil {
+		switch {
+		case t.line != nil:
 			r.out.finished(t.i, t.line)
-		} else {
-			offsets[t.i] = t.oldOff
+		case t.oldOff >= 0:
+			offsets.set(t.i, t.oldOff)
+		default:
+			// No line to read it from: the reports leave it out.
+			states[t.i] = notFinished
+			offsets.set(t.i, 0)
 		}
 	}
 

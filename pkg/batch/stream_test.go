@@ -69,7 +69,7 @@ func TestReportsStreamed(t *testing.T) {
 		out, j, done := testJournal(t, dir)
 		defer done()
 		src := streamManifest(n)
-		jm := &journalModels{j: j, offsets: make([]int64, n), states: make([]modelState, n)}
+		jm := &journalModels{j: j, states: make([]modelState, n)}
 		var lines [][]byte
 		for i := range src.Models {
 			lines = append(lines, journalLine(&src.Models[i], "", nil))
@@ -79,7 +79,7 @@ func TestReportsStreamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		copy(jm.offsets, offs)
+		jm.offsets = offsetsOf(offs)
 		m := &Manifest{Tool: "mdxrender", Version: src.Version, Options: src.Options, Skipped: src.Skipped, Summary: src.Summary,
 			Reports: Reports{JUnit: "junit.xml", Summary: "summary.md", Gallery: "index.html"}}
 		src = nil

@@ -1,0 +1,116 @@
+package batch
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+)
+
+// offsetTable is where each model's journal line is, by model number. A
+// run places its models nearly in order, so the table keeps them in
+// pages of offsetPage and writes a page to a temporary file once every
+// model of it is placed: a run holds the few pages its workers are in,
+// not eight bytes a model.
+type offsetTable struct {
+	n      int
+	pages  map[int]*offsetsPage // the pages not written yet
+	f      *os.File             // the pages written, page p at p·offsetPage·8
+	onDisk []bool               // by page
+	buf    []byte
+}
+
+const offsetPage = 4096
+
+type offsetsPage struct {
+	offs [offsetPage]int64
+	set  int // how many of its models are placed
+}
+
+func newOffsetTable(n int) *offsetTable {
+	return &offsetTable{n: n, pages: map[int]*offsetsPage{}, onDisk: make([]bool, (n+offsetPage-1)/offsetPage)}
+}
+
+// pageLen is the number of models of page p.
+func (t *offsetTable) pageLen(p int) int { return min(offsetPage, t.n-p*offsetPage) }
+
+// set places model i's line at off; each model is placed once.
+func (t *offsetTable) set(i int, off int64) {
+	if i < 0 || i >= t.n {
+		return
+	}
+	p := i / offsetPage
+	pg := t.pages[p]
+	if pg == nil {
+		pg = &offsetsPage{}
+		t.pages[p] = pg
+	}
+	pg.offs[i%offsetPage] = off
+	pg.set++
+	if pg.set == t.pageLen(p) {
+		t.write(p, pg)
+	}
+}
+
+// write writes page p to the file and lets it go (it stays, to be read
+// from memory, if it cannot be written).
+func (t *offsetTable) write(p int, pg *offsetsPage) {
+	if t.f == nil {
+		f, err := os.CreateTemp("", "mdxrender-offsets-*")
+		if err != nil {
+			return
+		}
+		// Gone with the process however it ends, where the system lets
+		// an open file be removed; elsewhere close removes it.
+		os.Remove(f.Name())
+		t.f = f
+	}
+	b := t.buf[:0]
+	for _, o := range pg.offs[:t.pageLen(p)] {
+		b = binary.LittleEndian.AppendUint64(b, uint64(o))
+	}
+	t.buf = b
+	if _, err := t.f.WriteAt(b, int64(p)*offsetPage*8); err != nil {
+		return
+	}
+	delete(t.pages, p)
+	t.onDisk[p] = true
+}
+
+// each calls fn with every model's offset, in order; a model not placed
+// has offset 0.
+func (t *offsetTable) each(fn func(i int, off int64) error) error {
+	var none offsetsPage
+	for p := 0; p*offsetPage < t.n; p++ {
+		k := t.pageLen(p)
+		pg := t.pages[p]
+		if pg == nil && !t.onDisk[p] {
+			pg = &none // no model of it placed
+		}
+		if pg == nil {
+			t.buf = append(t.buf[:0], make([]byte, k*8)...)
+			if _, err := t.f.ReadAt(t.buf, int64(p)*offsetPage*8); err != nil {
+				return fmt.Errorf("journal offsets: %w", err)
+			}
+			for j := 0; j < k; j++ {
+				if err := fn(p*offsetPage+j, int64(binary.LittleEndian.Uint64(t.buf[j*8:]))); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		for j := 0; j < k; j++ {
+			if err := fn(p*offsetPage+j, pg.offs[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *offsetTable) close() {
+	if t.f != nil {
+		t.f.Close()
+		os.Remove(t.f.Name())
+		t.f = nil
+	}
+}
