@@ -30,7 +30,7 @@ type Listings struct {
 	names int
 }
 
-// DefaultMaxNames is Listings.MaxNames's default: some 2 MB of names,
+// DefaultMaxNames is Listings.MaxNames's default: about 1 MB of names,
 // a folder of ten thousand models and the texture folders beside it.
 const DefaultMaxNames = 1 << 14
 
