@@ -191,12 +191,13 @@ func (s *inputSet) sort() error {
 		return fmt.Errorf("inputs: %w", s.err)
 	}
 	s.index = s.end
-	var rels *extsort.Sorter // (relative path's hash, input) of every input, when roots overlap
+	var rels *extsort.Sorter // hashRecords of the relative paths, when there are several roots
 	if len(s.roots) > 1 {
 		rels = extsort.New(bytes.Compare, sortMemory)
 		defer rels.Close()
 	}
 	var prev, entry []byte
+	var hr [12]byte
 	err := s.keys.Each(func(rec []byte) error {
 		key := rec[:len(rec)-keyTail]
 		if s.n > 0 && bytes.Equal(key, prev) {
@@ -209,11 +210,7 @@ func (s *inputSet) sort() error {
 			return err
 		}
 		if rels != nil {
-			// Big-endian, so that the bytes sort as the numbers do.
-			var r [16]byte
-			binary.BigEndian.PutUint64(r[:], binary.LittleEndian.Uint64(tail[12:]))
-			binary.BigEndian.PutUint64(r[8:], uint64(s.n))
-			if err := rels.Add(r[:]); err != nil {
+			if err := rels.Add(hashRecord(&hr, binary.LittleEndian.Uint64(tail[12:]), s.n)); err != nil {
 				return err
 			}
 		}
@@ -237,27 +234,41 @@ func (s *inputSet) sort() error {
 }
 
 // markShared marks in the index the inputs whose relative path's hash
-// another input has too: rels holds (hash, input) of every input, sorted.
+// another input has too: rels holds hashRecords of every input.
 func (s *inputSet) markShared(rels *extsort.Sorter) error {
-	var group []uint64 // the inputs of the current hash
-	var hash uint64
-	mark := func() error {
+	var one [4]byte
+	binary.LittleEndian.PutUint32(one[:], 1)
+	return eachHashGroup(rels, func(_ uint64, group []int) error {
 		if len(group) < 2 {
 			return nil
 		}
 		for _, i := range group {
-			var one [4]byte
-			binary.LittleEndian.PutUint32(one[:], 1)
 			if _, err := s.f.WriteAt(one[:], s.index+int64(i)*indexSize+12); err != nil {
 				return err
 			}
 		}
 		return nil
-	}
-	err := rels.Each(func(r []byte) error {
-		h, i := binary.BigEndian.Uint64(r), binary.BigEndian.Uint64(r[8:])
+	})
+}
+
+// hashRecord is a record of the sorts that group inputs by a hash: the
+// hash and the input's number, big-endian, so that the bytes sort as the
+// numbers do (by hash, then by input).
+func hashRecord(b *[12]byte, hash uint64, i int) []byte {
+	binary.BigEndian.PutUint64(b[:], hash)
+	binary.BigEndian.PutUint32(b[8:], uint32(i))
+	return b[:]
+}
+
+// eachHashGroup calls fn with each hash of the sorted hashRecords and
+// the inputs that have it, in order; fn must not keep inputs.
+func eachHashGroup(sorted *extsort.Sorter, fn func(hash uint64, inputs []int) error) error {
+	var group []int
+	var hash uint64
+	err := sorted.Each(func(r []byte) error {
+		h, i := binary.BigEndian.Uint64(r), int(binary.BigEndian.Uint32(r[8:]))
 		if len(group) > 0 && h != hash {
-			if err := mark(); err != nil {
+			if err := fn(hash, group); err != nil {
 				return err
 			}
 			group = group[:0]
@@ -266,10 +277,10 @@ func (s *inputSet) markShared(rels *extsort.Sorter) error {
 		group = append(group, i)
 		return nil
 	})
-	if err != nil {
+	if err != nil || len(group) == 0 {
 		return err
 	}
-	return mark()
+	return fn(hash, group)
 }
 
 // each calls fn with every input in order (after sort); fn returning

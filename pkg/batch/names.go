@@ -2,7 +2,6 @@ package batch
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"path"
@@ -72,11 +71,7 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 	var addErr error
 	err = set.each(func(i int, in Input) bool {
 		for _, s := range stems(in) {
-			// Big-endian, so that the bytes sort as the numbers do: by
-			// hash, then by input.
-			binary.BigEndian.PutUint64(rec[:], hashString(s))
-			binary.BigEndian.PutUint32(rec[8:], uint32(i))
-			if addErr = hashes.Add(rec[:]); addErr != nil {
+			if addErr = hashes.Add(hashRecord(&rec, hashString(s), i)); addErr != nil {
 				return false
 			}
 		}
@@ -88,9 +83,7 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 	// The best clash so far: its later input, which of that input's stems
 	// it is, and the earlier input.
 	bestJ, bestPos := -1, 0
-	var group []int // the inputs of one hash, in order
-	var hash uint64
-	check := func() error {
+	err = eachHashGroup(hashes, func(hash uint64, group []int) error {
 		for n, j := range group {
 			if bestJ >= 0 && j > bestJ {
 				break
@@ -123,22 +116,7 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 			}
 		}
 		return nil
-	}
-	err = hashes.Each(func(r []byte) error {
-		h, i := binary.BigEndian.Uint64(r), int(binary.BigEndian.Uint32(r[8:]))
-		if len(group) > 0 && h != hash {
-			if err := check(); err != nil {
-				return err
-			}
-			group = group[:0]
-		}
-		hash = h
-		group = append(group, i)
-		return nil
 	})
-	if err == nil {
-		err = check()
-	}
 	return a, b, stem, ok, err
 }
 
