@@ -453,8 +453,11 @@ func (o *Options) plan(arch *archives) (*planned, error) {
 // keep reports whether a run of these options renders the input: it is
 // not skipped and it is in the run's shard.
 func (o *Options) keep(in Input) bool {
+	if !o.Shard.Contains(in.Key) {
+		return false // no job made for another shard's input
+	}
 	_, skip := o.jobFor(in)
-	return !skip && o.Shard.Contains(in.Key)
+	return !skip
 }
 
 func (o *Options) jobFor(in Input) (Job, bool) {

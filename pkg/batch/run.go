@@ -201,10 +201,14 @@ func (r *Runner) Run(ctx context.Context) (*Manifest, error) {
 		cur := j.cursor()
 		i := 0
 		planErr = p.set.each(func(_ int, in Input) bool {
-			if !c.keep(in) {
+			// The inputs keep takes, their jobs made once.
+			if !c.Shard.Contains(in.Key) {
 				return true
 			}
-			jb, _ := p.jobFor(c, in)
+			jb, skip := p.jobFor(c, in)
+			if skip {
+				return true
+			}
 			t := &task{i: i, job: jb, oldOff: -1}
 			i++
 			if line, off, ok := cur.find(in.Key); ok {
