@@ -35,9 +35,7 @@ type Sorter struct {
 	bw    *bufio.Writer
 	end   int64
 	runs  []run
-	// written counts the records in runs.
-	written int
-	err     error
+	err   error
 }
 
 // span is a record's place in the arena; spanSize is what each costs
@@ -75,11 +73,6 @@ func (s *Sorter) Add(rec []byte) error {
 	s.arena = append(s.arena, rec...)
 	s.recs = append(s.recs, span{int32(start), int32(len(s.arena))})
 	return nil
-}
-
-// Len is the number of records added.
-func (s *Sorter) Len() int {
-	return len(s.recs) + s.written
 }
 
 // sortHeld orders the records held in memory, stably.
@@ -120,7 +113,6 @@ func (s *Sorter) spill() error {
 	}
 	r.size = s.end - r.off
 	s.runs = append(s.runs, r)
-	s.written += len(s.recs)
 	s.arena = s.arena[:0]
 	s.recs = s.recs[:0]
 	return nil

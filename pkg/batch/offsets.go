@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"slices"
 )
 
 // offsetTable is where each model's journal line is, by model number. A
@@ -79,27 +80,27 @@ func (t *offsetTable) write(p int, pg *offsetsPage) {
 // each calls fn with every model's offset, in order; a model not placed
 // has offset 0.
 func (t *offsetTable) each(fn func(i int, off int64) error) error {
-	var none offsetsPage
+	read := new(offsetsPage) // a page read back from the file
+	none := new(offsetsPage) // a page no model of which was placed
 	for p := 0; p*offsetPage < t.n; p++ {
 		k := t.pageLen(p)
 		pg := t.pages[p]
-		if pg == nil && !t.onDisk[p] {
-			pg = &none // no model of it placed
-		}
-		if pg == nil {
-			t.buf = append(t.buf[:0], make([]byte, k*8)...)
+		switch {
+		case pg != nil:
+		case t.onDisk[p]:
+			t.buf = slices.Grow(t.buf[:0], k*8)[:k*8]
 			if _, err := t.f.ReadAt(t.buf, int64(p)*offsetPage*8); err != nil {
 				return fmt.Errorf("journal offsets: %w", err)
 			}
-			for j := 0; j < k; j++ {
-				if err := fn(p*offsetPage+j, int64(binary.LittleEndian.Uint64(t.buf[j*8:]))); err != nil {
-					return err
-				}
+			for j := range k {
+				read.offs[j] = int64(binary.LittleEndian.Uint64(t.buf[j*8:]))
 			}
-			continue
+			pg = read
+		default:
+			pg = none
 		}
-		for j := 0; j < k; j++ {
-			if err := fn(p*offsetPage+j, pg.offs[j]); err != nil {
+		for j, off := range pg.offs[:k] {
+			if err := fn(p*offsetPage+j, off); err != nil {
 				return err
 			}
 		}
