@@ -56,7 +56,13 @@ type indexEntry struct {
 	prefix bool
 }
 
-const indexSize = 16
+// An indexEntry takes indexSize bytes: the offset (8), the length (4)
+// and, at indexPrefix, the prefix flag (4), which markShared sets in
+// place.
+const (
+	indexSize   = 16
+	indexPrefix = 12
+)
 
 func (e indexEntry) append(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, uint64(e.off))
@@ -72,7 +78,7 @@ func readIndexEntry(b []byte) indexEntry {
 	return indexEntry{
 		off:    int64(binary.LittleEndian.Uint64(b)),
 		n:      int32(binary.LittleEndian.Uint32(b[8:])),
-		prefix: binary.LittleEndian.Uint32(b[12:]) != 0,
+		prefix: binary.LittleEndian.Uint32(b[indexPrefix:]) != 0,
 	}
 }
 
@@ -86,6 +92,12 @@ func keyRecord(b []byte, key string, off int64, n int32, relHash uint64) []byte 
 	b = binary.LittleEndian.AppendUint64(b, uint64(off))
 	b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	return binary.LittleEndian.AppendUint64(b, relHash)
+}
+
+// readKeyRecord splits a keyRecord into its fields.
+func readKeyRecord(rec []byte) (key []byte, off int64, n int32, relHash uint64) {
+	key, tail := rec[:len(rec)-keyTail], rec[len(rec)-keyTail:]
+	return key, int64(binary.LittleEndian.Uint64(tail)), int32(binary.LittleEndian.Uint32(tail[8:])), binary.LittleEndian.Uint64(tail[12:])
 }
 
 func compareKeyRecords(a, b []byte) int {
@@ -199,18 +211,17 @@ func (s *inputSet) sort() error {
 	var prev, entry []byte
 	var hr [12]byte
 	err := s.keys.Each(func(rec []byte) error {
-		key := rec[:len(rec)-keyTail]
+		key, off, n, relHash := readKeyRecord(rec)
 		if s.n > 0 && bytes.Equal(key, prev) {
 			return nil
 		}
 		prev = append(prev[:0], key...)
-		tail := rec[len(key):]
-		entry = indexEntry{off: int64(binary.LittleEndian.Uint64(tail)), n: int32(binary.LittleEndian.Uint32(tail[8:]))}.append(entry[:0])
+		entry = indexEntry{off: off, n: n}.append(entry[:0])
 		if _, err := s.bw.Write(entry); err != nil {
 			return err
 		}
 		if rels != nil {
-			if err := rels.Add(hashRecord(&hr, binary.LittleEndian.Uint64(tail[12:]), s.n)); err != nil {
+			if err := rels.Add(hashRecord(&hr, relHash, s.n)); err != nil {
 				return err
 			}
 		}
@@ -243,7 +254,7 @@ func (s *inputSet) markShared(rels *extsort.Sorter) error {
 			return nil
 		}
 		for _, i := range group {
-			if _, err := s.f.WriteAt(one[:], s.index+int64(i)*indexSize+12); err != nil {
+			if _, err := s.f.WriteAt(one[:], s.index+int64(i)*indexSize+indexPrefix); err != nil {
 				return err
 			}
 		}

@@ -80,8 +80,18 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 	if err = errors.Join(err, addErr); err != nil {
 		return "", "", "", false, err
 	}
-	// The best clash so far: its later input, which of that input's stems
-	// it is, and the earlier input.
+	// writer is the first of inputs that writes the stem s.
+	writer := func(inputs []int, s string) (Input, bool, error) {
+		for _, i := range inputs {
+			in, err := set.input(i)
+			if err != nil || slices.Contains(stems(in), s) {
+				return in, err == nil, err
+			}
+		}
+		return Input{}, false, nil
+	}
+	// The best clash so far: its later input, and which of that input's
+	// stems it is.
 	bestJ, bestPos := -1, 0
 	err = eachHashGroup(hashes, func(hash uint64, group []int) error {
 		for n, j := range group {
@@ -89,7 +99,7 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 				break
 			}
 			if n == 0 || j == group[n-1] {
-				continue
+				continue // the first of the hash, or j's own stems again
 			}
 			later, err := set.input(j)
 			if err != nil {
@@ -99,19 +109,13 @@ func (o *Options) firstCollision(set *inputSet, tmpl string) (a, b, stem string,
 				if hashString(s) != hash || (j == bestJ && pos >= bestPos) {
 					continue
 				}
-				for _, i := range group[:n] {
-					if i == j {
-						continue
-					}
-					earlier, err := set.input(i)
-					if err != nil {
-						return err
-					}
-					if slices.Contains(stems(earlier), s) {
-						bestJ, bestPos = j, pos
-						a, b, stem, ok = earlier.Key, later.Key, s, true
-						break
-					}
+				earlier, found, err := writer(group[:n], s)
+				if err != nil {
+					return err
+				}
+				if found {
+					bestJ, bestPos = j, pos
+					a, b, stem, ok = earlier.Key, later.Key, s, true
 				}
 			}
 		}
