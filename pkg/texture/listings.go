@@ -2,6 +2,7 @@ package texture
 
 import (
 	"container/list"
+	"hash/maphash"
 	"io/fs"
 	"sync"
 	"unicode"
@@ -41,13 +42,16 @@ const DefaultMaxNames = 1 << 14
 // thousand models is listed for the textures its models look for.
 type listing struct {
 	key dirKey
-	// names are the folder's names, sorted; first maps the hash of a
-	// folded name to the first of them with that hash, next each to the
-	// next (-1: none).
+	// names are the folder's names, sorted; first maps the hash (with
+	// seed) of a folded name to the first of them with that hash, next
+	// each to the next (-1: none). Matches are told apart from other
+	// names of their hash by their folded form, so the seed decides no
+	// result.
 	names []string
+	seed  maphash.Seed
 	first map[uint64]int32
 	next  []int32
-	// ready is closed once names, first and next are read.
+	// ready is closed once the fields above are read.
 	ready chan struct{}
 }
 
@@ -55,7 +59,7 @@ type listing struct {
 // to case: the exact spelling first, then the others in sorted order.
 func (l *listing) matches(name string) []string {
 	k := foldKey(name)
-	i, ok := l.first[hashFold(k)]
+	i, ok := l.first[maphash.String(l.seed, k)]
 	if !ok {
 		return nil
 	}
@@ -74,16 +78,6 @@ func (l *listing) matches(name string) []string {
 		out = append(out, n)
 	}
 	return out
-}
-
-// hashFold hashes a folded name (FNV-1a).
-func hashFold(k string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(k); i++ {
-		h ^= uint64(k[i])
-		h *= 1099511628211
-	}
-	return h
 }
 
 // count is the number of names.
@@ -158,11 +152,12 @@ func readListing(fsys fs.FS, dir string) *listing {
 // form.
 func (l *listing) read(fsys fs.FS, dir string) {
 	l.names = readNames(fsys, dir)
+	l.seed = maphash.MakeSeed()
 	l.first = make(map[uint64]int32, len(l.names))
 	l.next = make([]int32, len(l.names))
 	// Backwards, so that each chain runs in sorted order.
 	for i := len(l.names) - 1; i >= 0; i-- {
-		h := hashFold(foldKey(l.names[i]))
+		h := maphash.String(l.seed, foldKey(l.names[i]))
 		if j, ok := l.first[h]; ok {
 			l.next[i] = j
 		} else {
