@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 func TestGalleryLinksExist(t *testing.T) {
@@ -93,11 +91,7 @@ func TestGalleryCards(t *testing.T) {
 // larger gallery left are removed.
 func TestGalleryPages(t *testing.T) {
 	dir := t.TempDir()
-	out, err := atomicfile.Create(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := testOutput(t, dir)
 	write := func(n int) {
 		m := &Manifest{Tool: "mdxrender", Version: "v1", Reports: Reports{Gallery: "index.html"}}
 		for i := range n {

@@ -128,17 +128,25 @@ func TestJournalKeptByCachedResume(t *testing.T) {
 }
 
 // testJournal opens the journal "journal.jsonl" in a new output folder
-// dir; done closes both.
+// dir; done closes the journal, and the folder closes when the test
+// ends.
 func testJournal(t *testing.T, dir string) (out *atomicfile.Dir, j *journal, done func()) {
+	t.Helper()
+	out = testOutput(t, dir)
+	j, err := openJournal(context.Background(), out, "journal.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, j, func() { j.close() }
+}
+
+// testOutput opens dir as an output folder, closed when the test ends.
+func testOutput(t *testing.T, dir string) *atomicfile.Dir {
 	t.Helper()
 	out, err := atomicfile.Create(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err = openJournal(context.Background(), out, "journal.jsonl")
-	if err != nil {
-		out.Close()
-		t.Fatal(err)
-	}
-	return out, j, func() { j.close(); out.Close() }
+	t.Cleanup(func() { out.Close() })
+	return out
 }

@@ -10,8 +10,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
-
-	"github.com/mdxrender/mdxrender/internal/atomicfile"
 )
 
 // streamManifest is a manifest of n models with the texts JSON escapes.
@@ -133,11 +131,7 @@ func (p *peakModels) eachJSON(fn func(b []byte) error) error {
 // starts on a line of its own.
 func TestJournalTornTail(t *testing.T) {
 	dir := t.TempDir()
-	out, err := atomicfile.Create(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := testOutput(t, dir)
 	ctx := context.Background()
 	j, err := openJournal(ctx, out, "j.jsonl")
 	if err != nil {
