@@ -3,7 +3,7 @@
 # reference viewer (mdx-m3-viewer 5.12.0 in headless Chromium, through
 # ../shared/tools/peer/render.mjs) in one go. Every .mdx/.mdl file of the
 # shared corpus is rendered once by the reference harness (256², sequence
-# 0 at 0 ms, over black, no simulation, one warm browser session); the
+# 0 at 0 ms, over black, no simulation, one warm browser launch); the
 # models it renders without error are the "valid" set. Our batch then
 # renders that set (256², ssaa 1, no particles, over black, one PNG each,
 # --force) with the default number of workers and with one, RUNS times
