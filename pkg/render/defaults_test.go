@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mdxrender/mdxrender/pkg/mdx"
+	"github.com/mdxrender/mdxrender/pkg/raster"
 )
 
 // The defaults a person sees first (docs/rendering.md#camera-and-framing,
@@ -327,5 +328,38 @@ func TestReforgedPreviewsFill(t *testing.T) {
 		if f < 0.85 {
 			t.Errorf("%s fills %.0f%% of its preview's side, want at least 85%%", m.Sequences[frames[i].Sequence].Name, 100*f)
 		}
+	}
+}
+
+// The stand-in layers of one geoset draw one array of grey vertices: a
+// model without its textures (the usual case without the game's files)
+// copied its vertices once per layer, and the rasteriser set the same
+// triangles up again for each.
+func TestStandInLayersShareVertices(t *testing.T) {
+	m := stockModel()
+	m.Materials[0].Layers = append(m.Materials[0].Layers, layer(mdx.FilterBlend, 0, mdx.LayerTwoSided), layer(mdx.FilterAdditive, 0, 0))
+	path := filepath.Join(t.TempDir(), "Stock.mdx")
+	opt := View{Yaw: 20, Pitch: 10}
+	r, err := NewAnimator(m, path, besideModel(path, nil)).newFrame(context.Background(), &opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.draw(); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := r.batches(r.cam.ViewProjection(1), opt.light())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := map[*raster.Vertex]int{}
+	for i, b := range bs {
+		if b.Texture != nil || !b.VertexColor || len(b.Vertices) == 0 {
+			t.Fatalf("batch %d: texture %v, vertex colour %v, %d vertices: want the stand-in's", i, b.Texture, b.VertexColor, len(b.Vertices))
+		}
+		shared[&b.Vertices[0]]++
+	}
+	// Two geosets of one material of three layers.
+	if len(bs) != 6 || len(shared) != 2 {
+		t.Errorf("%d batches drawing %d vertex arrays, want 6 drawing 2 (one per geoset)", len(bs), len(shared))
 	}
 }

@@ -82,12 +82,9 @@ func (s standIn) shade(p, n mdx.Vec3) float32 {
 	return float32(standInGrey * lit)
 }
 
-// batch turns b, whose texture is missing, into the stand-in's: a copy of
-// its vertices coloured by shade (pos and nrm are their positions and
-// normals), no texture, no lighting of its own.
-func (s standIn) batch(b raster.Batch, pos, nrm []mdx.Vec3) raster.Batch {
-	vs := make([]raster.Vertex, len(b.Vertices))
-	copy(vs, b.Vertices)
+// colour sets the stand-in's grey, by shade, into vertices whose
+// positions and normals are pos and nrm.
+func (s standIn) colour(vs []raster.Vertex, pos, nrm []mdx.Vec3) {
 	for i := range vs {
 		var n, p mdx.Vec3
 		if i < len(nrm) {
@@ -99,6 +96,12 @@ func (s standIn) batch(b raster.Batch, pos, nrm []mdx.Vec3) raster.Batch {
 		g := s.shade(p, n)
 		vs[i].Color = [4]float32{g, g, g, 1}
 	}
+}
+
+// standInBatch turns b, whose texture is missing, into the stand-in's,
+// drawn with vertices vs that standIn.colour set: no texture, no
+// lighting of its own.
+func standInBatch(b raster.Batch, vs []raster.Vertex) raster.Batch {
 	b.Vertices, b.VertexColor, b.Texture, b.Shader = vs, true, nil, nil
 	b.State.Lit = false
 	return b

@@ -188,7 +188,10 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 				for i, n := range ms.Normals {
 					nrm[i] = n
 				}
-				b = newStandIn(r.cam).batch(b, pos, nrm)
+				vs := make([]raster.Vertex, len(b.Vertices))
+				copy(vs, b.Vertices)
+				newStandIn(r.cam).colour(vs, pos, nrm)
+				b = standInBatch(b, vs)
 			}
 		}
 		all = append(all, b)

@@ -862,6 +862,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 		gc := r.p.GeosetColor(gi)
 		var base []raster.Vertex // clip positions, normals, light: shared by layers
 		baseUsed := false
+		var greyVs []raster.Vertex // the stand-in's, once a layer needs them
 		// The last layer's vertices and the texture coordinates in them.
 		var last struct {
 			vs  []raster.Vertex
@@ -893,6 +894,38 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 			if len(l.Textures) > 0 && l.TextureIDTrack == nil {
 				texID = int(l.Textures[0].TextureID) // Reforged: the diffuse slot
 			}
+			mode := normalizeFilter(l.FilterMode)
+			b := raster.Batch{
+				State:   layerState(mode, r.layerFlags(l)),
+				Color:   [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
+				Indices: idx,
+			}
+			smp := r.texture(texID, r.layerWrap(l))
+			if smp.missing {
+				drawn, grey := r.missingShown(mode)
+				if !drawn {
+					continue
+				}
+				if grey {
+					// Every stand-in layer of the geoset draws the same
+					// grey vertices, made once: a model without its
+					// textures (the usual case without the game's files)
+					// would otherwise copy them for each layer, and the
+					// rasteriser can set their triangles up once.
+					if greyVs == nil {
+						greyVs = base
+						if baseUsed {
+							greyVs = make([]raster.Vertex, len(base))
+							copy(greyVs, base)
+						}
+						baseUsed = true
+						newStandIn(r.cam).colour(greyVs, pos, nrm)
+					}
+					all = append(all, standInBatch(b, greyVs))
+					items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
+					continue
+				}
+			}
 			uvs := layerUVs(g, l)
 			tt := r.p.TextureTransform(l.TextureAnimID)
 			var vs []raster.Vertex
@@ -920,24 +953,8 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 				}
 			}
 			last.vs, last.uvs, last.tt = vs, uvs, tt
-			mode := normalizeFilter(l.FilterMode)
-			b := raster.Batch{
-				State:    layerState(mode, r.layerFlags(l)),
-				Color:    [4]float32{gc[0], gc[1], gc[2], gc[3] * la},
-				Vertices: vs,
-				Indices:  idx,
-			}
-			smp := r.texture(texID, r.layerWrap(l))
+			b.Vertices = vs
 			b.Texture = r.layerSampler(smp, mode)
-			if smp.missing {
-				drawn, grey := r.missingShown(mode)
-				if !drawn {
-					continue
-				}
-				if grey {
-					b = newStandIn(r.cam).batch(b, pos, nrm)
-				}
-			}
 			all = append(all, b)
 			items = append(items, drawItem{filter: mode, priorityPlane: int(mat.PriorityPlane)})
 		}
