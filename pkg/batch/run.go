@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -550,6 +551,10 @@ func (jr *jobRun) produce() error {
 		return fmt.Errorf("read: %w", err)
 	}
 	res.Timings.ReadMS = ms(time.Since(t))
+	// Hashed now, so that the bytes are not kept past their decoding
+	// while the textures are looked for and hashed: a large model's file
+	// is a large share of what rendering it holds.
+	sum := sha256.Sum256(data)
 
 	t = time.Now()
 	m, err := jr.r.Renderer.Open(jr.ctx, job, data, meter)
@@ -563,7 +568,7 @@ func (jr *jobRun) produce() error {
 		jr.stamps, _ = jr.r.stamps.modelStamps(modelStamp, &jr.info)
 	}
 
-	res.CacheKey = cacheKey(jr.r.buildKey, data, jr.info.Dependencies, opts, jr.r.stamps, meter)
+	res.CacheKey = cacheKey(jr.r.buildKey, sum, jr.info.Dependencies, opts, jr.r.stamps, meter)
 	if old != nil && oldRes.CacheKey == res.CacheKey && oldRes.Status != StatusFailed && jr.outputsExist(oldRes) {
 		jr.cached(oldRes)
 		// The old line stands unless what it vouches by changed (a file
