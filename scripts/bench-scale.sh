@@ -6,9 +6,11 @@
 # small size, then runs it again fully cached (the resume of a batch
 # that had finished, or had been killed after its last model), and
 # prints, per size: the render's wall time, models/s, CPU time per model
-# and peak RSS, then the cached resume's wall time, wall and CPU time per
-# model and peak RSS. On a machine shared with other work, compare the
-# CPU times: the wall times move with the load.
+# and peak RSS (KiB), then the cached resume's wall time, wall and CPU time
+# per model and peak RSS; then each later size against the first, as the
+# targets put them (rate and peaks, in per cent). On a machine shared
+# with other work, compare the CPU times: the wall times move with the
+# load.
 #
 #   scripts/bench-scale.sh               # 1000 10000 100000
 #   scripts/bench-scale.sh 1000 10000    # other sizes
@@ -74,7 +76,7 @@ build() {
 
 # run N LABEL: one batch run into the size's output folder; prints wall
 # seconds, CPU seconds (user and system: what the run cost whatever else
-# the machine was doing) and peak RSS in MiB.
+# the machine was doing) and peak RSS in KiB.
 run() {
 	local n=$1 log=$WORK/n$1/$2.time
 	/usr/bin/time -v "$bin" batch -o "$WORK/n$n/out" --size "$SIZE" --jobs "$JOBS" --format png "$WORK/n$n/in" \
@@ -82,11 +84,12 @@ run() {
 	local wall cpu rss
 	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$log")
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$log")
-	rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$log")
+	rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$log")
 	echo "$wall $cpu $rss"
 }
 
-printf '%-8s %9s %9s %11s %7s %9s %11s %11s %7s  %s\n' models render_s models/s cpu_ms/mdl rss_MB resume_s ms/mdl cpu_ms/mdl rss_MB load
+printf '%-8s %9s %9s %11s %8s %9s %11s %11s %8s  %s\n' models render_s models/s cpu_ms/mdl rss_KiB resume_s ms/mdl cpu_ms/mdl rss_KiB load
+against=()
 for n in "${SIZES[@]}"; do
 	build "$n"
 	rm -rf "$WORK/n$n/out"
@@ -95,6 +98,14 @@ for n in "${SIZES[@]}"; do
 	cached=$(jq '.summary.cached' "$WORK/n$n/out/manifest.json")
 	[ "$cached" = "$n" ] || echo "bench-scale: the resume of $n models found $cached cached" >&2
 	awk -v n="$n" -v rw="$rw" -v rc="$rc" -v rr="$rr" -v cw="$cw" -v cc="$cc" -v cr="$cr" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
-		'BEGIN { printf "%-8d %9.1f %9.1f %11.3f %7d %9.2f %11.3f %11.3f %7d  %s\n", n, rw, n / rw, 1000 * rc / n, rr, cw, 1000 * cw / n, 1000 * cc / n, cr, load }'
+		'BEGIN { printf "%-8d %9.1f %9.1f %11.3f %8d %9.2f %11.3f %11.3f %8d  %s\n", n, rw, n / rw, 1000 * rc / n, rr, cw, 1000 * cw / n, 1000 * cc / n, cr, load }'
+	against+=("$n $rw $rr $cr")
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# Each later size against the first: the render's rate, and the peaks.
+read -r n0 rw0 rr0 cr0 <<<"${against[0]}"
+for a in "${against[@]:1}"; do
+	read -r n rw rr cr <<<"$a"
+	awk -v n0="$n0" -v rw0="$rw0" -v rr0="$rr0" -v cr0="$cr0" -v n="$n" -v rw="$rw" -v rr="$rr" -v cr="$cr" \
+		'BEGIN { printf "%d against %d models: render rate %+.1f %%, peak RSS render %+.1f %%, resume %+.1f %%\n", n, n0, 100 * (n / rw) / (n0 / rw0) - 100, 100 * rr / rr0 - 100, 100 * cr / cr0 - 100 }'
+done
