@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -135,7 +136,7 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 		return exitCodeError{exitInterrupted}
 	}
 	if m == nil {
-		return err
+		return nameClashHint(err, cmd.Name())
 	}
 	// An error with a manifest is a failure to write the manifest, a
 	// report or the cache records: the models' outcomes are still told.
@@ -189,4 +190,15 @@ func runBatchCmd(cmd *cobra.Command, cfgFile string, args []string, check bool, 
 		return exitCodeError{exitFailed}
 	}
 	return nil
+}
+
+// nameClashHint adds to a clash of output names how to set the template
+// the error suggests from the command line, which has no flag for it.
+func nameClashHint(err error, command string) error {
+	var nc *batch.NameClashError
+	if !errors.As(err, &nc) || nc.Suggest == "" {
+		return err
+	}
+	quoted := "'" + strings.ReplaceAll(nc.Suggest, "'", `'\''`) + "'"
+	return fmt.Errorf("%w (on the command line: MDXR_OUTPUT_NAME=%s mdxrender %s ..., or output.name in the file of --config)", err, quoted, command)
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mdxrender/mdxrender/pkg/batch"
 	"github.com/mdxrender/mdxrender/pkg/batchconfig"
+	"github.com/mdxrender/mdxrender/pkg/budget"
 	"github.com/mdxrender/mdxrender/pkg/mdx"
 	"github.com/mdxrender/mdxrender/pkg/sheet"
 )
@@ -540,5 +541,34 @@ func TestSheetFramesEmitterOnlyModel(t *testing.T) {
 	frames := meta.Animations[0].Frames
 	if first, last := meanX(frames[0]), meanX(frames[len(frames)-1]); last-first < 8 {
 		t.Errorf("the effect's mean x moves from %.1f to %.1f px over the sheet: the frames do not share one camera", first, last)
+	}
+}
+
+// Two models that would write the same file are a configuration error
+// (exit 2), and the message says how to set the suggested output name
+// from the command line, which has no flag for it; set so, the batch
+// runs.
+func TestBatchNameClashSaysHowToSetTheName(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.Mkdir(in, 0o755)
+	b, err := os.ReadFile(fixtureModel(t, in, "hermite_bezier.mdl", "tester.mdl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mdx.DecodeMDL(b, budget.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeModel(t, in, "tester.mdx", m)
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := run(t, "batch", "-o", out, "--size", "32", in)
+	const name = "{path}-{view}-{ext}"
+	if code != 2 || !strings.Contains(stderr, "both write tester-default") || !strings.Contains(stderr, "MDXR_OUTPUT_NAME='"+name+"' mdxrender batch") {
+		t.Fatalf("exit %d, want 2 and how to set output.name:\n%s%s", code, stdout, stderr)
+	}
+	t.Setenv("MDXR_OUTPUT_NAME", name)
+	if stdout, stderr, code := run(t, "batch", "-o", out, "--size", "32", in); code != 0 || !strings.Contains(stdout, "2 models: 2 rendered") {
+		t.Fatalf("with MDXR_OUTPUT_NAME: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

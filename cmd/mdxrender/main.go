@@ -86,12 +86,13 @@ func exitCode(err error) int {
 	var ue usageError
 	var ce *batchconfig.Error
 	var le *batch.LockError
+	var nc *batch.NameClashError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ec):
 		return ec.code
-	case errors.As(err, &ue), errors.As(err, &ce), errors.As(err, &le), isCobraUsage(err):
+	case errors.As(err, &ue), errors.As(err, &ce), errors.As(err, &le), errors.As(err, &nc), isCobraUsage(err):
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -66,7 +67,12 @@ func testOutputNameCollisions(t *testing.T) {
 			continue
 		}
 		fix := c.want[strings.Index(c.want, `output.name "`)+len(`output.name "`):]
-		cfg.Output.Name = fix[:strings.Index(fix, `"`)]
+		fix = fix[:strings.Index(fix, `"`)]
+		var clash *NameClashError
+		if !errors.As(err, &clash) || clash.Suggest != fix || clash.Template != cfg.Output.Name {
+			t.Errorf("%#v: want a *NameClashError of %q suggesting %q", err, cfg.Output.Name, fix)
+		}
+		cfg.Output.Name = fix
 		if _, err := cfg.Plan(); err != nil {
 			t.Errorf("the suggested %q does not work: %v", cfg.Output.Name, err)
 		}

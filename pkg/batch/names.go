@@ -27,22 +27,42 @@ func rootSegment(root string) string {
 	return r
 }
 
+// NameClashError is the error of a batch two of whose inputs would write
+// the same file under the output name template (Options.Output.Name).
+type NameClashError struct {
+	// Template is the output name template; A and B are the two inputs,
+	// in input key order, and Stem what both would write.
+	Template, A, B, Stem string
+	// Suggest is a template that keeps every input apart, "" when none
+	// of a few simple changes does.
+	Suggest string
+}
+
+func (e *NameClashError) Error() string {
+	hint := "no simple template keeps them apart: leave one out with an override (overrides: [{match: ..., skip: true}]) or rename one"
+	if e.Suggest != "" {
+		hint = fmt.Sprintf("output.name %q keeps every model apart", e.Suggest)
+	}
+	return fmt.Sprintf("output.name %q: %s and %s both write %s; %s", e.Template, e.A, e.B, e.Stem, hint)
+}
+
 // checkNames reports the first two inputs whose jobs would write the
-// same file, with a template that keeps every job apart, if one of a few
-// simple changes does. Skipped inputs write nothing.
+// same file (a *NameClashError), with a template that keeps every job
+// apart, if one of a few simple changes does. Skipped inputs write
+// nothing.
 func (o *Options) checkNames(set *inputSet) error {
 	a, b, stem, ok, err := o.firstCollision(set, o.Output.Name)
 	if err != nil || !ok {
 		return err
 	}
-	hint := "no simple template keeps them apart: leave one out with an override (overrides: [{match: ..., skip: true}]) or rename one"
+	e := &NameClashError{Template: o.Output.Name, A: a, B: b, Stem: stem}
 	for _, t := range nameCandidates(o.Output.Name) {
 		if _, _, _, clash, _ := o.firstCollision(set, t); !clash {
-			hint = fmt.Sprintf("output.name %q keeps every model apart", t)
+			e.Suggest = t
 			break
 		}
 	}
-	return fmt.Errorf("output.name %q: %s and %s both write %s; %s", o.Output.Name, a, b, stem, hint)
+	return e
 }
 
 // firstCollision finds two inputs whose outputs under the template share
