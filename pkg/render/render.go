@@ -18,6 +18,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -862,6 +863,15 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 		gc := r.p.GeosetColor(gi)
 		var base []raster.Vertex // clip positions, normals, light: shared by layers
 		baseUsed := false
+		// own returns vertices a layer may write into: the geoset's first
+		// taker gets base itself, the others a copy of it.
+		own := func() []raster.Vertex {
+			if baseUsed {
+				return slices.Clone(base)
+			}
+			baseUsed = true
+			return base
+		}
 		var greyVs []raster.Vertex // the stand-in's, once a layer needs them
 		// The last layer's vertices and the texture coordinates in them.
 		var last struct {
@@ -913,12 +923,7 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 					// would otherwise copy them for each layer, and the
 					// rasteriser can set their triangles up once.
 					if greyVs == nil {
-						greyVs = base
-						if baseUsed {
-							greyVs = make([]raster.Vertex, len(base))
-							copy(greyVs, base)
-						}
-						baseUsed = true
+						greyVs = own()
 						newStandIn(r.cam).colour(greyVs, pos, nrm)
 					}
 					all = append(all, standInBatch(b, greyVs))
@@ -935,15 +940,8 @@ func (r *frame) batches(vp fauxgl.Matrix, light fauxgl.Vector) ([]raster.Batch, 
 				// triangles, serve this layer too.
 				vs = last.vs
 			} else {
-				// The geoset's first drawn layer takes base itself; the
-				// others copy it (their UVs all written, zero past the
-				// UV set).
-				vs = base
-				if baseUsed {
-					vs = make([]raster.Vertex, len(base))
-					copy(vs, base)
-				}
-				baseUsed = true
+				// Their UVs all written, zero past the UV set.
+				vs = own()
 				for v := range vs {
 					if v < len(uvs) {
 						vs[v].UV = tt.Apply(uvs[v])
