@@ -7,10 +7,16 @@
 # that had finished, or had been killed after its last model), and
 # prints, per size: the render's wall time, models/s, CPU time per model
 # and peak RSS (KiB), then the cached resume's wall time, wall and CPU time
-# per model and peak RSS; then each later size against the first, as the
-# targets put them (rate and peaks, in per cent). On a machine shared
-# with other work, compare the CPU times: the wall times move with the
-# load.
+# per model and peak RSS; then, for each size, a render under the memory
+# the first size's render used (Go's soft limit, GOMEMLIMIT, set to the
+# largest anonymous RSS sampled during one more render of the first
+# size, made for it): its peak RSS and CPU time per
+# model, which show whether a longer batch needs more memory than a
+# short one (it would run the collector without pause, or overrun the
+# limit) or only lets the heap grow further because nothing stops it;
+# then each later size against the first, as the targets put them (rate
+# and peaks, in per cent). On a machine shared with other work, compare
+# the CPU times: the wall times move with the load.
 #
 #   scripts/bench-scale.sh               # 1000 10000 100000
 #   scripts/bench-scale.sh 1000 10000    # other sizes
@@ -19,7 +25,8 @@
 # $TMPDIR/bench-scale) holds the batches (hard links cost no space; the
 # 100,000 thumbnails take some 2 GB with the file system's blocks); SIZE
 # (default 32) is the render size; JOBS (default 0: every CPU) the
-# models rendered at once. Needs jq, perl and GNU time (/usr/bin/time).
+# models rendered at once. Needs jq, perl, GNU time (/usr/bin/time) and
+# Linux's /proc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/corpus-lib.sh
@@ -88,7 +95,28 @@ run() {
 	echo "$wall $cpu $rss"
 }
 
-printf '%-8s %9s %9s %11s %8s %9s %11s %11s %8s  %s\n' models render_s models/s cpu_ms/mdl rss_KiB resume_s ms/mdl cpu_ms/mdl rss_KiB load
+# anon_peak N: renders batch N afresh into a scratch folder and prints the
+# largest anonymous RSS (KiB) sampled every 10 ms: the memory the Go
+# runtime had touched, without the program's own pages, which is what
+# GOMEMLIMIT counts.
+anon_peak() {
+	local n=$1 out=$WORK/n$1/anon peak=0 a pid
+	rm -rf "$out"
+	"$bin" batch -o "$out" --size "$SIZE" --jobs "$JOBS" --format png "$WORK/n$n/in" >/dev/null 2>&1 </dev/null &
+	pid=$!
+	while a=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null) && [ -n "$a" ]; do
+		[ "$a" -gt "$peak" ] && peak=$a
+		sleep 0.01
+	done
+	wait "$pid" || { echo "bench-scale: the sampled render of $n models failed" >&2; return 1; }
+	rm -rf "$out"
+	echo "$peak"
+}
+
+build "${SIZES[0]}"
+limit=$(anon_peak "${SIZES[0]}")
+echo "limit: GOMEMLIMIT=${limit}KiB, the largest anonymous RSS of a render of ${SIZES[0]} models"
+printf '%-8s %9s %9s %11s %8s %9s %11s %11s %8s %11s %8s  %s\n' models render_s models/s cpu_ms/mdl rss_KiB resume_s ms/mdl cpu_ms/mdl rss_KiB lim_cpu_ms lim_rss load
 against=()
 for n in "${SIZES[@]}"; do
 	build "$n"
@@ -97,15 +125,21 @@ for n in "${SIZES[@]}"; do
 	read -r cw cc cr < <(run "$n" resume)
 	cached=$(jq '.summary.cached' "$WORK/n$n/out/manifest.json")
 	[ "$cached" = "$n" ] || echo "bench-scale: the resume of $n models found $cached cached" >&2
-	awk -v n="$n" -v rw="$rw" -v rc="$rc" -v rr="$rr" -v cw="$cw" -v cc="$cc" -v cr="$cr" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
-		'BEGIN { printf "%-8d %9.1f %9.1f %11.3f %8d %9.2f %11.3f %11.3f %8d  %s\n", n, rw, n / rw, 1000 * rc / n, rr, cw, 1000 * cw / n, 1000 * cc / n, cr, load }'
-	against+=("$n $rw $rr $cr")
+	rm -rf "$WORK/n$n/out"
+	read -r lw lc lr < <(GOMEMLIMIT="${limit}KiB" run "$n" limited)
+	awk -v n="$n" -v rw="$rw" -v rc="$rc" -v rr="$rr" -v cw="$cw" -v cc="$cc" -v cr="$cr" -v lc="$lc" -v lr="$lr" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" \
+		'BEGIN { printf "%-8d %9.1f %9.1f %11.3f %8d %9.2f %11.3f %11.3f %8d %11.3f %8d  %s\n", n, rw, n / rw, 1000 * rc / n, rr, cw, 1000 * cw / n, 1000 * cc / n, cr, 1000 * lc / n, lr, load }'
+	against+=("$n $rw $rc $rr $cr $lc $lr")
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-# Each later size against the first: the render's rate, and the peaks.
-read -r n0 rw0 rr0 cr0 <<<"${against[0]}"
+# Each later size against the first: the render's rate and the peaks,
+# then the render under the limit against the first size's under it. The
+# first line says what the limit itself costs at the first size.
+read -r n0 rw0 rc0 rr0 cr0 lc0 lr0 <<<"${against[0]}"
+awk -v n0="$n0" -v rc0="$rc0" -v rr0="$rr0" -v lc0="$lc0" -v lr0="$lr0" -v limit="$limit" \
+	'BEGIN { printf "%d models under GOMEMLIMIT=%sKiB against without it: peak RSS %+.1f %%, CPU per model %+.1f %%\n", n0, limit, 100 * lr0 / rr0 - 100, 100 * lc0 / rc0 - 100 }'
 for a in "${against[@]:1}"; do
-	read -r n rw rr cr <<<"$a"
-	awk -v n0="$n0" -v rw0="$rw0" -v rr0="$rr0" -v cr0="$cr0" -v n="$n" -v rw="$rw" -v rr="$rr" -v cr="$cr" \
-		'BEGIN { printf "%d against %d models: render rate %+.1f %%, peak RSS render %+.1f %%, resume %+.1f %%\n", n, n0, 100 * (n / rw) / (n0 / rw0) - 100, 100 * rr / rr0 - 100, 100 * cr / cr0 - 100 }'
+	read -r n rw rc rr cr lc lr <<<"$a"
+	awk -v n0="$n0" -v rw0="$rw0" -v rr0="$rr0" -v cr0="$cr0" -v lc0="$lc0" -v lr0="$lr0" -v n="$n" -v rw="$rw" -v rr="$rr" -v cr="$cr" -v lc="$lc" -v lr="$lr" \
+		'BEGIN { printf "%d against %d models: render rate %+.1f %%, peak RSS render %+.1f %%, resume %+.1f %%; under the limit, peak RSS %+.1f %%, CPU per model %+.1f %%\n", n, n0, 100 * (n / rw) / (n0 / rw0) - 100, 100 * rr / rr0 - 100, 100 * cr / cr0 - 100, 100 * lr / lr0 - 100, 100 * (lc / n) / (lc0 / n0) - 100 }'
 done
