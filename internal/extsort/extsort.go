@@ -17,6 +17,8 @@ import (
 	"math"
 	"os"
 	"slices"
+
+	"github.com/mdxrender/mdxrender/internal/scratch"
 )
 
 // DefaultMemory is the bytes a Sorter holds (its records and their
@@ -85,14 +87,11 @@ func (s *Sorter) sortHeld() {
 // spill writes the records held as a sorted run.
 func (s *Sorter) spill() error {
 	if s.f == nil {
-		f, err := os.CreateTemp("", "mdxrender-sort-*")
+		f, err := scratch.Create("mdxrender-sort-*")
 		if err != nil {
 			s.err = fmt.Errorf("sorting: a temporary file: %w", err)
 			return s.err
 		}
-		// Gone with the process however it ends, where the system lets
-		// an open file be removed; elsewhere Close removes it.
-		os.Remove(f.Name())
 		s.f = f
 		s.bw = bufio.NewWriterSize(f, 64<<10)
 	}
@@ -184,8 +183,7 @@ func (s *Sorter) Close() error {
 	if s.f == nil {
 		return nil
 	}
-	err := s.f.Close()
-	os.Remove(s.f.Name())
+	err := scratch.Close(s.f)
 	s.f = nil
 	return err
 }

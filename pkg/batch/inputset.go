@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/mdxrender/mdxrender/internal/extsort"
+	"github.com/mdxrender/mdxrender/internal/scratch"
 	"github.com/mdxrender/mdxrender/pkg/mpq"
 )
 
@@ -120,13 +121,10 @@ type plannedInput struct {
 }
 
 func newInputSet() (*inputSet, error) {
-	f, err := os.CreateTemp("", "mdxrender-inputs-*")
+	f, err := scratch.Create("mdxrender-inputs-*")
 	if err != nil {
 		return nil, fmt.Errorf("inputs: a temporary file: %w", err)
 	}
-	// Gone with the process, however it ends (where the system allows
-	// removing an open file; elsewhere close removes it).
-	os.Remove(f.Name())
 	return &inputSet{
 		f: f, bw: bufio.NewWriterSize(f, 1<<16), ids: map[any]int{}, roots: map[string]bool{},
 		keys: extsort.New(compareKeyRecords, sortMemory),
@@ -139,8 +137,7 @@ func (s *inputSet) close() {
 		s.keys = nil
 	}
 	if s.f != nil {
-		s.f.Close()
-		os.Remove(s.f.Name())
+		scratch.Close(s.f)
 		s.f = nil
 	}
 }

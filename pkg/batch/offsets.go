@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+
+	"github.com/mdxrender/mdxrender/internal/scratch"
 )
 
 // offsetTable is where each model's journal line is, by model number. A
@@ -56,13 +58,10 @@ func (t *offsetTable) set(i int, off int64) {
 // from memory, if it cannot be written).
 func (t *offsetTable) write(p int, pg *offsetsPage) {
 	if t.f == nil {
-		f, err := os.CreateTemp("", "mdxrender-offsets-*")
+		f, err := scratch.Create("mdxrender-offsets-*")
 		if err != nil {
 			return
 		}
-		// Gone with the process however it ends, where the system lets
-		// an open file be removed; elsewhere close removes it.
-		os.Remove(f.Name())
 		t.f = f
 	}
 	b := t.buf[:0]
@@ -110,8 +109,7 @@ func (t *offsetTable) each(fn func(i int, off int64) error) error {
 
 func (t *offsetTable) close() {
 	if t.f != nil {
-		t.f.Close()
-		os.Remove(t.f.Name())
+		scratch.Close(t.f)
 		t.f = nil
 	}
 }
