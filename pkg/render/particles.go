@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"path"
+	"slices"
 
 	"github.com/fogleman/fauxgl"
 
@@ -188,8 +189,7 @@ func (r *frame) modelParticleBatches(vp fauxgl.Matrix, ms particles.Mesh, all []
 				for i, n := range ms.Normals {
 					nrm[i] = n
 				}
-				vs := make([]raster.Vertex, len(b.Vertices))
-				copy(vs, b.Vertices)
+				vs := slices.Clone(b.Vertices)
 				newStandIn(r.cam).colour(vs, pos, nrm)
 				b = standInBatch(b, vs)
 			}
