@@ -81,12 +81,16 @@ build() {
 	touch "$WORK/n$n/built"
 }
 
+# The command of every render and resume, less its output folder and
+# input: the limit is measured on the same render it is applied to.
+batch=(batch --size "$SIZE" --jobs "$JOBS" --format png)
+
 # run N LABEL: one batch run into the size's output folder; prints wall
 # seconds, CPU seconds (user and system: what the run cost whatever else
 # the machine was doing) and peak RSS in KiB.
 run() {
 	local n=$1 log=$WORK/n$1/$2.time
-	/usr/bin/time -v "$bin" batch -o "$WORK/n$n/out" --size "$SIZE" --jobs "$JOBS" --format png "$WORK/n$n/in" \
+	/usr/bin/time -v "$bin" "${batch[@]}" -o "$WORK/n$n/out" "$WORK/n$n/in" \
 		>"$WORK/n$n/$2.out" 2>"$log" </dev/null || { tail -5 "$log" >&2; return 1; }
 	local wall cpu rss
 	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$log")
@@ -102,7 +106,7 @@ run() {
 anon_peak() {
 	local n=$1 out=$WORK/n$1/anon peak=0 a pid
 	rm -rf "$out"
-	"$bin" batch -o "$out" --size "$SIZE" --jobs "$JOBS" --format png "$WORK/n$n/in" >/dev/null 2>&1 </dev/null &
+	"$bin" "${batch[@]}" -o "$out" "$WORK/n$n/in" >/dev/null 2>&1 </dev/null &
 	pid=$!
 	while a=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null) && [ -n "$a" ]; do
 		[ "$a" -gt "$peak" ] && peak=$a
